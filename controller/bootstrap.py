@@ -1,0 +1,119 @@
+"""Set up the project's virtual environment and run the demo or the tests.
+
+Runs with nothing but a bare ``python3`` (3.11+), standard library only::
+
+    python3 -m controller.bootstrap demo [demo options]
+    python3 -m controller.bootstrap test [pytest options]
+
+It creates ``.venv`` beside ``pyproject.toml`` (once), installs the project
+into it (again only when ``pyproject.toml`` changed), then runs the command
+inside it.  Debian's ``python3`` ships without ``ensurepip`` unless
+``python3-venv`` is installed; in that case the venv is made without pip and
+pip is fetched from the package index as a wheel and installed from itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+INDEX = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+
+COMMANDS = {
+    # command: (extra to install, module run inside the venv)
+    "demo": ("", ["-m", "controller", "demo"]),
+    "test": ("dev", ["-m", "pytest"]),
+}
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def say(message: str) -> None:
+    print(f"[bootstrap] {message}", file=sys.stderr, flush=True)
+
+
+def has_ensurepip() -> bool:
+    if os.environ.get("CASHNGUNS_BOOTSTRAP_NO_ENSUREPIP"):
+        return False
+    try:
+        import ensurepip  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def fetch_pip_wheel(dest: Path) -> Path:
+    """Download the newest pip wheel through the index's JSON API."""
+    api = "https://pypi.org/pypi/pip/json"
+    if "pypi.org" not in INDEX:
+        api = INDEX.rsplit("/simple", 1)[0] + "/pypi/pip/json"
+    with urllib.request.urlopen(api, timeout=60) as reply:
+        meta = json.load(reply)
+    wheel = next(u for u in meta["urls"] if u["filename"].endswith(".whl"))
+    target = dest / wheel["filename"]
+    say(f"fetching {wheel['filename']}")
+    with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
+        target.write_bytes(reply.read())
+    return target
+
+
+def create_venv() -> None:
+    say(f"creating {VENV}")
+    if has_ensurepip():
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+        return
+    say("this python has no ensurepip (Debian without python3-venv): installing pip from a wheel")
+    venv.EnvBuilder(with_pip=False, clear=True).create(VENV)
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = fetch_pip_wheel(Path(tmp))
+        # A pip wheel can run itself: python pip.whl/pip install pip
+        run([str(venv_python()), str(wheel / "pip"), "install", "--no-index", str(wheel)])
+
+
+def run(argv: list[str]) -> None:
+    result = subprocess.run(argv, cwd=ROOT)
+    if result.returncode != 0:
+        say(f"failed ({result.returncode}): {' '.join(argv)}")
+        sys.exit(result.returncode)
+
+
+def ensure_installed(extra: str) -> None:
+    if not venv_python().exists():
+        create_venv()
+    stamp = VENV / f".installed-{extra or 'base'}"
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    target = f".[{extra}]" if extra else "."
+    say(f"installing the project and its dependencies into {VENV.name} (first run only)")
+    run([str(venv_python()), "-m", "pip", "install", "--disable-pip-version-check", "-e", target])
+    stamp.write_text(digest)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in COMMANDS:
+        print(f"usage: python3 -m controller.bootstrap {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
+        return 2
+    if sys.version_info < (3, 11):
+        print(f"error: Python 3.11 or newer is needed, this is {sys.version.split()[0]}", file=sys.stderr)
+        return 2
+    extra, module = COMMANDS[args[0]]
+    ensure_installed(extra)
+    command = [str(venv_python()), *module, *args[1:]]
+    return subprocess.run(command, cwd=ROOT if args[0] == "test" else None).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The table's physical devices: tilt sensors, seat and count LEDs, the speaker."""

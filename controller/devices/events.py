@@ -1,0 +1,59 @@
+"""What the physical table tells the controller, and what the controller shows on it.
+
+Every source of standee changes (gpiozero pins on the Pi, the USB sensor hub, a
+scripted simulation) produces :class:`TiltEvent` values; every way of lighting a
+seat (Pi pins, the hub's WS2812 LEDs, a recording sink) implements
+:class:`SeatLights`.  The rest of the controller only sees these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class TiltEvent:
+    """A standee at ``seat`` (0..8, clockwise) changed to upright (``up``) or lying down.
+
+    ``time`` is in seconds on the controller's monotonic clock: the edge time the
+    source measured where it has one (pin backend edge ticks, hub microsecond stamps
+    mapped by clock sync), not the time the event was read.
+    """
+
+    seat: int
+    up: bool
+    time: float
+
+
+class SeatStatus(Enum):
+    """What a seat LED shows."""
+
+    OFF = "off"
+    IN_SHARE = "in_share"
+    WITHDREW = "withdrew"
+    HIT = "hit"
+    DEAD = "dead"
+    MUST_STAND_UP = "must_stand_up"
+    MUST_LIE_DOWN = "must_lie_down"
+
+
+class TiltSource(Protocol):
+    """A source of standee changes."""
+
+    def on_event(self, callback: Callable[[TiltEvent], None]) -> None:
+        """Call ``callback`` for every debounced change, in order, once each."""
+
+    def upright(self, seat: int) -> bool | None:
+        """The current state of a seat (``None`` when it cannot be read)."""
+
+    def close(self) -> None: ...
+
+
+class SeatLights(Protocol):
+    """Seat status LEDs, wherever they are driven from."""
+
+    def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None: ...
+
+    def close(self) -> None: ...

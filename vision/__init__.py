@@ -1,0 +1,1 @@
+"""Camera, calibration and Shuriken judgement."""
