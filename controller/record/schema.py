@@ -1,0 +1,243 @@
+"""The game record format (``cashnguns-record/1``): reading, checking and writing its shape.
+
+Only the shape is checked here (fields, types, names that exist); whether the
+moves are legal is the rules engine's business, asked by :mod:`.replay`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FORMAT = "cashnguns-record/1"
+OPTIONS = ("super_powers", "objects", "free_seating")
+UNSUPPORTED_OPTIONS = ("super_powers", "objects")
+TOP_FIELDS = {"format", "ruleset", "options", "players", "loot", "rounds"}
+ROUND_FIELDS = {"cards", "aims", "late", "withdraw", "shuriken", "privilege", "picks", "powers", "objects"}
+THROW_FIELDS = {"thrower", "target", "knocked", "touched"}
+
+
+class RecordError(ValueError):
+    """A record that breaks the format; ``str()`` is one line naming where."""
+
+
+@dataclass
+class Throw:
+    thrower: str
+    knocked: list[str] = field(default_factory=list)
+    touched: list[str] = field(default_factory=list)
+    target: str | None = None
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"thrower": self.thrower}
+        if self.target is not None:
+            out["target"] = self.target
+        out["knocked"] = list(self.knocked)
+        out["touched"] = list(self.touched)
+        return out
+
+
+@dataclass
+class RoundRecord:
+    cards: dict[str, str]
+    aims: dict[str, str | None]
+    late: list[str] = field(default_factory=list)
+    withdraw: list[str] = field(default_factory=list)
+    shuriken: list[Throw] = field(default_factory=list)
+    privilege: dict[str, str] | None = None
+    picks: list[dict[str, str]] = field(default_factory=list)
+
+    def to_dict(self, ruleset: str) -> dict:
+        out: dict[str, Any] = {"cards": dict(self.cards), "aims": dict(self.aims)}
+        if self.late:
+            out["late"] = list(self.late)
+        out["withdraw"] = list(self.withdraw)
+        if ruleset == "yakuzas":
+            out["shuriken"] = [t.to_dict() for t in self.shuriken]
+        if ruleset == "classic-2014":
+            if self.privilege is not None:
+                out["privilege"] = dict(self.privilege)
+            out["picks"] = [dict(p) for p in self.picks]
+        return out
+
+
+@dataclass
+class Record:
+    ruleset: str
+    players: list[tuple[str, str | None]]
+    loot: list[list]
+    rounds: list[RoundRecord] = field(default_factory=list)
+    options: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.players]
+
+    def to_dict(self) -> dict:
+        players = [{"name": n, "gang": g} if g is not None else {"name": n} for n, g in self.players]
+        return {
+            "format": FORMAT,
+            "ruleset": self.ruleset,
+            "options": {k: bool(self.options.get(k, False)) for k in OPTIONS},
+            "players": players,
+            "loot": [list(p) for p in self.loot],
+            "rounds": [r.to_dict(self.ruleset) for r in self.rounds],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file; every failure is a one-line :class:`RecordError`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read: {exc}") from None
+    return loads(text, source=str(path))
+
+
+def loads(text: str, *, source: str = "record") -> Record:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    return from_dict(data)
+
+
+def _fail(where: str, what: str) -> RecordError:
+    return RecordError(f"{where}: {what}")
+
+
+def _expect_type(value: Any, kind: type | tuple, where: str, what: str) -> Any:
+    if isinstance(value, bool) and kind is not bool:
+        raise _fail(where, f"expected {what}, got {json.dumps(value)}")
+    if not isinstance(value, kind):
+        raise _fail(where, f"expected {what}, got {json.dumps(value)[:40]}")
+    return value
+
+
+def _unknown(data: dict, allowed: set[str], where: str) -> None:
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise _fail(where, f"unknown field {extra[0]!r}")
+
+
+def from_dict(data: Any) -> Record:
+    _expect_type(data, dict, "record", "a JSON object")
+    _unknown(data, TOP_FIELDS, "record")
+    if data.get("format") != FORMAT:
+        raise _fail("format", f"expected {FORMAT!r}, got {json.dumps(data.get('format'))}")
+    ruleset = data.get("ruleset")
+    if ruleset not in ("classic", "classic-2014", "yakuzas"):
+        raise _fail("ruleset", f"expected classic, classic-2014 or yakuzas, got {json.dumps(ruleset)}")
+    options = _expect_type(data.get("options", {}), dict, "options", "an object")
+    _unknown(options, set(OPTIONS), "options")
+    for key, value in options.items():
+        _expect_type(value, bool, f"options: {key}", "true or false")
+    for key in UNSUPPORTED_OPTIONS:
+        if options.get(key):
+            raise _fail("options", f"{key} is not supported by this version of the rules engine")
+    players = []
+    for k, entry in enumerate(_expect_type(data.get("players"), list, "players", "a list")):
+        where = f"players: seat {k}"
+        _expect_type(entry, dict, where, "an object with a name")
+        _unknown(entry, {"name", "gang"}, where)
+        name = _expect_type(entry.get("name"), str, where, "a name")
+        gang = entry.get("gang")
+        if gang is not None:
+            _expect_type(gang, str, where, "a gang name")
+        if "gang" in entry and ruleset != "yakuzas":
+            raise _fail(where, f"{name} may not have a gang in {ruleset}")
+        players.append((name, gang))
+    loot = []
+    for k, pile in enumerate(_expect_type(data.get("loot"), list, "loot", "a list of piles"), start=1):
+        _expect_type(pile, list, f"loot: pile {k}", "a list")
+        kind = str if ruleset == "classic-2014" else int
+        for item in pile:
+            _expect_type(item, kind, f"loot: pile {k}", "loot card ids" if kind is str else "bill values")
+        loot.append(list(pile))
+    names = {n for n, _ in players}
+    rounds = [
+        _round(r, k, names, ruleset)
+        for k, r in enumerate(_expect_type(data.get("rounds", []), list, "rounds", "a list"), start=1)
+    ]
+    return Record(ruleset, players, loot, rounds, {k: options.get(k, False) for k in OPTIONS})
+
+
+def _name(value: Any, names: set[str], where: str, *, nullable: bool = False) -> str | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        raise _fail(where, f"expected a player name, got {json.dumps(value)[:40]}")
+    if value not in names:
+        raise _fail(where, f"{value!r} is not a player")
+    return value
+
+
+def _names(value: Any, names: set[str], where: str) -> list[str]:
+    _expect_type(value, list, where, "a list of player names")
+    return [_name(v, names, where) for v in value]
+
+
+def _round(data: Any, k: int, names: set[str], ruleset: str) -> RoundRecord:
+    where = f"round {k}"
+    _expect_type(data, dict, where, "an object")
+    _unknown(data, ROUND_FIELDS, where)
+    for key in ("powers", "objects"):
+        if data.get(key):
+            option = "super_powers" if key == "powers" else "objects"
+            raise _fail(f"{where}: {key}", f"needs the {option} option")
+    cards = _expect_type(data.get("cards"), dict, f"{where}: cards", "an object of player: card")
+    for name, card in cards.items():
+        _name(name, names, f"{where}: cards")
+        if card not in ("clic", "bang", "bbb", "cling", "tanto", "shuriken"):
+            raise _fail(f"{where}: cards", f"{name}: {json.dumps(card)} is not a card")
+    aims = _expect_type(data.get("aims"), dict, f"{where}: aims", "an object of player: target")
+    for name, target in aims.items():
+        _name(name, names, f"{where}: aims")
+        _name(target, names, f"{where}: aims: {name}", nullable=True)
+    late = _names(data.get("late", []), names, f"{where}: late")
+    withdraw = _names(data.get("withdraw", []), names, f"{where}: withdraw")
+    throws = []
+    raw_throws = _expect_type(data.get("shuriken", []), list, f"{where}: shuriken", "a list of throws")
+    if raw_throws and ruleset != "yakuzas":
+        raise _fail(f"{where}: shuriken", f"there are no shuriken in {ruleset}")
+    for j, t in enumerate(raw_throws, start=1):
+        tw = f"{where}: shuriken {j}"
+        _expect_type(t, dict, tw, "an object")
+        _unknown(t, THROW_FIELDS, tw)
+        throws.append(
+            Throw(
+                thrower=_name(t.get("thrower"), names, f"{tw}: thrower"),
+                knocked=_names(t.get("knocked", []), names, f"{tw}: knocked"),
+                touched=_names(t.get("touched", []), names, f"{tw}: touched"),
+                target=_name(t.get("target"), names, f"{tw}: target", nullable=True),
+            )
+        )
+    privilege = data.get("privilege")
+    if privilege is not None:
+        if ruleset != "classic-2014":
+            raise _fail(f"{where}: privilege", "the Godfather's privilege is a classic-2014 rule")
+        _expect_type(privilege, dict, f"{where}: privilege", "an object")
+        _unknown(privilege, {"player", "target"}, f"{where}: privilege")
+        privilege = {
+            "player": _name(privilege.get("player"), names, f"{where}: privilege: player"),
+            "target": _name(privilege.get("target"), names, f"{where}: privilege: target"),
+        }
+    picks = []
+    raw_picks = _expect_type(data.get("picks", []), list, f"{where}: picks", "a list of picks")
+    if raw_picks and ruleset != "classic-2014":
+        raise _fail(f"{where}: picks", f"{ruleset} splits bills; picks are a classic-2014 rule")
+    for j, pick in enumerate(raw_picks, start=1):
+        pw = f"{where}: pick {j}"
+        _expect_type(pick, dict, pw, "an object")
+        _unknown(pick, {"player", "take"}, pw)
+        take = _expect_type(pick.get("take"), str, f"{pw}: take", "a loot card id or \"godfather\"")
+        picks.append({"player": _name(pick.get("player"), names, f"{pw}: player"), "take": take})
+    return RoundRecord(dict(cards), dict(aims), late, withdraw, throws, privilege, picks)

@@ -1,0 +1,105 @@
+"""What happened in a round, as the engine saw it, for logs, announcements and the story.
+
+Players are named by seat index (their position in the clockwise ``players`` list).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """Phase 1: a pile was revealed; ``pot`` is what lies on the table now."""
+
+    pile: tuple
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class LostCard:
+    """A player pointed late, or his target lay down: his card is discarded unplayed."""
+
+    seat: int
+    reason: str  # "late" or "target withdrew"
+
+
+@dataclass(frozen=True, slots=True)
+class PrivilegeUsed:
+    godfather: int
+    seat: int
+    old_target: int
+    new_target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrew:
+    seat: int
+    token: str  # "cowardice", "finger", "band-aid" (a wound) or "none" (2nd edition)
+
+
+@dataclass(frozen=True, slots=True)
+class Retargeted:
+    """A tanto whose target lay down moves on to the next player still in the share."""
+
+    seat: int
+    old_target: int
+    new_target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """``source`` hit ``target`` with ``card``: one wound (phase 5, 5b or 6)."""
+
+    source: int
+    target: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Thrown:
+    """A shuriken throw and its effect; ``failed`` says why it did nothing, else None."""
+
+    thrower: int
+    knocked: tuple[int, ...]
+    touched: tuple[int, ...]
+    wounded: tuple[int, ...]
+    failed: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShurikenKept:
+    """No gangster was standing: the shuriken goes back to hand, a cling is discarded."""
+
+    seat: int
+    discarded: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Died:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """Bills: each sharer got ``share``; ``parts`` lists each sharer's bills."""
+
+    sharers: tuple[int, ...]
+    share: int
+    parts: tuple[tuple[int, ...], ...]
+    left: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Picked:
+    """2nd edition: a sharer took a loot card or the New Godfather tile."""
+
+    seat: int
+    take: str
+
+
+Event = (
+    Revealed | LostCard | PrivilegeUsed | Withdrew | Retargeted | Hit | Thrown | ShurikenKept | Died | Shared | Picked
+)
