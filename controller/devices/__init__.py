@@ -1,1 +1,37 @@
-"""The table's physical devices: tilt sensors, seat and count LEDs, the speaker."""
+"""The table's physical devices: tilt sensors, seat and count LEDs, the speaker.
+
+Open them with ``open_devices(load_config(path))``; the returned
+:class:`TableDevices` holds the :class:`StandeeJudge` that referees the standees.
+"""
+
+from .config import DevicesConfig, load_config
+from .events import (
+    CountLights,
+    FaultKind,
+    SeatFault,
+    SeatLights,
+    SeatStatus,
+    Speaker,
+    TiltEvent,
+    TiltSource,
+)
+from .judge import StandeeJudge, WithdrawalCount, WithdrawalResult
+from .table import TableDevices, open_devices
+
+__all__ = [
+    "CountLights",
+    "DevicesConfig",
+    "FaultKind",
+    "SeatFault",
+    "SeatLights",
+    "SeatStatus",
+    "Speaker",
+    "StandeeJudge",
+    "TableDevices",
+    "TiltEvent",
+    "TiltSource",
+    "WithdrawalCount",
+    "WithdrawalResult",
+    "load_config",
+    "open_devices",
+]

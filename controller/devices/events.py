@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Protocol
+from typing import Callable, Protocol, Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,33 @@ class SeatStatus(Enum):
     DEAD = "dead"
     MUST_STAND_UP = "must_stand_up"
     MUST_LIE_DOWN = "must_lie_down"
+    FAULT = "fault"
+
+
+class FaultKind(Enum):
+    """Why a seat's tilt sensor cannot be trusted."""
+
+    CHATTER = "chatter"
+    """Many changes a second: a loose switch or wire."""
+    NEVER_UPRIGHT = "never_upright"
+    """Never reads upright when it should: unplugged, or no standee in the base."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFault:
+    """A fault found at ``seat`` at ``time`` (controller clock); ``cleared`` once it went away."""
+
+    seat: int
+    kind: FaultKind
+    time: float
+    cleared: bool = False
+
+    def describe(self) -> str:
+        what = {
+            FaultKind.CHATTER: "tilt sensor chatters (loose switch or wire?)",
+            FaultKind.NEVER_UPRIGHT: "never reads upright (unplugged, or no standee in the base?)",
+        }[self.kind]
+        return f"seat {self.seat}: {what}" + (" - cleared" if self.cleared else "")
 
 
 class TiltSource(Protocol):
@@ -55,5 +82,26 @@ class SeatLights(Protocol):
     """Seat status LEDs, wherever they are driven from."""
 
     def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class CountLights(Protocol):
+    """The three count LEDs ("1", "2", "3"), wherever they are driven from."""
+
+    def show_count(self, count: int) -> None:
+        """Light the LEDs 1..``count`` and turn the others off (0 turns all off)."""
+
+    def close(self) -> None: ...
+
+
+class Speaker(Protocol):
+    """Plays prepared sounds, named by clip key (see ``controller.devices.vocabulary``)."""
+
+    def play(self, clips: Sequence[str]) -> None:
+        """Start playing ``clips`` one after the other and return at once.
+
+        A new call supersedes a sequence still playing.
+        """
 
     def close(self) -> None: ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..rules import Card, Game, RuleSet
+from ..rules import Game, RuleSet
 from ..rules.cards import GODFATHER_TILE
 from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
 from .schema import Record, RoundRecord, Throw
@@ -56,6 +56,18 @@ def random_record(
     style: Style = Style(),
 ) -> Record:
     """A random legal game of up to ``rounds`` rounds (fewer if it ends early)."""
+    return random_game(seed, ruleset, players, rounds=rounds, style=style)[0]
+
+
+def random_game(
+    seed: int,
+    ruleset: RuleSet | str = RuleSet.YAKUZAS,
+    players: int | None = None,
+    *,
+    rounds: int = ROUNDS,
+    style: Style = Style(),
+) -> tuple[Record, Game]:
+    """A random legal game's record, and the engine's game it was played in."""
     ruleset = RuleSet(ruleset)
     spec = SPECS[ruleset]
     rng = random.Random(f"{ruleset}:{players}:{seed}")
@@ -65,7 +77,7 @@ def random_record(
     game = Game(ruleset, record.players, record.loot)
     while not game.finished and game.rounds_played < rounds:
         record.rounds.append(_play_random_round(game, rng, style))
-    return record
+    return record, game
 
 
 def _play_random_round(game: Game, rng: random.Random, style: Style) -> RoundRecord:
@@ -151,4 +163,4 @@ def _play_random_round(game: Game, rng: random.Random, style: Style) -> RoundRec
     )
 
 
-__all__ = ["Style", "random_record", "deal_loot", "seating", "Card"]
+__all__ = ["Style", "random_game", "random_record", "deal_loot", "seating"]

@@ -240,6 +240,17 @@ class Game:
             out[p.name] = score
         return out
 
+    @property
+    def intermission_due(self) -> bool:
+        """Yakuzas: the gangs' 5-minute meeting comes after round 4."""
+        return self.is_yakuzas and self.rounds_played == 4 and not self.finished
+
+    def leaders(self) -> list[str]:
+        """Who would win on scores if the game ended now (gangs or players, tie-breaks applied)."""
+        keys = self._ranking_keys()
+        best = max(keys.values(), default=None)
+        return [who for who, key in keys.items() if key == best]
+
     def _ranking_keys(self) -> dict[str, tuple]:
         """Scores with their tie-breaks, highest wins (rulings.md, end of game)."""
         scores = self.scores()
@@ -296,9 +307,7 @@ class Game:
             return
         if self.rounds_played >= ROUNDS:
             self.finished = True
-            keys = self._ranking_keys()
-            best = max(keys.values(), default=None)
-            self.winners = [who for who, key in keys.items() if key == best]
+            self.winners = self.leaders()
 
 
 def _clockwise_from(seat: int, n: int) -> list[int]:

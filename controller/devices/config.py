@@ -1,0 +1,190 @@
+"""Device configuration: ``hardware/pinout.toml``, overridden key by key by a user file.
+
+The override file has the same sections and holds only what differs::
+
+    [devices]
+    seats = 6
+    [sound]
+    language = "fr"
+    [timing]
+    count_interval = 1.0
+
+It is given as a path, or through the ``CASHNGUNS_DEVICES`` environment variable.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .lamps import LED_KINDS, SeatLedPins
+from .sounds import ENGINES
+from .timing import Timing
+from .vocabulary import LANGUAGES
+
+DEFAULT_PINOUT = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
+ENVIRONMENT_VARIABLE = "CASHNGUNS_DEVICES"
+BACKENDS = ("gpio", "hub")
+OUTPUTS = ("aplay", "buzzer", "none")
+MAX_SEATS = 9
+
+_SECTIONS: dict[str, set[str]] = {
+    "devices": {"backend", "seats", "hub_url"},
+    "tilt": {"pins"},
+    "seat_leds": {"kind", "pins"},
+    "count_leds": {"pins"},
+    "buzzer": {"pin"},
+    "sound": {"output", "language", "engine", "alsa_device", "cache_dir"},
+    "timing": set(Timing.__dataclass_fields__),
+}
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    output: str = "aplay"
+    language: str = "en"
+    engine: str = "auto"
+    alsa_device: str = ""
+    cache_dir: Path = Path("~/.cache/cashnguns-table/sounds").expanduser()
+
+
+@dataclass(frozen=True)
+class DevicesConfig:
+    """Everything needed to open the table's devices."""
+
+    backend: str
+    seats: int
+    hub_url: str
+    tilt_pins: tuple[int | str, ...]
+    seat_led_kind: str
+    seat_led_pins: tuple[SeatLedPins, ...]
+    count_led_pins: tuple[int | str, ...]
+    buzzer_pin: int | str | None
+    sound: SoundConfig
+    timing: Timing
+    sources: tuple[Path, ...] = ()
+    """The files it was read from, defaults first."""
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: not valid TOML ({error})") from None
+
+
+def merge(base: dict[str, Any], override: dict[str, Any], *, where: str) -> dict[str, Any]:
+    """``base`` with ``override``'s keys replacing its own, section by section."""
+    merged = {section: dict(values) for section, values in base.items()}
+    for section, values in override.items():
+        if section not in _SECTIONS:
+            raise ValueError(f"{where}: unknown section [{section}] (known: {', '.join(_SECTIONS)})")
+        if not isinstance(values, dict):
+            raise ValueError(f"{where}: {section} must be a [section]")
+        for key in values:
+            if key not in _SECTIONS[section]:
+                raise ValueError(f"{where}: unknown key {section}.{key} (known: {', '.join(sorted(_SECTIONS[section]))})")
+        merged.setdefault(section, {}).update(values)
+    return merged
+
+
+def load_config(path: str | Path | None = None, *, defaults: Path = DEFAULT_PINOUT) -> DevicesConfig:
+    """Read ``defaults`` then the override at ``path`` (or ``$CASHNGUNS_DEVICES``), and check them."""
+    if path is None and os.environ.get(ENVIRONMENT_VARIABLE):
+        path = os.environ[ENVIRONMENT_VARIABLE]
+    sources = [defaults]
+    data = merge({}, read_toml(defaults), where=str(defaults))
+    if path is not None:
+        override = Path(path).expanduser()
+        data = merge(data, read_toml(override), where=str(override))
+        sources.append(override)
+    return build_config(data, where=" + ".join(str(s) for s in sources), sources=tuple(sources))
+
+
+def _get(data: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...], *, where: str, default: Any = None):
+    value = data.get(section, {}).get(key, default)
+    if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+        raise ValueError(f"{where}: {section}.{key} is missing or not {getattr(kind, '__name__', kind)} ({value!r})")
+    return value
+
+
+def _choice(value: str, allowed: tuple[str, ...], *, name: str, where: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"{where}: {name} = {value!r}, expected one of {', '.join(allowed)}")
+    return value
+
+
+def build_config(data: dict[str, Any], *, where: str, sources: tuple[Path, ...] = ()) -> DevicesConfig:
+    backend = _choice(_get(data, "devices", "backend", str, where=where), BACKENDS, name="devices.backend", where=where)
+    seats = _get(data, "devices", "seats", int, where=where)
+    if not 1 <= seats <= MAX_SEATS:
+        raise ValueError(f"{where}: devices.seats = {seats}, expected 1..{MAX_SEATS}")
+    sound_data = data.get("sound", {})
+    sound = SoundConfig(
+        output=_choice(sound_data.get("output", "aplay"), OUTPUTS, name="sound.output", where=where),
+        language=_choice(sound_data.get("language", "en"), LANGUAGES, name="sound.language", where=where),
+        engine=_choice(sound_data.get("engine", "auto"), ENGINES, name="sound.engine", where=where),
+        alsa_device=str(sound_data.get("alsa_device", "")),
+        cache_dir=Path(str(sound_data.get("cache_dir", SoundConfig.cache_dir))).expanduser(),
+    )
+    config = DevicesConfig(
+        backend=backend,
+        seats=seats,
+        hub_url=str(data.get("devices", {}).get("hub_url", "")),
+        tilt_pins=tuple(_get(data, "tilt", "pins", list, where=where)),
+        seat_led_kind=_choice(
+            data.get("seat_leds", {}).get("kind", "pwm"), LED_KINDS, name="seat_leds.kind", where=where
+        ),
+        seat_led_pins=tuple(
+            tuple(p) if isinstance(p, list) else p for p in _get(data, "seat_leds", "pins", list, where=where)
+        ),
+        count_led_pins=tuple(_get(data, "count_leds", "pins", list, where=where)),
+        buzzer_pin=data.get("buzzer", {}).get("pin"),
+        sound=sound,
+        timing=Timing.from_mapping(data.get("timing", {}), where=where),
+        sources=sources,
+    )
+    check_pins(config, where=where)
+    return config
+
+
+def check_pins(config: DevicesConfig, *, where: str) -> None:
+    """Every Pi pin in use is named once, and every seat in use has its pins."""
+    used: dict[str, str] = {}
+
+    def claim(pin: int | str, role: str) -> None:
+        key = str(pin)
+        if key in used:
+            raise ValueError(f"{where}: pin {pin} is used twice: {used[key]} and {role}")
+        used[key] = role
+
+    if config.backend == "gpio":
+        for name, pins in (("tilt.pins", config.tilt_pins), ("seat_leds.pins", config.seat_led_pins)):
+            if len(pins) < config.seats:
+                raise ValueError(f"{where}: {name} has {len(pins)} entries for {config.seats} seats")
+        for seat in range(config.seats):
+            claim(config.tilt_pins[seat], f"tilt sensor of seat {seat}")
+            led = config.seat_led_pins[seat]
+            if config.seat_led_kind == "rgb":
+                if isinstance(led, (int, str)) or len(led) != 3:
+                    raise ValueError(f"{where}: seat_leds.pins for seat {seat} must be [red, green, blue], not {led!r}")
+                for colour, pin in zip(("red", "green", "blue"), led):
+                    claim(pin, f"{colour} LED of seat {seat}")
+            else:
+                if not isinstance(led, (int, str)):
+                    raise ValueError(f"{where}: seat_leds.pins for seat {seat} must be one pin for kind {config.seat_led_kind!r}")
+                claim(led, f"LED of seat {seat}")
+        if len(config.count_led_pins) != 3:
+            raise ValueError(f"{where}: count_leds.pins needs 3 pins, has {len(config.count_led_pins)}")
+        for n, pin in enumerate(config.count_led_pins, start=1):
+            claim(pin, f"count LED {n}")
+    if config.sound.output == "buzzer":
+        if config.buzzer_pin is None:
+            raise ValueError(f"{where}: sound.output = \"buzzer\" needs buzzer.pin")
+        claim(config.buzzer_pin, "buzzer")

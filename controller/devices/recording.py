@@ -1,0 +1,89 @@
+"""Recording sinks: seat lights, count lights and a speaker that keep what they were told, and when."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .clock import Clock
+from .events import SeatStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    time: float
+    seat: int
+    status: SeatStatus
+    gang: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    time: float
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    time: float
+    clips: tuple[str, ...]
+
+
+class RecordingSeatLights:
+    """A :class:`~controller.devices.events.SeatLights` that lights nothing."""
+
+    def __init__(self, *, clock: Clock, seats: int) -> None:
+        self._clock = clock
+        self._seats = seats
+        self.shown: list[Shown] = []
+
+    def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None:
+        if not 0 <= seat < self._seats:
+            raise ValueError(f"seat {seat} has no LED (seats 0..{self._seats - 1})")
+        self.shown.append(Shown(self._clock.now(), seat, status, gang))
+
+    def status(self, seat: int) -> SeatStatus:
+        """The last status shown at ``seat`` (OFF if none)."""
+        for record in reversed(self.shown):
+            if record.seat == seat:
+                return record.status
+        return SeatStatus.OFF
+
+    def close(self) -> None:
+        pass
+
+
+class RecordingCountLights:
+    """A :class:`~controller.devices.events.CountLights` that lights nothing."""
+
+    def __init__(self, *, clock: Clock) -> None:
+        self._clock = clock
+        self.counted: list[Counted] = []
+
+    def show_count(self, count: int) -> None:
+        self.counted.append(Counted(self._clock.now(), count))
+
+    def close(self) -> None:
+        pass
+
+
+class RecordingSpeaker:
+    """A :class:`~controller.devices.events.Speaker` that plays nothing.
+
+    With ``known`` clip keys, it refuses others, as a real speaker would.
+    """
+
+    def __init__(self, *, clock: Clock, known: Sequence[str] | None = None) -> None:
+        self._clock = clock
+        self._known = set(known) if known is not None else None
+        self.played: list[Played] = []
+
+    def play(self, clips: Sequence[str]) -> None:
+        if self._known is not None:
+            unknown = [key for key in clips if key not in self._known]
+            if unknown:
+                raise ValueError(f"no prepared sound {unknown[0]!r}")
+        self.played.append(Played(self._clock.now(), tuple(clips)))
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,187 @@
+"""``selftest``: blink each seat LED, light the count LEDs, play each sound, show each tilt sensor live.
+
+Runs on the Pi's pins, or on mock pins (``--mock``, or by itself when there are
+no GPIO pins) where it also plays a short scripted round of standee moves so the
+live view has something to show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+import warnings
+from dataclasses import replace
+from typing import TextIO
+
+from gpiozero.exc import PinFactoryFallback
+
+from .clock import MonotonicClock
+from .config import check_pins, load_config
+from .events import SeatFault, SeatStatus, TiltEvent
+from .simulation import ClockedMockFactory
+from .table import TableDevices, open_devices
+from .vocabulary import CLIP_KEYS
+
+log = logging.getLogger(__name__)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="selftest", description=__doc__.splitlines()[0])
+    parser.add_argument("--config", metavar="FILE", help="device configuration overriding hardware/pinout.toml")
+    parser.add_argument("--mock", action="store_true", help="use mock pins even on a Pi")
+    parser.add_argument("--language", help="speak this language (en, pt, fr, hu) instead of the configured one")
+    parser.add_argument("--sound", choices=("aplay", "buzzer", "none"), help="sound output instead of the configured one")
+    parser.add_argument("--step", type=float, default=0.4, metavar="SECONDS", help="how long each LED state shows")
+    parser.add_argument("--watch", type=float, default=15.0, metavar="SECONDS", help="how long to show the tilt sensors")
+    return parser
+
+
+class _Report:
+    def __init__(self, out: TextIO, seats: int) -> None:
+        self.out = out
+        self.seats = seats
+        self.state: list[bool | None] = [None] * seats
+        self.ever_up: set[int] = set()
+        self.faults: list[SeatFault] = []
+        self.start = 0.0
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def tilt(self, event: TiltEvent) -> None:
+        self.state[event.seat] = event.up
+        if event.up:
+            self.ever_up.add(event.seat)
+        self.say(f"  t={event.time - self.start:7.3f}  seat {event.seat} {'up  ' if event.up else 'down'}   {self.line()}")
+
+    def line(self) -> str:
+        return " ".join(f"{s}:{'?' if u is None else 'U' if u else '_'}" for s, u in enumerate(self.state))
+
+    def fault(self, fault: SeatFault) -> None:
+        self.faults.append(fault)
+        self.say(f"  FAULT {fault.describe()}")
+
+
+def _open(args: argparse.Namespace, report_out: TextIO) -> tuple[TableDevices, ClockedMockFactory | None]:
+    config = load_config(args.config)
+    sound = replace(
+        config.sound,
+        language=args.language or config.sound.language,
+        output=args.sound or config.sound.output,
+    )
+    config = replace(config, sound=sound)
+    check_pins(config, where="selftest")
+    clock = MonotonicClock()
+    factory = ClockedMockFactory(clock) if args.mock else None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            devices = open_devices(config, clock=clock, pin_factory=factory)
+    except RuntimeError as error:
+        if factory is not None or config.backend != "gpio" or "no GPIO pins" not in str(error):
+            clock.close()
+            raise
+        print(f"{error.args[0].split(':')[0]}: using mock pins", file=report_out)
+        factory = ClockedMockFactory(clock)
+        devices = open_devices(config, clock=clock, pin_factory=factory)
+    devices._closers.insert(0, clock.close)
+    return devices, factory
+
+
+def _pause(seconds: float) -> None:
+    if seconds > 0:
+        time.sleep(seconds)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    devices, factory = _open(args, out)
+    config = devices.config
+    report = _Report(out, config.seats)
+    with devices:
+        devices.judge.on_fault(report.fault)
+        devices.tilt.on_event(report.tilt)
+        report.say(f"devices: {config.backend} backend, {config.seats} seats, sound {config.sound.output}"
+                   f" ({config.sound.language}){', mock pins' if factory else ''}")
+
+        report.say("seat LEDs, one by one:")
+        for seat in range(config.seats):
+            report.say(f"  seat {seat}")
+            devices.lights.show(seat, SeatStatus.IN_SHARE)
+            _pause(args.step)
+            devices.lights.show(seat, SeatStatus.OFF)
+        report.say("seat LEDs, every status:")
+        for status in SeatStatus:
+            report.say(f"  {status.value}")
+            for seat in range(config.seats):
+                devices.lights.show(seat, status)
+            _pause(args.step * 4)
+        for seat in range(config.seats):
+            devices.lights.show(seat, SeatStatus.OFF)
+
+        report.say("count LEDs:")
+        for n in (1, 2, 3, 0):
+            report.say(f"  {n}")
+            devices.count_lights.show_count(n)
+            _pause(args.step)
+
+        report.say("sounds:")
+        seconds = getattr(devices.speaker, "seconds", None)
+        for key in CLIP_KEYS:
+            report.say(f"  {key}")
+            devices.speaker.play([key])
+            _pause(seconds([key]) + 0.1 if seconds and args.step > 0 else args.step)
+
+        report.say(f"tilt sensors for {args.watch:g} s (U = upright, _ = down):")
+        for seat in range(config.seats):
+            up = devices.tilt.upright(seat)
+            report.state[seat] = up
+            if up:
+                report.ever_up.add(seat)
+        report.start = devices.clock.now()
+        report.say(f"  now  {report.line()}")
+        if factory is not None:
+            _scripted_round(factory, config.tilt_pins[: config.seats], args.watch, devices)
+        else:
+            _pause(args.watch)
+
+    missing = [seat for seat in range(config.seats) if seat not in report.ever_up]
+    for seat in missing:
+        report.say(f"seat {seat}: never read upright (unplugged, or no standee in the base?)")
+    for fault in report.faults:
+        if not fault.cleared:
+            report.say(f"fault: {fault.describe()}")
+    ok = not missing and not any(not f.cleared for f in report.faults)
+    report.say("selftest passed" if ok else "selftest found problems")
+    return 0 if ok else 1
+
+
+def _scripted_round(factory: ClockedMockFactory, pins, watch: float, devices: TableDevices) -> None:
+    """On mock pins: stand every standee, then lay each down and up again in turn."""
+    moves = [(seat, up) for seat in range(len(pins)) for up in (True,)]
+    moves += [(seat, up) for seat in range(len(pins)) for up in (False, True)]
+    gap = watch / max(1, len(moves))
+    settle = devices.config.timing.debounce + devices.config.timing.settle
+    for seat, up in moves:
+        pin = factory.pin(pins[seat])
+        with devices.clock.lock:
+            (pin.drive_low if up else pin.drive_high)()
+        _pause(max(gap, settle + 0.01) if watch > 0 else 0)
+    if watch <= 0:
+        _pause(settle + 0.05)  # let the last debounce run on the real clock
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return run(args, sys.stdout)
+    except (ValueError, RuntimeError) as error:
+        hint = " (here: --sound buzzer or --sound none)" if "aplay not found" in str(error) else ""
+        print(f"selftest: {error}{hint}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

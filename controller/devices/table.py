@@ -1,0 +1,152 @@
+"""Opening the table's devices from a configuration: Pi pins or the USB sensor hub."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from gpiozero.exc import BadPinFactory
+
+from .clock import Clock, ManualClock, MonotonicClock
+from .config import DevicesConfig
+from .events import CountLights, SeatLights, Speaker, TiltSource
+from .judge import StandeeJudge
+from .lamps import PinCountLights, PinSeatLights
+from .recording import RecordingSpeaker
+from .simulation import ClockedMockFactory, ScriptedTable
+from .sounds import prepare_sounds
+from .speakers import AplaySpeaker, BuzzerSpeaker
+from .tilt import PinTiltSensors
+from .vocabulary import CLIP_KEYS
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TableDevices:
+    """The open devices, and the judge that referees them.  ``close()`` releases them all."""
+
+    config: DevicesConfig
+    clock: Clock
+    tilt: TiltSource
+    lights: SeatLights
+    count_lights: CountLights
+    speaker: Speaker
+    judge: StandeeJudge
+    _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
+
+    def close(self) -> None:
+        while self._closers:
+            try:
+                self._closers.pop()()
+            except Exception:
+                log.exception("closing a device failed")
+
+    def __enter__(self) -> "TableDevices":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def mock_pins_requested() -> bool:
+    """``GPIOZERO_PIN_FACTORY=mock``: simulate the pins (on the controller clock)."""
+    return os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock"
+
+
+def open_devices(config: DevicesConfig, *, clock: Clock | None = None, pin_factory=None) -> TableDevices:
+    """Open every device ``config`` names, on ``clock`` (default: a real monotonic clock).
+
+    With ``GPIOZERO_PIN_FACTORY=mock`` and no ``pin_factory``, the pins are mock
+    pins that stamp their edges with ``clock``.
+    """
+    closers: list[Callable[[], None]] = []
+    if clock is None:
+        clock = MonotonicClock()
+        closers.append(clock.close)
+    if pin_factory is None and mock_pins_requested():
+        pin_factory = ClockedMockFactory(clock)
+        closers.append(pin_factory.close)
+    try:
+        tilt, lights, count_lights = _open_backend(config, clock, pin_factory, closers)
+        speaker = _open_speaker(config, clock, pin_factory)
+        closers.append(speaker.close)
+        judge = StandeeJudge(
+            tilt=tilt,
+            lights=lights,
+            count_lights=count_lights,
+            speaker=speaker,
+            clock=clock,
+            timing=config.timing,
+            seats=config.seats,
+        )
+        closers.append(judge.close)
+    except BadPinFactory:
+        _close_all(closers)
+        raise RuntimeError(
+            "no GPIO pins here (not a Raspberry Pi?): set GPIOZERO_PIN_FACTORY=mock to simulate them,"
+            " or devices.backend = \"hub\""
+        ) from None
+    except Exception:
+        _close_all(closers)
+        raise
+    return TableDevices(config, clock, tilt, lights, count_lights, speaker, judge, closers)
+
+
+def open_simulated(config: DevicesConfig, *, start: float = 0.0, stand: bool = True) -> tuple[TableDevices, ScriptedTable]:
+    """The devices of ``config`` on mock pins and a :class:`ManualClock`, with a script player.
+
+    Sound goes to a recording speaker unless the config asks for the buzzer.
+    With ``stand``, every standee is upright and settled when the clock reads ``start``.
+    """
+    if config.backend != "gpio":
+        raise ValueError("only the gpio backend can be simulated with mock pins")
+    if config.sound.output == "aplay":
+        config = replace(config, sound=replace(config.sound, output="none"))
+    settle = config.timing.debounce + config.timing.settle
+    clock = ManualClock(start - settle if stand else start)
+    factory = ClockedMockFactory(clock)
+    devices = open_devices(config, clock=clock, pin_factory=factory)
+    script = ScriptedTable(factory, config.tilt_pins[: config.seats])
+    if stand:
+        script.stand(range(config.seats))
+        clock.advance_to(start)
+    return devices, script
+
+
+def _open_backend(config: DevicesConfig, clock: Clock, pin_factory, closers: list[Callable[[], None]]):
+    seats = config.seats
+    if config.backend == "hub":
+        from firmware_bridge.hub import HubBackend  # only needed, and only importable, with a hub
+
+        hub = HubBackend(config.hub_url, seats=seats, clock=clock)
+        closers.append(hub.close)
+        return hub.tilt, hub.lights, hub.count_lights
+    tilt = PinTiltSensors(config.tilt_pins[:seats], clock=clock, debounce=config.timing.debounce, pin_factory=pin_factory)
+    closers.append(tilt.close)
+    lights = PinSeatLights(config.seat_led_pins[:seats], kind=config.seat_led_kind, clock=clock, pin_factory=pin_factory)
+    closers.append(lights.close)
+    count_lights = PinCountLights(config.count_led_pins, pin_factory=pin_factory)
+    closers.append(count_lights.close)
+    return tilt, lights, count_lights
+
+
+def _open_speaker(config: DevicesConfig, clock: Clock, pin_factory) -> Speaker:
+    sound = config.sound
+    if sound.output == "buzzer":
+        assert config.buzzer_pin is not None  # checked by the config
+        return BuzzerSpeaker(config.buzzer_pin, clock=clock, pin_factory=pin_factory)
+    if sound.output == "aplay":
+        library = prepare_sounds(sound.language, cache_dir=sound.cache_dir, engine=sound.engine)
+        return AplaySpeaker(library, device=sound.alsa_device or None)
+    return RecordingSpeaker(clock=clock, known=CLIP_KEYS)
+
+
+def _close_all(closers: list[Callable[[], None]]) -> None:
+    while closers:
+        try:
+            closers.pop()()
+        except Exception:
+            log.exception("closing a device failed")
