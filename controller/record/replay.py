@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..rules import Card, Game, RuleSet
+from ..rules import Game, RuleSet
 from ..rules.cards import GANG_ORDER
 from ..rules.game import Round, table_order
 from .schema import Record, RoundRecord
@@ -21,7 +21,7 @@ def play_round(game: Game, rr: RoundRecord) -> Round:
     """Play one recorded round through the engine, phase by phase; returns it finished."""
     seat = game.seat_of
     rnd = game.begin_round()
-    rnd.play_cards({seat(n): Card(c) for n, c in rr.cards.items()})
+    rnd.play_cards({seat(n): c for n, c in rr.cards.items()})
     rnd.aim(
         {seat(n): (None if t is None else seat(t)) for n, t in rr.aims.items()},
         late=[seat(n) for n in rr.late],

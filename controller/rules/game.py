@@ -47,6 +47,7 @@ from .rulesets import (
 from .split import split_bills
 
 MAX_NAME = 24
+CARDS: dict[str, Card] = {**{c.value: c for c in Card}, **{c: c for c in Card}}
 MAX_WOUNDS = 3
 
 
@@ -115,6 +116,7 @@ class Game:
         self.ruleset = RuleSet(ruleset)
         self.spec = SPECS[self.ruleset]
         self.players: list[PlayerState] = self._seat(players, free_seating)
+        self._seats = {p.name: p.seat for p in self.players}
         self.piles: list[tuple] = self._check_loot(loot)
         self.gang_size: Counter = Counter(p.gang for p in self.players if p.gang)
         self.gang_money: dict[Gang, int] = {g: 0 for g in GANG_ORDER} if self.is_yakuzas else {}
@@ -205,10 +207,7 @@ class Game:
     # -- queries -------------------------------------------------------------
 
     def seat_of(self, name: str) -> int:
-        for p in self.players:
-            if p.name == name:
-                return p.seat
-        raise KeyError(name)
+        return self._seats[name]
 
     def living(self) -> list[int]:
         return [p.seat for p in self.players if p.alive]
@@ -401,7 +400,16 @@ class Round:
 
     def legal_targets(self, seat: int) -> list[int]:
         """Whom ``seat`` may aim at in phase 3 (empty: he aims at no one)."""
-        return [t for t in self.seated if self.aim_refusal(seat, t) is None]
+        p = self.players[seat]
+        if p.role is Role.YAKUZA:
+            candidates = [self.left_of(seat), self.right_of(seat)]
+            if candidates[0] == candidates[1]:
+                candidates.pop()
+        else:
+            candidates = self.seated
+        gang = p.gang
+        players = self.players
+        return [t for t in candidates if t != seat and (gang is None or players[t].gang is not gang)]
 
     def standing_gangsters(self) -> list[int]:
         return [s for s in self.seated if s not in self.out and self.players[s].role is Role.GANGSTER]
@@ -432,16 +440,17 @@ class Round:
         self._expect(Phase.CARDS)
         for seat in cards:
             self._check_seated(seat, "play a card")
+        chosen = {}
         for seat in self.seated:
             if seat not in cards:
                 raise self._illegal(seat, "put down no card")
-            card = Card(cards[seat])
+            card = CARDS[cards[seat]]
             if self.players[seat].hand.get(card, 0) <= 0:
                 raise self._illegal(seat, f"has no {card} card in hand")
-        for seat in self.seated:
-            card = Card(cards[seat])
+            chosen[seat] = card
+        for seat, card in chosen.items():
             self.players[seat].hand[card] -= 1
-            self.card[seat] = card
+        self.card = chosen
         self.live = set(self.seated)
         self.phase = Phase.AIM
 
