@@ -15,11 +15,12 @@ pip is fetched from the package index as a wheel and installed from itself.
 from __future__ import annotations
 
 import hashlib
-import json
+import re
 import os
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 import venv
 from pathlib import Path
@@ -54,16 +55,17 @@ def has_ensurepip() -> bool:
 
 
 def fetch_pip_wheel(dest: Path) -> Path:
-    """Download the newest pip wheel through the index's JSON API."""
-    api = "https://pypi.org/pypi/pip/json"
-    if "pypi.org" not in INDEX:
-        api = INDEX.rsplit("/simple", 1)[0] + "/pypi/pip/json"
-    with urllib.request.urlopen(api, timeout=60) as reply:
-        meta = json.load(reply)
-    wheel = next(u for u in meta["urls"] if u["filename"].endswith(".whl"))
-    target = dest / wheel["filename"]
-    say(f"fetching {wheel['filename']}")
-    with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
+    """Download the newest pip wheel from the package index's simple page (PEP 503)."""
+    page = f"{INDEX}/pip/"
+    with urllib.request.urlopen(page, timeout=60) as reply:
+        html = reply.read().decode("utf-8", "replace")
+    links = re.findall(r'href="([^"]*?/?(pip-([0-9]+(?:\.[0-9]+)*)-py3-none-any\.whl)[^"]*)"', html)
+    if not links:
+        raise SystemExit(f"[bootstrap] no pip wheel listed at {page}")
+    href, filename, _ = max(links, key=lambda link: tuple(int(x) for x in link[2].split(".")))
+    target = dest / filename
+    say(f"fetching {filename}")
+    with urllib.request.urlopen(urllib.parse.urljoin(page, href), timeout=300) as reply:
         target.write_bytes(reply.read())
     return target
 
