@@ -10,6 +10,7 @@ of a record file must cost.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import statistics
@@ -51,7 +52,7 @@ def bench_games(ruleset: str, players: int, games: int, runs: int) -> dict:
     }
 
 
-def bench_split(reps: int) -> list[tuple[str, float, float]]:
+def bench_split(reps: int) -> list[tuple[str, float, float, float]]:
     pots = {
         "yakuzas, all 64 bills": [20000] * 15 + [10000] * 24 + [5000] * 25,
         "classic, all 40 bills": [20000] * 10 + [10000] * 15 + [5000] * 15,
@@ -61,11 +62,17 @@ def bench_split(reps: int) -> list[tuple[str, float, float]]:
     for label, pot in pots.items():
         for n in (1, 2, 3, 5, 7, 9):
             times = []
-            for _ in range(reps):
-                t0 = time.perf_counter()
-                split_bills(pot, n)
-                times.append(time.perf_counter() - t0)
-            rows.append((f"{label}, {n} sharers", statistics.median(times) * 1e6, max(times) * 1e6))
+            gc.disable()
+            try:
+                for _ in range(reps):
+                    t0 = time.perf_counter()
+                    split_bills(pot, n)
+                    times.append(time.perf_counter() - t0)
+            finally:
+                gc.enable()
+            times.sort()
+            p99 = times[int(len(times) * 0.99)]
+            rows.append((f"{label}, {n} sharers", statistics.median(times) * 1e6, p99 * 1e6, times[-1] * 1e6))
     return rows
 
 
@@ -81,9 +88,9 @@ def main() -> None:
         for key, value in figures.items():
             print(f"  {key}: {value:,.0f}")
         print(f"  replay cost / json.loads cost: {figures['baseline json.loads games/s'] / figures['replay from JSON games/s']:.1f}x")
-    print("split (median and max of 2,000 calls, microseconds):")
-    for label, median, worst in bench_split(2000):
-        print(f"  {label}: median {median:.1f} us, max {worst:.1f} us")
+    print("split (2,000 calls each, garbage collector off, microseconds):")
+    for label, median, p99, worst in bench_split(2000):
+        print(f"  {label}: median {median:.1f}, p99 {p99:.1f}, max {worst:.1f}")
 
 
 if __name__ == "__main__":

@@ -98,8 +98,11 @@ def table_order(items: Iterable) -> list:
     return sorted(items, reverse=True)
 
 
-def table_value(items: Iterable) -> int:
-    return sum(LOOT_VALUES[i] if isinstance(i, str) else i for i in items)
+def table_value(items: Sequence) -> int:
+    """Money on the table: bills, or the cash and diamond values of loot cards."""
+    if items and isinstance(items[0], str):
+        return sum(map(LOOT_VALUES.__getitem__, items))
+    return sum(items)
 
 
 class Game:
