@@ -2,50 +2,157 @@
 
 from __future__ import annotations
 
-from ..rules import Game, RuleSet
+from ..rules import Game, IllegalMove, RuleSet, Use
+from ..rules.advanced import CATALOG, check_setup
 from ..rules.cards import GANG_ORDER
-from ..rules.game import Round, table_order
-from .schema import Record, RoundRecord
+from ..rules.game import table_order
+from ..rules.round import Round
+from .schema import Record, RecordError, RoundRecord
+
+# How each field of a card use names players: converted to seats for the engine.
+_ONE, _MANY, _KEYS, _MAP = "one", "many", "keys", "map"
+NAME_FIELDS = {
+    "target": _ONE,
+    "from": _ONE,
+    "weapon": _ONE,
+    "targets": _MANY,
+    "seat": _MANY,
+    "markers": _KEYS,
+    "heal": _KEYS,
+    "took": _KEYS,
+    "gave": _KEYS,
+    "redirect": _MAP,
+}
 
 
 def new_game(record: Record) -> Game:
+    powers = bool(record.options.get("super_powers"))
+    objects = bool(record.options.get("objects"))
+    setup = None
+    if powers or objects or record.setup:
+        part = record.setup
+        setup = check_setup(
+            RuleSet(record.ruleset),
+            record.players,
+            super_powers=powers,
+            objects=objects,
+            dealt={k: v.get("dealt") for k, v in part.items() if v.get("dealt") is not None},
+            kept={k: v.get("kept") for k, v in part.items()},
+        )
     return Game(
         record.ruleset,
         record.players,
         record.loot,
         free_seating=bool(record.options.get("free_seating")),
+        setup=setup,
     )
+
+
+def _uses(game: Game, rr: RoundRecord, number: int) -> list[Use]:
+    uses = []
+    for key, entries in (("powers", rr.powers), ("objects", rr.objects)):
+        for j, entry in enumerate(entries, start=1):
+            where = f"round {number}: {key} {j}"
+            spec = CATALOG.get(entry["card"])
+            if spec is None:
+                raise RecordError(f"{where}: {entry['card']!r} is not a card")
+            if spec.is_object != (key == "objects"):
+                raise RecordError(f"{where}: {entry['card']} belongs in the {'objects' if spec.is_object else 'powers'} list")
+            when = entry.get("when")
+            if when is None:
+                if len(spec.moments) != 1:
+                    raise RecordError(f"{where}: when is needed for {spec.id} (one of {', '.join(spec.moments)})")
+                when = spec.moments[0]
+            fields = {}
+            for name, value in entry.items():
+                if name in ("player", "card", "when"):
+                    continue
+                fields[name] = _seats(game, value, NAME_FIELDS.get(name), f"{where}: {name}")
+            uses.append(Use(game.seat_of(entry["player"]), entry["card"], when, fields))
+    return uses
+
+
+def _seats(game: Game, value, kind: str | None, where: str):
+    """Player names in a use's field, as seats."""
+    if kind is None:
+        return value
+
+    def seat(name):
+        if not isinstance(name, str):
+            raise RecordError(f"{where}: expected a player name, got {name!r}")
+        try:
+            return game.seat_of(name)
+        except KeyError:
+            raise RecordError(f"{where}: {name!r} is not a player") from None
+
+    if kind == _ONE:
+        return None if value is None else seat(value)
+    if kind == _MANY:
+        if not isinstance(value, list):
+            raise RecordError(f"{where}: expected a list of player names")
+        return [seat(v) for v in value]
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected an object keyed by player names")
+    if kind == _KEYS:
+        return {seat(k): v for k, v in value.items()}
+    return {seat(k): seat(v) for k, v in value.items()}
+
+
+def _nothing_after_end(rnd: Round, field: str, data) -> None:
+    if data:
+        raise IllegalMove(rnd.number, None, f"{field}: the round ended at {rnd.over_at} ({rnd.over})")
 
 
 def play_round(game: Game, rr: RoundRecord) -> Round:
     """Play one recorded round through the engine, phase by phase; returns it finished."""
     seat = game.seat_of
+    number = game.rounds_played + 1
+    for key, option in (("powers", "super_powers"), ("objects", "objects")):
+        if getattr(rr, key) and not any(getattr(p, "power" if key == "powers" else "object") for p in game.players):
+            raise RecordError(f"round {number}: {key}: needs the {option} option")
     rnd = game.begin_round()
+    for use in _uses(game, rr, number):
+        rnd.announce(use)
     rnd.play_cards({seat(n): c for n, c in rr.cards.items()})
-    rnd.aim(
-        {seat(n): (None if t is None else seat(t)) for n, t in rr.aims.items()},
-        late=[seat(n) for n in rr.late],
-    )
-    if rr.privilege is not None:
+    steps_left = not rnd.over
+    if steps_left:
+        rnd.aim(
+            {seat(n): (None if t is None else seat(t)) for n, t in rr.aims.items()},
+            late=[seat(n) for n in rr.late],
+        )
+    else:
+        _nothing_after_end(rnd, "aims", rr.aims or rr.late)
+    if not rnd.over and rr.privilege is not None:
         rnd.privilege(seat(rr.privilege["player"]), seat(rr.privilege["target"]))
-    rnd.withdraw(seat(n) for n in rr.withdraw)
-    rnd.bang_bang_bang()
+    if not rnd.over:
+        rnd.withdraw(seat(n) for n in rr.withdraw)
+    else:
+        _nothing_after_end(rnd, "withdraw", rr.withdraw or rr.privilege)
+    if not rnd.over:
+        rnd.bang_bang_bang()
     if game.is_yakuzas:
         for throw in rr.shuriken:
+            if rnd.over:
+                _nothing_after_end(rnd, "shuriken", [throw])
             rnd.throw(
                 seat(throw.thrower),
                 [seat(n) for n in throw.knocked],
                 [seat(n) for n in throw.touched],
                 target=None if throw.target is None else seat(throw.target),
             )
-        rnd.end_throws()
-    rnd.reveal()
-    if game.spec.uses_bills:
-        rnd.share_bills()
+        if not rnd.over:
+            rnd.end_throws()
+    if not rnd.over:
+        rnd.reveal()
+    if not rnd.over:
+        if game.spec.uses_bills:
+            rnd.share_bills()
+        else:
+            for pick in rr.picks:
+                rnd.pick(seat(pick["player"]), pick["take"])
+            rnd.end_picks()
     else:
-        for pick in rr.picks:
-            rnd.pick(seat(pick["player"]), pick["take"])
-        rnd.end_picks()
+        _nothing_after_end(rnd, "picks", rr.picks)
     rnd.finish()
     return rnd
 

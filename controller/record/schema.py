@@ -13,8 +13,11 @@ from typing import Any
 
 FORMAT = "cashnguns-record/1"
 OPTIONS = ("super_powers", "objects", "free_seating")
-UNSUPPORTED_OPTIONS = ("super_powers", "objects")
-TOP_FIELDS = {"format", "ruleset", "options", "players", "loot", "rounds"}
+TOP_FIELDS = {"format", "ruleset", "options", "players", "loot", "rounds", "setup"}
+USE_FIELDS = {
+    "player", "card", "when", "target", "targets", "from", "seat", "redirect", "markers",
+    "take_back", "discard", "heal", "took", "gave", "weapon", "played", "drop_shotgun",
+}
 ROUND_FIELDS = {"cards", "aims", "late", "withdraw", "shuriken", "privilege", "picks", "powers", "objects"}
 THROW_FIELDS = {"thrower", "target", "knocked", "touched"}
 
@@ -48,6 +51,8 @@ class RoundRecord:
     shuriken: list[Throw] = field(default_factory=list)
     privilege: dict[str, str] | None = None
     picks: list[dict[str, str]] = field(default_factory=list)
+    powers: list[dict] = field(default_factory=list)  # uses of Super Powers and Super Kiai
+    objects: list[dict] = field(default_factory=list)  # uses of Objects
 
     def to_dict(self, ruleset: str) -> dict:
         out: dict[str, Any] = {"cards": dict(self.cards), "aims": dict(self.aims)}
@@ -60,6 +65,10 @@ class RoundRecord:
             if self.privilege is not None:
                 out["privilege"] = dict(self.privilege)
             out["picks"] = [dict(p) for p in self.picks]
+        if self.powers:
+            out["powers"] = [dict(u) for u in self.powers]
+        if self.objects:
+            out["objects"] = [dict(u) for u in self.objects]
         return out
 
 
@@ -70,6 +79,7 @@ class Record:
     loot: list[list]
     rounds: list[RoundRecord] = field(default_factory=list)
     options: dict[str, bool] = field(default_factory=dict)
+    setup: dict = field(default_factory=dict)  # advanced rules: cards dealt and kept
 
     @property
     def names(self) -> list[str]:
@@ -77,14 +87,17 @@ class Record:
 
     def to_dict(self) -> dict:
         players = [{"name": n, "gang": g} if g is not None else {"name": n} for n, g in self.players]
-        return {
+        out = {
             "format": FORMAT,
             "ruleset": self.ruleset,
             "options": {k: bool(self.options.get(k, False)) for k in OPTIONS},
             "players": players,
             "loot": [list(p) for p in self.loot],
-            "rounds": [r.to_dict(self.ruleset) for r in self.rounds],
         }
+        if self.setup:
+            out["setup"] = self.setup
+        out["rounds"] = [r.to_dict(self.ruleset) for r in self.rounds]
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_dict(), indent=1) + "\n"
@@ -140,9 +153,6 @@ def from_dict(data: Any) -> Record:
     _unknown(options, set(OPTIONS), "options")
     for key, value in options.items():
         _expect_type(value, bool, f"options: {key}", "true or false")
-    for key in UNSUPPORTED_OPTIONS:
-        if options.get(key):
-            raise _fail("options", f"{key} is not supported by this version of the rules engine")
     players = []
     for k, entry in enumerate(_expect_type(data.get("players"), list, "players", "a list")):
         where = f"players: seat {k}"
@@ -167,7 +177,14 @@ def from_dict(data: Any) -> Record:
         _round(r, k, names, ruleset)
         for k, r in enumerate(_expect_type(data.get("rounds", []), list, "rounds", "a list"), start=1)
     ]
-    return Record(ruleset, players, loot, rounds, {k: options.get(k, False) for k in OPTIONS})
+    setup = _expect_type(data.get("setup", {}), dict, "setup", "an object")
+    _unknown(setup, {"powers", "objects"}, "setup")
+    for part, value in setup.items():
+        _expect_type(value, dict, f"setup: {part}", "an object with dealt and kept")
+        _unknown(value, {"dealt", "kept"}, f"setup: {part}")
+        for key, inner in value.items():
+            _expect_type(inner, dict, f"setup: {part}: {key}", "an object")
+    return Record(ruleset, players, loot, rounds, {k: options.get(k, False) for k in OPTIONS}, setup)
 
 
 def _name(value: Any, names: set[str], where: str, *, nullable: bool = False) -> str | None:
@@ -189,10 +206,16 @@ def _round(data: Any, k: int, names: set[str], ruleset: str) -> RoundRecord:
     where = f"round {k}"
     _expect_type(data, dict, where, "an object")
     _unknown(data, ROUND_FIELDS, where)
+    uses = {}
     for key in ("powers", "objects"):
-        if data.get(key):
-            option = "super_powers" if key == "powers" else "objects"
-            raise _fail(f"{where}: {key}", f"needs the {option} option")
+        raw = _expect_type(data.get(key, []), list, f"{where}: {key}", "a list of uses")
+        for j, use in enumerate(raw, start=1):
+            uw = f"{where}: {key} {j}"
+            _expect_type(use, dict, uw, "an object")
+            _unknown(use, USE_FIELDS, uw)
+            _name(use.get("player"), names, f"{uw}: player")
+            _expect_type(use.get("card"), str, f"{uw}: card", "a card id")
+        uses[key] = [dict(u) for u in raw]
     cards = _expect_type(data.get("cards"), dict, f"{where}: cards", "an object of player: card")
     for name, card in cards.items():
         _name(name, names, f"{where}: cards")
@@ -240,4 +263,4 @@ def _round(data: Any, k: int, names: set[str], ruleset: str) -> RoundRecord:
         _unknown(pick, {"player", "take"}, pw)
         take = _expect_type(pick.get("take"), str, f"{pw}: take", "a loot card id or \"godfather\"")
         picks.append({"player": _name(pick.get("player"), names, f"{pw}: player"), "take": take})
-    return RoundRecord(dict(cards), dict(aims), late, withdraw, throws, privilege, picks)
+    return RoundRecord(dict(cards), dict(aims), late, withdraw, throws, privilege, picks, uses["powers"], uses["objects"])

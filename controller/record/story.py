@@ -11,9 +11,18 @@ TOKENS = {
     "cowardice": "takes a cowardice token",
     "finger": "takes an honour marker, finger side up",
     "band-aid": "turns his honour marker to the band-aid: one wound",
+    "fake-finger": "discards his honour marker with a fake finger: no wound",
     "none": "lies down",
 }
-CARD_NAMES = {"bang": "Bang!", "tanto": "tanto", "bbb": "Bang! Bang! Bang!", "shuriken": "shuriken"}
+CARD_NAMES = {
+    "bang": "Bang!",
+    "tanto": "tanto",
+    "bbb": "Bang! Bang! Bang!",
+    "shuriken": "shuriken",
+    "laser": "laser burst",
+    "grenade": "grenade",
+    "blast": "Kamikaze blast",
+}
 
 
 def money(value: int | None) -> str:
@@ -55,8 +64,18 @@ def round_lines(game: Game, summary) -> list[str]:
             lines.append(f"  {name[e.seat]} withdraws and {TOKENS[e.token]}.")
         elif isinstance(e, ev.Retargeted):
             lines.append(f"  {name[e.seat]}'s tanto moves on from {name[e.old_target]} to {name[e.new_target]}.")
-        elif isinstance(e, ev.Hit) and e.card.value != "shuriken":
-            lines.append(f"  {name[e.source]} hits {name[e.target]} ({CARD_NAMES[e.card.value]}).")
+        elif isinstance(e, ev.Hit) and e.card not in ("shuriken", "grenade"):
+            more = f", {e.wounds} wounds" if e.wounds > 1 else ""
+            lines.append(f"  {name[e.source]} hits {name[e.target]} ({CARD_NAMES[e.card]}{more}).")
+        elif isinstance(e, ev.CardUsed):
+            lines.append(f"  {name[e.seat]} uses {e.card}" + (f": {e.note}." if e.note else "."))
+        elif isinstance(e, ev.Protected):
+            lines.append(f"  {name[e.seat]}'s {e.card} stops {e.what}" + (f" from {name[e.source]}." if e.source is not None else "."))
+        elif isinstance(e, ev.Exploded):
+            victims = _join([name[s] for s in e.victims]) or "no one"
+            lines.append(f"  {name[e.seat]}'s grenade explodes: wounded: {victims}.")
+        elif isinstance(e, ev.RoundEnded):
+            lines.append(f"  The round ends at the end of {e.moment} ({e.reason}): no share.")
         elif isinstance(e, ev.Thrown):
             what = []
             if e.knocked:

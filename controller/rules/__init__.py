@@ -10,7 +10,9 @@
 
 from .cards import Card, Gang, Role
 from .errors import IllegalMove, PhaseError
-from .game import Game, Phase, PlayerState, Round, RoundSummary
+from .advanced import Setup, Use
+from .game import Game, PlayerState, RoundSummary
+from .round import Phase, Round
 from .rulesets import ROUNDS, RuleSet
 
 __all__ = [
@@ -26,4 +28,6 @@ __all__ = [
     "RoundSummary",
     "ROUNDS",
     "RuleSet",
+    "Setup",
+    "Use",
 ]

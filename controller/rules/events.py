@@ -37,7 +37,7 @@ class PrivilegeUsed:
 @dataclass(frozen=True, slots=True)
 class Withdrew:
     seat: int
-    token: str  # "cowardice", "finger", "band-aid" (a wound) or "none" (2nd edition)
+    token: str  # "cowardice", "finger", "band-aid" (a wound), "fake-finger" or "none" (2nd edition)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +51,13 @@ class Retargeted:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """``source`` hit ``target`` with ``card``: one wound (phase 5, 5b or 6)."""
+    """``source`` hit ``target`` with ``card`` ("bang", "bbb", "tanto", "shuriken", "laser", "grenade",
+    "blast"): ``wounds`` wounds, before the target's protections (phases 5, 5b, 6, deaths)."""
 
     source: int
     target: int
-    card: Card
+    card: str
+    wounds: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,56 @@ class Picked:
     take: str
 
 
+@dataclass(frozen=True, slots=True)
+class CardUsed:
+    """A Super Power, Super Kiai or Object was used (advanced rules); ``note`` says what it did."""
+
+    seat: int
+    card: str
+    when: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Protected:
+    """A hit on ``seat`` was cancelled (Samurai, Kevlar) or cut down (Dragon Skin)."""
+
+    seat: int
+    card: str
+    source: int | None
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exploded:
+    """The Insane was shot: his grenade wounds ``victims`` and the round ends."""
+
+    seat: int
+    victims: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """The round ended early, at the end of ``moment``: no share."""
+
+    reason: str  # "grenade" or "smoke-grenade"
+    moment: str
+
+
 Event = (
-    Revealed | LostCard | PrivilegeUsed | Withdrew | Retargeted | Hit | Thrown | ShurikenKept | Died | Shared | Picked
+    Revealed
+    | LostCard
+    | PrivilegeUsed
+    | Withdrew
+    | Retargeted
+    | Hit
+    | Thrown
+    | ShurikenKept
+    | Died
+    | Shared
+    | Picked
+    | CardUsed
+    | Protected
+    | Exploded
+    | RoundEnded
 )

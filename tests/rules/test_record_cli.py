@@ -74,7 +74,7 @@ BROKEN = {
     "no card": (record("classic", 4, [rnd(all_cards("ABC"), {"A": "B", "B": "C", "C": "D", "D": "A"})]), "round 1: D put down no card"),
     "round after the end": (None, "round 9: the game ended after round 8"),
     "powers without the option": (
-        record("classic", 4, [rnd(all_cards("ABCD"), {"A": "B", "B": "C", "C": "D", "D": "A"}, powers=[{"player": "A"}])]),
+        record("classic", 4, [rnd(all_cards("ABCD"), {"A": "B", "B": "C", "C": "D", "D": "A"}, powers=[{"player": "A", "card": "the-kid"}])]),
         "round 1: powers: needs the super_powers option",
     ),
 }
