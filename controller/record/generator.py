@@ -5,16 +5,29 @@ the engine offers (legal aims, legal throw targets, whose pick it is), so every
 record it writes is legal by construction; replaying it must give the same game.
 Withdrawals, late pointing, misses and wild throws are drawn too, so the records
 exercise every rule.
+
+With the advanced rules on, the players also deal and keep Super Powers, Super
+Kiai and Objects, and use them: cards that act at a chosen moment are announced
+just before the engine reaches that moment, with choices drawn from the table as
+it is; cards that react to a hit or a death (Kevlar, Samurai, The Unbreakable,
+Angry Dragon...) are announced after a first, silent run of the round shows what
+they would react to, and the round is then played again with them.  A use the
+engine refuses is dropped, never forced.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..rules import Game, RuleSet
-from ..rules.cards import GODFATHER_TILE
-from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
+from ..rules import Game, IllegalMove, RuleSet, Use
+from ..rules.advanced import Deck, deck_cards
+from ..rules.cards import GODFATHER_TILE, Card, Gang, Role
+from ..rules.round import Round
+from ..rules.rulesets import GANG_SIZES, ROUNDS, SEATINGS, SPECS
+from ..rules.split import split_bills
+from .replay import new_game, use_to_dict
 from .schema import Record, RoundRecord, Throw
 
 NAMES = ("Aiko", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo")
@@ -31,6 +44,7 @@ class Style:
     wild: float = 0.12  # a throw also hits another standee (a neighbour, a yakuza...)
     touch_only: float = 0.2  # the target is only touched
     tile: float = 0.15  # a sharer takes the New Godfather tile when it is free
+    use_card: float = 0.4  # a player uses an advanced-rule card when its moment comes
 
 
 def deal_loot(rng: random.Random, ruleset: RuleSet) -> list[list]:
@@ -47,6 +61,41 @@ def seating(ruleset: RuleSet, players: int) -> list[tuple[str, str | None]]:
     return [(NAMES[k], None) for k in range(players)]
 
 
+def deal_cards(rng: random.Random, ruleset: RuleSet, players, *, powers: bool, objects: bool) -> dict:
+    """The ``setup`` of a record: cards dealt to each gang (or player) and kept."""
+    setup: dict = {}
+    for part, on in (("powers", powers), ("objects", objects)):
+        if not on:
+            continue
+        dealt: dict[str, list[str]] = {}
+        kept: dict[str, str | None] = {}
+        if ruleset is RuleSet.YAKUZAS:
+            decks: dict[Deck, list[str]] = {}
+            for gang in (Gang.PURPLE, Gang.YELLOW, Gang.RED):
+                members = [n for n, g in players if g == str(gang)]
+                if part == "powers":
+                    deck = Deck.KIAI if gang is Gang.PURPLE else Deck.POWER
+                    count = {2: 3, 3: 2}[len(members)]
+                else:
+                    deck = Deck.YAKUZA_OBJECT if gang is Gang.PURPLE else Deck.GANGSTER_OBJECT
+                    count = {2: 3, 3: 4}[len(members)]
+                pool = decks.setdefault(deck, rng.sample(deck_cards(deck, ruleset), len(deck_cards(deck, ruleset))))
+                cards = [pool.pop() for _ in range(count)]
+                dealt[str(gang)] = cards
+                choice = rng.sample(cards, min(len(cards), len(members)))
+                for name, card in zip(rng.sample(members, len(members)), choice + [None] * len(members)):
+                    kept[name] = card
+        else:
+            deck = Deck.POWER if part == "powers" else Deck.GANGSTER_OBJECT
+            pool = rng.sample(deck_cards(deck, ruleset), len(deck_cards(deck, ruleset)))
+            for name, _ in players:
+                cards = [pool.pop() for _ in range(1 if part == "powers" else 2)]
+                dealt[name] = cards
+                kept[name] = cards[0] if part == "powers" else rng.choice(cards)
+        setup[part] = {"dealt": dealt, "kept": kept}
+    return setup
+
+
 def random_record(
     seed: int,
     ruleset: RuleSet | str = RuleSet.YAKUZAS,
@@ -54,9 +103,11 @@ def random_record(
     *,
     rounds: int = ROUNDS,
     style: Style = Style(),
+    powers: bool = False,
+    objects: bool = False,
 ) -> Record:
     """A random legal game of up to ``rounds`` rounds (fewer if it ends early)."""
-    return random_game(seed, ruleset, players, rounds=rounds, style=style)[0]
+    return random_game(seed, ruleset, players, rounds=rounds, style=style, powers=powers, objects=objects)[0]
 
 
 def random_game(
@@ -66,83 +117,411 @@ def random_game(
     *,
     rounds: int = ROUNDS,
     style: Style = Style(),
+    powers: bool = False,
+    objects: bool = False,
 ) -> tuple[Record, Game]:
     """A random legal game's record, and the engine's game it was played in."""
     ruleset = RuleSet(ruleset)
     spec = SPECS[ruleset]
-    rng = random.Random(f"{ruleset}:{players}:{seed}")
+    rng = random.Random(f"{ruleset}:{players}:{seed}:{powers}:{objects}")
     if players is None:
         players = rng.randint(spec.min_players, spec.max_players)
-    record = Record(str(ruleset), seating(ruleset, players), deal_loot(rng, ruleset))
-    game = Game(ruleset, record.players, record.loot)
+    seats = seating(ruleset, players)
+    record = Record(str(ruleset), seats, deal_loot(rng, ruleset))
+    if powers or objects:
+        record.options = {"super_powers": powers, "objects": objects}
+        record.setup = deal_cards(rng, ruleset, seats, powers=powers, objects=objects)
+    game = new_game(record)
     while not game.finished and game.rounds_played < rounds:
-        record.rounds.append(_play_random_round(game, rng, style))
+        record.rounds.append(_random_round(game, rng, style))
     return record, game
 
 
-def _play_random_round(game: Game, rng: random.Random, style: Style) -> RoundRecord:
-    names = [p.name for p in game.players]
-    rnd = game.begin_round()
-    seated = rnd.seated
+def _random_round(game: Game, rng: random.Random, style: Style) -> RoundRecord:
+    """Play one random round on ``game``: directly, or in trial runs when cards can be used."""
+    if not any(p.power or p.object for p in game.players):
+        return _RoundPlayer(game, rng, style).play()
+    seed = rng.random()
+    base = copy.deepcopy(game)
+    attempts = [dict(cards=True), dict(cards=False)]
+    for options in attempts:
+        trial = copy.deepcopy(base)
+        player = _RoundPlayer(trial, random.Random(seed), style, uses=options["cards"])
+        try:
+            rr = player.play()
+        except IllegalMove:
+            continue
+        reactions = _reactions(base, trial, player.round, random.Random(seed + 1), style) if options["cards"] else []
+        while reactions:
+            again = copy.deepcopy(base)
+            second = _RoundPlayer(again, random.Random(seed), style, uses=True, reactions=reactions)
+            try:
+                rr = second.play()
+            except IllegalMove as refusal:
+                # the reactions changed the round: drop the one refused (or all) and try again
+                keep = [u for u in reactions if not (base.players[u.player].name == refusal.player and u.card in refusal.rule)]
+                reactions = keep if len(keep) < len(reactions) else []
+                continue
+            trial = again
+            break
+        game.__dict__.update(trial.__dict__)
+        return rr
+    # Only the uses the rules require (a second weapon's card) cannot be left out: play them plainly.
+    player = _RoundPlayer(game, random.Random(seed), style, uses=False)
+    return player.play()
 
-    cards = {}
-    for s in seated:
-        hand = game.players[s].hand
-        cards[s] = rng.choice([c for c, n in hand.items() for _ in range(n)])
-    rnd.play_cards(cards)
 
-    late = [s for s in seated if rng.random() < style.late]
-    aims: dict[int, int | None] = {}
-    for s in seated:
-        legal = rnd.legal_targets(s)
-        aims[s] = None if s in late or not legal else rng.choice(legal)
-    rnd.aim(aims, late=late)
+def _reactions(before: Game, game: Game, rnd: Round, rng: random.Random, style: Style) -> list[Use]:
+    """Cards that react to what the silent run showed: a hit, a wound, a death."""
+    out: list[Use] = []
+    players = game.players
+    seen: set[tuple[int, str]] = set()
 
-    privilege = None
-    if game.ruleset is RuleSet.CLASSIC_2014 and rng.random() < style.privilege:
-        ordered = [s for s in seated if s != game.godfather and aims[s] is not None]
-        if ordered:
-            s = rng.choice(ordered)
-            others = [t for t in rnd.legal_targets(s) if t != aims[s]]
-            if others:
-                t = rng.choice(others)
-                rnd.privilege(s, t)
-                privilege = {"player": names[s], "target": names[t]}
+    def maybe(seat: int, card: str, when: str, **fields) -> None:
+        p = players[seat]
+        if p.holds(card) and card not in p.spent and (seat, card) not in seen and rng.random() < style.use_card * 1.5:
+            seen.add((seat, card))
+            out.append(Use(seat, card, when, fields))
 
-    withdraw = [s for s in seated if rng.random() < style.withdraw]
-    rnd.withdraw(withdraw)
-    rnd.bang_bang_bang()
+    for moment, source, target, card in rnd.shots_log:
+        tanto = rnd.primary.get(target)
+        if (
+            card not in ("grenade", "blast")
+            and source != target
+            and moment in ("phase-5", "phase-5b", "phase-6")
+            and tanto is not None
+            and tanto.effect is Card.TANTO
+            and target not in rnd.late
+            and target not in rnd.withdrew
+        ):
+            maybe(target, "samurai", moment)
+    for moment, source, target, card in rnd.shots_log:
+        if not before.players[target].ever_wounded:
+            maybe(target, "kevlar", moment, **({"from": source} if source is not None else {}))
+    for moment, seat, _ in rnd.wounds_log:
+        if moment != "phase-4":
+            maybe(seat, "dragon-skin", moment)
+            maybe(seat, "shaolin-monk", moment)
+    for seat in rnd.died:
+        if players[seat].wounds == 3:
+            maybe(seat, "the-unbreakable", "deaths")
+        maybe(seat, "angry-dragon", "deaths")
+        maybe(seat, "kamikaze", "deaths")
+    if rnd.died and game.first_death_round == rnd.number:
+        for p in players:
+            if p.alive and p.power == "you-dont-need-it-anymore" and p.kit is None:
+                maybe(p.seat, "you-dont-need-it-anymore", "deaths", **{"from": rng.choice(rnd.died)})
+    return out
 
-    throws = []
-    if game.is_yakuzas:
-        while True:
+
+@dataclass
+class _RoundPlayer:
+    """Plays one round at random through the engine, announcing card uses as their moments come."""
+
+    game: Game
+    rng: random.Random
+    style: Style
+    uses: bool = False
+    reactions: list[Use] = field(default_factory=list)
+    round: Round | None = None
+    announced: list[Use] = field(default_factory=list)
+    late: list[int] = field(default_factory=list)
+
+    # -- announcing ----------------------------------------------------------------
+
+    def _announce(self, use: Use) -> None:
+        self.round.announce(use)
+        self.announced.append(use)
+
+    def _wants(self, seat: int, card: str) -> bool:
+        p = self.game.players[seat]
+        return self.uses and p.alive and p.holds(card) and card not in p.spent and self.rng.random() < self.style.use_card
+
+    def _holders(self, card: str) -> list[int]:
+        return [s for s in self.round.seated if self.game.players[s].holds(card)]
+
+    def _react(self, *moments: str) -> None:
+        for use in self.reactions:
+            if use.when in moments and use not in self.announced:
+                self._announce(use)
+
+    # -- the round -------------------------------------------------------------------
+
+    def play(self) -> RoundRecord:
+        game, rng, style = self.game, self.rng, self.style
+        names = [p.name for p in game.players]
+        rnd = self.round = game.begin_round()
+        self.late = [s for s in rnd.seated if rng.random() < style.late and not game.players[s].holds("the-kid")]
+        self._phase_1_and_2()
+        rnd.close_phase_1()
+        cards = {}
+        for s in rnd.seated:
+            hand = game.players[s].hand
+            cards[s] = rng.choice([c for c, n in hand.items() for _ in range(n)])
+        rnd.play_cards({} if rnd.over else cards)
+        late: list[int] = []
+        aims: dict[int, int | None] = {}
+        privilege = None
+        withdraw: list[int] = []
+        throws: list[Throw] = []
+        picks: list[dict] = []
+        if not rnd.over:
+            late = self.late
+            for s in rnd.seated:
+                legal = rnd.legal_targets(s)
+                aims[s] = None if s in late or not legal else rng.choice(legal)
+            self._phase_3(aims, late)
+            rnd.aim(aims, late=late)
+        if not rnd.over and game.ruleset is RuleSet.CLASSIC_2014 and rng.random() < style.privilege:
+            ordered = [s for s in rnd.seated if s != game.godfather and aims[s] is not None]
+            if ordered:
+                s = rng.choice(ordered)
+                others = [t for t in rnd.legal_targets(s) if t != aims[s]]
+                if others:
+                    t = rng.choice(others)
+                    rnd.privilege(s, t)
+                    privilege = {"player": names[s], "target": names[t]}
+        if not rnd.over:
+            withdraw = [s for s in rnd.seated if rng.random() < style.withdraw]
+            self._phase_4(withdraw)
+            rnd.withdraw(withdraw)
+        if not rnd.over:
+            self._react("phase-5")
+            self._smoke("phase-5")
+            rnd.bang_bang_bang()
+        if not rnd.over and game.is_yakuzas:
+            throws = self._throws(names)
+            if not rnd.over:
+                rnd.end_throws()
+        if not rnd.over:
+            self._phase_6()
+            rnd.reveal()
+        if not rnd.over:
+            if game.spec.uses_bills:
+                self._phase_7()
+                rnd.share_bills()
+            else:
+                picks = self._picks(names)
+        self._end_of_round()
+        rnd.finish()
+        entries = [use_to_dict(u, names) for u in self.announced]
+        return RoundRecord(
+            cards={names[s]: str(w.card) for s, w in rnd.primary.items()},
+            aims={names[s]: (None if t is None else names[t]) for s, t in aims.items()},
+            late=[names[s] for s in late],
+            withdraw=[names[s] for s in withdraw],
+            shuriken=throws,
+            privilege=privilege,
+            picks=picks,
+            powers=[e for e in entries if not _is_object(e["card"])],
+            objects=[e for e in entries if _is_object(e["card"])],
+        )
+
+    # -- phases, with the cards each one can bring ---------------------------------
+
+    def _phase_1_and_2(self) -> None:
+        game, rnd, rng = self.game, self.round, self.rng
+        players = game.players
+        if self.uses:
+            for s in list(rnd.seated):
+                p = players[s]
+                for card in (p.power, p.object):
+                    if card and self._wants(s, card):
+                        self._proactive_phase_1(s, card)
+            self._smoke("phase-2")
+        # a second weapon must be played every round
+        for s in rnd.seated:
+            kit = players[s].kit
+            if kit and any(n > 0 for n in kit.hand.values()):
+                played = rng.choice([c for c, n in kit.hand.items() for _ in range(n)])
+                legal = rnd.legal_targets(s, yakuza=kit.yakuza)
+                target = rng.choice(legal) if legal and s not in self.late else None
+                self._announce(
+                    Use(s, "you-dont-need-it-anymore", "phase-2",
+                        {"weapon": kit.source, "played": str(played), "target": target})
+                )
+
+    def _proactive_phase_1(self, s: int, card: str) -> None:
+        rnd, rng = self.round, self.rng
+        players = self.game.players
+        me = players[s]
+        others = [t for t in rnd.seated if t != s]
+        opponents = [t for t in others if me.gang is None or players[t].gang is not me.gang]
+        visible = {"laser-beam", "dum-dum-bullet", "magic-bullet-right", "magic-bullet-left", "poisoned-tanto", "dark-tanto"}
+        if card in visible:
+            if rnd.number in (1, 5) and card not in me.revealed:
+                self._announce(Use(s, card, "phase-1"))
+        elif card == "ninja" and len(others) >= 2:
+            k = rng.randrange(len(others))
+            self._announce(Use(s, card, "phase-1", {"seat": [others[k], others[(k + 1) % len(others)]]}))
+        elif card == "the-shotgun" and "the-shotgun" not in me.revealed:
+            self._announce(Use(s, card, "phase-1"))
+        elif card in ("the-insane", "the-kid", "the-cunning"):
+            self._announce(Use(s, card, rng.choice(("phase-1", "phase-2"))))
+        elif card == "first-aid-kit":
+            mates = [t for t in rnd.seated if (t == s or (me.gang is not None and players[t].gang is me.gang)) and players[t].wounds]
+            if mates:
+                heal: dict[int, int] = {}
+                for _ in range(2):
+                    t = rng.choice(mates)
+                    if heal.get(t, 0) < players[t].wounds:
+                        heal[t] = heal.get(t, 0) + 1
+                self._announce(Use(s, card, "phase-1", {"heal": heal}))
+        elif card == "x-ray-sunglasses" and len(opponents) >= 2:
+            self._announce(Use(s, card, "phase-1", {"targets": rng.sample(opponents, 2)}))
+        elif card == "magnet" and len(opponents) >= 2:
+            targets = rng.sample(opponents, 2)
+            took, gave = {}, {}
+            mine = dict(me.hand)
+            for t in targets:
+                hand = players[t].hand
+                pool = [c for c, n in hand.items() for _ in range(n)]
+                if pool:
+                    took[t] = str(rng.choice(pool))
+                    mine[Card(took[t])] = mine.get(Card(took[t]), 0) + 1
+            for t in took:
+                pool = [c for c, n in mine.items() for _ in range(n)]
+                gave[t] = str(rng.choice(pool))
+                mine[Card(gave[t])] -= 1
+            self._announce(Use(s, card, "phase-1", {"targets": targets, "took": took, "gave": gave}))
+        elif card == "clip":
+            back = min(2, me.discarded.get(Card.BANG, 0))
+            others_in_hand = [c for c, n in me.hand.items() if c is not Card.BANG for _ in range(n)]
+            if back and len(others_in_hand) > back:
+                fields = {"discard": [str(c) for c in rng.sample(others_in_hand, back)]}
+                if me.shotgun:
+                    fields["drop_shotgun"] = True
+                self._announce(Use(s, card, "phase-1", fields))
+
+    def _smoke(self, moment: str) -> None:
+        rnd = self.round
+        if rnd.number >= ROUNDS:
+            return
+        for s in self._holders("smoke-grenade"):
+            if self._wants(s, "smoke-grenade") and self.rng.random() < 0.15:
+                self._announce(Use(s, "smoke-grenade", moment))
+                return
+
+    def _phase_3(self, aims: dict[int, int | None], late: list[int]) -> None:
+        rnd, rng = self.round, self.rng
+        if not self.uses:
+            return
+        for s in self._holders("the-shotgun"):
+            p = self.game.players[s]
+            a = aims.get(s)
+            if p.shotgun and s not in late and a is not None and self._wants(s, "the-shotgun"):
+                b = rnd.left_of(a)
+                if b != s and rnd.aim_refusal(s, b, yakuza=False) is None:
+                    markers = {a: rng.choice(("wound", "blank")), b: rng.choice(("wound", "blank"))}
+                    fields = {"targets": [a, b], "markers": markers}
+                    if set(markers.values()) == {"blank"} and rng.random() < 0.5:
+                        pool = [c for c, n in p.hand.items() for _ in range(n)]
+                        if pool:
+                            fields.update(take_back=True, discard=[str(rng.choice(pool))])
+                    self._announce(Use(s, "the-shotgun", "phase-3", fields))
+        for s in self._holders("the-insane"):
+            if self._wants(s, "the-insane"):
+                self._announce(Use(s, "the-insane", "phase-3"))
+        self._smoke("phase-3")
+
+    def _phase_4(self, withdraw: list[int]) -> None:
+        rnd, rng = self.round, self.rng
+        players = self.game.players
+        if not self.uses:
+            return
+        for s in self._holders("geisha"):
+            aimers = sorted({w.owner for w in rnd.weapons if w.live and (w.target == s or (w.pair and s in w.pair))})
+            if aimers and self._wants(s, "geisha"):
+                redirect = {}
+                for a in aimers:
+                    options = [
+                        t
+                        for t in rnd.seated
+                        if t not in (a, s)
+                        and all(
+                            rnd.aim_refusal(a, t, yakuza=w.yakuza, charmed=True) is None
+                            for w in rnd.weapons_of(a)
+                            if w.live and (w.target == s or (w.pair and s in w.pair))
+                        )
+                    ]
+                    if not options:
+                        break
+                    redirect[a] = rng.choice(options)
+                else:
+                    self._announce(Use(s, "geisha", "phase-4", {"redirect": redirect}))
+        for s in self._holders("fake-finger"):
+            if s in withdraw and players[s].finger and self._wants(s, "fake-finger"):
+                self._announce(Use(s, "fake-finger", "phase-4"))
+        self._smoke("phase-4")
+
+    def _throws(self, names: list[str]) -> list[Throw]:
+        rnd, rng, style = self.round, self.rng, self.style
+        seated = rnd.seated
+        throws = []
+        if self.uses:
+            for s in rnd.pending_throwers():
+                if self.game.players[s].holds("double-shuriken") and self._wants(s, "double-shuriken"):
+                    self._announce(Use(s, "double-shuriken", "phase-5b"))
+                hand = self.game.players[s].hand
+                if self.game.players[s].holds("ronin") and hand.get(Card.CLING, 0) and self._wants(s, "ronin"):
+                    self._announce(Use(s, "ronin", "phase-5b"))
+            self._react("phase-5b")
+            self._smoke("phase-5b")
+        while not rnd.over:
             pending = rnd.pending_throwers()
-            if not pending or not rnd.standing_gangsters():
+            if not pending or not any(rnd.standing_opponents(s) for s in pending):
                 break
-            thrower = rng.choice(pending)
+            thrower = rng.choice([s for s in pending if rnd.standing_opponents(s)])
             target = rng.choice(rnd.throw_targets(thrower))
             knocked: list[int] = []
             touched: list[int] = []
-            roll = rng.random()
-            if roll >= style.miss:
+            if rng.random() >= style.miss:
                 (touched if rng.random() < style.touch_only else knocked).append(target)
                 if rng.random() < style.wild:
                     others = [s for s in seated if s not in (thrower, target)]
                     (touched if rng.random() < 0.5 else knocked).append(rng.choice(others))
             rnd.throw(thrower, knocked, touched, target=target)
-            throws.append(
-                Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target])
-            )
-        rnd.end_throws()
+            throws.append(Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target]))
+        return throws
 
-    rnd.reveal()
-    picks = []
-    if game.spec.uses_bills:
-        rnd.share_bills()
-    else:
+    def _phase_6(self) -> None:
+        rnd = self.round
+        if not self.uses:
+            return
+        for s in self._holders("deringer"):
+            w = rnd.primary.get(s)
+            if w and w.live and w.effect is Card.CLIC and s not in rnd.out and w.target is not None and not w.pair:
+                if self._wants(s, "deringer"):
+                    self._announce(Use(s, "deringer", "phase-6"))
+        self._react("phase-6", "deaths")
+        self._smoke("phase-6")
+
+    def _phase_7(self) -> None:
+        rnd, rng = self.round, self.rng
+        players = self.game.players
+        if not self.uses:
+            return
+        for s in self._holders("it-does-not-even-hurt"):
+            if s not in rnd.sharers() and players[s].alive and self._wants(s, "it-does-not-even-hurt"):
+                self._announce(Use(s, "it-does-not-even-hurt", "phase-7"))
+                rnd.extra_sharers.append(s)  # foresee the share below; the engine does it again
+        sharers = rnd.sharers()
+        rnd.extra_sharers.clear()
+        left = split_bills(self.game.table, len(sharers)).left
+        for s in self._holders("four-leaf-clover"):
+            if s in sharers and left and self._wants(s, "four-leaf-clover"):
+                self._announce(Use(s, "four-leaf-clover", "phase-7"))
+        for s in self._holders("bludgeon"):
+            victims = [t for t in sharers if t != s and (players[s].gang is None or players[t].gang is not players[s].gang)]
+            if s in sharers and victims and self._wants(s, "bludgeon"):
+                self._announce(Use(s, "bludgeon", "phase-7", {"target": rng.choice(victims)}))
+
+    def _picks(self, names: list[str]) -> list[dict]:
+        rnd, rng, game = self.round, self.rng, self.game
+        picks = []
         tile_free = True
         while (turn := rnd.pick_turn()) is not None:
-            if tile_free and rng.random() < style.tile:
+            if tile_free and rng.random() < self.style.tile:
                 take = GODFATHER_TILE
                 tile_free = False
             else:
@@ -150,17 +529,22 @@ def _play_random_round(game: Game, rng: random.Random, style: Style) -> RoundRec
             rnd.pick(turn, take)
             picks.append({"player": names[turn], "take": take})
         rnd.end_picks()
-    rnd.finish()
+        return picks
 
-    return RoundRecord(
-        cards={names[s]: str(c) for s, c in cards.items()},
-        aims={names[s]: (None if t is None else names[t]) for s, t in aims.items()},
-        late=[names[s] for s in late],
-        withdraw=[names[s] for s in withdraw],
-        shuriken=throws,
-        privilege=privilege,
-        picks=picks,
-    )
+    def _end_of_round(self) -> None:
+        rnd, rng = self.round, self.rng
+        if not self.uses:
+            return
+        for s in self._holders("the-specialist"):
+            hand = [c for c, n in self.game.players[s].hand.items() for _ in range(n)]
+            if s in rnd.fired_bbb and hand and self._wants(s, "the-specialist"):
+                self._announce(Use(s, "the-specialist", "end-of-round", {"discard": [str(rng.choice(hand))]}))
 
 
-__all__ = ["Style", "random_game", "random_record", "deal_loot", "seating"]
+def _is_object(card: str) -> bool:
+    from ..rules.advanced import CATALOG
+
+    return CATALOG[card].is_object
+
+
+__all__ = ["Style", "deal_cards", "deal_loot", "random_game", "random_record", "seating", "Role"]

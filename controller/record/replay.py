@@ -98,6 +98,24 @@ def _seats(game: Game, value, kind: str | None, where: str):
     return {seat(k): seat(v) for k, v in value.items()}
 
 
+def use_to_dict(use: Use, names: list[str]) -> dict:
+    """A use, as a record entry: seats back to player names."""
+    out = {"player": names[use.player], "card": use.card, "when": use.when}
+    for key, value in use.fields.items():
+        kind = NAME_FIELDS.get(key)
+        if kind is None or value is None:
+            out[key] = value
+        elif kind == _ONE:
+            out[key] = names[value]
+        elif kind == _MANY:
+            out[key] = [names[v] for v in value]
+        elif kind == _KEYS:
+            out[key] = {names[k]: v for k, v in value.items()}
+        else:
+            out[key] = {names[k]: names[v] for k, v in value.items()}
+    return out
+
+
 def _nothing_after_end(rnd: Round, field: str, data) -> None:
     if data:
         raise IllegalMove(rnd.number, None, f"{field}: the round ended at {rnd.over_at} ({rnd.over})")

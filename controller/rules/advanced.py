@@ -162,6 +162,7 @@ def check_setup(
     """
     dealt = dealt or {}
     kept = kept or {}
+    players = [(n, Gang(g) if g else None) for n, g in players]
     names = [n for n, _ in players]
     seat_of = {n: k for k, n in enumerate(names)}
     setup = Setup()

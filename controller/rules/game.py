@@ -337,7 +337,7 @@ class Game:
         self.history.append(summary)
         self.rounds_played = rnd.number
         self.current = None
-        if self.first_death_round is None and any(isinstance(e, ev.Died) for e in rnd.events):
+        if self.first_death_round is None and rnd.died:
             self.first_death_round = rnd.number
         if self.ruleset is RuleSet.CLASSIC_2014:
             if rnd.new_godfather is not None:

@@ -15,7 +15,7 @@ moment never came, or that did not apply, is refused when its moment closes.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -46,7 +46,7 @@ class Phase(Enum):
     DONE = "done"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Weapon:
     """A gun (or a yakuza's tanto and shuriken) with the card put down for it this round."""
 
@@ -67,7 +67,7 @@ class Weapon:
     requested: object = None  # the second weapon's aim, from its use
 
 
-@dataclass
+@dataclass(slots=True)
 class Shot:
     """One hit about to land: a card, a blast, a burst..."""
 
@@ -101,7 +101,7 @@ class Round:
         self.withdrew: set[int] = set()
         self.out: set[int] = set()  # out of the share: withdrew or felled
         self.wounded: set[int] = set()  # took a wound this round
-        self.round_wounds: Counter = Counter()
+        self.round_wounds: dict[int, int] = {}
         self.thrown: list[int] = []
         self.privilege_used = False
         self.share = 0
@@ -125,6 +125,9 @@ class Round:
         self.over_at: str | None = None
         self.deaths_settled = False
         self.died: list[int] = []
+        # (moment, source, target, card) of every hit aimed, before protections; (moment, seat, wounds) taken
+        self.shots_log: list[tuple[str, int | None, int, str]] = []
+        self.wounds_log: list[tuple[str, int, int]] = []
 
     # -- seating -------------------------------------------------------------
 
@@ -378,12 +381,13 @@ class Round:
         """
         players = self.players
         advanced = self.advanced
-        wounds: Counter = Counter()
+        wounds: dict[int, int] = {}
         landed: list[Shot] = []
         pending = list(shots)
         while pending:
             shot = pending.pop(0)
             t = shot.target
+            self.shots_log.append((moment, shot.source, t, shot.card))
             explosion = shot.card in EXPLOSIONS
             if shot.source is not None and shot.source != t and not explosion:
                 self.shot_at.add(t)
@@ -403,14 +407,14 @@ class Round:
                     from .uses import first_wound_object
 
                     pending.extend(first_wound_object(self, shot))
-            wounds[t] += shot.damage
+            wounds[t] = wounds.get(t, 0) + shot.damage
             landed.append(shot)
         hurt = []
         for t in [s for s in self.seated if s in wounds]:
             p = players[t]
             w = wounds[t]
             if advanced and (p.has("dragon-skin") or self._take(moment, t, "dragon-skin")):
-                allowed = max(0, 1 - self.round_wounds[t])
+                allowed = max(0, 1 - self.round_wounds.get(t, 0))
                 if w > allowed:
                     self.events.append(ev.Protected(t, "dragon-skin", None, f"{w - allowed} wound(s)"))
                     w = allowed
@@ -418,7 +422,8 @@ class Round:
                 continue
             p.wounds += w
             p.ever_wounded = True
-            self.round_wounds[t] += w
+            self.round_wounds[t] = self.round_wounds.get(t, 0) + w
+            self.wounds_log.append((moment, t, w))
             self.wounded.add(t)
             hurt.append(t)
             if not (advanced and (p.has("shaolin-monk") or self._take(moment, t, "shaolin-monk"))):
@@ -472,12 +477,21 @@ class Round:
 
     # -- phases 1 and 2: cards -----------------------------------------------
 
+    def close_phase_1(self) -> None:
+        """Phase 1's card uses apply (the Ninja moves, a Magnet changes hands...) before cards are chosen.
+
+        :meth:`play_cards` does it if it was not done; call it first to see the hands the players choose from.
+        """
+        self._expect(Phase.CARDS)
+        if self.moment <= MOMENT_RANK["phase-1"]:
+            self._act("phase-1", "start")
+            self._close("phase-1")
+
     def play_cards(self, cards: Mapping[int, Card | str]) -> None:
         """Phase 2: the card each living player puts face down (phase 1's uses apply first)."""
         self._expect(Phase.CARDS)
         if self.advanced:
-            self._act("phase-1", "start")
-            self._close("phase-1")
+            self.close_phase_1()
             if self.over:
                 if cards:
                     raise self._illegal(next(iter(cards)), "put down a card after the round ended")
@@ -622,6 +636,7 @@ class Round:
                     else:
                         p.wounds += 1
                         p.ever_wounded = True
+                        self.wounds_log.append(("phase-4", seat, 1))
                         token = "band-aid"
                 else:
                     p.finger = True
@@ -775,6 +790,8 @@ class Round:
                     break
         wounded = self._apply_shots(shots, "phase-5b", discards=True)
         weapon.throws += 1
+        if self.advanced and weapon.throws == 1 and self._take("phase-5b", thrower, "double-shuriken"):
+            self.double.add(thrower)
         if not (thrower in self.double and weapon.throws == 1):
             weapon.live = False
             if self.advanced:

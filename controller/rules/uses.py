@@ -5,8 +5,8 @@ Two kinds of uses:
 - **actions**, applied at their moment in announcement order: :data:`ACTIONS` maps a moment
   and a card to a handler, run at the start or the end of that moment's resolution;
 - **reactions** (Kevlar, Samurai, Dragon Skin, Shaolin Monk, The Unbreakable, Angry Dragon,
-  Kamikaze, Fake Finger, Ronin), taken by the round's hit pipeline, deaths step or
-  withdrawal when their event comes.
+  Kamikaze, Fake Finger, Ronin, Double Shuriken), taken by the round's hit pipeline, deaths
+  step, withdrawal or throw when their event comes.
 
 Every handler checks first and changes the game only once the use is known to be legal.
 """
@@ -360,13 +360,6 @@ def first_wound_object(rnd: Round, shot: Shot) -> list[Shot]:
     return [Shot(shot.source, other, shot.card, shot.weapon, extra=True)]
 
 
-def double_shuriken(rnd: Round, use: Use) -> None:
-    if rnd._shuriken_of(use.player) is None:
-        raise _fail(rnd, use, "he has no shuriken in play")
-    rnd.double.add(use.player)
-    rnd._use_up(use, "throws twice")
-
-
 def ronin(rnd: Round, weapon: Weapon) -> None:
     """The Ronin, after his throw: the shuriken goes back to his hand, a cling is discarded."""
     use = rnd._announced("phase-5b", weapon.owner, "ronin")
@@ -519,7 +512,6 @@ ACTIONS: dict[str, dict[str, tuple[str, Handler]]] = {
     },
     "phase-3": {"the-insane": ("start", insane), "the-shotgun": ("start", shotgun_pair)},
     "phase-4": {"geisha": ("start", geisha)},
-    "phase-5b": {"double-shuriken": ("start", double_shuriken)},
     "phase-6": {"deringer": ("start", deringer)},
     "deaths": {"you-dont-need-it-anymore": ("end", take_kit)},
     "phase-7": {
@@ -555,6 +547,7 @@ REASONS = {
     "kamikaze": "he did not die then",
     "fake-finger": "he did not turn an honour marker to the band-aid",
     "ronin": "he did not throw, or he has no cling in hand",
+    "double-shuriken": "he did not throw a shuriken",
 }
 
 
