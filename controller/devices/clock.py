@@ -4,6 +4,11 @@ All device logic (debouncing, settling, counts, blink patterns) runs on one
 clock and under its ``lock``, so pin-backend threads and timer callbacks never
 interleave.  :class:`MonotonicClock` is the real one; :class:`ManualClock` only
 moves when told to, which makes every timing rule testable without sleeping.
+
+A :class:`Timer` can be set again and again.  The per-edge paths (debounce,
+settle, blink steps) each own one timer made at start-up and only move it, so a
+tilt edge makes no timer objects and no closures.  The ``lock`` guards the
+timers as well: set and cancel them holding it (timer callbacks already do).
 """
 
 from __future__ import annotations
@@ -19,17 +24,35 @@ log = logging.getLogger(__name__)
 
 
 class Timer:
-    """A pending callback; ``cancel()`` it to drop it."""
+    """A callback the clock runs once it reaches ``when``; ``set()`` it again, or ``cancel()`` it.
 
-    __slots__ = ("when", "callback", "cancelled")
+    Both are called holding the clock's ``lock``.
+    """
 
-    def __init__(self, when: float, callback: Callable[[], None]) -> None:
-        self.when = when
+    __slots__ = ("callback", "when", "_entry", "_queue")
+
+    def __init__(self, callback: Callable[[], None], queue: _TimerQueue) -> None:
         self.callback = callback
-        self.cancelled = False
+        self.when: float | None = None
+        self._entry = 0
+        """The order number of its live entry in the clock's queue; 0 while not pending."""
+        self._queue = queue
+
+    def set(self, when: float) -> None:
+        """Run the callback at ``when`` (instead of any time set before)."""
+        queue = self._queue
+        entry = next(queue.order)
+        self.when, self._entry = when, entry
+        heapq.heappush(queue.heap, (when, entry, self))
+        if queue.on_earliest is not None and queue.heap[0][2] is self:
+            queue.on_earliest()
 
     def cancel(self) -> None:
-        self.cancelled = True
+        self._entry = 0  # its queue entry, if any, is skipped when reached
+
+    @property
+    def pending(self) -> bool:
+        return self._entry != 0
 
 
 class Clock(Protocol):
@@ -39,6 +62,9 @@ class Clock(Protocol):
 
     def now(self) -> float: ...
 
+    def timer(self, callback: Callable[[], None]) -> Timer:
+        """A timer for ``callback`` (run holding ``lock``), not set yet: ``Timer.set(when)`` it."""
+
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
         """Run ``callback`` (holding ``lock``) once the clock reaches ``when``."""
 
@@ -46,22 +72,32 @@ class Clock(Protocol):
 
 
 class _TimerQueue:
-    """Timers ordered by time, then by the order they were set."""
+    """Pending timers ordered by time, then by the order they were set.
 
-    def __init__(self) -> None:
-        self._heap: list[tuple[float, int, Timer]] = []
-        self._order = itertools.count()
+    Entries are plain ``(when, order, timer)`` tuples; a timer set again or
+    cancelled leaves its old entry behind, recognised as stale by its order number.
+    """
 
-    def push(self, timer: Timer) -> None:
-        heapq.heappush(self._heap, (timer.when, next(self._order), timer))
+    __slots__ = ("heap", "order", "on_earliest")
+
+    def __init__(self, on_earliest: Callable[[], None] | None = None) -> None:
+        self.heap: list[tuple[float, int, Timer]] = []
+        self.order = itertools.count(1)
+        self.on_earliest = on_earliest
+        """Called when a timer set becomes the first due."""
 
     def next_time(self) -> float | None:
-        while self._heap and self._heap[0][2].cancelled:
-            heapq.heappop(self._heap)
-        return self._heap[0][0] if self._heap else None
+        """When the first pending timer is due (stale entries before it are dropped)."""
+        heap = self.heap
+        while heap and heap[0][2]._entry != heap[0][1]:
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
 
     def pop(self) -> Timer:
-        return heapq.heappop(self._heap)[2]
+        """The first pending timer, no longer pending (call after ``next_time()``)."""
+        timer = heapq.heappop(self.heap)[2]
+        timer._entry = 0
+        return timer
 
 
 def _run(timer: Timer) -> None:
@@ -86,10 +122,13 @@ class ManualClock:
     def now(self) -> float:
         return self._now
 
+    def timer(self, callback: Callable[[], None]) -> Timer:
+        return Timer(callback, self._timers)
+
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
-        timer = Timer(when, callback)
+        timer = Timer(callback, self._timers)
         with self.lock:
-            self._timers.push(timer)
+            timer.set(when)
         return timer
 
     def advance(self, seconds: float) -> None:
@@ -97,11 +136,20 @@ class ManualClock:
 
     def advance_to(self, when: float) -> None:
         with self.lock:
-            while (due := self._timers.next_time()) is not None and due <= when:
-                timer = self._timers.pop()
-                self._now = max(self._now, timer.when)
-                _run(timer)
-            self._now = max(self._now, when)
+            heap = self._timers.heap
+            while heap and heap[0][0] <= when:
+                due, entry, timer = heapq.heappop(heap)
+                if timer._entry != entry:
+                    continue  # cancelled, or set for another time
+                timer._entry = 0
+                if due > self._now:
+                    self._now = due
+                try:
+                    timer.callback()
+                except Exception:  # a failing callback must not stop the clock
+                    log.exception("timer callback %r failed", timer.callback)
+            if when > self._now:
+                self._now = when
 
     def close(self) -> None:
         pass
@@ -112,8 +160,10 @@ class MonotonicClock:
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
-        self._timers = _TimerQueue()
         self._wake = threading.Condition(threading.Lock())
+        self._woken = False
+        """A timer became the first due (or the clock closed) since the thread last looked."""
+        self._timers = _TimerQueue(self._wake_up)
         self._closed = False
         self._thread = threading.Thread(target=self._loop, name="table-clock", daemon=True)
         self._thread.start()
@@ -121,32 +171,37 @@ class MonotonicClock:
     def now(self) -> float:
         return time.monotonic()
 
+    def timer(self, callback: Callable[[], None]) -> Timer:
+        return Timer(callback, self._timers)
+
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
-        timer = Timer(when, callback)
-        with self._wake:
-            self._timers.push(timer)
-            self._wake.notify()
+        timer = Timer(callback, self._timers)
+        with self.lock:
+            timer.set(when)
         return timer
+
+    def _wake_up(self) -> None:
+        with self._wake:
+            self._woken = True
+            self._wake.notify()
 
     def _loop(self) -> None:
         while True:
-            with self._wake:
-                while True:
-                    if self._closed:
-                        return
-                    due = self._timers.next_time()
-                    wait = None if due is None else due - time.monotonic()
-                    if wait is not None and wait <= 0:
-                        timer = self._timers.pop()
-                        break
-                    self._wake.wait(wait)
             with self.lock:
-                if not timer.cancelled:
-                    _run(timer)
+                if self._closed:
+                    return
+                while (due := self._timers.next_time()) is not None and due <= time.monotonic():
+                    _run(self._timers.pop())
+                wait = None if due is None else due - time.monotonic()
+            with self._wake:
+                if not self._woken:
+                    self._wake.wait(wait)
+                self._woken = False
 
     def close(self) -> None:
         with self._wake:
             self._closed = True
+            self._woken = True
             self._wake.notify()
         if threading.current_thread() is not self._thread:
             self._thread.join(timeout=1.0)

@@ -58,12 +58,12 @@ class CountSequencer:
             run = CountRun(times, off)
             for n, when in enumerate(times, start=1):
                 run._timers.append(self._clock.call_at(when, lambda n=n, when=when: self._give(n, when, on_count)))
-            run._timers.append(self._clock.call_at(off, lambda: self._lights.show_count(0)))
+            run._timers.append(self._clock.call_at(off, lambda: self._lights.show(0)))
             return run
 
     def _give(self, n: int, when: float, on_count: Callable[[int, float], None] | None) -> None:
         log.debug("count %d at %.3f", n, when)
-        self._lights.show_count(n)
+        self._lights.show(n)
         self._speaker.play(Phrases.count(n))
         if on_count is not None:
             on_count(n, when)

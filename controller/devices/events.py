@@ -89,7 +89,7 @@ class SeatLights(Protocol):
 class CountLights(Protocol):
     """The three count LEDs ("1", "2", "3"), wherever they are driven from."""
 
-    def show_count(self, count: int) -> None:
+    def show(self, count: int) -> None:
         """Light the LEDs 1..``count`` and turn the others off (0 turns all off)."""
 
     def close(self) -> None: ...

@@ -20,6 +20,7 @@ import logging
 import threading
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable, Iterable
 
 from .clock import Clock, Timer
@@ -30,8 +31,8 @@ from .vocabulary import Phrases
 
 log = logging.getLogger(__name__)
 
-_WANTS_UP = {SeatStatus.IN_SHARE}
-_WANTS_DOWN = {SeatStatus.HIT}
+POLL_UNKNOWN = 0.25
+"""Seconds between asks for the position of seats the source cannot read yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +67,11 @@ class WithdrawalCount:
     _faulty: set[int] = field(default_factory=set)
     _done: threading.Event = field(default_factory=threading.Event)
     _timers: list[Timer] = field(default_factory=list)
+    window_start: float = field(init=False)
+    """The "1": the window opens (a field, not a property: it is read on every lay-down)."""
 
-    @property
-    def window_start(self) -> float:
-        return self.count.first
+    def __post_init__(self) -> None:
+        self.window_start = self.count.first
 
     def wait(self, timeout: float | None = None) -> WithdrawalResult | None:
         """Block until the verdict (real clock only); ``None`` on timeout."""
@@ -78,31 +80,38 @@ class WithdrawalCount:
 
 
 class _Seat:
-    """One seat's judged state."""
+    """One seat's judged state, and its timers (made once, set again at each change)."""
 
     __slots__ = (
-        "status", "gang", "up", "pending", "pending_timer", "changes", "chatter_timer",
-        "faults", "never_up_timer", "free", "shown",
+        "status", "gang", "up", "pending_up", "pending_time", "settle_timer", "changes", "chatter_timer",
+        "faults", "never_up_timer", "free", "shown", "shown_gang",
     )
 
-    def __init__(self, up: bool) -> None:
+    def __init__(self, up: bool | None, *, settle_timer: Timer, chatter_timer: Timer, never_up_timer: Timer) -> None:
         self.status = SeatStatus.OFF
         self.gang: str | None = None
         self.up = up
-        self.pending: TiltEvent | None = None
-        self.pending_timer: Timer | None = None
+        """Settled position; ``None`` until the source can tell (a hub not yet connected)."""
+        self.pending_up: bool | None = None
+        """The position of a change waiting for its settle time (``settle_timer``), if any."""
+        self.pending_time = 0.0
+        """When that change began (its first edge)."""
+        self.settle_timer = settle_timer
         self.changes: deque[float] = deque()
-        self.chatter_timer: Timer | None = None
+        self.chatter_timer = chatter_timer
         self.faults: set[FaultKind] = set()
-        self.never_up_timer: Timer | None = None
+        self.never_up_timer = never_up_timer
         self.free = False
         """Free to lie down (during a withdrawal window)."""
-        self.shown: tuple[SeatStatus, str | None] | None = None
+        self.shown: SeatStatus | None = None
+        self.shown_gang: str | None = None
 
     def prompt(self) -> SeatStatus | None:
-        if self.status in _WANTS_UP and not self.up and not self.free:
+        # Identity tests, not set lookups: an Enum member hashes in Python, on every edge.
+        status = self.status
+        if status is SeatStatus.IN_SHARE and not self.up and not self.free:
             return SeatStatus.MUST_STAND_UP
-        if self.status in _WANTS_DOWN and self.up:
+        if status is SeatStatus.HIT and self.up:
             return SeatStatus.MUST_LIE_DOWN
         return None
 
@@ -128,15 +137,30 @@ class StandeeJudge:
         self.counts = CountSequencer(
             clock=clock, count_lights=count_lights, speaker=speaker, interval=timing.count_interval
         )
-        self._seats = [_Seat(bool(tilt.upright(seat))) for seat in range(seats)]
+        self._tilt = tilt
+        self._seats = [
+            _Seat(
+                tilt.upright(seat),
+                settle_timer=clock.timer(partial(self._settled, seat)),
+                chatter_timer=clock.timer(partial(self._clear_fault, seat, FaultKind.CHATTER)),
+                never_up_timer=clock.timer(partial(self._never_upright, seat)),
+            )
+            for seat in range(seats)
+        ]
         self._fault_listeners: list[Callable[[SeatFault], None]] = []
         self._change_listeners: list[Callable[[TiltEvent], None]] = []
         self._ready_waiters: list[Callable[[], None]] = []
         self._count: WithdrawalCount | None = None
+        self._poll_timer = clock.timer(self._poll_unknown)
         with clock.lock:
             for seat in range(seats):
                 self._refresh(seat)
-        tilt.on_event(self._tilt_changed)
+            self._poll_unknown()
+        on_change = getattr(tilt, "on_change", None)  # the same changes, without an event object each
+        if on_change is not None:
+            on_change(self._change)
+        else:
+            tilt.on_event(self._tilt_changed)
 
     # -- what the game tells the judge ------------------------------------------------
 
@@ -171,10 +195,13 @@ class StandeeJudge:
             window_end = self.timing.window_end(run.first)
             verdict_at = window_end + self.timing.settle + self.timing.debounce + self.timing.judge_margin
             count = WithdrawalCount(seats, run, window_end, verdict_at)
-            count._down_before = {seat for seat in seats if not self._seats[seat].up}
             for seat in seats:
                 self._seats[seat].free = True
                 self._refresh(seat)
+            if run.first <= self._clock.now():
+                self._open_window(count)
+            else:
+                count._timers.append(self._clock.call_at(run.first, lambda: self._open_window(count)))
             count._timers.append(self._clock.call_at(window_end, lambda: self._close_window(count)))
             count._timers.append(self._clock.call_at(verdict_at, lambda: self._verdict(count, on_result)))
             self._count = count
@@ -208,77 +235,108 @@ class StandeeJudge:
         with self._clock.lock:
             return {seat: set(state.faults) for seat, state in enumerate(self._seats) if state.faults}
 
-    def upright(self, seat: int) -> bool:
-        """The settled position of ``seat``'s standee."""
+    def upright(self, seat: int) -> bool | None:
+        """The settled position of ``seat``'s standee (``None``: not known yet)."""
         return self._seat(seat).up
 
     def shown(self, seat: int) -> SeatStatus:
         """What ``seat``'s LED shows now."""
         shown = self._seat(seat).shown
         assert shown is not None
-        return shown[0]
+        return shown
 
     # -- tilt changes ------------------------------------------------------------------
 
     def _tilt_changed(self, event: TiltEvent) -> None:
-        if not 0 <= event.seat < len(self._seats):
-            log.warning("tilt change from seat %d, which is not at this table", event.seat)
+        self._change(event.seat, event.up, event.time)
+
+    def _change(self, seat: int, up: bool, time: float) -> None:
+        """A change from the source: the standee at ``seat`` went ``up`` (or down) at ``time``."""
+        if not 0 <= seat < len(self._seats):
+            log.warning("tilt change from seat %d, which is not at this table", seat)
             return
         with self._clock.lock:
-            state = self._seats[event.seat]
-            self._count_change(event)
-            pending = state.pending
-            if pending is not None:
-                if event.up == pending.up:
+            state = self._seats[seat]
+            self._count_change(state, seat, time)
+            pending_up = state.pending_up
+            if pending_up is not None:
+                if up == pending_up:
                     return  # the same change again
-                state.pending_timer.cancel()  # type: ignore[union-attr]
-                if event.time - pending.time < self.timing.settle:
-                    state.pending, state.pending_timer = None, None
-                    self._wobbled(pending)
+                state.settle_timer.cancel()
+                if time - state.pending_time < self.timing.settle:
+                    state.pending_up = None
+                    self._wobbled(seat, state.pending_time)
                     return
-                self._settled(pending)  # it held long enough; its confirmation was only waiting
-            if event.up == state.up:
+                self._settled(seat)  # it held long enough; its confirmation was only waiting
+            if up == state.up:
                 return
-            state.pending = event
+            state.pending_up, state.pending_time = up, time
             # Wait for the settle time, and for a reversal still in the source's debounce.
-            due = event.time + self.timing.settle + self.timing.debounce
+            due = time + self.timing.settle + self.timing.debounce
             if due <= self._clock.now():
-                self._settled(event)
+                self._settled(seat)
             else:
-                state.pending_timer = self._clock.call_at(due, lambda: self._settled(event))
+                state.settle_timer.set(due)
 
-    def _wobbled(self, event: TiltEvent) -> None:
-        log.debug("seat %d wobbled at %.3f", event.seat, event.time)
+    def _poll_unknown(self) -> None:
+        """Ask the source again for seats it could not read yet (until it can)."""
+        unknown = False
+        for seat, state in enumerate(self._seats):
+            if state.up is None and state.pending_up is None:
+                state.up = self._tilt.upright(seat)
+                if state.up is None:
+                    unknown = True
+                else:
+                    self._refresh(seat)
+        if unknown:
+            self._poll_timer.set(self._clock.now() + POLL_UNKNOWN)
+
+    def _wobbled(self, seat: int, time: float) -> None:
+        log.debug("seat %d wobbled at %.3f", seat, time)
         count = self._count
-        if count is not None and event.seat in count.seats and count.result is None:
-            count._wobbled.add(event.seat)
+        if count is not None and seat in count.seats and count.result is None:
+            count._wobbled.add(seat)
 
-    def _settled(self, event: TiltEvent) -> None:
-        state = self._seats[event.seat]
-        state.pending, state.pending_timer = None, None
-        state.up = event.up
-        if not event.up:
-            self._judge_lay_down(event)
-        self._refresh(event.seat)
-        for callback in self._change_listeners:
-            callback(event)
+    def _settled(self, seat: int) -> None:
+        """``seat``'s pending change held (its settle timer): it is the seat's position now."""
+        state = self._seats[seat]
+        up, time = state.pending_up, state.pending_time
+        if up is None:
+            return
+        state.pending_up = None
+        state.up = up
+        if not up:
+            self._judge_lay_down(seat, time)
+        elif (count := self._count) is not None and count.result is None and time <= count.window_start:
+            count._down_before.discard(seat)  # it was up again by the "1"
+        self._refresh(seat)
+        if self._change_listeners:
+            event = TiltEvent(seat, up, time)
+            for callback in self._change_listeners:
+                callback(event)
 
-    def _judge_lay_down(self, event: TiltEvent) -> None:
+    def _judge_lay_down(self, seat: int, time: float) -> None:
         count = self._count
-        seat = event.seat
         if count is None or seat not in count.seats or seat in count._withdrew:
             return
         state = self._seats[seat]
-        if count.window_start <= event.time <= count.window_end:
+        if time < count.window_start:
+            if count.result is None:
+                count._down_before.add(seat)
+        elif time <= count.window_end:
             count._withdrew.add(seat)
             count._down_before.discard(seat)
             if state.status is SeatStatus.IN_SHARE:
                 state.status = SeatStatus.WITHDREW
-            log.info("seat %d withdrew at %.3f", seat, event.time)
-        elif event.time > count.window_end and state.status is SeatStatus.IN_SHARE and count.result is None:
+            if log.isEnabledFor(logging.INFO):  # skip the logging calls on the per-edge path
+                log.info("seat %d withdrew at %.3f", seat, time)
+        elif time > count.window_end and state.status is SeatStatus.IN_SHARE and count.result is None:
             count._too_late.add(seat)
-            log.info("seat %d lay down too late at %.3f", seat, event.time)
+            log.info("seat %d lay down too late at %.3f", seat, time)
             self._speaker.play(Phrases.too_late(seat))
+
+    def _open_window(self, count: WithdrawalCount) -> None:
+        count._down_before = {seat for seat in count.seats if not self._seats[seat].up}
 
     def _close_window(self, count: WithdrawalCount) -> None:
         for seat in count.seats:
@@ -294,25 +352,25 @@ class StandeeJudge:
             faulty=tuple(sorted(count._faulty | {s for s in count.seats if self._seats[s].faults})),
         )
         count._done.set()
+        count._timers.clear()  # their callbacks hold the count: let it go by reference counting
         log.info("withdrawal verdict: %s", count.result)
         if on_result is not None:
             on_result(count.result)
 
     # -- faults --------------------------------------------------------------------------
 
-    def _count_change(self, event: TiltEvent) -> None:
-        state = self._seats[event.seat]
+    def _count_change(self, state: _Seat, seat: int, time: float) -> None:
         changes = state.changes
-        changes.append(event.time)
-        while changes and changes[0] < event.time - self.timing.chatter_window:
+        changes.append(time)
+        since = time - self.timing.chatter_window
+        while changes and changes[0] < since:
             changes.popleft()
-        if len(changes) >= self.timing.chatter_changes and FaultKind.CHATTER not in state.faults:
-            self._raise_fault(event.seat, FaultKind.CHATTER)
-        if FaultKind.CHATTER in state.faults:
-            if state.chatter_timer is not None:
-                state.chatter_timer.cancel()
-            quiet = event.time + self.timing.chatter_window
-            state.chatter_timer = self._clock.call_at(quiet, lambda: self._clear_fault(event.seat, FaultKind.CHATTER))
+        chattering = bool(state.faults) and FaultKind.CHATTER in state.faults
+        if not chattering and len(changes) >= self.timing.chatter_changes:
+            self._raise_fault(seat, FaultKind.CHATTER)
+            chattering = True
+        if chattering:
+            state.chatter_timer.set(time + self.timing.chatter_window)  # cleared once quiet
 
     def _raise_fault(self, seat: int, kind: FaultKind) -> None:
         state = self._seats[seat]
@@ -323,14 +381,15 @@ class StandeeJudge:
         self._tell_fault(SeatFault(seat, kind, self._clock.now()))
         self._refresh(seat)
 
-    def _clear_fault(self, seat: int, kind: FaultKind) -> None:
+    def _clear_fault(self, seat: int, kind: FaultKind, *, refresh: bool = True) -> None:
         state = self._seats[seat]
         if kind in state.faults:
             state.faults.discard(kind)
             if kind is FaultKind.CHATTER:
                 state.changes.clear()
             self._tell_fault(SeatFault(seat, kind, self._clock.now(), cleared=True))
-            self._refresh(seat)
+            if refresh:
+                self._refresh(seat)
 
     def _tell_fault(self, fault: SeatFault) -> None:
         (log.info if fault.cleared else log.warning)("%s", fault.describe())
@@ -344,18 +403,16 @@ class StandeeJudge:
         state = self._seats[seat]
         prompt = state.prompt()
         if prompt is SeatStatus.MUST_STAND_UP:
-            if state.never_up_timer is None and FaultKind.NEVER_UPRIGHT not in state.faults:
-                due = self._clock.now() + self.timing.never_upright_after
-                state.never_up_timer = self._clock.call_at(due, lambda: self._never_upright(seat))
+            if not state.never_up_timer.pending and not (state.faults and FaultKind.NEVER_UPRIGHT in state.faults):
+                state.never_up_timer.set(self._clock.now() + self.timing.never_upright_after)
         else:
-            if state.never_up_timer is not None:
-                state.never_up_timer.cancel()
-                state.never_up_timer = None
-            self._clear_fault_quietly(seat, FaultKind.NEVER_UPRIGHT)
-        shown = (SeatStatus.FAULT if state.faults else prompt or state.status, state.gang)
-        if shown != state.shown:
-            state.shown = shown
-            self._lights.show(seat, shown[0], gang=shown[1])
+            state.never_up_timer.cancel()
+            if state.faults:
+                self._clear_fault(seat, FaultKind.NEVER_UPRIGHT, refresh=False)  # being refreshed now
+        status = SeatStatus.FAULT if state.faults else prompt or state.status
+        if status is not state.shown or state.gang != state.shown_gang:
+            state.shown, state.shown_gang = status, state.gang
+            self._lights.show(seat, status, gang=state.gang)
         if prompt is None and self._ready_waiters and not self.pending():
             waiters, self._ready_waiters = self._ready_waiters, []
             for callback in waiters:
@@ -363,16 +420,8 @@ class StandeeJudge:
 
     def _never_upright(self, seat: int) -> None:
         state = self._seats[seat]
-        state.never_up_timer = None
         if state.prompt() is SeatStatus.MUST_STAND_UP and FaultKind.NEVER_UPRIGHT not in state.faults:
             self._raise_fault(seat, FaultKind.NEVER_UPRIGHT)
-
-    def _clear_fault_quietly(self, seat: int, kind: FaultKind) -> None:
-        # Called from _refresh: clear without refreshing again.
-        state = self._seats[seat]
-        if kind in state.faults:
-            state.faults.discard(kind)
-            self._tell_fault(SeatFault(seat, kind, self._clock.now(), cleared=True))
 
     def _seat(self, seat: int) -> _Seat:
         if not 0 <= seat < len(self._seats):
@@ -381,10 +430,10 @@ class StandeeJudge:
 
     def close(self) -> None:
         with self._clock.lock:
+            self._poll_timer.cancel()
             for state in self._seats:
-                for timer in (state.pending_timer, state.chatter_timer, state.never_up_timer):
-                    if timer is not None:
-                        timer.cancel()
+                for timer in (state.settle_timer, state.chatter_timer, state.never_up_timer):
+                    timer.cancel()
             if self._count is not None:
                 self._count.count.cancel()
                 for timer in self._count._timers:

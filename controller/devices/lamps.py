@@ -12,7 +12,7 @@ from typing import Sequence
 
 from gpiozero import LED, PWMLED, RGBLED
 
-from .clock import Clock, Timer
+from .clock import Clock
 from .events import SeatStatus
 from .patterns import PATTERNS, Colour, LightPattern, colour_for
 
@@ -22,6 +22,11 @@ SeatLedPins = int | str | Sequence[int | str]
 """One pin (``LED``/``PWMLED``) or three pins, red, green, blue (``RGBLED``)."""
 
 LED_KINDS = ("led", "pwm", "rgb")
+
+_LOOKS: dict[SeatStatus, tuple[LightPattern, Colour]] = {
+    status: (PATTERNS[status], colour_for(status, None)) for status in SeatStatus
+}
+"""Each status's pattern and colour, in one lookup (a seat in the share may take its gang's colour)."""
 
 
 class SeatLamp:
@@ -33,35 +38,45 @@ class SeatLamp:
         self._pattern: LightPattern | None = None
         self._colour: Colour = (1.0, 1.0, 1.0)
         self._step = 0
-        self._timer: Timer | None = None
+        self._step_ends = 0.0
+        self._timer = clock.timer(self._next_step)
+        if isinstance(device, RGBLED):
+            self._write = self._write_rgb
+        else:  # a single LED is written straight to its pin, as no gpiozero blink runs
+            self._pin = device.pin
+            self._write = self._write_pwm if isinstance(device, PWMLED) else self._write_on_off
 
     def play(self, pattern: LightPattern, colour: Colour) -> None:
-        if pattern == self._pattern and colour == self._colour:
+        """Show ``pattern`` in ``colour`` from now on (holding the clock's lock)."""
+        current = self._pattern
+        if current is not None and pattern.steps == current.steps and colour == self._colour:
             return  # keep a blink in phase
-        self._stop()
+        self._timer.cancel()
         self._pattern, self._colour, self._step = pattern, colour, 0
         self._enter_step(self._clock.now())
 
     def _enter_step(self, started: float) -> None:
         assert self._pattern is not None
-        level, seconds = self._pattern.steps[self._step]
+        steps = self._pattern.steps
+        level, seconds = steps[self._step]
         self._write(level)
-        if not self._pattern.steady:
-            self._timer = self._clock.call_at(started + seconds, lambda: self._next_step(started + seconds))
+        if len(steps) > 1:  # not steady
+            self._step_ends = started + seconds
+            self._timer.set(self._step_ends)
 
-    def _next_step(self, started: float) -> None:
+    def _next_step(self) -> None:
         assert self._pattern is not None
         self._step = (self._step + 1) % len(self._pattern.steps)
-        self._enter_step(started)
+        self._enter_step(self._step_ends)
 
-    def _write(self, level: float) -> None:
-        device = self.device
-        if isinstance(device, RGBLED):
-            device.value = tuple(c * level for c in self._colour)
-        elif isinstance(device, PWMLED):
-            device.value = level
-        else:
-            device.value = level > 0
+    def _write_rgb(self, level: float) -> None:
+        self.device.value = tuple(c * level for c in self._colour)
+
+    def _write_pwm(self, level: float) -> None:
+        self._pin.state = level  # active high
+
+    def _write_on_off(self, level: float) -> None:
+        self._pin.state = level > 0
 
     @property
     def level(self) -> float:
@@ -69,13 +84,8 @@ class SeatLamp:
         value = self.device.value
         return float(max(value)) if isinstance(value, tuple) else float(value)
 
-    def _stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
     def close(self) -> None:
-        self._stop()
+        self._timer.cancel()
         self.device.close()
 
 
@@ -100,12 +110,12 @@ class PinSeatLights:
     def __init__(self, pins: Sequence[SeatLedPins], *, kind: str = "pwm", clock: Clock, pin_factory=None) -> None:
         self._clock = clock
         self._lamps: list[SeatLamp] = []
-        self._shown: list[tuple[SeatStatus, str | None]] = []
+        self._shown: list[SeatStatus] = []
         try:
             for seat_pins in pins:
                 device = make_led(seat_pins, kind, pin_factory=pin_factory)
                 self._lamps.append(SeatLamp(device, clock=clock))
-                self._shown.append((SeatStatus.OFF, None))
+                self._shown.append(SeatStatus.OFF)
         except Exception:
             self.close()
             raise
@@ -113,14 +123,16 @@ class PinSeatLights:
     def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None:
         if not 0 <= seat < len(self._lamps):
             raise ValueError(f"seat {seat} has no LED (seats 0..{len(self._lamps) - 1})")
-        colour = colour_for(status, gang)
+        pattern, colour = _LOOKS[status]
+        if gang is not None and status is SeatStatus.IN_SHARE:
+            colour = colour_for(status, gang)
         with self._clock.lock:
-            self._shown[seat] = (status, gang)
-            self._lamps[seat].play(PATTERNS[status], colour)
+            self._shown[seat] = status
+            self._lamps[seat].play(pattern, colour)
 
     def status(self, seat: int) -> SeatStatus:
         """The status ``seat`` shows now."""
-        return self._shown[seat][0]
+        return self._shown[seat]
 
     def lamp(self, seat: int) -> SeatLamp:
         return self._lamps[seat]
@@ -142,7 +154,7 @@ class PinCountLights:
             self.close()
             raise
 
-    def show_count(self, count: int) -> None:
+    def show(self, count: int) -> None:
         for index, led in enumerate(self._leds):
             led.value = index < count
 

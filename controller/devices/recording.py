@@ -1,12 +1,20 @@
-"""Recording sinks: seat lights, count lights and a speaker that keep what they were told, and when."""
+"""Recording sinks: seat lights, count lights and a speaker that keep what they were told, and when.
+
+Each keeps its last ``keep`` records (default 1000), so a long simulated game does not grow
+without end.
+"""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Sequence
 
 from .clock import Clock
 from .events import SeatStatus
+
+
+KEEP = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +40,10 @@ class Played:
 class RecordingSeatLights:
     """A :class:`~controller.devices.events.SeatLights` that lights nothing."""
 
-    def __init__(self, *, clock: Clock, seats: int) -> None:
+    def __init__(self, *, clock: Clock, seats: int, keep: int = KEEP) -> None:
         self._clock = clock
         self._seats = seats
-        self.shown: list[Shown] = []
+        self.shown: deque[Shown] = deque(maxlen=keep)
 
     def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None:
         if not 0 <= seat < self._seats:
@@ -56,11 +64,11 @@ class RecordingSeatLights:
 class RecordingCountLights:
     """A :class:`~controller.devices.events.CountLights` that lights nothing."""
 
-    def __init__(self, *, clock: Clock) -> None:
+    def __init__(self, *, clock: Clock, keep: int = KEEP) -> None:
         self._clock = clock
-        self.counted: list[Counted] = []
+        self.counted: deque[Counted] = deque(maxlen=keep)
 
-    def show_count(self, count: int) -> None:
+    def show(self, count: int) -> None:
         self.counted.append(Counted(self._clock.now(), count))
 
     def close(self) -> None:
@@ -73,10 +81,10 @@ class RecordingSpeaker:
     With ``known`` clip keys, it refuses others, as a real speaker would.
     """
 
-    def __init__(self, *, clock: Clock, known: Sequence[str] | None = None) -> None:
+    def __init__(self, *, clock: Clock, known: Sequence[str] | None = None, keep: int = KEEP) -> None:
         self._clock = clock
         self._known = set(known) if known is not None else None
-        self.played: list[Played] = []
+        self.played: deque[Played] = deque(maxlen=keep)
 
     def play(self, clips: Sequence[str]) -> None:
         if self._known is not None:

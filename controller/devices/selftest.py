@@ -17,12 +17,11 @@ from typing import TextIO
 
 from gpiozero.exc import PinFactoryFallback
 
-from .clock import MonotonicClock
 from .config import check_pins, load_config
 from .events import SeatFault, SeatStatus, TiltEvent
 from .simulation import ClockedMockFactory
 from .table import TableDevices, open_devices
-from .vocabulary import CLIP_KEYS
+from .vocabulary import CLIP_KEYS, LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="selftest", description=__doc__.splitlines()[0])
     parser.add_argument("--config", metavar="FILE", help="device configuration overriding hardware/pinout.toml")
     parser.add_argument("--mock", action="store_true", help="use mock pins even on a Pi")
-    parser.add_argument("--language", help="speak this language (en, pt, fr, hu) instead of the configured one")
+    parser.add_argument("--language", choices=LANGUAGES, help="speak this language instead of the configured one")
     parser.add_argument("--sound", choices=("aplay", "buzzer", "none"), help="sound output instead of the configured one")
     parser.add_argument("--step", type=float, default=0.4, metavar="SECONDS", help="how long each LED state shows")
     parser.add_argument("--watch", type=float, default=15.0, metavar="SECONDS", help="how long to show the tilt sensors")
@@ -64,7 +63,7 @@ class _Report:
         self.say(f"  FAULT {fault.describe()}")
 
 
-def _open(args: argparse.Namespace, report_out: TextIO) -> tuple[TableDevices, ClockedMockFactory | None]:
+def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:
     config = load_config(args.config)
     sound = replace(
         config.sound,
@@ -73,21 +72,15 @@ def _open(args: argparse.Namespace, report_out: TextIO) -> tuple[TableDevices, C
     )
     config = replace(config, sound=sound)
     check_pins(config, where="selftest")
-    clock = MonotonicClock()
-    factory = ClockedMockFactory(clock) if args.mock else None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PinFactoryFallback)
-            devices = open_devices(config, clock=clock, pin_factory=factory)
+            return open_devices(config, mock_pins=True if args.mock else None)
     except RuntimeError as error:
-        if factory is not None or config.backend != "gpio" or "no GPIO pins" not in str(error):
-            clock.close()
+        if args.mock or config.backend != "gpio" or "no GPIO pins" not in str(error):
             raise
-        print(f"{error.args[0].split(':')[0]}: using mock pins", file=report_out)
-        factory = ClockedMockFactory(clock)
-        devices = open_devices(config, clock=clock, pin_factory=factory)
-    devices._closers.insert(0, clock.close)
-    return devices, factory
+        print(f"{str(error).split(':')[0]}: using mock pins", file=out)
+        return open_devices(config, mock_pins=True)
 
 
 def _pause(seconds: float) -> None:
@@ -96,7 +89,8 @@ def _pause(seconds: float) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    devices, factory = _open(args, out)
+    devices = _open(args, out)
+    factory = devices.pin_factory if isinstance(devices.pin_factory, ClockedMockFactory) else None
     config = devices.config
     report = _Report(out, config.seats)
     with devices:
@@ -123,7 +117,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         report.say("count LEDs:")
         for n in (1, 2, 3, 0):
             report.say(f"  {n}")
-            devices.count_lights.show_count(n)
+            devices.count_lights.show(n)
             _pause(args.step)
 
         report.say("sounds:")
@@ -159,21 +153,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _scripted_round(factory: ClockedMockFactory, pins, watch: float, devices: TableDevices) -> None:
     """On mock pins: stand every standee, then lay each down and up again in turn."""
-    moves = [(seat, up) for seat in range(len(pins)) for up in (True,)]
-    moves += [(seat, up) for seat in range(len(pins)) for up in (False, True)]
-    gap = watch / max(1, len(moves))
-    settle = devices.config.timing.debounce + devices.config.timing.settle
+    seats = range(len(pins))
+    moves = [(seat, True) for seat in seats] + [(seat, up) for seat in seats for up in (False, True)]
+    timing = devices.config.timing
+    settle = timing.debounce + timing.settle
     for seat, up in moves:
         pin = factory.pin(pins[seat])
         with devices.clock.lock:
             (pin.drive_low if up else pin.drive_high)()
-        _pause(max(gap, settle + 0.01) if watch > 0 else 0)
+        _pause(max(watch / len(moves), settle + 0.01) if watch > 0 else 0)
     if watch <= 0:
         _pause(settle + 0.05)  # let the last debounce run on the real clock
 
 
 def main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit:  # --help, or a usage error already printed
+        return int(exit.code or 0)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         return run(args, sys.stdout)

@@ -9,12 +9,17 @@ RGBLED and TonalBuzzer work on it.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 
 from .clock import Clock, ManualClock
+
+
+HISTORY = 1000
+"""State changes a simulated pin keeps (gpiozero's mock keeps them all, which grows without end)."""
 
 
 class ClockedMockPin(MockPWMPin):
@@ -31,7 +36,7 @@ class ClockedMockPin(MockPWMPin):
 
     def clear_states(self):
         self._last_change = self._factory.ticks()
-        self.states = [PinState(0.0, self._state)]
+        self.states = deque([PinState(0.0, self._state)], maxlen=HISTORY)
 
 
 class ClockedMockFactory(MockFactory):

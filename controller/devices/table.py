@@ -35,14 +35,12 @@ class TableDevices:
     count_lights: CountLights
     speaker: Speaker
     judge: StandeeJudge
+    pin_factory: object | None = None
+    """The gpiozero pin factory in use when it was chosen here (mock pins), else ``None``."""
     _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     def close(self) -> None:
-        while self._closers:
-            try:
-                self._closers.pop()()
-            except Exception:
-                log.exception("closing a device failed")
+        _close_all(self._closers)
 
     def __enter__(self) -> "TableDevices":
         return self
@@ -56,17 +54,25 @@ def mock_pins_requested() -> bool:
     return os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock"
 
 
-def open_devices(config: DevicesConfig, *, clock: Clock | None = None, pin_factory=None) -> TableDevices:
+def open_devices(
+    config: DevicesConfig,
+    *,
+    clock: Clock | None = None,
+    pin_factory=None,
+    mock_pins: bool | None = None,
+) -> TableDevices:
     """Open every device ``config`` names, on ``clock`` (default: a real monotonic clock).
 
-    With ``GPIOZERO_PIN_FACTORY=mock`` and no ``pin_factory``, the pins are mock
-    pins that stamp their edges with ``clock``.
+    ``pin_factory`` defaults to gpiozero's own choice; with ``mock_pins`` (default:
+    ``GPIOZERO_PIN_FACTORY=mock``) it is mock pins that stamp their edges with ``clock``.
     """
     closers: list[Callable[[], None]] = []
     if clock is None:
         clock = MonotonicClock()
         closers.append(clock.close)
-    if pin_factory is None and mock_pins_requested():
+    if mock_pins is None:
+        mock_pins = mock_pins_requested()
+    if pin_factory is None and mock_pins:
         pin_factory = ClockedMockFactory(clock)
         closers.append(pin_factory.close)
     try:
@@ -92,7 +98,7 @@ def open_devices(config: DevicesConfig, *, clock: Clock | None = None, pin_facto
     except Exception:
         _close_all(closers)
         raise
-    return TableDevices(config, clock, tilt, lights, count_lights, speaker, judge, closers)
+    return TableDevices(config, clock, tilt, lights, count_lights, speaker, judge, pin_factory, closers)
 
 
 def open_simulated(config: DevicesConfig, *, start: float = 0.0, stand: bool = True) -> tuple[TableDevices, ScriptedTable]:

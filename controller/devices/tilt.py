@@ -13,19 +13,22 @@ from typing import Callable, Sequence
 
 from gpiozero import DigitalInputDevice
 
-from .clock import Clock, Timer
+from .clock import Clock
 from .events import TiltEvent
 
 log = logging.getLogger(__name__)
 
-EdgeHandler = Callable[[float, bool], None]
+ChangeHandler = Callable[[int, bool, float], None]
+"""``(seat, up, time)``: a :class:`TiltEvent`'s fields, for callers that need no event object."""
 
 
 class TiltSwitch(DigitalInputDevice):
     """A standee's tilt switch: ``is_active`` while upright; edges carry the backend's ticks.
 
     ``when_edge(ticks, upright)`` is called for every edge with the ticks the pin
-    backend measured (compare with ``pin_factory.ticks_diff``).
+    backend measured (compare with ``pin_factory.ticks_diff``).  It replaces
+    gpiozero's ``when_activated``/``when_deactivated`` events, which are not
+    fired: they would only add a second, undebounced path.
     """
 
     def __init__(self, pin=None, *, pin_factory=None) -> None:
@@ -35,70 +38,78 @@ class TiltSwitch(DigitalInputDevice):
     def _pin_changed(self, ticks, state) -> None:
         handler = self.when_edge
         if handler is not None:
-            handler(ticks, bool(self._state_to_value(state)))
-        super()._pin_changed(ticks, state)
+            handler(ticks, not state)  # pulled up: low is upright
 
 
 class TiltListeners:
-    """The callbacks of a tilt source, called in order of registration."""
+    """The callbacks of a tilt source, called in order of registration.
+
+    Event callbacks get a :class:`TiltEvent`, built once per change and only when
+    one of them is registered; change callbacks get ``(seat, up, time)``.
+    """
 
     def __init__(self) -> None:
-        self._callbacks: list[Callable[[TiltEvent], None]] = []
+        self._callbacks: list[tuple[bool, Callable]] = []
 
     def add(self, callback: Callable[[TiltEvent], None]) -> None:
-        self._callbacks.append(callback)
+        self._callbacks.append((True, callback))
 
-    def emit(self, event: TiltEvent) -> None:
-        for callback in self._callbacks:
-            callback(event)
+    def add_change(self, callback: ChangeHandler) -> None:
+        self._callbacks.append((False, callback))
+
+    def emit(self, seat: int, up: bool, time: float) -> None:
+        event = None
+        for wants_event, callback in self._callbacks:
+            if not wants_event:
+                callback(seat, up, time)
+            else:
+                if event is None:
+                    event = TiltEvent(seat, up, time)
+                callback(event)
 
 
 class SeatDebouncer:
-    """Turns one seat's raw edges into changes: the first edge of a burst gives the
-    time, the level read ``debounce`` seconds later gives the new state."""
+    """Turns one seat's raw pin edges into changes: the first edge of a burst gives
+    the time, the level read ``debounce`` seconds later gives the new state."""
 
-    __slots__ = ("seat", "_clock", "_debounce", "_read", "_emit", "upright", "_burst_start", "_timer")
+    __slots__ = ("seat", "_pin", "_clock", "_factory", "_debounce", "_emit", "upright", "_burst_start", "_timer")
 
-    def __init__(
-        self,
-        seat: int,
-        *,
-        clock: Clock,
-        debounce: float,
-        read: Callable[[], bool],
-        emit: Callable[[TiltEvent], None],
-    ) -> None:
+    def __init__(self, seat: int, switch: TiltSwitch, *, clock: Clock, debounce: float, emit: ChangeHandler) -> None:
         self.seat = seat
+        self._pin = switch.pin
+        self._factory = switch.pin_factory
         self._clock = clock
         self._debounce = debounce
-        self._read = read
         self._emit = emit
-        self.upright = read()
+        self.upright = not self._pin.state  # pulled up: low is upright
         self._burst_start: float | None = None
-        self._timer: Timer | None = None
+        self._timer = clock.timer(self._settle_burst)
 
-    def edge(self, time: float) -> None:
-        if self._burst_start is None:
-            self._burst_start = time
-            self._timer = self._clock.call_at(time + self._debounce, self._settle_burst)
+    def pin_edge(self, ticks: object, upright: bool) -> None:
+        """``TiltSwitch.when_edge``: an edge the backend saw at ``ticks``."""
+        with self._clock.lock:
+            if self._burst_start is None:
+                # Date it by the backend's edge ticks, mapped onto the controller clock.
+                factory = self._factory
+                start = self._clock.now() - factory.ticks_diff(factory.ticks(), ticks)
+                self._burst_start = start
+                self._timer.set(start + self._debounce)
 
     def _settle_burst(self) -> None:
-        start, self._burst_start, self._timer = self._burst_start, None, None
-        level = self._read()
+        start, self._burst_start = self._burst_start, None
+        level = not self._pin.state
         if level != self.upright and start is not None:
             self.upright = level
-            self._emit(TiltEvent(self.seat, level, start))
+            self._emit(self.seat, level, start)
 
     def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        self._timer.cancel()
 
 
 class PinTiltSensors:
     """A :class:`~controller.devices.events.TiltSource` reading one :class:`TiltSwitch` per seat."""
 
     def __init__(self, pins: Sequence[int | str], *, clock: Clock, debounce: float, pin_factory=None) -> None:
-        self._clock = clock
         self._listeners = TiltListeners()
         self._switches: list[TiltSwitch] = []
         self._seats: list[SeatDebouncer] = []
@@ -106,31 +117,13 @@ class PinTiltSensors:
             for seat, pin in enumerate(pins):
                 switch = TiltSwitch(pin, pin_factory=pin_factory)
                 self._switches.append(switch)
-                debouncer = SeatDebouncer(
-                    seat,
-                    clock=clock,
-                    debounce=debounce,
-                    read=lambda s=switch: bool(s.is_active),
-                    emit=self._listeners.emit,
-                )
+                debouncer = SeatDebouncer(seat, switch, clock=clock, debounce=debounce, emit=self._listeners.emit)
                 self._seats.append(debouncer)
-                switch.when_edge = self._edge_handler(switch, debouncer)
+                switch.when_edge = debouncer.pin_edge
         except Exception:
             self.close()
             raise
         log.debug("tilt sensors on pins %s", list(pins))
-
-    def _edge_handler(self, switch: TiltSwitch, debouncer: SeatDebouncer) -> Callable[[object, bool], None]:
-        factory = switch.pin_factory
-        clock = self._clock
-
-        def on_edge(ticks: object, upright: bool) -> None:
-            # Map the backend's edge ticks onto the controller clock.
-            with clock.lock:
-                now = clock.now()
-                debouncer.edge(now - factory.ticks_diff(factory.ticks(), ticks))
-
-        return on_edge
 
     @property
     def seats(self) -> int:
@@ -138,6 +131,10 @@ class PinTiltSensors:
 
     def on_event(self, callback: Callable[[TiltEvent], None]) -> None:
         self._listeners.add(callback)
+
+    def on_change(self, callback: ChangeHandler) -> None:
+        """Like :meth:`on_event`, with ``callback(seat, up, time)``: no event object per change."""
+        self._listeners.add_change(callback)
 
     def upright(self, seat: int) -> bool | None:
         return self._seats[seat].upright if 0 <= seat < len(self._seats) else None

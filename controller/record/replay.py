@@ -45,6 +45,8 @@ def new_game(record: Record) -> Game:
         record.loot,
         free_seating=bool(record.options.get("free_seating")),
         setup=setup,
+        super_powers=powers,
+        objects=objects,
     )
 
 
@@ -126,7 +128,7 @@ def play_round(game: Game, rr: RoundRecord) -> Round:
     seat = game.seat_of
     number = game.rounds_played + 1
     for key, option in (("powers", "super_powers"), ("objects", "objects")):
-        if getattr(rr, key) and not any(getattr(p, "power" if key == "powers" else "object") for p in game.players):
+        if getattr(rr, key) and not getattr(game, option):
             raise RecordError(f"round {number}: {key}: needs the {option} option")
     rnd = game.begin_round()
     for use in _uses(game, rr, number):

@@ -66,7 +66,7 @@ CATALOG: dict[str, CardSpec] = {
     for s in (
         _spec("six-feet-under", "Six Feet Under", P),  # end of game: no use entry
         _spec("the-unbreakable", "The Unbreakable", P, "deaths"),
-        _spec("you-dont-need-it-anymore", "You Don't Need It Anymore", P, "deaths", "phase-2"),
+        _spec("you-dont-need-it-anymore", "You Don't Need It Anymore", P, "phase-2", "deaths", "end-of-round"),
         _spec("dragon-skin", "Dragon Skin", P, *HIT_MOMENTS),
         _spec("the-insane", "The Insane", P, "phase-1", "phase-2", "phase-3"),
         _spec("the-kid", "The Kid", P, "phase-1", "phase-2"),

@@ -138,6 +138,8 @@ class Game:
         *,
         free_seating: bool = False,
         setup: Setup | None = None,
+        super_powers: bool = False,
+        objects: bool = False,
     ) -> None:
         self.ruleset = RuleSet(ruleset)
         self.spec = SPECS[self.ruleset]
@@ -145,6 +147,8 @@ class Game:
         self._seats = {p.name: p.seat for p in self.players}
         self.order: list[int] = [p.seat for p in self.players]  # clockwise; the Ninja changes it
         self.setup = setup or Setup()
+        self.super_powers = super_powers or bool(self.setup.powers)
+        self.objects = objects or bool(self.setup.objects)
         for seat, card in self.setup.powers.items():
             self.players[seat].power = card
         for seat, card in self.setup.objects.items():

@@ -121,6 +121,7 @@ class Round:
         self.extra_sharers: list[int] = []  # It Does Not Even Hurt
         self.fired_bbb: set[int] = set()
         self.double: set[int] = set()  # Double Shuriken
+        self._first_throw: dict[int, tuple[int | None, tuple[int, ...]]] = {}
         self.over: str | None = None  # "grenade" or "smoke-grenade": the round ended early
         self.over_at: str | None = None
         self.deaths_settled = False
@@ -769,6 +770,10 @@ class Round:
             else:
                 why = "a neighbour, and other gangsters are standing"
             raise self._illegal(thrower, f"may not throw at {self._name(target)}: {why}")
+        if weapon.throws == 1 and target is not None:  # a Double Shuriken's second throw
+            first_target, first_wounded = self._first_throw.get(thrower, (None, ()))
+            if target == first_target and first_wounded:
+                raise self._illegal(thrower, f"may not throw at {self._name(target)} again: his first throw did not fail")
         near = self.neighbours(thrower)
         failed = None
         if not any(s not in self.out for s in hit):
@@ -790,6 +795,7 @@ class Round:
                     break
         wounded = self._apply_shots(shots, "phase-5b", discards=True)
         weapon.throws += 1
+        self._first_throw[thrower] = (target, tuple(wounded))
         if self.advanced and weapon.throws == 1 and self._take("phase-5b", thrower, "double-shuriken"):
             self.double.add(thrower)
         if not (thrower in self.double and weapon.throws == 1):

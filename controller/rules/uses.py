@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .advanced import FIRST_WOUND_OBJECTS, Use
+from .advanced import CATALOG, FIRST_WOUND_OBJECTS, Use
+from .events import CardUsed
 from .cards import Card, Role
 from .game import CARDS, Kit
 
@@ -59,6 +60,8 @@ def _card(rnd: Round, use: Use, value, hand: dict, whose: str) -> Card:
 
 def reveal(rnd: Round, use: Use) -> None:
     """The Kid, The Cunning, a visible Object: shown; they act from now on."""
+    if CATALOG[use.card].visible and use.card in rnd.players[use.player].revealed:
+        raise rnd._illegal(use.player, f"may not reveal {use.card}: it is already revealed")
     rnd._use_up(use)
 
 
@@ -70,6 +73,8 @@ def insane(rnd: Round, use: Use) -> None:
 def ninja(rnd: Round, use: Use) -> None:
     a, b = _seat_list(rnd, use, "seat", 2)
     me = use.player
+    if any(isinstance(e, CardUsed) and e.card == "ninja" for e in rnd.events):
+        raise _fail(rnd, use, "the Ninja moves once a round")
     if me in (a, b):
         raise _fail(rnd, use, "he moves between two other players")
     others = [s for s in rnd.seated if s != me]

@@ -604,3 +604,95 @@ def test_tanto_objects_wait_for_a_tanto(card):
     star = r({"Gin": "shuriken"}, shuriken=[throw("Gin", ["Bo"])], objects=[reveal])
     g, _ = play(game([star], objects={"Gin": card}))
     assert g.players[6].has(card)  # still there for his first tanto wound
+
+
+# -- more refusals and edge cases ---------------------------------------------------------
+
+VISIBLE = ["laser-beam", "dum-dum-bullet", "magic-bullet-right", "magic-bullet-left", "poisoned-tanto", "dark-tanto"]
+
+
+@pytest.mark.parametrize("card", VISIBLE)
+def test_visible_objects_revealed_only_in_round_1_or_5_and_once(card):
+    holder = "Gin" if card in ("poisoned-tanto", "dark-tanto") else "Cy"
+    reveal = use(holder, card, "phase-1")
+    assert illegal(game([r(), r(objects=[reveal])], objects={holder: card})) == (
+        f"round 2: {holder} may not reveal {card} in round 2: visible Objects are revealed in round 1 or 5"
+    )
+    assert illegal(game([r(objects=[reveal, dict(reveal)])], objects={holder: card})) == (
+        f"round 1: {holder} may not reveal {card}: it is already revealed"
+    )
+    assert f"{card} at phase-3" in illegal(game([r(objects=[use(holder, card, "phase-3")])], objects={holder: card}))
+
+
+def test_super_coward_has_no_use_entry():
+    assert "counts by itself at the end of the game" in illegal(
+        game([r(powers=[use("Finn", "super-coward", "phase-7")])], powers={"Finn": "super-coward"})
+    )
+
+
+def test_objects_and_powers_go_in_their_own_lists():
+    data = game([r(powers=[use("Cy", "kevlar", "phase-6")])], objects={"Cy": "kevlar"}, powers={})
+    assert "kevlar belongs in the objects list" in illegal(data)
+
+
+def test_smoke_grenade_closing_phase_1_leaves_no_cards():
+    smoke = use("Gin", "smoke-grenade", "phase-1")
+    empty = {"cards": {}, "aims": {}, "withdraw": [], "objects": [smoke]}
+    out = res(game([empty, r()], objects={"Gin": "smoke-grenade"}))
+    assert out["rounds"][0]["sharers"] == [] and out["rounds"][1]["pot"] == 2 * sum(PILE)
+    assert illegal(game([r(objects=[smoke])], objects={"Gin": "smoke-grenade"})) == (
+        "round 1: Aiko put down a card after the round ended"
+    )
+
+
+def test_ninja_moves_once_a_round():
+    moves = [use("Dai", "ninja", "phase-1", seat=["Finn", "Gin"]), use("Dai", "ninja", "phase-1", seat=["Aiko", "Bo"])]
+    assert "the Ninja moves once a round" in illegal(game([r(aims={"Dai": "Finn"}, powers=moves)], powers={"Dai": "ninja"}))
+
+
+def test_double_shuriken_same_opponent_only_after_a_miss():
+    # the first throw, declared at Hal, knocks Bo over instead: it did not fail
+    twice = r({"Dai": "shuriken"}, shuriken=[throw("Dai", ["Bo"], [], "Hal"), throw("Dai", ["Hal"], [], "Hal")],
+              objects=[use("Dai", "double-shuriken")])
+    assert illegal(game([twice], objects={"Dai": "double-shuriken"})) == (
+        "round 1: Dai may not throw at Hal again: his first throw did not fail"
+    )
+    other = r({"Dai": "shuriken"}, shuriken=[throw("Dai", ["Hal"], [], "Hal"), throw("Dai", ["Bo"], [], "Bo")],
+              objects=[use("Dai", "double-shuriken")])
+    out = res(game([other], objects={"Dai": "double-shuriken"}))
+    assert out["players"]["Hal"]["wounds"] == 1 and out["players"]["Bo"]["wounds"] == 1
+
+
+def test_angry_dragon_and_kamikaze_blast_at_the_definitive_death():
+    cards, aims = {"Cy": "bang", "Eve": "bang", "Finn": "bang"}, {"Cy": "Dai", "Eve": "Dai", "Finn": "Dai"}
+    r1 = r(cards, aims, objects=[use("Dai", "angry-dragon")])
+    r2 = r(powers=[use("Dai", "kamikaze", "end-of-round")])
+    out = res(game([r1, r2], powers={"Dai": "kamikaze"}, objects={"Dai": "angry-dragon"}))
+    assert not out["players"]["Dai"]["alive"]
+    assert out["players"]["Cy"]["wounds"] == 1 and out["players"]["Eve"]["wounds"] == 1
+
+
+def test_angry_dragon_does_not_keep_a_gang_alive():
+    # Everyone of purple but Dai is dead; Dai lives on an Angry Dragon: purple counts as gone.
+    g, _ = play(game([r()], objects={"Dai": "angry-dragon"}))
+    for p in g.players:
+        if p.gang is not None and str(p.gang) == "purple" and p.name != "Dai":
+            p.alive = False
+    g.players[3].dragon_until = 2
+    assert [p.name for p in g.players if not p.counts_as_dead and str(p.gang) == "purple"] == []
+
+
+def test_geisha_may_send_a_player_at_his_own_gang():
+    charm = use("Aiko", "geisha", "phase-4", redirect={"Bo": "Hal", "Ivo": "Cy"})
+    r1 = r({"Bo": "bang"}, {"Bo": "Aiko"}, powers=[charm])
+    out = res(game([r1], powers={"Aiko": "geisha"}))
+    assert out["players"]["Hal"]["wounds"] == 1  # Bo's gang mate
+
+
+def test_story_tells_the_card_uses(capsys):
+    from controller.record import from_dict, replay
+    from controller.record.story import story
+
+    r1 = r({"Eve": "bang"}, {"Eve": "Cy"}, withdraw=["Hal"], powers=[use("Cy", "the-insane", "phase-3")])
+    text = story(replay(from_dict(game([r1], powers={"Cy": "the-insane"}))))
+    assert "Cy uses the-insane" in text and "Cy's grenade explodes" in text and "no share" in text
