@@ -337,7 +337,7 @@ class Game:
         return self.current
 
     def _end_round(self, rnd) -> RoundSummary:
-        summary = RoundSummary(rnd.number, rnd.pot, rnd.sharers(), rnd.share, tuple(table_order(self.table)), tuple(rnd.events))
+        summary = RoundSummary(rnd.number, rnd.pot, rnd.shared_by, rnd.share, tuple(table_order(self.table)), tuple(rnd.events))
         self.history.append(summary)
         self.rounds_played = rnd.number
         self.current = None

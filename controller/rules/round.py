@@ -105,6 +105,7 @@ class Round:
         self.thrown: list[int] = []
         self.privilege_used = False
         self.share = 0
+        self.shared_by: tuple[int, ...] = ()  # the sharers, when phase 7 came
         self.new_godfather: int | None = None
         self._tile_taken = False
         self._picks = 0
@@ -348,7 +349,7 @@ class Round:
         for use in self.queue.get(moment, ()):
             if use.card == "smoke-grenade" and id(use) not in self._consumed:
                 self._use_up(use, f"ends the round at the end of {moment}")
-                if not self.over:
+                if not self.over and moment != "phase-7":  # after the share it changes nothing
                     self._end_early("smoke-grenade", moment)
         for use in self.queue.get(moment, ()):
             if id(use) not in self._consumed:
@@ -466,7 +467,7 @@ class Round:
                 continue
             seat = use.player
             tanto = self.primary.get(seat)
-            if tanto is None or tanto.effect is not Card.TANTO or not (tanto.live or moment == "phase-6"):
+            if tanto is None or tanto.effect is not Card.TANTO or not tanto.live:
                 raise self._illegal(seat, f"may not use samurai at {moment}: he has no tanto in play")
             if not any(s.target == seat and s.card not in EXPLOSIONS for s in shots):
                 raise self._illegal(seat, f"may not use samurai at {moment}: no one attacks him")
@@ -654,12 +655,9 @@ class Round:
                 kept = [t for t in w.pair if t not in withdrew]
                 if len(kept) == 2:
                     continue
+                w.target = kept[0] if kept else w.pair[0]  # one lay down: a plain shot at the other
                 w.pair = None
                 w.markers = None
-                if kept:  # one of the two lay down: a plain shot at the other
-                    w.target = kept[0]
-                    continue
-                w.target = next(iter(withdrew & set(self.seated)), None)
             if w.target is None or w.target not in withdrew:
                 continue
             if not w.yakuza:
@@ -912,7 +910,7 @@ class Round:
             raise PhaseError("classic-2014 shares by picks")
         if self.advanced:
             self._act("phase-7", "start")
-        sharers = self.sharers()
+        sharers = self.shared_by = self.sharers()
         split = split_bills(game.table, len(sharers))
         self.received = {}
         for seat, part in zip(sharers, split.parts):
@@ -971,6 +969,7 @@ class Round:
 
     def end_picks(self) -> None:
         self._expect(Phase.SHARE)
+        self.shared_by = self.sharers()
         turn = self.pick_turn()
         if turn is not None:
             raise self._illegal(turn, "did not pick: loot is left on the table")
