@@ -47,7 +47,10 @@ def _demo(args: argparse.Namespace) -> int:
     if not spec.min_players <= players <= spec.max_players:
         print(f"--players: {ruleset} is for {spec.min_players}-{spec.max_players} players, not {players}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    record = random_record(args.seed, ruleset, players)
+    if (args.super_powers or args.objects) and ruleset is RuleSet.CLASSIC_2014:
+        print("--super-powers/--objects: the advanced rules are not played in classic-2014", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    record = random_record(args.seed, ruleset, players, powers=args.super_powers, objects=args.objects)
     path = Path(args.record) if args.record else _new_record_path(ruleset, args.seed)
     try:
         path.write_text(record.dumps(), encoding="utf-8")
@@ -99,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None, help="number of players (default: the most the rule set allows)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--record", help="where to write the game record (default: a new file here)")
+    p.add_argument("--super-powers", action="store_true", help="deal and play Super Powers and Super Kiai")
+    p.add_argument("--objects", action="store_true", help="deal and play the Objects")
     p.set_defaults(run=_demo)
 
     p = sub.add_parser("selftest", help="check the seat LEDs, the sounds and the tilt sensors", add_help=False)

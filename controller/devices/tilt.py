@@ -23,22 +23,25 @@ ChangeHandler = Callable[[int, bool, float], None]
 
 
 class TiltSwitch(DigitalInputDevice):
-    """A standee's tilt switch: ``is_active`` while upright; edges carry the backend's ticks.
+    """A standee's tilt switch: ``is_active`` while upright.
 
-    ``when_edge(ticks, upright)`` is called for every edge with the ticks the pin
-    backend measured (compare with ``pin_factory.ticks_diff``).  It replaces
-    gpiozero's ``when_activated``/``when_deactivated`` events, which are not
-    fired: they would only add a second, undebounced path.
+    ``when_edge(ticks, state)`` is the pin's own edge callback: the ticks the pin
+    backend measured (compare with ``pin_factory.ticks_diff``) and the pin's raw
+    state (high: lying down).  gpiozero's ``when_activated``/``when_deactivated``
+    are not fired: they would only add a second, undebounced path.
     """
 
     def __init__(self, pin=None, *, pin_factory=None) -> None:
-        self.when_edge: Callable[[object, bool], None] | None = None
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self.pin.when_changed = None  # no events until ``when_edge`` is given
 
-    def _pin_changed(self, ticks, state) -> None:
-        handler = self.when_edge
-        if handler is not None:
-            handler(ticks, not state)  # pulled up: low is upright
+    @property
+    def when_edge(self) -> Callable[[object, int], None] | None:
+        return self.pin.when_changed
+
+    @when_edge.setter
+    def when_edge(self, handler: Callable[[object, int], None] | None) -> None:
+        self.pin.when_changed = handler  # gpiozero keeps a bound method weakly
 
 
 class TiltListeners:
@@ -72,7 +75,9 @@ class SeatDebouncer:
     """Turns one seat's raw pin edges into changes: the first edge of a burst gives
     the time, the level read ``debounce`` seconds later gives the new state."""
 
-    __slots__ = ("seat", "_pin", "_clock", "_factory", "_debounce", "_emit", "upright", "_burst_start", "_timer")
+    __slots__ = (
+        "seat", "_pin", "_clock", "_factory", "_debounce", "_emit", "upright", "_burst_start", "_timer", "__weakref__",
+    )
 
     def __init__(self, seat: int, switch: TiltSwitch, *, clock: Clock, debounce: float, emit: ChangeHandler) -> None:
         self.seat = seat
@@ -85,8 +90,8 @@ class SeatDebouncer:
         self._burst_start: float | None = None
         self._timer = clock.timer(self._settle_burst)
 
-    def pin_edge(self, ticks: object, upright: bool) -> None:
-        """``TiltSwitch.when_edge``: an edge the backend saw at ``ticks``."""
+    def pin_edge(self, ticks: object, state: int) -> None:
+        """``TiltSwitch.when_edge``: an edge the backend saw at ``ticks`` (the level is read later)."""
         with self._clock.lock:
             if self._burst_start is None:
                 # Date it by the backend's edge ticks, mapped onto the controller clock.
