@@ -489,8 +489,13 @@ class Round:
             self._act("phase-1", "start")
             self._close("phase-1")
 
-    def play_cards(self, cards: Mapping[int, Card | str]) -> None:
-        """Phase 2: the card each living player puts face down (phase 1's uses apply first)."""
+    def play_cards(self, cards: Mapping[int, Card | str | None]) -> None:
+        """Phase 2: the card each living player puts face down (phase 1's uses apply first).
+
+        At a real table the cards stay face down: a card may be ``None`` (not known yet) and be
+        given later with :meth:`reveal_cards`, when its player shows it (phases 5 to 6, or the
+        discarded cards at the end of the round).
+        """
         self._expect(Phase.CARDS)
         if self.advanced:
             self.close_phase_1()
@@ -504,6 +509,9 @@ class Round:
         for seat in self.seated:
             if seat not in cards:
                 raise self._illegal(seat, "put down no card")
+            if cards[seat] is None:
+                chosen[seat] = None
+                continue
             card = CARDS.get(cards[seat])
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
                 raise self._illegal(seat, f"has no {cards[seat]} card in hand")
@@ -511,10 +519,8 @@ class Round:
         players = self.players
         for seat, card in chosen.items():
             p = players[seat]
-            p.hand[card] -= 1
-            yakuza = p.role is Role.YAKUZA
-            fits = card in (YAKUZA_CARDS if yakuza else PISTOL_CARDS)
-            weapon = Weapon(seat, yakuza, card, card if fits else blank_of(yakuza), p.hand)
+            weapon = Weapon(seat, p.role is Role.YAKUZA, None, None, p.hand)
+            self._show(weapon, card)
             self.primary[seat] = weapon
             self.weapons.append(weapon)
         if self.advanced:
@@ -526,6 +532,39 @@ class Round:
             if self.over:
                 return
         self.phase = Phase.AIM
+
+    def _show(self, weapon: Weapon, card: Card | None) -> None:
+        """The card of ``weapon`` is known: it leaves the hand; a card of the other kit is a blank."""
+        if card is None:
+            return
+        weapon.hand[card] -= 1
+        weapon.card = card
+        fits = card in (YAKUZA_CARDS if weapon.yakuza else PISTOL_CARDS)
+        weapon.effect = card if fits else blank_of(weapon.yakuza)
+
+    def hidden_cards(self) -> list[int]:
+        """Seats whose card is still face down and not shown."""
+        return [w.owner for w in self.weapons if w.card is None]
+
+    def reveal_cards(self, cards: Mapping[int, Card | str]) -> None:
+        """Players show cards put down face down (see :meth:`play_cards`)."""
+        if self.phase in (Phase.CARDS,):
+            raise PhaseError(f"round {self.number}: no card is down yet")
+        shown = {}
+        for seat, value in cards.items():
+            weapon = self.primary.get(seat)
+            if weapon is None:
+                raise self._illegal(seat, "put down no card this round")
+            card = CARDS.get(value)
+            if weapon.card is not None:
+                if card is weapon.card:
+                    continue
+                raise self._illegal(seat, f"showed {weapon.card} already, not {value}")
+            if card is None or self.players[seat].hand.get(card, 0) <= 0:
+                raise self._illegal(seat, f"has no {value} card in hand")
+            shown[seat] = card
+        for seat, card in shown.items():
+            self._show(self.primary[seat], card)
 
     # -- phase 3: aiming -----------------------------------------------------
 
@@ -663,7 +702,7 @@ class Round:
             if not w.yakuza:
                 w.live = False
                 self.events.append(ev.LostCard(w.owner, "target withdrew"))
-            elif w.effect is Card.TANTO:
+            elif w.effect is Card.TANTO or w.card is None:  # a face-down card: the tanto moves on anyway
                 new = self._next_in_share(w.target, w.step)
                 self.events.append(ev.Retargeted(w.owner, w.target, new))
                 w.target = new
@@ -733,6 +772,9 @@ class Round:
         """A shuriken throw and its physical outcome: the standees knocked over and only touched."""
         self._expect(Phase.SHURIKEN)
         self._check_seated(thrower, "throw")
+        own = self.primary.get(thrower)
+        if own is not None and own.card is None and own.live and thrower not in self.out:
+            self.reveal_cards({thrower: Card.SHURIKEN})  # throwing shows the card
         weapon = self._shuriken_of(thrower)
         if weapon is None or thrower in self.out:
             own = self.primary.get(thrower)
@@ -839,6 +881,9 @@ class Round:
     def reveal(self) -> list[int]:
         """Reveal the cards still in play, all at once, and settle deaths; returns the seats that died."""
         self._expect(Phase.REVEAL)
+        for w in self.weapons:
+            if w.live and w.owner not in self.out and w.card is None:
+                raise self._illegal(w.owner, "has not shown his card (every card still in play is revealed in phase 6)")
         if self.advanced:
             self._act("phase-6", "start")
         shots: list[Shot] = []
@@ -980,6 +1025,9 @@ class Round:
     def finish(self):
         """Close the round: end-of-round cards, the cards played are discarded, the dead leave."""
         self._expect(Phase.DONE)
+        hidden = self.hidden_cards()
+        if hidden:
+            raise self._illegal(hidden[0], "has not shown his card (the discarded cards are shown at the end of the round)")
         if self.advanced:
             self._act("end-of-round", "start")
             from .uses import bury_dragons

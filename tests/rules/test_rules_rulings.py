@@ -7,7 +7,7 @@ import pytest
 import random
 
 from controller.record.generator import deal_loot
-from controller.rules import Game, RuleSet
+from controller.rules import Game, IllegalMove, RuleSet
 from rules_kit import YAKUZA_NAMES, all_cards, illegal, play, record, rnd
 
 C5 = ["A", "B", "C", "D", "E"]
@@ -748,3 +748,65 @@ def test_2014_scores_paintings_diamonds_bonus():
     assert game.leaders() == ["C"]  # 18,000 each, C has more wounds
     d.alive = False
     assert game.scores()["D"] is None
+
+
+# -- cards face down: a real table shows them as the phases come -----------------
+
+
+def _face_down_round(game, rr, reveal_at):
+    """Play a recorded round with every card face down, each shown at the moment ``reveal_at`` says."""
+    from controller.rules import Card
+
+    seat = game.seat_of
+    cards = {seat(n): Card(c) for n, c in rr["cards"].items()}
+    rnd = game.begin_round()
+    rnd.play_cards({s: None for s in cards})
+    rnd.aim({seat(n): (None if t is None else seat(t)) for n, t in rr["aims"].items()}, late=[seat(n) for n in rr.get("late", [])])
+    rnd.withdraw(seat(n) for n in rr.get("withdraw", []))
+    rnd.reveal_cards({s: c for s, c in cards.items() if c is Card.BBB and s in rnd.in_share()})
+    rnd.bang_bang_bang()
+    if game.is_yakuzas:
+        for t in rr.get("shuriken", []):
+            rnd.throw(seat(t["thrower"]), [seat(n) for n in t["knocked"]], [seat(n) for n in t["touched"]])
+        rnd.reveal_cards({s: c for s, c in cards.items() if c is Card.SHURIKEN and s in rnd.pending_throwers() + rnd.in_share()})
+        rnd.end_throws()
+    live = {w.owner for w in rnd.weapons if w.live and w.owner not in rnd.out}
+    rnd.reveal_cards({s: cards[s] for s in live})
+    rnd.reveal()
+    rnd.reveal_cards(cards)  # the discarded cards, shown at the end
+    rnd.share_bills()
+    rnd.finish()
+    return rnd
+
+
+@pytest.mark.parametrize("ruleset,seed", [("classic", 1), ("classic", 2), ("yakuzas", 3), ("yakuzas", 4), ("yakuzas", 5)])
+def test_face_down_cards_give_the_same_game(ruleset, seed):
+    from controller.record import new_game, replay, result
+    from controller.record.generator import random_record
+
+    record = random_record(seed, ruleset)
+    game = new_game(record)
+    for rr in record.rounds:
+        _face_down_round(game, rr.to_dict(ruleset), "as the phases come")
+    assert result(game) == result(replay(record))
+
+
+def test_a_card_must_be_shown_before_phase_6_and_at_the_end():
+    game = Game("classic", [(n, None) for n in C5], [[20000, 10000, 10000, 5000, 5000]])
+    rnd = game.begin_round()
+    rnd.play_cards({s: None for s in range(5)})
+    rnd.aim({0: 1, 1: 2, 2: 3, 3: 4, 4: 0})
+    rnd.withdraw([4])
+    rnd.bang_bang_bang()
+    with pytest.raises(IllegalMove, match="round 1: A has not shown his card"):
+        rnd.reveal()
+    rnd.reveal_cards({0: "bang", 1: "clic", 2: "clic"})
+    with pytest.raises(IllegalMove, match="round 1: A showed bang already, not clic"):
+        rnd.reveal_cards({0: "clic"})
+    rnd.reveal()  # D's card was discarded: his target withdrew; E withdrew
+    rnd.share_bills()
+    with pytest.raises(IllegalMove, match="round 1: D has not shown his card"):
+        rnd.finish()
+    rnd.reveal_cards({3: "bbb", 4: "clic"})
+    rnd.finish()
+    assert game.players[1].wounds == 1 and game.players[3].hand["bbb"] == 0
