@@ -1,0 +1,188 @@
+"""Benchmarks of the hub link, run by hand:  .venv/bin/python bench/bench_bridge.py
+
+1. Throughput: events per second from the simulated hub through a pty to the
+   host driver, with the simulator pacing bytes at the line rate (10 bits a
+   byte; a pty itself has no baud rate).  Reported against the line rate: the
+   share of the line's bytes that carried event frames, and events/s against
+   the most the framing allows (11 events in a 63-byte frame).  Baseline, same
+   run: raw 63-byte blocks through the same paced pty with no protocol.
+2. Host-side event time error with 0-5 ms random delivery jitter each way
+   (p50/p99/max against the simulator's true clock).  Baseline: no jitter.
+3. Time from replugging the hub to the first delivered event (a change made
+   while unplugged), over repeated replugs at random moments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import threading
+import time
+import tty
+
+import serial
+
+from firmware_bridge.hub import HubBackend
+from firmware_bridge.sim import Faults, SimHub, Wire
+
+EVENTS_PER_FRAME = 11
+FRAME_BYTES = 6 + 2 + 5 * EVENTS_PER_FRAME
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def raw_pty_baseline(baud: int, seconds: float) -> float:
+    """Bytes/s of paced 63-byte blocks through a pty, as a fraction of the line rate."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    wire = Wire("baseline", Faults(), random.Random(0), baud)
+    wire.sink = lambda data: os.write(master, data)
+    port = serial.Serial(os.ttyname(slave), timeout=0.05)
+    received = 0
+    stop = threading.Event()
+
+    def writer() -> None:
+        block = bytes(FRAME_BYTES)
+        while not stop.is_set():
+            wire.push(block)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    time.sleep(0.3)
+    port.reset_input_buffer()
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        received += len(port.read(4096))
+    elapsed = time.monotonic() - start
+    stop.set()
+    thread.join()
+    wire.close()
+    port.close()
+    os.close(master)
+    os.close(slave)
+    return received / elapsed / (baud / 10)
+
+
+def throughput(baud: int, seconds: float) -> dict[str, float]:
+    with SimHub(transport="pty", baudrate=baud, debounce_us=0, seed=1) as sim:
+        got: list[float] = []
+        hub = HubBackend(sim.url, seats=9, baudrate=baud)
+        hub.tilt.on_event(lambda e: got.append(time.monotonic()))
+        assert hub.wait_connected(20), "hub did not connect"
+        state = [True] * 9
+        stop = threading.Event()
+
+        def feed() -> None:  # keep the hub's queue full
+            i = 0
+            while not stop.is_set():
+                if sim.queued < 400:
+                    batch = []
+                    for _ in range(200):
+                        state[i % 9] = not state[i % 9]
+                        batch.append((i % 9, state[i % 9]))
+                        i += 1
+                    sim.inject(batch)
+                time.sleep(0.002)
+
+        feeder = threading.Thread(target=feed, daemon=True)
+        feeder.start()
+        time.sleep(1.0)
+        n0, b0, t0 = len(got), hub.driver.stats.bytes_rx, time.monotonic()
+        time.sleep(seconds)
+        n1, b1, t1 = len(got), hub.driver.stats.bytes_rx, time.monotonic()
+        stop.set()
+        feeder.join()
+        hub.close()
+    line = baud / 10
+    events_per_s = (n1 - n0) / (t1 - t0)
+    return {
+        "events_per_s": events_per_s,
+        "line_share": (b1 - b0) / (t1 - t0) / line,
+        "of_framing_max": events_per_s / (line / FRAME_BYTES * EVENTS_PER_FRAME),
+    }
+
+
+def time_errors(jitter: float, seconds: float, seed: int) -> list[float]:
+    with SimHub(transport="pty", faults=Faults(jitter=jitter), debounce_us=0, drift_ppm=-60, seed=seed) as sim:
+        got = []
+        hub = HubBackend(sim.url, seats=9)
+        hub.tilt.on_event(got.append)
+        assert hub.wait_connected(20), "hub did not connect"
+        time.sleep(3.0)  # a window of clock samples first
+        rng = random.Random(seed)
+        state = [True] * 9
+        start = time.monotonic()
+        while time.monotonic() - start < seconds:
+            seat = rng.randrange(9)
+            state[seat] = not state[seat]
+            sim.stand(seat, state[seat])
+            time.sleep(rng.uniform(0.005, 0.03))
+        deadline = time.monotonic() + 10
+        while len(got) < len(sim.recorded) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        hub.close()
+        return [abs(e.time - sim.hub_to_host(t)) for e, (_, _, t) in zip(got, sim.recorded)]
+
+
+def replug_latency(rounds: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    out = []
+    with SimHub(transport="pty", debounce_us=1000, seed=seed) as sim:
+        got = []
+        hub = HubBackend(sim.url, seats=9)
+        hub.tilt.on_event(lambda e: got.append(time.monotonic()))
+        assert hub.wait_connected(20), "hub did not connect"
+        up = True
+        for _ in range(rounds):
+            sim.unplug()
+            up = not up
+            sim.stand(0, up)  # a change waiting in the hub's queue
+            time.sleep(rng.uniform(0.1, 3.0))
+            before = len(got)
+            plugged = time.monotonic()
+            sim.plug()
+            while len(got) == before:
+                time.sleep(0.001)
+            out.append(got[-1] - plugged)
+            time.sleep(rng.uniform(0.1, 0.5))
+        hub.close()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--replugs", type=int, default=12)
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    print("\n## throughput (events through the pty, paced at the line rate)")
+    for baud in (115_200, 1_000_000):
+        base = raw_pty_baseline(baud, 3.0)
+        runs = [throughput(baud, args.seconds) for _ in range(3)]
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        print(
+            f"{baud:>9} baud: {med['events_per_s']:8.0f} events/s, line share {med['line_share']:.1%}, "
+            f"{med['of_framing_max']:.1%} of the framing's maximum; raw paced pty baseline {base:.1%} "
+            f"(median of 3 runs of {args.seconds:.0f} s: {', '.join(str(round(r['events_per_s'])) for r in runs)})"
+        )
+    print("\n## host-side event time error (vs the simulator's true clock)")
+    for jitter in (0.0, 0.005):
+        errors = [e * 1e3 for seed in (1, 2, 3) for e in time_errors(jitter, args.seconds, seed)]
+        print(
+            f"jitter 0-{jitter * 1e3:.0f} ms each way: n={len(errors)}, p50 {statistics.median(errors):.3f} ms, "
+            f"p99 {pct(errors, 0.99):.3f} ms, max {max(errors):.3f} ms"
+        )
+    print("\n## replug to first delivered event")
+    lat = replug_latency(args.replugs, 7)
+    print(f"n={len(lat)}: median {statistics.median(lat):.3f} s, p90 {pct(lat, 0.9):.3f} s, max {max(lat):.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""Command line for the hub.
+
+    python -m firmware_bridge install [--port PORT]    copy the firmware to a Pico (needs mpremote)
+                                                       and restart it; a hub already running there is
+                                                       first asked to give the REPL back
+    python -m firmware_bridge sim [options]            run a simulated hub on a pty until Ctrl-C
+    python -m firmware_bridge watch URL [--seats N]    print a hub's standee changes and link statistics
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import subprocess
+import sys
+import time
+
+from . import FIRMWARE_DIR
+
+PICO_USB_VENDOR = 0x2E8A  # Raspberry Pi
+FIRMWARE_FILES = ("hub_proto.py", "hub_link.py", "hub_tilt.py", "hub_lights.py", "hub_clock.py", "hub_core.py", "hub_board.py", "main.py")
+
+
+def install_command(port: str | None, mpremote: str = "mpremote") -> list[str]:
+    """The mpremote command line that copies the firmware and restarts the Pico."""
+    connect = ["connect", port] if port else []
+    files = [str(FIRMWARE_DIR / name) for name in FIRMWARE_FILES]
+    return [mpremote, *connect, "cp", *files, ":", "+", "reset"]
+
+
+def find_pico() -> str | None:
+    """The serial port of the one Raspberry Pi Pico plugged in, if exactly one is."""
+    from serial.tools import list_ports
+
+    picos = [p.device for p in list_ports.comports() if p.vid == PICO_USB_VENDOR]
+    return picos[0] if len(picos) == 1 else None
+
+
+def stop_running_hub(port: str) -> None:
+    """Ask hub firmware already running on ``port`` to give the REPL back (it ignores Ctrl-C)."""
+    import serial
+
+    from .frames import encode
+    from .messages import exit_to_repl
+
+    try:
+        with serial.serial_for_url(port, baudrate=115_200, timeout=0.2) as link:
+            link.write(encode(None, 0, exit_to_repl()))
+            link.flush()
+            time.sleep(0.3)
+    except (serial.SerialException, OSError) as exc:
+        print(f"warning: could not open {port} to stop a running hub: {exc}", file=sys.stderr)
+
+
+def install(port: str | None) -> int:
+    mpremote = shutil.which("mpremote")
+    if mpremote is None:
+        print("error: mpremote is not installed (pip install mpremote), so the firmware cannot be copied to the Pico", file=sys.stderr)
+        return 2
+    missing = [name for name in FIRMWARE_FILES if not (FIRMWARE_DIR / name).is_file()]
+    if missing:
+        print(f"error: firmware files missing from {FIRMWARE_DIR}: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    port = port or find_pico()
+    if port:
+        stop_running_hub(port)
+    command = install_command(port, mpremote)
+    print(" ".join(command), flush=True)
+    result = subprocess.run(command)
+    if result.returncode != 0:
+        print(f"error: mpremote failed ({result.returncode}) copying the firmware to {port or 'the first Pico found'}", file=sys.stderr)
+    return result.returncode
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    from .sim import Faults, SimHub
+
+    faults = Faults(args.flip, args.drop, args.duplicate, args.delay / 1e3, args.jitter / 1e3)
+    with SimHub(transport="pty", seats=args.seats, faults=faults, baudrate=args.baud, seed=args.seed) as sim:
+        print(f"simulated hub on {sim.url} (Ctrl-C to stop)", flush=True)
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def watch(args: argparse.Namespace) -> int:
+    from .hub import HubBackend
+
+    with HubBackend(args.url, seats=args.seats) as hub:
+        hub.tilt.on_event(lambda e: print(f"{e.time:12.6f}  seat {e.seat}  {'up' if e.up else 'down'}", flush=True))
+        try:
+            while True:
+                time.sleep(10)
+                print(hub.driver.summary(), flush=True)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m firmware_bridge", description="The USB sensor hub (Raspberry Pi Pico).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("install", help="copy the MicroPython firmware to a Pico with mpremote")
+    p.add_argument("--port", help="the Pico's serial port (default: the first one mpremote finds)")
+    p = sub.add_parser("sim", help="run a simulated hub on a pty")
+    p.add_argument("--seats", type=int, default=9)
+    p.add_argument("--baud", type=int, default=None, help="pace bytes at this line rate")
+    p.add_argument("--flip", type=float, default=0.0, help="bit flips per byte")
+    p.add_argument("--drop", type=float, default=0.0, help="dropped writes, a fraction")
+    p.add_argument("--duplicate", type=float, default=0.0, help="duplicated writes, a fraction")
+    p.add_argument("--delay", type=float, default=0.0, help="delivery delay, ms")
+    p.add_argument("--jitter", type=float, default=0.0, help="extra random delay 0..N ms")
+    p.add_argument("--seed", type=int, default=None)
+    p = sub.add_parser("watch", help="print a hub's standee changes")
+    p.add_argument("url", help="serial URL: /dev/ttyACM0, socket://host:port, ...")
+    p.add_argument("--seats", type=int, default=9)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.command == "install":
+        return install(args.port)
+    if args.command == "sim":
+        return run_sim(args)
+    return watch(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

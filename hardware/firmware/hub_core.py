@@ -1,0 +1,122 @@
+# The hub: tilt events queued until the host acknowledges them, LED commands,
+# heartbeats, clock replies and snapshots (MicroPython; also CPython).
+#
+# Board-independent: the caller passes a byte stream (read() -> bytes,
+# write(bytes)), a microsecond clock (now_us(), never wrapping), a Tilt and
+# Lights.  hub_board.py wires these to the Pico; the simulator to fakes.
+
+import hub_proto as P
+from hub_link import Link
+
+HEARTBEAT_US = 1000000
+QUEUE_MAX = 1024
+
+
+class Hub:
+    def __init__(self, io, clock, lights, seats, boot_id):
+        self.io = io
+        self.clock = clock
+        self.lights = lights
+        self.seats = seats
+        self.boot_id = boot_id & 0xFFFF
+        self.tilt = None
+        self.decoder = P.Decoder()
+        self.link = Link(io.write)
+        self.events = []            # (seat, up, t_us) not yet framed
+        self.dropped = 0
+        self.snapshot_due = False
+        self.next_heartbeat = 0
+        self.recorded = None        # optional hook: recorded(seat, up, t_us)
+        self.exit_requested = False  # main.py stops the hub and returns to the REPL
+
+    def attach(self, tilt):
+        self.tilt = tilt
+
+    def record(self, seat, up, t_us):
+        # Queue a debounced change; Tilt calls this.
+        if self.recorded is not None:
+            self.recorded(seat, up, t_us)
+        if len(self.events) >= QUEUE_MAX:
+            self.dropped += 1       # the host's snapshot will show the change
+            return
+        self.events.append((seat, up, t_us))
+
+    def mask(self):
+        return self.tilt.mask() if self.tilt is not None else 0
+
+    def poll(self):
+        now = self.clock.now_us()
+        if self.tilt is not None:
+            self.tilt.sample(now)
+        data = self.io.read()
+        if data:
+            for seq, ack, payload in self.decoder.feed(data):
+                if self.link.receive(seq, ack, now) or seq == P.UNSEQ:
+                    if payload:
+                        self.handle(payload, now)
+        self.flush(now)
+        self.link.service(now)
+        if now - self.next_heartbeat >= 0:
+            self.next_heartbeat = now + HEARTBEAT_US
+            self.heartbeat(now)
+        self.lights.service(now)
+
+    def handle(self, p, now):
+        kind = p[0]
+        if kind == P.Q_CLOCK and len(p) >= 2:
+            b = bytearray((P.CLOCK, p[1]))
+            P.put32(b, self.clock.now_us())
+            self.link.send_unseq(b)
+        elif kind == P.Q_HELLO and len(p) >= 3:
+            link = self.link
+            if p[2] & P.HELLO_FRESH:
+                self.events = []
+                self.snapshot_due = False
+                link.forget()
+            oldest = link.unacked[0][0] if link.unacked else link.tx_next
+            b = bytearray((P.HELLO, p[1]))
+            P.put16(b, self.boot_id)
+            P.put32(b, self.clock.now_us())
+            b.extend(bytes((self.seats, link.tx_next, oldest, link.rx_expected, P.VERSION)))
+            link.send_unseq(b)
+            link.restart(now)
+        elif kind == P.Q_SNAPSHOT:
+            self.snapshot_due = True
+        elif kind == P.SEAT_LED and len(p) >= 6 and len(p) == 6 + 3 * p[5]:
+            steps = tuple((p[i], P.u16(p, i + 1)) for i in range(6, len(p), 3))
+            self.lights.seat(p[1], (p[2], p[3], p[4]), steps, now)
+        elif kind == P.COUNT_LEDS and len(p) >= 2:
+            self.lights.count(p[1])
+        elif kind == P.EXIT_TO_REPL and p[1:] == P.EXIT_MAGIC:
+            self.exit_requested = True
+
+    def flush(self, now):
+        # Frame queued events (and a requested snapshot, after them) while the window has room.
+        link = self.link
+        while self.events and link.room() > 0:
+            batch = self.events[:P.MAX_EVENTS]
+            self.events = self.events[len(batch):]
+            b = bytearray((P.EVENTS, len(batch)))
+            for seat, up, t in batch:
+                b.append(seat << 1 | (1 if up else 0))
+                P.put32(b, t)
+            link.send(b, now)
+        if self.snapshot_due and not self.events and link.room() > 0:
+            self.snapshot_due = False
+            b = bytearray((P.SNAPSHOT,))
+            P.put32(b, self.clock.now_us())
+            P.put16(b, self.mask())
+            P.put16(b, self.dropped)
+            link.send(b, now)
+
+    def heartbeat(self, now):
+        link = self.link
+        b = bytearray((P.HEARTBEAT,))
+        P.put16(b, self.boot_id)
+        P.put32(b, now)
+        P.put16(b, self.mask())
+        P.put16(b, min(0xFFFF, len(self.events) + len(link.unacked) * P.MAX_EVENTS))
+        P.put16(b, self.dropped & 0xFFFF)
+        P.put16(b, self.decoder.crc_errors & 0xFFFF)
+        P.put16(b, link.retransmits & 0xFFFF)
+        link.send_unseq(b)
