@@ -45,75 +45,80 @@ def _join(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def event_line(game: Game, e, number: int = 0) -> str | None:
+    """One event of a round, told in a line (``None`` for events the story leaves out)."""
+    name = [p.name for p in game.players]
+    if isinstance(e, ev.Revealed):
+        return f"Round {number}: pot {money(e.pot)} (new pile: {items(e.pile)})"
+    if isinstance(e, ev.LostCard):
+        why = "pointed late" if e.reason == "late" else "his target withdrew"
+        return f"  {name[e.seat]} loses his card: {why}."
+    if isinstance(e, ev.PrivilegeUsed):
+        return (
+            f"  The Godfather, {name[e.godfather]}, orders {name[e.seat]} to aim at "
+            f"{name[e.new_target]} instead of {name[e.old_target]}."
+        )
+    if isinstance(e, ev.Withdrew):
+        return f"  {name[e.seat]} withdraws and {TOKENS[e.token]}."
+    if isinstance(e, ev.Retargeted):
+        return f"  {name[e.seat]}'s tanto moves on from {name[e.old_target]} to {name[e.new_target]}."
+    if isinstance(e, ev.Hit):
+        if e.card in ("shuriken", "grenade"):
+            return None
+        more = f", {e.wounds} wounds" if e.wounds > 1 else ""
+        return f"  {name[e.source]} hits {name[e.target]} ({CARD_NAMES[e.card]}{more})."
+    if isinstance(e, ev.CardUsed):
+        return f"  {name[e.seat]} uses {e.card}" + (f": {e.note}." if e.note else ".")
+    if isinstance(e, ev.Protected):
+        return f"  {name[e.seat]}'s {e.card} stops {e.what}" + (f" from {name[e.source]}." if e.source is not None else ".")
+    if isinstance(e, ev.Exploded):
+        victims = _join([name[s] for s in e.victims]) or "no one"
+        return f"  {name[e.seat]}'s grenade explodes: wounded: {victims}."
+    if isinstance(e, ev.RoundEnded):
+        return f"  The round ends at the end of {e.moment} ({e.reason}): no share."
+    if isinstance(e, ev.Thrown):
+        what = []
+        if e.knocked:
+            what.append("knocks over " + _join([name[s] for s in e.knocked]))
+        if e.touched:
+            what.append("touches " + _join([name[s] for s in e.touched]))
+        did = " and ".join(what) or "hits nothing"
+        if e.failed:
+            outcome = f"the throw fails ({e.failed})"
+        elif e.wounded:
+            outcome = "wounded: " + _join([name[s] for s in e.wounded])
+        else:
+            outcome = "no one is hurt"
+        return f"  {name[e.thrower]} throws a shuriken, {did}: {outcome}."
+    if isinstance(e, ev.ShurikenKept):
+        return (
+            f"  {name[e.seat]} has no gangster to throw at: his shuriken goes back to his hand"
+            f" and he discards a {e.discarded}."
+        )
+    if isinstance(e, ev.Died):
+        return f"  {name[e.seat]} dies."
+    if isinstance(e, ev.Shared):
+        if e.share:
+            parts = " / ".join("+".join(f"{b:,}" for b in part) for part in e.parts)
+            return (
+                f"  Split: {_join([name[s] for s in e.sharers])} get {money(e.share)} each ({parts});"
+                f" left on the table: {items(e.left)}."
+            )
+        if e.sharers:
+            return (
+                f"  Split: {_join([name[s] for s in e.sharers])} cannot share the pot equally;"
+                f" left on the table: {items(e.left)}."
+            )
+        return f"  No one shares; left on the table: {items(e.left)}."
+    if isinstance(e, ev.Picked):
+        took = "the New Godfather tile" if e.take == GODFATHER_TILE else e.take
+        return f"  {name[e.seat]} takes {took}."
+    return None
+
+
 def round_lines(game: Game, summary) -> list[str]:
     """The story of one finished round."""
-    name = [p.name for p in game.players]
-    lines = []
-    for e in summary.events:
-        if isinstance(e, ev.Revealed):
-            lines.append(f"Round {summary.number}: pot {money(e.pot)} (new pile: {items(e.pile)})")
-        elif isinstance(e, ev.LostCard):
-            why = "pointed late" if e.reason == "late" else "his target withdrew"
-            lines.append(f"  {name[e.seat]} loses his card: {why}.")
-        elif isinstance(e, ev.PrivilegeUsed):
-            lines.append(
-                f"  The Godfather, {name[e.godfather]}, orders {name[e.seat]} to aim at "
-                f"{name[e.new_target]} instead of {name[e.old_target]}."
-            )
-        elif isinstance(e, ev.Withdrew):
-            lines.append(f"  {name[e.seat]} withdraws and {TOKENS[e.token]}.")
-        elif isinstance(e, ev.Retargeted):
-            lines.append(f"  {name[e.seat]}'s tanto moves on from {name[e.old_target]} to {name[e.new_target]}.")
-        elif isinstance(e, ev.Hit) and e.card not in ("shuriken", "grenade"):
-            more = f", {e.wounds} wounds" if e.wounds > 1 else ""
-            lines.append(f"  {name[e.source]} hits {name[e.target]} ({CARD_NAMES[e.card]}{more}).")
-        elif isinstance(e, ev.CardUsed):
-            lines.append(f"  {name[e.seat]} uses {e.card}" + (f": {e.note}." if e.note else "."))
-        elif isinstance(e, ev.Protected):
-            lines.append(f"  {name[e.seat]}'s {e.card} stops {e.what}" + (f" from {name[e.source]}." if e.source is not None else "."))
-        elif isinstance(e, ev.Exploded):
-            victims = _join([name[s] for s in e.victims]) or "no one"
-            lines.append(f"  {name[e.seat]}'s grenade explodes: wounded: {victims}.")
-        elif isinstance(e, ev.RoundEnded):
-            lines.append(f"  The round ends at the end of {e.moment} ({e.reason}): no share.")
-        elif isinstance(e, ev.Thrown):
-            what = []
-            if e.knocked:
-                what.append("knocks over " + _join([name[s] for s in e.knocked]))
-            if e.touched:
-                what.append("touches " + _join([name[s] for s in e.touched]))
-            did = " and ".join(what) or "hits nothing"
-            if e.failed:
-                outcome = f"the throw fails ({e.failed})"
-            elif e.wounded:
-                outcome = "wounded: " + _join([name[s] for s in e.wounded])
-            else:
-                outcome = "no one is hurt"
-            lines.append(f"  {name[e.thrower]} throws a shuriken, {did}: {outcome}.")
-        elif isinstance(e, ev.ShurikenKept):
-            lines.append(
-                f"  {name[e.seat]} has no gangster to throw at: his shuriken goes back to his hand"
-                f" and he discards a {e.discarded}."
-            )
-        elif isinstance(e, ev.Died):
-            lines.append(f"  {name[e.seat]} dies.")
-        elif isinstance(e, ev.Shared):
-            if e.share:
-                parts = " / ".join("+".join(f"{b:,}" for b in part) for part in e.parts)
-                lines.append(
-                    f"  Split: {_join([name[s] for s in e.sharers])} get {money(e.share)} each ({parts});"
-                    f" left on the table: {items(e.left)}."
-                )
-            elif e.sharers:
-                lines.append(
-                    f"  Split: {_join([name[s] for s in e.sharers])} cannot share the pot equally;"
-                    f" left on the table: {items(e.left)}."
-                )
-            else:
-                lines.append(f"  No one shares; left on the table: {items(e.left)}.")
-        elif isinstance(e, ev.Picked):
-            took = "the New Godfather tile" if e.take == GODFATHER_TILE else e.take
-            lines.append(f"  {name[e.seat]} takes {took}.")
+    lines = [line for e in summary.events if (line := event_line(game, e, summary.number)) is not None]
     if game.ruleset is RuleSet.CLASSIC_2014 and summary.sharers == ():
         lines.append(f"  No one shares; left on the table: {items(summary.left)}.")
     if game.is_yakuzas and summary.number == 4 and not (game.finished and game.rounds_played == 4):

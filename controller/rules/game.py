@@ -218,6 +218,12 @@ class Game:
                         )
         return states
 
+    def add_pile(self, pile: Sequence) -> None:
+        """A physical bank: the pile revealed for the next round, as the Godfather counts it."""
+        if len(self.piles) > self.rounds_played:
+            raise IllegalMove(self.rounds_played + 1, None, "this round's pile is already on the table")
+        self.piles = self._check_loot([*self.piles, tuple(pile)])
+
     def _check_loot(self, loot: Sequence[Sequence]) -> list[tuple]:
         spec = self.spec
         if len(loot) > ROUNDS:

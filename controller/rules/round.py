@@ -882,8 +882,14 @@ class Round:
         """Reveal the cards still in play, all at once, and settle deaths; returns the seats that died."""
         self._expect(Phase.REVEAL)
         for w in self.weapons:
-            if w.live and w.owner not in self.out and w.card is None:
+            if not w.live or w.owner in self.out:
+                continue
+            if w.card is None:
                 raise self._illegal(w.owner, "has not shown his card (every card still in play is revealed in phase 6)")
+            if w.effect is Card.BBB:
+                raise self._illegal(w.owner, "shows a bbb in phase 6: a Bang! Bang! Bang! is shown in phase 5")
+            if w.effect is Card.SHURIKEN:
+                raise self._illegal(w.owner, "shows a shuriken in phase 6: it is thrown, or taken back, in phase 5b")
         if self.advanced:
             self._act("phase-6", "start")
         shots: list[Shot] = []

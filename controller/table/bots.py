@@ -1,0 +1,203 @@
+"""Bots: players and a Godfather who play by themselves, for the demo, ``play --simulate`` and the tests.
+
+Every decision is drawn from a random generator seeded by the game's seed, the round,
+the step and the player, never from a running stream: a game resumed after a crash
+makes exactly the decisions the uninterrupted game would have made.
+
+The bots know their own cards (they choose them face down) and act the physical game
+out: who lies down and when, what a shuriken throw really did.  They tell the referee
+only what a Godfather at the table would enter; the sensors and the camera say the rest.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..rules import Card, Role
+from ..rules.cards import GODFATHER_TILE
+from . import inputs as I
+from .referee import Prompt, Referee, Step
+
+
+@dataclass(frozen=True)
+class Temper:
+    """How the bots play (probabilities)."""
+
+    late: float = 0.04
+    withdraw: float = 0.22
+    too_late: float = 0.25  # of those who lie down, too late
+    wobble: float = 0.05  # a standee wobbles during the count without lying down
+    privilege: float = 0.3
+    miss: float = 0.12
+    wild: float = 0.1
+    touch_only: float = 0.2
+    tile: float = 0.15
+
+
+@dataclass(frozen=True)
+class LayDown:
+    """A bot's move during the withdrawal count: when (seconds after the "1") and whether it counts."""
+
+    player: str
+    at: float
+    stands_again: float | None = None  # a wobble (or a late lay-down stood back up)
+
+
+@dataclass(frozen=True)
+class ThrowPlan:
+    """What a bot's shuriken really does: the truth the camera has to see."""
+
+    thrower: str
+    target: str
+    knocked: tuple[str, ...]
+    touched: tuple[str, ...]
+
+
+class Bots:
+    """All the players and the Godfather of a game, played by the computer."""
+
+    def __init__(self, referee: Referee, seed: int, temper: Temper = Temper(), *, reachable=None) -> None:
+        self.referee = referee
+        self.seed = seed
+        self.temper = temper
+        self.reachable = reachable
+        """``reachable(thrower_seat, seats)``: the seats a throw can reach in a straight line (a table's
+        geometry); the bots aim their shuriken at those when they can."""
+
+    def rng(self, *key) -> random.Random:
+        return random.Random(":".join(str(k) for k in (self.seed, *key)))
+
+    # -- secrets -------------------------------------------------------------
+
+    def card_of(self, player: str) -> Card:
+        """The card ``player`` put face down this round (chosen at the CARDS step, from his hand then)."""
+        rnd = self.referee.round
+        seat = self.referee.game.seat_of(player)
+        weapon = rnd.primary.get(seat)
+        if weapon is not None and weapon.card is not None:
+            return weapon.card
+        hand = self._hand_before(seat)
+        pool = sorted(c for c, n in hand.items() for _ in range(n))
+        return self.rng(rnd.number, "card", player).choice(pool)
+
+    def _hand_before(self, seat: int) -> dict[Card, int]:
+        """The hand a player chose his card from: the hand now, with a face-down card still in it."""
+        return dict(self.referee.game.players[seat].hand)
+
+    # -- answers to the referee's prompts -----------------------------------
+
+    def answer(self, prompt: Prompt) -> I.Input:
+        """The input the table gives at this step (the sensors' steps excepted: see :meth:`lay_downs`)."""
+        referee = self.referee
+        game, rnd = referee.game, referee.round
+        number = prompt.round
+        step = prompt.step
+        if step is Step.PILE:
+            return I.Pile(self._physical_pile(number))
+        if step is Step.CARDS:
+            return I.CardsDown({n: None for n in prompt.players})
+        if step is Step.AIMS:
+            rng = self.rng(number, "aims")
+            late = [n for n in prompt.players if rng.random() < self.temper.late]
+            aims = {}
+            for n in prompt.players:
+                legal = prompt.options["targets"][n]
+                aims[n] = None if n in late or not legal else self.rng(number, "aim", n).choice(legal)
+            return I.Aims(aims, late)
+        if step is Step.PRIVILEGE:
+            rng = self.rng(number, "privilege")
+            orders = {n: t for n, t in prompt.options["orders"].items() if t}
+            if orders and rng.random() < self.temper.privilege:
+                player = rng.choice(sorted(orders))
+                return I.Privilege(player, rng.choice(orders[player]))
+            return I.Privilege()
+        if step is Step.WITHDRAW:  # no tilt sensors: the Godfather says who lay down in time
+            window = 2 * 0.8 + 0.5
+            moves = self.lay_downs(prompt, window=window, settle=0.06)
+            withdrew = [m.player for m in moves if m.at <= window and m.stands_again is None]
+            too_late = [m.player for m in moves if m.at > window]
+            return I.Withdrawals(withdrew, too_late, source="godfather")
+        if step is Step.BBB:
+            return I.Show({n: "bbb" for n in prompt.players if self.card_of(n) is Card.BBB})
+        if step is Step.THROWS:
+            return self._next_throw_input(prompt)
+        if step in (Step.REVEAL, Step.DISCARDS):
+            return I.Show({n: str(self.card_of(n)) for n in prompt.players})
+        if step is Step.PICKS:
+            rng = self.rng(number, "pick", len(rnd.events))
+            if prompt.options["tile"] and rng.random() < self.temper.tile:
+                return I.Pick(prompt.players[0], GODFATHER_TILE)
+            return I.Pick(prompt.players[0], rng.choice(sorted(prompt.options["table"])))
+        if step is Step.INTERMISSION:
+            return I.Resume()
+        raise ValueError(f"no bot answer at step {step.value}")
+
+    def lay_downs(self, prompt: Prompt, *, window: float, settle: float) -> list[LayDown]:
+        """Phase 4: who lies down, and when, counted from the "1" (``window``: until 0.5 s after the "3")."""
+        moves = []
+        for n in prompt.players:
+            rng = self.rng(prompt.round, "withdraw", n)
+            if rng.random() < self.temper.withdraw:
+                if rng.random() < self.temper.too_late:
+                    at = window + 0.3 + rng.random()
+                    moves.append(LayDown(n, at, stands_again=at + 1.0))
+                else:
+                    moves.append(LayDown(n, rng.uniform(0.05, window - 0.05)))
+            elif rng.random() < self.temper.wobble:
+                at = rng.uniform(0.1, window)
+                moves.append(LayDown(n, at, stands_again=at + settle / 3))
+        return moves
+
+    def _next_throw_input(self, prompt: Prompt) -> I.Input:
+        """A shuriken holder who cannot throw shows it; else no input: :meth:`throw_plan` is next."""
+        referee = self.referee
+        rnd = referee.round
+        for n in prompt.players:
+            seat = referee.game.seat_of(n)
+            if self.card_of(n) is Card.SHURIKEN and rnd.primary[seat].card is None and not prompt.options["targets"][n]:
+                return I.Show({n: "shuriken"})
+        return I.ThrowsDone()
+
+    def throw_plan(self, prompt: Prompt) -> ThrowPlan | None:
+        """The next throw a bot makes this phase, with what it really does; ``None``: no more throws."""
+        referee = self.referee
+        game, rnd = referee.game, referee.round
+        throwers = [n for n in prompt.players if self.card_of(n) is Card.SHURIKEN and prompt.options["targets"][n]]
+        throwers = [n for n in throwers if game.seat_of(n) not in rnd.thrown]
+        if not throwers:
+            return None
+        rng = self.rng(prompt.round, "throw", len(rnd.thrown))
+        thrower = rng.choice(throwers)
+        targets = prompt.options["targets"][thrower]
+        if self.reachable is not None:
+            reach = self.reachable(game.seat_of(thrower), len(game.players))
+            targets = [t for t in targets if game.seat_of(t) in reach] or targets
+        target = rng.choice(targets)
+        knocked: list[str] = []
+        touched: list[str] = []
+        if rng.random() >= self.temper.miss:
+            (touched if rng.random() < self.temper.touch_only else knocked).append(target)
+            if rng.random() < self.temper.wild:  # the star goes on into a standee next to the target
+                t = game.seat_of(target)
+                near = [s for s in (rnd.left_of(t), rnd.right_of(t)) if s in rnd.in_share() and s != game.seat_of(thrower)]
+                if near:
+                    (touched if rng.random() < 0.5 else knocked).append(game.players[rng.choice(near)].name)
+        return ThrowPlan(thrower, target, tuple(knocked), tuple(touched))
+
+    def _physical_pile(self, number: int) -> list:
+        """A physical bank: the pile the Godfather counts (drawn from what is left of the deck)."""
+        game = self.referee.game
+        used = [item for pile in game.piles for item in pile]
+        deck = [item for item, count in sorted(game.spec.loot_deck.items(), key=lambda kv: str(kv[0])) for _ in range(count)]
+        for item in used:
+            deck.remove(item)
+        return self.rng(number, "pile").sample(deck, game.spec.pile_size)
+
+    def godfather_verdict(self, plan: ThrowPlan) -> I.Throw:
+        """The Godfather looks at the table: what the throw really did."""
+        return I.Throw(plan.thrower, plan.target, list(plan.knocked), list(plan.touched), source="godfather")
+
+
+def yakuza(referee: Referee, name: str) -> bool:
+    return referee.game.players[referee.game.seat_of(name)].role is Role.YAKUZA

@@ -1,0 +1,158 @@
+"""The table's configuration: one TOML file (``hardware/table.toml`` is the documented default).
+
+It says which game is played (rule set, options, players and seats, the bank), how the
+table speaks (language), where the devices are (the device configuration of
+``hardware/pinout.toml``, which the ``[devices]``, ``[tilt]``, ``[seat_leds]``,
+``[count_leds]``, ``[buzzer]``, ``[sound]`` and ``[timing]`` sections of this file
+override key by key), the camera, the console and the game logs.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..devices.config import DEFAULT_PINOUT, DevicesConfig, build_config, merge, read_toml
+from ..rules import RuleSet
+from ..rules.rulesets import SEATINGS, SPECS
+
+DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "hardware" / "table.toml"
+DEVICE_SECTIONS = ("devices", "tilt", "seat_leds", "count_leds", "buzzer", "sound", "timing")
+LANGUAGES = ("en", "pt", "fr", "hu")
+BANKS = ("digital", "physical")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; ``str()`` names the file and the key."""
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "none"  # "none", "webcam:N", "picamera", "clips:FOLDER"
+    calibration: Path | None = None
+    ask_godfather_below: float = 0.6
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    ruleset: RuleSet
+    players: tuple[tuple[str, str | None], ...]
+    super_powers: bool = False
+    objects: bool = False
+    free_seating: bool = False
+    bank: str = "digital"
+    seed: int = 0
+    language: str = "en"
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    console_host: str = "0.0.0.0"
+    console_port: int = 8080
+    log_dir: Path = Path("~/.local/share/cashnguns-table").expanduser()
+    device_overrides: dict[str, Any] = field(default_factory=dict)
+    source: Path | None = None
+
+    @property
+    def options(self) -> dict[str, bool]:
+        return {"super_powers": self.super_powers, "objects": self.objects, "free_seating": self.free_seating}
+
+    def devices(self) -> DevicesConfig:
+        """The device configuration: the default pin map, with this file's device sections over it."""
+        overrides = {section: dict(values) for section, values in self.device_overrides.items()}
+        overrides.setdefault("devices", {}).setdefault("seats", len(self.players))
+        overrides.setdefault("sound", {}).setdefault("language", self.language)
+        where = str(self.source) if self.source else "table configuration"
+        data = merge(merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT)), overrides, where=where)
+        try:
+            return build_config(data, where=f"{DEFAULT_PINOUT} + {where}", sources=(DEFAULT_PINOUT,))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+
+
+def load(path: str | Path | None = None) -> TableConfig:
+    """Read a table configuration (default: ``hardware/table.toml``)."""
+    path = Path(path) if path is not None else DEFAULT_CONFIG
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    return from_dict(data, source=path)
+
+
+def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfig:
+    where = str(source) if source else "configuration"
+
+    def fail(key: str, what: str) -> ConfigError:
+        return ConfigError(f"{where}: {key}: {what}")
+
+    known = {"game", "camera", "console", "log", *DEVICE_SECTIONS}
+    for section in data:
+        if section not in known:
+            raise fail(section, f"unknown section (known: {', '.join(sorted(known))})")
+    game = data.get("game", {})
+    try:
+        ruleset = RuleSet(game.get("ruleset", "yakuzas"))
+    except ValueError:
+        raise fail("game.ruleset", "classic, classic-2014 or yakuzas") from None
+    spec = SPECS[ruleset]
+    names = game.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise fail("game.players", "a list of player names, clockwise from seat 0")
+    if not spec.min_players <= len(names) <= spec.max_players:
+        raise fail("game.players", f"{ruleset} is for {spec.min_players}-{spec.max_players} players, not {len(names)}")
+    gangs = game.get("gangs")
+    if ruleset is RuleSet.YAKUZAS:
+        if gangs is None:
+            gangs = [str(g) for g in SEATINGS[len(names)]]
+        if not isinstance(gangs, list) or len(gangs) != len(names):
+            raise fail("game.gangs", "one gang (purple, yellow, red) per player")
+        players = tuple(zip(names, gangs))
+    else:
+        if gangs:
+            raise fail("game.gangs", f"there are no gangs in {ruleset}")
+        players = tuple((n, None) for n in names)
+    bank = game.get("bank", "digital")
+    if bank not in BANKS:
+        raise fail("game.bank", "digital or physical")
+    language = game.get("language", "en")
+    if language not in LANGUAGES:
+        raise fail("game.language", f"one of {', '.join(LANGUAGES)}")
+    for key in ("super_powers", "objects", "free_seating"):
+        if not isinstance(game.get(key, False), bool):
+            raise fail(f"game.{key}", "true or false")
+    seed = game.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise fail("game.seed", "a whole number")
+    camera = data.get("camera", {})
+    calibration = camera.get("calibration")
+    if calibration and source is not None:
+        calibration = (source.parent / calibration).resolve()
+    source_name = camera.get("source", "none")
+    if not isinstance(source_name, str) or not (
+        source_name in ("none", "picamera") or source_name.startswith(("webcam:", "clips:", "sim"))
+    ):
+        raise fail("camera.source", 'none, picamera, webcam:N, clips:FOLDER or sim')
+    console = data.get("console", {})
+    port = console.get("port", 8080)
+    if not isinstance(port, int) or not 0 <= port <= 65535:
+        raise fail("console.port", "a TCP port number")
+    log_dir = Path(data.get("log", {}).get("dir", "~/.local/share/cashnguns-table")).expanduser()
+    return TableConfig(
+        ruleset=ruleset,
+        players=players,
+        super_powers=game.get("super_powers", False),
+        objects=game.get("objects", False),
+        free_seating=game.get("free_seating", False),
+        bank=bank,
+        seed=seed,
+        language=language,
+        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(camera.get("ask_godfather_below", 0.6))),
+        console_host=str(console.get("host", "0.0.0.0")),
+        console_port=port,
+        log_dir=log_dir,
+        device_overrides={k: dict(v) for k, v in data.items() if k in DEVICE_SECTIONS},
+        source=source,
+    )

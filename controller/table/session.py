@@ -1,0 +1,360 @@
+"""A game at the table: the referee, with the devices, the camera, the console (or bots) and the game log.
+
+The session runs the game step by step.  At each step it asks the referee what is
+needed (:meth:`Referee.prompt`) and gets it from where it comes at a table:
+
+- the counts from the devices (count LEDs and the speaker), the withdrawals from the
+  tilt sensors' judge;
+- each shuriken throw from the camera, fused with the tilt sensors, and from the
+  Godfather when the camera is unsure, missing or failing;
+- everything else from the Godfather's console, or from the bots.
+
+Every input is written to the game log (and synced) before it is applied; every standee
+change and camera verdict is logged as seen.  After each input the session tells the
+table what happened: the speaker, the seat LEDs (and the prompts to stand up or lie
+down), and the console's log of the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..devices.events import SeatStatus, TiltEvent
+from ..devices.vocabulary import Phrases
+from ..record.story import event_line, money
+from ..rules import events as ev
+from ..rules.cards import GANG_ORDER
+from . import inputs as I
+from .bots import Bots, ThrowPlan
+from .referee import Outcome, Prompt, Referee, Refused, Step
+
+log = logging.getLogger(__name__)
+
+
+class InputSource(Protocol):
+    """Whoever answers the referee's prompts at a table: the Godfather's console, or bots."""
+
+    def answer(self, prompt: Prompt) -> I.Input: ...
+
+
+@dataclass
+class CameraVerdict:
+    """What the camera says of one throw, by seat."""
+
+    knocked: list[int]
+    touched: list[int]
+    confidence: float
+    needs_godfather: bool
+    reason: str = ""
+    details: dict = field(default_factory=dict)
+
+
+class ThrowCamera(Protocol):
+    """Judges one shuriken throw; ``None`` when it cannot (no camera, a failure)."""
+
+    def judge(
+        self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None
+    ) -> CameraVerdict | None:
+        """``truth`` (knocked, touched seats) is only known to a simulated camera."""
+
+
+def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int]) -> tuple[CameraVerdict | None, str]:
+    """The camera's verdict checked against the tilt sensors: a knocked standee trips its sensor.
+
+    Returns the verdict to use (``None``: the Godfather decides) and why.
+    """
+    if verdict is None:
+        return None, "no camera verdict"
+    knocked = {s for s in verdict.knocked if s in standing}
+    down = went_down & standing
+    if knocked != down:
+        return None, "the camera and the tilt sensors disagree"
+    if verdict.needs_godfather:
+        return None, f"the camera is unsure ({verdict.reason})"
+    return verdict, "camera and sensors agree"
+
+
+class Session:
+    """Runs one game at a table; see the module docstring."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        *,
+        source: InputSource,
+        bots: Bots | None = None,
+        devices=None,
+        script=None,
+        camera: ThrowCamera | None = None,
+        game_log=None,
+        say: Callable[[str], None] = print,
+        progress: Callable[[str], None] | None = None,
+        pace: float = 0.0,
+    ) -> None:
+        self.referee = referee
+        self.source = source
+        self.bots = bots
+        self.devices = devices
+        self.script = script  # a ScriptedTable: the bots move the simulated standees
+        self.camera = camera
+        self.game_log = game_log
+        self.say = say
+        self.progress = progress
+        self.pace = pace
+        self.refusals: list[str] = []
+        self._went_down: set[int] = set()
+        if devices is not None:
+            devices.judge.on_change(self._standee_changed)
+            devices.judge.on_fault(self._fault)
+            self._set_statuses()
+
+    # -- the game loop -------------------------------------------------------
+
+    def run(self) -> None:
+        while self.referee.step is not Step.OVER:
+            self.play_step()
+        self._finale()
+
+    def play_step(self) -> None:
+        prompt = self.referee.prompt()
+        if self.progress:
+            self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
+        step = prompt.step
+        if step is Step.AIMS:
+            self._count()
+        if step is Step.WITHDRAW and self.devices is not None:
+            inp = self._withdrawal_count(prompt)
+        elif step is Step.THROWS:
+            inp = self._throw(prompt)
+        elif step is Step.INTERMISSION:
+            self.say("Intermission: the gangs meet for 5 minutes.")
+            self._wait(300.0 if self.pace else 0.0, real=False)
+            inp = self.source.answer(prompt)
+        else:
+            inp = self.source.answer(prompt)
+        self.submit(inp)
+
+    def submit(self, inp: I.Input) -> Outcome:
+        """Check an input, log it (synced), apply it, and tell the table what happened."""
+        checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
+        if self.game_log is not None:
+            self.game_log.input(inp.to_json())
+        outcome = self.referee.accept(checked)
+        self._tell(outcome)
+        return outcome
+
+    def try_submit(self, inp: I.Input) -> str | None:
+        """As :meth:`submit`, for the console: the reason an input was refused, or ``None``."""
+        try:
+            self.submit(inp)
+        except Refused as refusal:
+            self.refusals.append(str(refusal))
+            return str(refusal)
+        return None
+
+    # -- counts and the withdrawal -------------------------------------------
+
+    def _count(self) -> None:
+        if self.devices is None:
+            return
+        run = self.devices.judge.counts.start()
+        timing = self.devices.config.timing
+        self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
+
+    def _withdrawal_count(self, prompt: Prompt) -> I.Input:
+        judge, timing = self.devices.judge, self.devices.config.timing
+        seat_of = self.referee.game.seat_of
+        seats = [seat_of(n) for n in prompt.players]
+        count = judge.withdrawal_count(seats)
+        start = count.window_start
+        if self.script is not None and self.bots is not None:
+            from ..devices.simulation import StandeeMove
+
+            window = timing.window_end(start) - start
+            moves = []
+            for move in self.bots.lay_downs(prompt, window=window, settle=timing.settle):
+                seat = seat_of(move.player)
+                moves.append(StandeeMove(start + move.at, seat, False, bounce=2))
+                if move.stands_again is not None:
+                    moves.append(StandeeMove(start + move.stands_again, seat, True, bounce=2))
+            self._play(moves, until=max(count.verdict_at, max((m.time for m in moves), default=0.0)) + 0.05)
+        else:
+            self._wait_for(lambda: count.result is not None, timeout=count.verdict_at - self.devices.clock.now() + 5.0)
+        result = count.result
+        if result is None:
+            raise RuntimeError("the withdrawal count gave no verdict")
+        names = self.referee.names
+        if result.faulty:
+            self.say(f"  Check by eye: the sensors of {', '.join(names(result.faulty))} were faulty during the count.")
+        for seat in result.too_late:
+            self.say(f"  {names([seat])[0]} lay down too late: stand up, you stay in the share.")
+        return I.Withdrawals(names(result.withdrew), names(result.too_late), source="sensors")
+
+    # -- shuriken --------------------------------------------------------------
+
+    def _throw(self, prompt: Prompt) -> I.Input:
+        plan = self.bots.throw_plan(prompt) if self.bots is not None else None
+        if plan is None:
+            return self.source.answer(prompt)
+        game = self.referee.game
+        seat_of = game.seat_of
+        rnd = self.referee.round
+        standing = set(rnd.in_share())
+        self._went_down = set()
+        verdict = None
+        if self.camera is not None:
+            try:
+                truth = ([seat_of(n) for n in plan.knocked], [seat_of(n) for n in plan.touched])
+                verdict = self.camera.judge(
+                    thrower=seat_of(plan.thrower), seats=len(game.players), number=rnd.number * 100 + len(rnd.thrown),
+                    truth=truth,
+                )
+            except Exception as exc:  # a failing camera must not stop the game: the Godfather judges
+                log.warning("the camera failed on %s's throw: %s", plan.thrower, exc)
+                self.say(f"  The camera failed ({exc}): the Godfather judges the throw.")
+        if self.script is not None:  # the standees the shuriken knocked over go down
+            from ..devices.simulation import StandeeMove
+
+            now = self.devices.clock.now()
+            self._play([StandeeMove(now + 0.3, seat_of(n), False, bounce=3) for n in plan.knocked], until=now + 0.6)
+        if verdict is not None and self.game_log is not None:
+            self.game_log.seen({"camera": {"thrower": plan.thrower, **verdict.details}})
+        went_down = self._went_down if self.devices is not None else {seat_of(n) for n in plan.knocked}
+        used, why = fuse(verdict, went_down, standing)
+        if used is None:
+            if self.camera is not None:
+                self.say(f"  {why}: the Godfather decides.")
+            return self.bots.godfather_verdict(plan)
+        names = self.referee.names
+        return I.Throw(
+            plan.thrower, plan.target, names(sorted(used.knocked)), names(sorted(set(used.touched) - set(used.knocked))),
+            source="camera", confidence=round(used.confidence, 3),
+        )
+
+    # -- telling the table -------------------------------------------------------
+
+    def _tell(self, outcome: Outcome) -> None:
+        game = self.referee.game
+        speaker = self.devices.speaker if self.devices is not None else None
+        summary = outcome.round_over
+        number = summary.number if summary is not None else game.rounds_played + 1
+        for e in outcome.events:
+            line = event_line(game, e, number)
+            if line:
+                self.say(line)
+            if speaker is None:
+                continue
+            if isinstance(e, ev.Hit) and e.target is not None:
+                speaker.play(Phrases.wounded(e.target, min(game.players[e.target].wounds, 9) or 1))
+            elif isinstance(e, ev.Died):
+                speaker.play(Phrases.dead(e.seat))
+            elif isinstance(e, ev.Shared) and e.sharers and e.share:
+                speaker.play(Phrases.split(e.sharers))
+        if self.devices is not None:
+            self._set_statuses(outcome)
+            self._settle_standees()
+        if summary is not None:
+            self._wait(1.0)
+
+    def _set_statuses(self, outcome: Outcome | None = None) -> None:
+        """The seat LEDs follow the game: in the share, withdrew, hit (lie down), dead."""
+        judge = self.devices.judge
+        game = self.referee.game
+        rnd = self.referee.round
+        for p in game.players:
+            if p.seat >= self.devices.config.seats:
+                continue
+            gang = str(p.gang) if p.gang else None
+            if not p.alive:
+                status = SeatStatus.DEAD
+            elif rnd is None or (outcome is not None and outcome.round_over is not None):
+                status = SeatStatus.IN_SHARE  # a new round: every living standee up
+            elif p.seat in rnd.withdrew:
+                status = SeatStatus.WITHDREW
+            elif p.seat in rnd.wounded and p.seat in rnd.out:
+                status = SeatStatus.HIT
+            else:
+                status = SeatStatus.IN_SHARE
+            if judge.shown(p.seat) is not status or status is SeatStatus.IN_SHARE:
+                judge.set_status(p.seat, status, gang=gang)
+
+    def _settle_standees(self) -> None:
+        """Simulated players do what their seat LED asks: stand up, or lie down."""
+        if self.script is None:
+            return
+        from ..devices.simulation import StandeeMove
+
+        judge = self.devices.judge
+        pending = judge.pending()
+        if not pending:
+            return
+        now = self.devices.clock.now()
+        moves = [StandeeMove(now + 0.2, seat, status is SeatStatus.MUST_STAND_UP, bounce=2) for seat, status in pending.items()]
+        timing = self.devices.config.timing
+        self._play(moves, until=now + 0.2 + timing.debounce + timing.settle + timing.judge_margin + 0.05)
+
+    def _standee_changed(self, event: TiltEvent) -> None:
+        if not event.up:
+            self._went_down.add(event.seat)
+        if self.game_log is not None:
+            self.game_log.seen({"tilt": {"seat": event.seat, "up": event.up, "time": round(event.time, 6)}})
+
+    def _fault(self, fault) -> None:
+        state = "cleared" if getattr(fault, "cleared", False) else "found"
+        self.say(f"  Sensor fault {state} at seat {fault.seat + 1}: {fault.kind.value}.")
+
+    def _finale(self) -> None:
+        game = self.referee.game
+        scores = game.scores()
+        self.say("")
+        self.say(f"Game over after round {game.rounds_played}.")
+        if game.is_yakuzas:
+            for gang in GANG_ORDER:
+                self.say(f"  {gang}: {money(scores[str(gang)])}")
+        else:
+            for p in game.players:
+                self.say(f"  {p.name}: {money(scores[p.name])}")
+        winners = game.winners
+        self.say(("Winners: " if len(winners) > 1 else "Winner: ") + ", ".join(winners) if winners else "No one wins.")
+        if self.devices is not None:
+            for w in winners:
+                if game.is_yakuzas:
+                    self.devices.speaker.play(Phrases.winner(gang=w))
+                else:
+                    self.devices.speaker.play(Phrases.winner(seat=game.seat_of(w)))
+
+    # -- time ------------------------------------------------------------------------
+
+    def _play(self, moves, *, until: float) -> None:
+        """Simulated standee moves, on the devices' clock."""
+        start = self.devices.clock.now()
+        self.script.play(moves, until=until)
+        self._sleep(self.devices.clock.now() - start)
+
+    def _wait(self, seconds: float, *, real: bool = True) -> None:
+        """Let ``seconds`` of table time pass (a simulated clock moves on at once)."""
+        if seconds <= 0:
+            return
+        clock = self.devices.clock if self.devices is not None else None
+        if clock is not None and hasattr(clock, "advance"):
+            clock.advance(seconds)
+            self._sleep(seconds if real else 0.0)
+        else:
+            self._sleep(seconds)
+
+    def _sleep(self, seconds: float) -> None:
+        if self.pace > 0 and seconds > 0:
+            time.sleep(seconds * self.pace)
+
+    def _wait_for(self, done: Callable[[], bool], *, timeout: float) -> None:
+        clock = self.devices.clock
+        if hasattr(clock, "advance"):
+            clock.advance(max(timeout, 0.0))
+            return
+        end = time.monotonic() + timeout
+        while not done() and time.monotonic() < end:
+            time.sleep(0.02)
