@@ -8,7 +8,7 @@ moves when told to, which makes every timing rule testable without sleeping.
 A :class:`Timer` can be set again and again.  The per-edge paths (debounce,
 settle, blink steps) each own one timer made at start-up and only move it, so a
 tilt edge makes no timer objects and no closures.  The ``lock`` guards the
-timers as well: set and cancel them holding it (timer callbacks already do).
+timers as well: set them holding it (timer callbacks already do).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 class Timer:
     """A callback the clock runs once it reaches ``when``; ``set()`` it again, or ``cancel()`` it.
 
-    Both are called holding the clock's ``lock``.
+    ``set()`` is called holding the clock's ``lock``; ``cancel()`` may be called from anywhere.
     """
 
     __slots__ = ("callback", "when", "_entry", "_queue")

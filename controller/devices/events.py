@@ -67,7 +67,12 @@ class SeatFault:
 
 
 class TiltSource(Protocol):
-    """A source of standee changes."""
+    """A source of standee changes.
+
+    A source may also offer ``on_change_fields(callback)``, calling ``callback(seat, up, time)``
+    with the same changes and no :class:`TiltEvent` built for each; the judge uses it
+    where it is there (the Pi pins have it).
+    """
 
     def on_event(self, callback: Callable[[TiltEvent], None]) -> None:
         """Call ``callback`` for every debounced change, in order, once each."""

@@ -156,9 +156,9 @@ class StandeeJudge:
             for seat in range(seats):
                 self._refresh(seat)
             self._poll_unknown()
-        on_change = getattr(tilt, "on_change", None)  # the same changes, without an event object each
-        if on_change is not None:
-            on_change(self._change)
+        on_change_fields = getattr(tilt, "on_change_fields", None)  # no event object per change
+        if on_change_fields is not None:
+            on_change_fields(self._change)
         else:
             tilt.on_event(self._tilt_changed)
 

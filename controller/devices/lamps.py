@@ -23,10 +23,13 @@ SeatLedPins = int | str | Sequence[int | str]
 
 LED_KINDS = ("led", "pwm", "rgb")
 
-_LOOKS: dict[SeatStatus, tuple[LightPattern, Colour]] = {
-    status: (PATTERNS[status], colour_for(status, None)) for status in SeatStatus
+_LOOKS: dict[str, tuple[LightPattern, Colour]] = {
+    status._value_: (PATTERNS[status], colour_for(status, None)) for status in SeatStatus
 }
-"""Each status's pattern and colour, in one lookup (a seat in the share may take its gang's colour)."""
+"""Each status's pattern and colour, in one lookup (a seat in the share may take its gang's colour).
+
+Keyed by the member's ``_value_``, a plain string: an Enum member itself hashes in Python.
+"""
 
 
 class SeatLamp:
@@ -123,7 +126,7 @@ class PinSeatLights:
     def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None:
         if not 0 <= seat < len(self._lamps):
             raise ValueError(f"seat {seat} has no LED (seats 0..{len(self._lamps) - 1})")
-        pattern, colour = _LOOKS[status]
+        pattern, colour = _LOOKS[status._value_]
         if gang is not None and status is SeatStatus.IN_SHARE:
             colour = colour_for(status, gang)
         with self._clock.lock:

@@ -57,7 +57,7 @@ class TiltListeners:
     def add(self, callback: Callable[[TiltEvent], None]) -> None:
         self._callbacks.append((True, callback))
 
-    def add_change(self, callback: ChangeHandler) -> None:
+    def add_fields(self, callback: ChangeHandler) -> None:
         self._callbacks.append((False, callback))
 
     def emit(self, seat: int, up: bool, time: float) -> None:
@@ -137,9 +137,9 @@ class PinTiltSensors:
     def on_event(self, callback: Callable[[TiltEvent], None]) -> None:
         self._listeners.add(callback)
 
-    def on_change(self, callback: ChangeHandler) -> None:
+    def on_change_fields(self, callback: ChangeHandler) -> None:
         """Like :meth:`on_event`, with ``callback(seat, up, time)``: no event object per change."""
-        self._listeners.add_change(callback)
+        self._listeners.add_fields(callback)
 
     def upright(self, seat: int) -> bool | None:
         return self._seats[seat].upright if 0 <= seat < len(self._seats) else None

@@ -1,0 +1,133 @@
+"""Device configuration: defaults, overrides, errors that name what is wrong, backend choice."""
+
+import sys
+import types
+from dataclasses import replace
+
+import pytest
+
+from controller.devices import SeatStatus, load_config, open_devices
+from controller.devices.clock import ManualClock
+from controller.devices.config import DEFAULT_PINOUT
+from controller.devices.lamps import PinSeatLights
+from controller.devices.recording import RecordingCountLights, RecordingSeatLights, RecordingSpeaker
+from controller.devices.simulation import ClockedMockFactory
+from controller.devices.speakers import BuzzerSpeaker
+from controller.devices.table import open_simulated
+from controller.devices.tilt import PinTiltSensors
+
+
+def write(tmp_path, text):
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_default_pin_map_fits_nine_seats_on_a_pi():
+    config = load_config()
+    assert config.backend == "gpio" and config.seats == 9
+    pins = [*config.tilt_pins, *config.seat_led_pins, *config.count_led_pins, config.buzzer_pin]
+    assert len(set(pins)) == 22 and all(2 <= p <= 27 for p in pins)
+    assert not {2, 3, 14, 15} & set(pins)
+    assert config.timing.count_interval == 0.8 and config.timing.settle == 0.060
+    assert config.sources == (DEFAULT_PINOUT,)
+
+
+def test_an_override_changes_only_what_it_names(tmp_path):
+    path = write(tmp_path, '[devices]\nseats = 6\n[sound]\nlanguage = "fr"\n[timing]\ncount_interval = 1.0\n')
+    config = load_config(path)
+    assert (config.seats, config.sound.language, config.timing.count_interval) == (6, "fr", 1.0)
+    assert config.timing.settle == 0.060 and config.tilt_pins == load_config().tilt_pins
+    assert config.sources == (DEFAULT_PINOUT, path)
+
+
+def test_the_override_can_come_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("CASHNGUNS_DEVICES", str(write(tmp_path, "[devices]\nseats = 4\n")))
+    assert load_config().seats == 4
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[devices]\nseats = 12\n", "devices.seats = 12, expected 1..9"),
+        ("[devices]\ncolour = 1\n", "unknown key devices.colour"),
+        ("[lights]\n", "unknown section [lights]"),
+        ("[timing]\nsettle = -1\n", "timing.settle must be a non-negative number"),
+        ("[count_leds]\npins = [9, 10, 4]\n", "pin 4 is used twice: tilt sensor of seat 0 and count LED 3"),
+        ('[seat_leds]\nkind = "rgb"\n', "seat_leds.pins for seat 0 must be [red, green, blue]"),
+        ('[sound]\nlanguage = "de"\n', "sound.language = 'de', expected one of en, pt, fr, hu"),
+        ('[devices]\nbackend = "usb"\n', "devices.backend = 'usb', expected one of gpio, hub"),
+        ("[tilt]\npins = [4, 17]\n", "tilt.pins has 2 entries for 9 seats"),
+        ("[devices\n", "not valid TOML"),
+    ],
+)
+def test_errors_name_the_file_and_the_setting(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError) as error:
+        load_config(path)
+    assert message in str(error.value) and str(path) in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(ValueError, match="nope.toml: no such configuration file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_rgb_seat_leds_fit_at_six_seats(tmp_path):
+    path = write(
+        tmp_path,
+        '[devices]\nseats = 6\n[seat_leds]\nkind = "rgb"\n'
+        "pins = [[23, 24, 25], [8, 7, 12], [16, 20, 21], [2, 3, 14], [15, 18, 19], [26, 0, 1]]\n"
+        '[tilt]\npins = [4, 17, 27, 22, 5, 6]\n[sound]\noutput = "none"\n',
+    )
+    devices, _ = open_simulated(load_config(path))
+    devices.judge.set_status(3, SeatStatus.IN_SHARE, gang="yellow")
+    assert devices.lights.lamp(3).device.value == (1.0, 0.8, 0.0)
+    devices.close()
+
+
+def test_gpio_devices_open_on_mock_pins_from_the_environment(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    config = replace(load_config(), sound=replace(load_config().sound, output="buzzer"))
+    with open_devices(config, clock=ManualClock()) as devices:
+        assert isinstance(devices.tilt, PinTiltSensors)
+        assert isinstance(devices.lights, PinSeatLights)
+        assert isinstance(devices.speaker, BuzzerSpeaker)
+
+
+def test_the_hub_backend_is_imported_only_when_chosen(monkeypatch):
+    opened = []
+
+    class HubBackend:
+        def __init__(self, url, *, seats, clock=None):
+            opened.append((url, seats, clock))
+            self.tilt = types.SimpleNamespace(on_event=lambda cb: None, upright=lambda seat: True, close=lambda: None)
+            self.lights = RecordingSeatLights(clock=clock, seats=seats)
+            self.count_lights = RecordingCountLights(clock=clock)
+            self.closed = False
+
+        def close(self):
+            self.closed = True
+
+    module = types.ModuleType("firmware_bridge.hub")
+    module.HubBackend = HubBackend
+    monkeypatch.setitem(sys.modules, "firmware_bridge.hub", module)
+    config = replace(load_config(), backend="hub", seats=7, sound=replace(load_config().sound, output="none"))
+    clock = ManualClock()
+    devices = open_devices(config, clock=clock)
+    assert opened == [("/dev/ttyACM0", 7, clock)]
+    assert isinstance(devices.speaker, RecordingSpeaker)
+    devices.judge.set_status(6, SeatStatus.HIT)
+    assert devices.lights.shown[-1].status is SeatStatus.MUST_LIE_DOWN
+    devices.judge.withdrawal_count([0])
+    clock.advance(1.0)
+    assert [c.count for c in devices.count_lights.counted] == [1, 2]
+    devices.close()
+
+
+def test_the_gpio_backend_does_not_need_the_hub(monkeypatch):
+    monkeypatch.setitem(sys.modules, "firmware_bridge.hub", None)  # importing it would fail
+    config = replace(load_config(), sound=replace(load_config().sound, output="none"))
+    clock = ManualClock()
+    open_devices(config, clock=clock, pin_factory=ClockedMockFactory(clock)).close()
