@@ -2,7 +2,9 @@
 
 Subcommands:
   replay RECORD.json [--json]   replay a game record (exit 2 on an illegal or broken record)
-  demo [options]                a whole seeded game, written as a record and told round by round
+  demo [options]                a whole game played by bots through the whole stack, simulated hardware
+  play --config FILE [--simulate]  referee a game at the table
+  resume LOG                    go on with a game from its game log
   selftest [options]            blink each seat LED, play each sound, show each tilt sensor live
 """
 
@@ -36,11 +38,11 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .record import load, replay, result
-    from .record.generator import random_record
-    from .record.story import story
-    from .rules import IllegalMove, RuleSet
+    """A whole game played by bots through the whole stack, with simulated hardware."""
+    from .rules import RuleSet
     from .rules.rulesets import SPECS
+    from .table import config as table_config
+    from .table.runner import Setup
 
     ruleset = RuleSet(args.ruleset)
     spec = SPECS[ruleset]
@@ -48,35 +50,100 @@ def _demo(args: argparse.Namespace) -> int:
     if not spec.min_players <= players <= spec.max_players:
         print(f"--players: {ruleset} is for {spec.min_players}-{spec.max_players} players, not {players}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if (args.super_powers or args.objects) and ruleset is RuleSet.CLASSIC_2014:
-        print("--super-powers/--objects: the advanced rules are not played in classic-2014", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    record = random_record(args.seed, ruleset, players, powers=args.super_powers, objects=args.objects)
-    path = Path(args.record) if args.record else _new_record_path(ruleset, args.seed)
+    from .record.generator import seating
+
+    seats = seating(ruleset, players)
+    config = table_config.from_dict(
+        {"game": {"ruleset": str(ruleset), "players": [n for n, _ in seats], "language": args.lang, "seed": args.seed}}
+    )
+    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera)
+    record_path = Path(args.record) if args.record else _new_record_path(ruleset, args.seed)
+    log_path = Path(args.log) if args.log else record_path.with_name(record_path.name.replace(".record.json", "") + ".log")
+    return _run_game(setup, record_path, log_path, fast=args.fast)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .table import config as table_config
+    from .table.runner import Setup
+
     try:
-        path.write_text(record.dumps(), encoding="utf-8")
+        config = table_config.load(args.config)
+    except table_config.ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.simulate:
+        print("play: a table with real players needs the Godfather's console, which this controller does not have yet;"
+              " use --simulate", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    seed = config.seed or int.from_bytes(os.urandom(4), "big")
+    setup = Setup(config, seed, simulate=True, camera=config.camera.source != "none")
+    stamp = f"cashnguns-{config.ruleset}-{seed}"
+    record_path = Path(args.record) if args.record else config.log_dir / f"{stamp}.record.json"
+    log_path = Path(args.log) if args.log else config.log_dir / f"{stamp}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    return _run_game(setup, record_path, log_path, fast=args.fast)
+
+
+def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
+    from .table.gamelog import LogError
+    from .table.runner import Progress, start, write_record
+
+    progress = Progress()
+    try:
+        referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0)
+    except LogError as exc:
+        progress.done()
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    progress.done()
+    return _finish(referee, record_path, log_path)
+
+
+def _finish(referee, record_path: Path, log_path: Path) -> int:
+    from .table.runner import write_record
+
+    try:
+        replayed = write_record(referee, record_path)
     except OSError as exc:
-        print(f"--record: cannot write {path}: {exc.strerror}", file=sys.stderr)
+        print(f"--record: cannot write {record_path}: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from .record import result
+
+    same = "gives the same result" if replayed == result(referee.game) else "DOES NOT give the same result"
+    print(f"Replaying the record {same}. Game log: {log_path}")
+    print(f"Game record written to {record_path} (replay it with: python -m controller replay {record_path})")
+    return 0 if same.startswith("gives") else 1
+
+
+def _resume(args: argparse.Namespace) -> int:
+    from .table.gamelog import LogError
+    from .table.runner import Progress, resume
+
+    log_path = Path(args.log)
+    progress = Progress()
     try:
-        game = replay(load(path))
-    except IllegalMove as exc:  # pragma: no cover - the generator only makes legal games
-        print(f"{path}: {exc}", file=sys.stderr)
-        return 1
-    print(story(game))
-    final = result(game)
-    print(f"Game record written to {path} (replay it with: python -m controller replay {path})")
-    return 0 if final["finished"] else 1
+        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if args.fast else 1.0)
+    except LogError as exc:
+        progress.done()
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    progress.done()
+    record_path = Path(args.record) if args.record else log_path.with_name(log_path.stem + ".record.json")
+    return _finish(referee, record_path, log_path)
 
 
 def _new_record_path(ruleset, seed: int) -> Path:
     base = f"cashnguns-{ruleset}-seed{seed}"
     path = Path(f"{base}.record.json")
     k = 2
-    while path.exists():
+    while path.exists() or path.with_name(f"{path.name[: -len('.record.json')]}.log").exists():
         path = Path(f"{base}-{k}.record.json")
         k += 1
     return path
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def _selftest(args: argparse.Namespace) -> int:
@@ -98,14 +165,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result object instead of the story")
     p.set_defaults(run=_replay)
 
-    p = sub.add_parser("demo", help="play a whole seeded game and tell it round by round")
+    p = sub.add_parser("demo", help="a whole game played by bots, with simulated hardware")
     p.add_argument("--ruleset", choices=["classic", "classic-2014", "yakuzas"], default="yakuzas")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the most the rule set allows)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--fast", action="store_true", help="no waiting between phases")
+    p.add_argument("--lang", choices=["en", "pt", "fr", "hu"], default="en", help="the speaker's language")
     p.add_argument("--record", help="where to write the game record (default: a new file here)")
-    p.add_argument("--super-powers", action="store_true", help="deal and play Super Powers and Super Kiai")
-    p.add_argument("--objects", action="store_true", help="deal and play the Objects")
+    p.add_argument("--log", help="where to write the game log (default: beside the record)")
+    p.add_argument("--no-camera", action="store_true", help="the Godfather judges the throws (no simulated camera)")
     p.set_defaults(run=_demo)
+
+    p = sub.add_parser("play", help="referee a game at the table")
+    p.add_argument("--config", default=None, help="the table configuration (default: hardware/table.toml)")
+    p.add_argument("--simulate", action="store_true", help="mock pins, simulated camera, bots for the players")
+    p.add_argument("--fast", action="store_true", help="with --simulate: no waiting between phases")
+    p.add_argument("--record", help="where to write the game record")
+    p.add_argument("--log", help="where to write the game log")
+    p.set_defaults(run=_play)
+
+    p = sub.add_parser("resume", help="go on with a game from its game log, after a crash or a pulled plug")
+    p.add_argument("log", help="the game log")
+    p.add_argument("--record", help="where to write the game record (default: beside the log)")
+    p.add_argument("--fast", action="store_true", help="no waiting between phases (simulated games)")
+    p.set_defaults(run=_resume)
 
     p = sub.add_parser("selftest", help="check the seat LEDs, the sounds and the tilt sensors", add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER)

@@ -139,8 +139,8 @@ class Bots:
         for n in prompt.players:
             rng = self.rng(prompt.round, "withdraw", n)
             if rng.random() < self.temper.withdraw:
-                if rng.random() < self.temper.too_late:
-                    at = window + 0.3 + rng.random()
+                if rng.random() < self.temper.too_late:  # just after the window closed
+                    at = window + rng.uniform(0.01, 0.06)
                     moves.append(LayDown(n, at, stands_again=at + 1.0))
                 else:
                     moves.append(LayDown(n, rng.uniform(0.05, window - 0.05)))

@@ -320,6 +320,7 @@ def _apply(st: _State, inp: I.Input, referee: Referee) -> Outcome:
         rnd.reveal_cards({seat(n): c for n, c in inp.cards.items()})
     elif step is Step.INTERMISSION:
         referee._next_round(st)
+        outcome.events = list(st.rnd.events) if st.rnd is not None else []
         return outcome
     if rnd.over and st.step not in (Step.DISCARDS,):
         st.step = Step.DISCARDS
@@ -328,6 +329,8 @@ def _apply(st: _State, inp: I.Input, referee: Referee) -> Outcome:
         outcome.round_over = _finish(st, referee)
         outcome.events = rnd.events[before:]
         outcome.game_over = game.finished
+        if st.rnd is not None:  # the next round began: its pile is revealed
+            outcome.events += st.rnd.events
     return outcome
 
 

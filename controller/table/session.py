@@ -115,6 +115,9 @@ class Session:
     # -- the game loop -------------------------------------------------------
 
     def run(self) -> None:
+        rnd = self.referee.round
+        if rnd is not None:  # tell the table where the game is: the round's pile, what happened so far
+            self._tell(Outcome(events=list(rnd.events)))
         while self.referee.step is not Step.OVER:
             self.play_step()
         self._finale()
@@ -159,6 +162,7 @@ class Session:
     # -- counts and the withdrawal -------------------------------------------
 
     def _count(self) -> None:
+        self.say("  1, 2, 3: everyone aims.")
         if self.devices is None:
             return
         run = self.devices.judge.counts.start()
@@ -168,6 +172,7 @@ class Session:
     def _withdrawal_count(self, prompt: Prompt) -> I.Input:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
+        self.say("  1, 2, 3: lie down to withdraw, or shout Banzai!")
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
@@ -188,11 +193,21 @@ class Session:
         if result is None:
             raise RuntimeError("the withdrawal count gave no verdict")
         names = self.referee.names
-        if result.faulty:
-            self.say(f"  Check by eye: the sensors of {', '.join(names(result.faulty))} were faulty during the count.")
-        for seat in result.too_late:
+        withdrew, too_late, source = set(result.withdrew), set(result.too_late), "sensors"
+        faulty = set(result.faulty) | set(result.down_before_count)  # a sensor out, or a standee down already
+        if faulty:
+            self.say(
+                f"  Check by eye: the sensors of {', '.join(names(sorted(faulty)))} were faulty during the count"
+                " or read down before it; the Godfather says who withdrew."
+            )
+            seen = self.source.answer(prompt)  # the Godfather says who lay down in time
+            seen_withdrew = {seat_of(n) for n in seen.withdrew}
+            withdrew = (withdrew - faulty) | (seen_withdrew & faulty)
+            too_late -= faulty
+            source = "sensors and godfather"
+        for seat in sorted(too_late):
             self.say(f"  {names([seat])[0]} lay down too late: stand up, you stay in the share.")
-        return I.Withdrawals(names(result.withdrew), names(result.too_late), source="sensors")
+        return I.Withdrawals(names(sorted(withdrew)), names(sorted(too_late)), source=source)
 
     # -- shuriken --------------------------------------------------------------
 

@@ -1,0 +1,191 @@
+"""Starting, resuming and finishing games at the table: what ``demo``, ``play`` and ``resume`` run.
+
+A game is started from a table configuration (or the demo's options), with its game
+log; ``resume`` reads a game log back, replays its inputs through a new referee (so the
+game is at the exact step it was when the controller stopped), and goes on, appending
+to the same log.  The game record is written from the referee when the game ends (and
+``resume`` can write it for a game in progress).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..record import replay, result
+from ..record.generator import deal_loot
+from ..record.schema import Record, from_dict
+from ..rules import RuleSet
+from . import config as table_config
+from . import inputs as I
+from .bots import Bots
+from .gamelog import GameLog, LogError, read
+from .referee import Referee, Refused, Step
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Setup:
+    """How a game is played: written in the game log's header, read back by ``resume``."""
+
+    config: table_config.TableConfig
+    seed: int
+    simulate: bool = True
+    camera: bool = True
+    hub: bool = False
+
+    def header(self, record: Record) -> dict[str, Any]:
+        c = self.config
+        return {
+            "record": record.to_dict(),
+            "table": {
+                "ruleset": str(c.ruleset),
+                "players": [list(p) for p in c.players],
+                "bank": c.bank,
+                "language": c.language,
+                "options": c.options,
+                "source": str(c.source) if c.source else None,
+            },
+            "seed": self.seed,
+            "simulate": self.simulate,
+            "camera": self.camera,
+            "hub": self.hub,
+        }
+
+
+def new_record(config: table_config.TableConfig, seed: int) -> Record:
+    """A new game's record header; a digital bank deals the eight piles from ``seed``."""
+    ruleset = config.ruleset
+    loot = deal_loot(random.Random(f"loot:{seed}"), ruleset) if config.bank == "digital" else []
+    record = Record(str(ruleset), [tuple(p) for p in config.players], loot, options=dict(config.options))
+    return record
+
+
+def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say, progress, pace: float):
+    """The session around a referee: simulated devices, camera and bots, or the real ones."""
+    closers = []
+    devices = script = camera = None
+    bots = Bots(referee, setup.seed)
+    if not setup.simulate:
+        raise RuntimeError("playing with real players needs the Godfather's console, which this controller does not have yet")
+    devices_config = setup.config.devices()
+    if setup.hub:
+        devices, script, closer = _simulated_hub(devices_config)
+        closers.append(closer)
+    else:
+        from ..devices.table import open_simulated
+
+        devices, script = open_simulated(devices_config)
+    closers.append(devices.close)
+    if setup.camera:
+        from .camera import SimulatedCamera
+
+        camera = SimulatedCamera(setup.seed)
+        bots.reachable = camera.reachable
+    session = Session(
+        referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,
+        say=say, progress=progress, pace=pace,
+    )
+    return session, closers
+
+
+def _simulated_hub(devices_config):
+    """The devices through the USB hub's simulator (the real firmware code on a simulated Pico)."""
+    raise RuntimeError("the simulated hub is not wired into the demo yet: leave out --hub")
+
+
+def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0) -> Referee:
+    """Start a new game, logged to ``log_path``, and play it to the end."""
+    record = new_record(setup.config, setup.seed)
+    referee = Referee(record, physical_bank=setup.config.bank == "physical")
+    game_log = GameLog.create(log_path, setup.header(record))
+    try:
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace)
+    finally:
+        game_log.close()
+    return referee
+
+
+def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True) -> Referee:
+    """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end."""
+    logged = read(log_path)
+    setup, record = setup_from_header(logged.header, log_path)
+    referee = Referee(record, physical_bank=setup.config.bank == "physical")
+    for number, data in enumerate(logged.inputs, start=1):
+        try:
+            referee.submit(I.from_json(data))
+        except (Refused, I.BadInput) as exc:
+            raise LogError(f"{log_path}: input {number} cannot be replayed: {exc}") from None
+    say(f"Resumed at round {referee.prompt().round}, step {referee.step.value}, after {len(logged.inputs)} inputs.")
+    if not play or referee.step is Step.OVER:
+        return referee
+    game_log, _ = GameLog.reopen(log_path)
+    try:
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace)
+    finally:
+        game_log.close()
+    return referee
+
+
+def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float) -> None:
+    session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace)
+    try:
+        session.run()
+    finally:
+        for close in reversed(closers):
+            close()
+
+
+def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Record]:
+    try:
+        record = from_dict(header["record"])
+        table = header["table"]
+        config = table_config.from_dict(
+            {
+                "game": {
+                    "ruleset": table["ruleset"],
+                    "players": [p[0] for p in table["players"]],
+                    **({"gangs": [p[1] for p in table["players"]]} if table["ruleset"] == "yakuzas" else {}),
+                    "bank": table["bank"],
+                    "language": table["language"],
+                    **table["options"],
+                }
+            }
+        )
+        setup = Setup(config, int(header["seed"]), bool(header["simulate"]), bool(header["camera"]), bool(header.get("hub")))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LogError(f"{where}: line 1: not a usable game log header ({exc})") from None
+    return setup, record
+
+
+def write_record(referee: Referee, path: Path) -> dict:
+    """Write the game record; returns the result of replaying it (the same as the game's)."""
+    path.write_text(referee.record.dumps(), encoding="utf-8")
+    return result(replay(referee.record))
+
+
+class Progress:
+    """A progress line on a terminal (round and step), plain lines elsewhere."""
+
+    def __init__(self, stream=sys.stderr) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.started = time.monotonic()
+
+    def __call__(self, text: str) -> None:
+        elapsed = time.monotonic() - self.started
+        if self.tty:
+            self.stream.write(f"\r\x1b[2K[{elapsed:5.1f}s] {text}")
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.tty:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()

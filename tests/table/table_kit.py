@@ -1,0 +1,31 @@
+"""Building simulated tables for the tests."""
+
+from __future__ import annotations
+
+from controller.devices.table import open_simulated
+from controller.record.generator import seating
+from controller.rules import RuleSet
+from controller.table import config as table_config
+from controller.table.bots import Bots, Temper
+from controller.table.referee import Referee
+from controller.table.runner import new_record
+from controller.table.session import Session
+
+
+def table(ruleset: str, players: int, seed: int, *, devices: bool = True, camera=None, bank: str = "digital",
+          temper: Temper = Temper(), game_log=None):
+    """A referee, its bots and a session on simulated devices; returns (session, lines said)."""
+    rs = RuleSet(ruleset)
+    names = [n for n, _ in seating(rs, players)]
+    config = table_config.from_dict({"game": {"ruleset": ruleset, "players": names, "bank": bank}})
+    referee = Referee(new_record(config, seed), physical_bank=bank == "physical")
+    bots = Bots(referee, seed, temper)
+    dev = script = None
+    if devices:
+        dev, script = open_simulated(config.devices())
+    if camera is not None and hasattr(camera, "reachable"):
+        bots.reachable = camera.reachable
+    lines: list[str] = []
+    session = Session(referee, source=bots, bots=bots, devices=dev, script=script, camera=camera,
+                      say=lines.append, game_log=game_log)
+    return session, lines
