@@ -75,6 +75,14 @@ def _play(args: argparse.Namespace) -> int:
         print("play: a table with real players needs the Godfather's console, which this controller does not have yet;"
               " use --simulate", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from .table.runner import unfinished_log
+
+    if not args.log and config.log_dir.is_dir():
+        left = unfinished_log(config.log_dir)
+        if left is not None:  # the controller stopped mid-game (a crash, a power cut): go on with it
+            print(f"Going on with the unfinished game in {left}.")
+            args.log, args.record = str(left), args.record
+            return _resume(args)
     seed = config.seed or int.from_bytes(os.urandom(4), "big")
     setup = Setup(config, seed, simulate=True, camera=config.camera.source != "none")
     stamp = f"cashnguns-{config.ruleset}-{seed}"

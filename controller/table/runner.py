@@ -91,7 +91,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
         bots.reachable = camera.reachable
     session = Session(
         referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,
-        say=say, progress=progress, pace=pace,
+        say=say, progress=progress, pace=pace, echo_speech=setup.config.language,
     )
     return session, closers
 
@@ -138,9 +138,23 @@ def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, p
     session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace)
     try:
         session.run()
+        game_log.seen({"over": True})
     finally:
         for close in reversed(closers):
             close()
+
+
+def unfinished_log(folder: Path) -> Path | None:
+    """The newest game log in ``folder`` whose game did not end (a crash, a power cut), if any."""
+    logs = sorted(Path(folder).glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in logs:
+        try:
+            game = read(path)
+        except LogError:
+            continue
+        if not any(entry.get("over") for entry in game.seen):
+            return path
+    return None
 
 
 def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Record]:

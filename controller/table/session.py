@@ -94,6 +94,7 @@ class Session:
         say: Callable[[str], None] = print,
         progress: Callable[[str], None] | None = None,
         pace: float = 0.0,
+        echo_speech: str | None = None,
     ) -> None:
         self.referee = referee
         self.source = source
@@ -107,6 +108,11 @@ class Session:
         self.pace = pace
         self.refusals: list[str] = []
         self._went_down: set[int] = set()
+        self._speech = None  # simulated speaker: what it says is written in the log of the game
+        if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
+            from ..devices.vocabulary import clip_texts
+
+            self._speech = (clip_texts(echo_speech), len(devices.speaker.played))
         if devices is not None:
             devices.judge.on_change(self._standee_changed)
             devices.judge.on_fault(self._fault)
@@ -148,7 +154,19 @@ class Session:
             self.game_log.input(inp.to_json())
         outcome = self.referee.accept(checked)
         self._tell(outcome)
+        self._echo()
         return outcome
+
+    def _echo(self) -> None:
+        """Write what the (simulated) speaker said since last time."""
+        if self._speech is None:
+            return
+        texts, seen = self._speech
+        played = list(self.devices.speaker.played)
+        new = played[seen:] if seen <= len(played) else played
+        if new:
+            self.say("    \u00bb " + ", ".join(" ".join(texts.get(key, key) for key in item.clips) for item in new))
+        self._speech = (texts, len(played))
 
     def try_submit(self, inp: I.Input) -> str | None:
         """As :meth:`submit`, for the console: the reason an input was refused, or ``None``."""
@@ -168,6 +186,7 @@ class Session:
         run = self.devices.judge.counts.start()
         timing = self.devices.config.timing
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
+        self._echo()
 
     def _withdrawal_count(self, prompt: Prompt) -> I.Input:
         judge, timing = self.devices.judge, self.devices.config.timing
@@ -194,6 +213,7 @@ class Session:
             raise RuntimeError("the withdrawal count gave no verdict")
         names = self.referee.names
         withdrew, too_late, source = set(result.withdrew), set(result.too_late), "sensors"
+        self._echo()
         faulty = set(result.faulty) | set(result.down_before_count)  # a sensor out, or a standee down already
         if faulty:
             self.say(
@@ -258,6 +278,8 @@ class Session:
         summary = outcome.round_over
         number = summary.number if summary is not None else game.rounds_played + 1
         for e in outcome.events:
+            if isinstance(e, ev.Revealed) and summary is not None:
+                number = summary.number + 1  # the next round has begun
             line = event_line(game, e, number)
             if line:
                 self.say(line)
@@ -341,6 +363,7 @@ class Session:
                     self.devices.speaker.play(Phrases.winner(gang=w))
                 else:
                     self.devices.speaker.play(Phrases.winner(seat=game.seat_of(w)))
+            self._echo()
 
     # -- time ------------------------------------------------------------------------
 
