@@ -54,5 +54,15 @@ class SimulatedCamera:
         else:
             scenario = Scenario.MULTI
         spec = random_spec(self.seed * 1000 + number, seats=seats, thrower=thrower, scenario=scenario, hits=hits)
-        clip = render_clip(spec)
-        return verdict_of(judge_frames(clip.frames(), seats=seats, thrower=thrower, fps=spec.fps))
+        frames = list(render_clip(spec).frames())
+        verdict = verdict_of(judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps))
+        verdict.frame = jpeg(frames[-1])
+        return verdict
+
+
+def jpeg(frame) -> bytes:
+    """A frame as JPEG bytes, for the Godfather's console."""
+    import cv2
+
+    ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return buf.tobytes() if ok else b""

@@ -18,6 +18,7 @@ down), and the console's log of the game.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,9 +37,13 @@ log = logging.getLogger(__name__)
 
 
 class InputSource(Protocol):
-    """Whoever answers the referee's prompts at a table: the Godfather's console, or bots."""
+    """Whoever answers the referee's prompts at a table: the Godfather's console, or bots.
 
-    def answer(self, prompt: Prompt) -> I.Input: ...
+    ``answer`` returns the input to submit, or ``None`` when the answer was already submitted
+    (the console submits through :meth:`Session.try_submit` and returns once it was accepted).
+    """
+
+    def answer(self, prompt: Prompt) -> I.Input | None: ...
 
 
 @dataclass
@@ -51,6 +56,7 @@ class CameraVerdict:
     needs_godfather: bool
     reason: str = ""
     details: dict = field(default_factory=dict)
+    frame: bytes | None = None  # the frame it was judged on (JPEG), for the Godfather to see
 
 
 class ThrowCamera(Protocol):
@@ -107,12 +113,20 @@ class Session:
         self.progress = progress
         self.pace = pace
         self.refusals: list[str] = []
+        self.lock = threading.RLock()  # one input at a time: the console's and the sensors'
+        self.listeners: list[Callable[[], None]] = []  # told after every change (the console)
+        self.pending: dict | None = None  # for the Godfather: a camera verdict, or seats to check by eye
+        self.frame: bytes | None = None  # the frame of the pending camera verdict (JPEG)
+        self.overridden: set[int] = set()  # seats whose tilt sensor the Godfather took over
+        self.count_shown: int | None = None  # the number of the count being given, if one is
+        self.lines: list[str] = []  # the game's log, as told
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
             from ..devices.vocabulary import clip_texts
 
             self._speech = (clip_texts(echo_speech), len(devices.speaker.played))
+        self.say = self._keep(say)
         if devices is not None:
             devices.judge.on_change(self._standee_changed)
             devices.judge.on_fault(self._fault)
@@ -145,16 +159,37 @@ class Session:
             inp = self.source.answer(prompt)
         else:
             inp = self.source.answer(prompt)
-        self.submit(inp)
+        if inp is not None:
+            try:
+                self.submit(inp)
+            except Refused:
+                if self.referee.prompt().step is step and self.referee.prompt().round == prompt.round:
+                    raise
+                log.info("the console answered step %s first", step.value)  # its input stands
+
+    def _keep(self, say: Callable[[str], None]) -> Callable[[str], None]:
+        def keep(line: str) -> None:
+            self.lines.append(line)
+            del self.lines[:-200]
+            say(line)
+
+        return keep
+
+    def changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
 
     def submit(self, inp: I.Input) -> Outcome:
         """Check an input, log it (synced), apply it, and tell the table what happened."""
-        checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
-        if self.game_log is not None:
-            self.game_log.input(inp.to_json())
-        outcome = self.referee.accept(checked)
-        self._tell(outcome)
-        self._echo()
+        with self.lock:
+            checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
+            if self.game_log is not None:
+                self.game_log.input(inp.to_json())
+            outcome = self.referee.accept(checked)
+            self.pending = None
+            self._tell(outcome)
+            self._echo()
+        self.changed()
         return outcome
 
     def _echo(self) -> None:
@@ -177,6 +212,14 @@ class Session:
             return str(refusal)
         return None
 
+    def override_sensor(self, seat: int, *, by_godfather: bool) -> None:
+        """The Godfather takes over a seat's tilt sensor (or gives it back)."""
+        with self.lock:
+            (self.overridden.add if by_godfather else self.overridden.discard)(seat)
+            name = self.referee.game.players[seat].name
+            self.say(f"  {name}'s tilt sensor: {'the Godfather decides' if by_godfather else 'back in use'}.")
+        self.changed()
+
     # -- counts and the withdrawal -------------------------------------------
 
     def _count(self) -> None:
@@ -185,8 +228,21 @@ class Session:
             return
         run = self.devices.judge.counts.start()
         timing = self.devices.config.timing
+        self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
         self._echo()
+
+    def _show_count(self, first: float, interval: float) -> None:
+        """Follow the count on the console: "1", "2", "3", then nothing."""
+        clock = self.devices.clock
+
+        def shown(n: int | None) -> None:
+            self.count_shown = n
+            self.changed()
+
+        for n in (1, 2, 3):
+            clock.call_at(first + (n - 1) * interval, lambda n=n: shown(n))
+        clock.call_at(first + 3 * interval, lambda: shown(None))
 
     def _withdrawal_count(self, prompt: Prompt) -> I.Input:
         judge, timing = self.devices.judge, self.devices.config.timing
@@ -195,6 +251,7 @@ class Session:
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
+        self._show_count(start, timing.count_interval)
         if self.script is not None and self.bots is not None:
             from ..devices.simulation import StandeeMove
 
@@ -214,7 +271,19 @@ class Session:
         names = self.referee.names
         withdrew, too_late, source = set(result.withdrew), set(result.too_late), "sensors"
         self._echo()
-        faulty = set(result.faulty) | set(result.down_before_count)  # a sensor out, or a standee down already
+        # a sensor out, a standee down already, or a sensor the Godfather took over: he decides those
+        faulty = set(result.faulty) | set(result.down_before_count) | (self.overridden & set(seats))
+        if faulty and not isinstance(self.source, Bots):
+            self.pending = {
+                "check": {
+                    "seats": names(sorted(faulty)),
+                    "withdrew": names(sorted(withdrew - faulty)),
+                    "too_late": names(sorted(too_late - faulty)),
+                }
+            }
+            self.say(f"  Check by eye: {', '.join(names(sorted(faulty)))}; the Godfather says who withdrew.")
+            self.changed()
+            return self.source.answer(prompt)
         if faulty:
             self.say(
                 f"  Check by eye: the sensors of {', '.join(names(sorted(faulty)))} were faulty during the count"
@@ -260,6 +329,24 @@ class Session:
             self.game_log.seen({"camera": {"thrower": plan.thrower, **verdict.details}})
         went_down = self._went_down if self.devices is not None else {seat_of(n) for n in plan.knocked}
         used, why = fuse(verdict, went_down, standing)
+        if not isinstance(self.source, Bots):  # the Godfather confirms or overrules, seeing the frame
+            names = self.referee.names
+            self.pending = {
+                "verdict": {
+                    "thrower": plan.thrower,
+                    "target": plan.target,
+                    "knocked": names(sorted(verdict.knocked)) if verdict else [],
+                    "touched": names(sorted(verdict.touched)) if verdict else [],
+                    "confidence": round(verdict.confidence, 3) if verdict else None,
+                    "reason": why,
+                    "sure": used is not None,
+                    "frame": bool(verdict and verdict.frame),
+                }
+            }
+            self.frame = verdict.frame if verdict else None
+            self.say(f"  {plan.thrower}'s throw: {why}; the Godfather confirms or overrules.")
+            self.changed()
+            return self.source.answer(prompt)
         if used is None:
             if self.camera is not None:
                 self.say(f"  {why}: the Godfather decides.")

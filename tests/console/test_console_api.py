@@ -1,0 +1,152 @@
+"""The console's API: every input and every refusal, tokens, secrets, live updates."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.testclient import TestClient
+
+from controller.console.server import create_app
+from console_kit import console_table
+
+
+@pytest.fixture
+def console():
+    session, hub = console_table()
+    with TestClient(create_app(hub)) as client:
+        yield session, hub, client
+
+
+def post(client, token, data):
+    return client.post(f"/api/input?token={token}", json=data)
+
+
+def gf(hub):
+    return hub.tokens.godfather
+
+
+def test_pages_need_their_token(console):
+    session, hub, client = console
+    assert client.get("/").status_code == 200
+    assert client.get("/godfather").status_code == 403
+    assert client.get(f"/godfather?token={hub.tokens.teams['purple']}").status_code == 403
+    assert client.get(f"/godfather?token={gf(hub)}").status_code == 200
+    assert client.get(f"/team/purple?token={hub.tokens.teams['purple']}").status_code == 200
+    assert client.get(f"/team/purple?token={hub.tokens.teams['red']}").status_code == 403
+    assert client.get(f"/api/qr/purple.svg?token={gf(hub)}").headers["content-type"].startswith("image/svg")
+    assert client.get(f"/api/qr/purple.svg?token={hub.tokens.teams['purple']}").status_code == 403
+    assert client.get(f"/api/frame?token={gf(hub)}").status_code == 404  # no verdict waiting
+
+
+def test_views_hold_only_what_each_page_may_see(console):
+    session, hub, client = console
+    table = client.get("/api/state").json()
+    godfather = client.get(f"/api/state?token={gf(hub)}").json()
+    assert table["role"] == "table" and "options" not in table and "secrets" not in table and "teams" not in table
+    assert godfather["role"] == "godfather" and godfather["expects"] == ["cards"] and len(godfather["teams"]) == 3
+    players = session.referee.game.players
+    for team, token in hub.tokens.teams.items():
+        view = client.get(f"/api/state?token={token}").json()
+        assert {s["player"] for s in view["secrets"]} == {p.name for p in players if str(p.gang) == team}
+        text = json.dumps(view)
+        for p in players:
+            if str(p.gang) != team:
+                for card in (p.power, p.object):
+                    if card:
+                        assert f'"{card}"' not in text, (team, card)
+
+
+def test_inputs_from_others_than_the_godfather_are_refused(console):
+    session, hub, client = console
+    reply = post(client, hub.tokens.teams["purple"], {"kind": "cards", "cards": {}})
+    assert reply.status_code == 403 and reply.json()["refused"] == "only the Godfather enters inputs"
+    reply = client.post(f"/api/input?token={gf(hub)}", content=b"{not json")
+    assert reply.status_code == 400
+    reply = post(client, gf(hub), {"kind": "no-such-input"})
+    assert reply.status_code == 409 and "unknown input kind" in reply.json()["refused"]
+    reply = post(client, gf(hub), {"kind": "cards", "cardz": {}})
+    assert reply.status_code == 409 and "cards:" in reply.json()["refused"]
+
+
+def test_a_round_through_the_api_with_every_refusal(console):
+    session, hub, client = console
+    referee, bots = session.referee, session.bots
+    token = gf(hub)
+    # every step refuses an input of another step, with the step named
+    reply = post(client, token, {"kind": "throws-done"})
+    assert reply.status_code == 409 and "expected cards" in reply.json()["refused"]
+    assert post(client, token, {"kind": "cards", "cards": {}}).json()["ok"]
+    state = client.get(f"/api/state?token={token}").json()
+    targets = state["options"]["targets"]
+    aims = {n: (t[0] if t else None) for n, t in targets.items()}
+    bad = dict(aims, Bo="Eli")
+    reply = post(client, token, {"kind": "aims", "aims": bad})
+    assert reply.status_code == 409 and reply.json()["refused"] == "round 1: Bo may not aim at Eli: same gang"
+    assert post(client, token, {"kind": "aims", "aims": aims}).json()["ok"]
+    # the Godfather may take over the sensors (here: all of them) and enter the withdrawals
+    assert post(client, token, {"kind": "sensor", "player": "Cy", "godfather": True}).json()["ok"]
+    assert "Cy" in client.get(f"/api/state?token={token}").json()["sensors"]["overridden"]
+    assert post(client, token, {"kind": "sensor", "player": "Zed"}).json()["refused"] == "'Zed' is not a player"
+    assert post(client, token, {"kind": "withdraw", "withdrew": ["Cy"], "source": "godfather"}).json()["ok"]
+    hidden = {n: str(bots.card_of(n)) for n in client.get(f"/api/state?token={token}").json()["cards"]}
+    reply = post(client, token, {"kind": "show", "cards": {"Bo": "clic"}})
+    assert reply.status_code == 409 and "only a Bang! Bang! Bang! is shown" in reply.json()["refused"]
+    bbb = {n: c for n, c in hidden.items() if c == "bbb"}
+    assert post(client, token, {"kind": "show", "cards": bbb}).json()["ok"]
+    if referee.step.value == "throws":
+        reply = post(client, token, {"kind": "throw", "thrower": "Bo", "knocked": ["Cy"]})
+        assert reply.status_code == 409 and "Bo has no shuriken card in hand" in reply.json()["refused"]
+        state = client.get(f"/api/state?token={token}").json()
+        for n in state["who"]:
+            if bots.card_of(n).value == "shuriken":
+                if state["options"]["targets"][n]:
+                    target = state["options"]["targets"][n][0]
+                    assert post(client, token, {"kind": "throw", "thrower": n, "target": target, "knocked": [target]}).json()["ok"]
+                else:
+                    assert post(client, token, {"kind": "show", "cards": {n: "shuriken"}}).json()["ok"]
+        assert post(client, token, {"kind": "throws-done"}).json()["ok"]
+    state = client.get(f"/api/state?token={token}").json()
+    reply = post(client, token, {"kind": "show", "cards": {}})
+    if state["cards"]:
+        assert reply.status_code == 409 and "has not shown his card" in reply.json()["refused"]
+    shown = {n: str(bots.card_of(n)) for n in state["cards"]}
+    assert post(client, token, {"kind": "show", "cards": shown}).json()["ok"]
+    state = client.get(f"/api/state?token={token}").json()
+    assert state["step"] == "discards"
+    shown = {n: str(bots.card_of(n)) for n in state["cards"]}
+    assert post(client, token, {"kind": "show", "cards": shown}).json()["ok"]
+    state = client.get(f"/api/state?token={token}").json()
+    assert state["round"] == 2 and state["step"] == "cards"
+    assert any(line.strip().startswith(("Split", "No one shares")) or "cannot share" in line for line in state["log"])
+
+
+def test_live_updates_and_two_godfather_pages(console):
+    session, hub, client = console
+    token = gf(hub)
+    with client.websocket_connect(f"/ws?token={token}") as first, client.websocket_connect(f"/ws?token={token}") as second:
+        a, b = first.receive_json(), second.receive_json()
+        assert a["step"] == b["step"] == "cards"
+        assert post(client, token, {"kind": "cards", "cards": {}}).json()["ok"]  # page one wins
+        reply = post(client, token, {"kind": "cards", "cards": {}})  # page two, a moment late
+        assert reply.status_code == 409 and "expected aims" in reply.json()["refused"]
+        assert first.receive_json()["step"] == "aims" and second.receive_json()["step"] == "aims"
+    with client.websocket_connect(f"/ws?token={token}") as again:  # a page that reconnects gets everything back
+        view = again.receive_json()
+        assert view["step"] == "aims" and view["options"]["targets"] and view["players"]
+
+
+def test_a_team_page_never_receives_another_teams_secrets_live(console):
+    session, hub, client = console
+    players = session.referee.game.players
+    token = hub.tokens.teams["yellow"]
+    others = {c for p in players if str(p.gang) != "yellow" for c in (p.power, p.object) if c}
+    with client.websocket_connect(f"/ws?token={token}") as page:
+        messages = [page.receive_json()]
+        for data in ({"kind": "cards", "cards": {}},):
+            post(client, hub.tokens.godfather, data)
+            messages.append(page.receive_json())
+    for message in messages:
+        text = json.dumps(message)
+        assert not any(f'"{card}"' in text for card in others)
+        assert message["secrets"] and all(s["player"] in {p.name for p in players if str(p.gang) == "yellow"} for s in message["secrets"])
