@@ -52,6 +52,8 @@ function render(next) {
   const stepChanged = !state || state.step !== next.step || state.round !== next.round;
   state = next;
   if (stepChanged) draft = {};
+  document.body.dataset.version = state.version;
+  document.body.dataset.step = state.step;
   $("round").textContent = state.finished ? "Game over" : `Round ${state.round}/8`;
   $("step").textContent = state.finished ? "" : `- ${state.step}`;
   $("count").textContent = state.count || "";
