@@ -26,7 +26,7 @@ def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=T
     if options.get("super_powers"):
         record.setup = deal_cards(random.Random(seed), rs, record.players, powers=True, objects=True)
     referee = Referee(record)
-    bots = Bots(referee, seed)
+    bots = Bots(referee, seed, reachable=getattr(camera, "reachable", None))
     dev = script = None
     if devices:
         dev, script = open_simulated(config.devices())
