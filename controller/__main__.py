@@ -71,11 +71,8 @@ def _play(args: argparse.Namespace) -> int:
     except table_config.ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not args.simulate:
-        print("play: a table with real players needs the Godfather's console, which this controller does not have yet;"
-              " use --simulate", file=sys.stderr)
-        return EXIT_BAD_INPUT
     from .table.runner import unfinished_log
+
 
     if not args.log and config.log_dir.is_dir():
         left = unfinished_log(config.log_dir)
@@ -84,7 +81,9 @@ def _play(args: argparse.Namespace) -> int:
             args.log, args.record = str(left), args.record
             return _resume(args)
     seed = config.seed or int.from_bytes(os.urandom(4), "big")
-    setup = Setup(config, seed, simulate=True, camera=config.camera.source != "none")
+    console = not args.simulate or args.console
+    setup = Setup(config, seed, simulate=args.simulate, camera=config.camera.source != "none",
+                  console=_new_tokens(config) if console else None)
     stamp = f"cashnguns-{config.ruleset}-{seed}"
     record_path = Path(args.record) if args.record else config.log_dir / f"{stamp}.record.json"
     log_path = Path(args.log) if args.log else config.log_dir / f"{stamp}.log"
@@ -92,16 +91,35 @@ def _play(args: argparse.Namespace) -> int:
     return _run_game(setup, record_path, log_path, fast=args.fast)
 
 
+def _new_tokens(config) -> dict:
+    from .console.hub import Tokens
+
+    teams = ["purple", "yellow", "red"] if str(config.ruleset) == "yakuzas" else [n for n, _ in config.players]
+    return Tokens.new(teams).to_json()
+
+
+def _console_factory(setup):
+    """The console for a game's setup (``None`` when the bots answer everything)."""
+    if setup.console is None:
+        return None
+    from .console.hub import Tokens, serve
+
+    tokens = Tokens.from_json(setup.console)
+    config = setup.config
+    return lambda session: serve(session, tokens, host=config.console_host, port=config.console_port, say=_say)
+
+
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
     from .table.gamelog import LogError
-    from .table.runner import Progress, start, write_record
+    from .table.runner import Progress, start
 
     progress = Progress()
     try:
-        referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0)
-    except LogError as exc:
+        referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
+                        console=_console_factory(setup))
+    except (LogError, RuntimeError, OSError) as exc:
         progress.done()
-        print(str(exc), file=sys.stderr)
+        print(f"play: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
     return _finish(referee, record_path, log_path)
@@ -130,8 +148,8 @@ def _resume(args: argparse.Namespace) -> int:
     log_path = Path(args.log)
     progress = Progress()
     try:
-        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if args.fast else 1.0)
-    except LogError as exc:
+        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if args.fast else 1.0, console=_console_factory)
+    except (LogError, RuntimeError, OSError) as exc:
         progress.done()
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -187,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="referee a game at the table")
     p.add_argument("--config", default=None, help="the table configuration (default: hardware/table.toml)")
     p.add_argument("--simulate", action="store_true", help="mock pins, simulated camera, bots for the players")
+    p.add_argument("--console", action="store_true", help="with --simulate: the Godfather's console takes his inputs")
     p.add_argument("--fast", action="store_true", help="with --simulate: no waiting between phases")
     p.add_argument("--record", help="where to write the game record")
     p.add_argument("--log", help="where to write the game log")

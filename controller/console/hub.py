@@ -159,3 +159,28 @@ class ConsoleSource:
         if hub.stopped:
             raise SystemExit("the console stopped")
         return None
+
+
+def serve(session: Session, tokens: Tokens, *, host: str, port: int, say: Callable[[str], None]):
+    """Serve the console for ``session``: returns its input source and a function that stops it."""
+    from .server import ConsoleServer
+
+    hub_box: dict[str, Hub] = {}
+    source = ConsoleSource(lambda: hub_box["hub"])
+    hub = Hub(session, tokens)
+    hub_box["hub"] = hub
+    server = ConsoleServer(hub, host=host, port=port)
+    server.start()
+    shown_host = host if host not in ("0.0.0.0", "::") else _lan_address()
+    hub.base_url = f"http://{shown_host}:{server.port}"
+    say(f"The Godfather's console: {hub.godfather_link()}")
+    say(f"The table, for anyone: {hub.base_url}/")
+    return source, server.stop
+
+
+def _lan_address() -> str:
+    """The name phones on the local network reach this machine by (mDNS, as Raspberry Pi OS has)."""
+    import socket
+
+    name = socket.gethostname()
+    return name if "." in name else f"{name}.local"

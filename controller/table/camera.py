@@ -66,3 +66,65 @@ def jpeg(frame) -> bytes:
 
     ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
     return buf.tobytes() if ok else b""
+
+
+class LiveCamera:
+    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.judge``.
+
+    Before each throw the exposure and white balance are set again, a few frames of the table
+    at rest arm the judge, and frames are fed until it gives its verdict (no throw before its
+    timeout is a miss).
+    """
+
+    def __init__(self, source, calibration, *, fps: float, max_frames: int = 3000) -> None:
+        self.source = source
+        self.calibration = calibration
+        self.fps = fps
+        self.max_frames = max_frames
+
+    @classmethod
+    def open(cls, spec: str, calibration_path) -> LiveCamera:
+        """``webcam:N`` or ``picamera``, with the calibration file made by ``python -m vision calibrate``."""
+        from vision.calibration import Calibration
+        from vision.sources import PiCamera, UvcCamera
+
+        if calibration_path is None:
+            raise ValueError("camera.calibration: the camera needs its calibration file (python -m vision calibrate)")
+        calibration = Calibration.load(calibration_path)
+        if spec == "picamera":
+            source = PiCamera()
+        elif spec.startswith("webcam:"):
+            device = spec.split(":", 1)[1]
+            source = UvcCamera(int(device) if device.isdigit() else device)
+        else:
+            raise ValueError(f"camera.source: {spec!r} is not a camera")
+        return cls(source, calibration, fps=getattr(source, "fps", 60.0) or 60.0)
+
+    def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
+        from vision.judge import ThrowJudge
+
+        if hasattr(self.source, "lock_exposure"):
+            self.source.lock_exposure()
+        judge = ThrowJudge(self.calibration, seats=seats, thrower=thrower, fps=self.fps)
+        reference = [self._read() for _ in range(judge.config.reference_frames)]
+        judge.arm(reference)
+        frame = reference[-1]
+        for _ in range(self.max_frames):
+            frame = self._read()
+            verdict = judge.feed(frame)
+            if verdict is not None:
+                break
+        else:
+            verdict = judge.finish()
+        seen = verdict_of(verdict)
+        seen.frame = jpeg(frame)
+        return seen
+
+    def _read(self):
+        frame = self.source.read()
+        if frame is None:
+            raise RuntimeError("the camera gave no frame")
+        return frame
+
+    def close(self) -> None:
+        self.source.close()

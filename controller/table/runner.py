@@ -40,6 +40,7 @@ class Setup:
     simulate: bool = True
     camera: bool = True
     hub: bool = False
+    console: dict | None = None  # the console's tokens (kept across a resume, so the phones' links stay good)
 
     def header(self, record: Record) -> dict[str, Any]:
         c = self.config
@@ -57,6 +58,7 @@ class Setup:
             "simulate": self.simulate,
             "camera": self.camera,
             "hub": self.hub,
+            "console": self.console,
         }
 
 
@@ -68,13 +70,18 @@ def new_record(config: table_config.TableConfig, seed: int) -> Record:
     return record
 
 
-def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say, progress, pace: float):
-    """The session around a referee: simulated devices, camera and bots, or the real ones."""
+def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say, progress, pace: float,
+               console=None):
+    """The session around a referee: simulated devices, camera and bots, or the real ones.
+
+    ``console`` (a function taking the session and returning its input source and a function that
+    stops it) puts the Godfather's console in charge of the inputs the bots would give.
+    """
     closers = []
     devices = script = camera = None
     bots = Bots(referee, setup.seed)
     if not setup.simulate:
-        raise RuntimeError("playing with real players needs the Godfather's console, which this controller does not have yet")
+        return _open_real_table(setup, referee, game_log=game_log, say=say, progress=progress, console=console)
     devices_config = setup.config.devices()
     if setup.hub:
         devices, script, closer = _simulated_hub(devices_config)
@@ -93,6 +100,35 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
         referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,
         say=say, progress=progress, pace=pace, echo_speech=setup.config.language,
     )
+    if console is not None:
+        session.source, stop = console(session)
+        closers.append(stop)
+    return session, closers
+
+
+def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress, console):
+    """Real devices (Pi pins or the USB hub), the real camera, and the Godfather's console."""
+    from ..devices.table import open_devices
+
+    if console is None:
+        raise RuntimeError("a table with real players needs the Godfather's console")
+    closers = []
+    devices = open_devices(setup.config.devices())
+    closers.append(devices.close)
+    camera = None
+    spec = setup.config.camera
+    if spec.source != "none":
+        from .camera import LiveCamera
+
+        try:
+            camera = LiveCamera.open(spec.source, spec.calibration)
+        except Exception as exc:  # no camera: the Godfather judges every throw
+            say(f"The camera is not available ({exc}): the Godfather judges the throws.")
+        else:
+            closers.append(camera.close)
+    session = Session(referee, source=None, devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
+    session.source, stop = console(session)
+    closers.append(stop)
     return session, closers
 
 
@@ -101,22 +137,32 @@ def _simulated_hub(devices_config):
     raise RuntimeError("the simulated hub is not wired into the demo yet: leave out --hub")
 
 
-def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0) -> Referee:
+def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None) -> Referee:
     """Start a new game, logged to ``log_path``, and play it to the end."""
     record = new_record(setup.config, setup.seed)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     game_log = GameLog.create(log_path, setup.header(record))
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace)
-    finally:
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console)
+    except BaseException:
         game_log.close()
+        if not read(log_path).inputs:  # the table never started: no game to resume
+            log_path.unlink(missing_ok=True)
+        raise
+    game_log.close()
     return referee
 
 
-def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True) -> Referee:
-    """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end."""
+def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None) -> Referee:
+    """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end.
+
+    ``console``, if given, is called with the game's setup (its console tokens) and returns the
+    console factory of :func:`open_table`.
+    """
     logged = read(log_path)
     setup, record = setup_from_header(logged.header, log_path)
+    if console is not None:
+        console = console(setup)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     for number, data in enumerate(logged.inputs, start=1):
         try:
@@ -128,14 +174,15 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         return referee
     game_log, _ = GameLog.reopen(log_path)
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace)
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console)
     finally:
         game_log.close()
     return referee
 
 
-def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float) -> None:
-    session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace)
+def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None) -> None:
+    session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace,
+                                  console=console)
     try:
         session.run()
         game_log.seen({"over": True})
@@ -173,7 +220,8 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
                 }
             }
         )
-        setup = Setup(config, int(header["seed"]), bool(header["simulate"]), bool(header["camera"]), bool(header.get("hub")))
+        setup = Setup(config, int(header["seed"]), bool(header["simulate"]), bool(header["camera"]), bool(header.get("hub")),
+                      header.get("console"))
     except (KeyError, TypeError, ValueError) as exc:
         raise LogError(f"{where}: line 1: not a usable game log header ({exc})") from None
     return setup, record
