@@ -56,7 +56,7 @@ def _demo(args: argparse.Namespace) -> int:
     config = table_config.from_dict(
         {"game": {"ruleset": str(ruleset), "players": [n for n, _ in seats], "language": args.lang, "seed": args.seed}}
     )
-    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera)
+    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera, hub=args.hub)
     record_path = Path(args.record) if args.record else _new_record_path(ruleset, args.seed)
     log_path = Path(args.log) if args.log else record_path.with_name(record_path.name.replace(".record.json", "") + ".log")
     return _run_game(setup, record_path, log_path, fast=args.fast)
@@ -83,6 +83,7 @@ def _play(args: argparse.Namespace) -> int:
     seed = config.seed or int.from_bytes(os.urandom(4), "big")
     console = not args.simulate or args.console
     setup = Setup(config, seed, simulate=args.simulate, camera=config.camera.source != "none",
+                  hub=args.simulate and config.devices().backend == "hub",
                   console=_new_tokens(config) if console else None)
     stamp = f"cashnguns-{config.ruleset}-{seed}"
     record_path = Path(args.record) if args.record else config.log_dir / f"{stamp}.record.json"
@@ -200,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", help="where to write the game record (default: a new file here)")
     p.add_argument("--log", help="where to write the game log (default: beside the record)")
     p.add_argument("--no-camera", action="store_true", help="the Godfather judges the throws (no simulated camera)")
+    p.add_argument("--hub", action="store_true",
+                   help="the standees through the USB sensor hub's simulator (real firmware code; plays in real time)")
     p.set_defaults(run=_demo)
 
     p = sub.add_parser("play", help="referee a game at the table")

@@ -35,9 +35,9 @@ class SimulatedCamera:
 
     def reachable(self, thrower: int, seats: int) -> set[int]:
         """The seats a throw from ``thrower`` reaches in a straight line, past no other standee."""
-        from vision.synth import _clear_targets
+        from vision.synth import clear_targets
 
-        return set(_clear_targets(seats, thrower))
+        return set(clear_targets(seats, thrower))
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
         from vision.judge import judge_frames

@@ -133,8 +133,56 @@ def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress,
 
 
 def _simulated_hub(devices_config):
-    """The devices through the USB hub's simulator (the real firmware code on a simulated Pico)."""
-    raise RuntimeError("the simulated hub is not wired into the demo yet: leave out --hub")
+    """The devices through the USB hub's simulator: the real firmware code on a simulated Pico,
+    reached through the ``sim://`` serial URL.  The hub keeps real time: so does the game."""
+    import threading
+    from dataclasses import replace
+
+    from firmware_bridge.sim import SimHub
+
+    from ..devices.table import open_devices
+
+    hub = SimHub(transport="sim", seats=devices_config.seats, seed=1).start()
+    sound = replace(devices_config.sound, output="none") if devices_config.sound.output == "aplay" else devices_config.sound
+    try:
+        devices = open_devices(replace(devices_config, backend="hub", hub_url=hub.url, sound=sound))
+    except Exception:
+        hub.close()
+        raise
+    ready = threading.Event()
+    devices.judge.when_ready(ready.set)
+    if not ready.wait(15):
+        devices.close()
+        hub.close()
+        raise RuntimeError("the simulated hub did not connect")
+    return devices, HubScript(hub, devices.clock), hub.close
+
+
+class HubScript:
+    """Plays standee moves on the hub simulator's inputs, in real time (as players would)."""
+
+    def __init__(self, hub, clock) -> None:
+        self.hub = hub
+        self.clock = clock
+
+    def stand(self, seats) -> None:
+        for seat in seats:
+            self.hub.stand(seat, True)
+
+    def drive(self, seat: int, up: bool) -> None:
+        self.hub.stand(seat, up)
+
+    def play(self, moves, *, until: float | None = None) -> None:
+        for move in sorted(moves, key=lambda m: m.time):
+            self._sleep_until(move.time)
+            self.hub.stand(move.seat, move.up)
+        if until is not None:
+            self._sleep_until(until)
+
+    def _sleep_until(self, when: float) -> None:
+        delay = when - self.clock.now()
+        if delay > 0:
+            time.sleep(delay)
 
 
 def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None) -> Referee:

@@ -455,10 +455,11 @@ class Session:
     # -- time ------------------------------------------------------------------------
 
     def _play(self, moves, *, until: float) -> None:
-        """Simulated standee moves, on the devices' clock."""
+        """Simulated standee moves, on the devices' clock (a simulated clock moves on at once)."""
         start = self.devices.clock.now()
         self.script.play(moves, until=until)
-        self._sleep(self.devices.clock.now() - start)
+        if hasattr(self.devices.clock, "advance"):
+            self._sleep(self.devices.clock.now() - start)
 
     def _wait(self, seconds: float, *, real: bool = True) -> None:
         """Let ``seconds`` of table time pass (a simulated clock moves on at once)."""
@@ -468,6 +469,8 @@ class Session:
         if clock is not None and hasattr(clock, "advance"):
             clock.advance(seconds)
             self._sleep(seconds if real else 0.0)
+        elif clock is not None and real:  # the table's own time: it cannot be hurried
+            time.sleep(seconds)
         else:
             self._sleep(seconds)
 

@@ -1,0 +1,117 @@
+import cv2
+import numpy as np
+import pytest
+
+from vision import calibration, markers, synth
+from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.markers import MarkerDetector
+
+SPEC = synth.random_spec(4242, seats=7, light=0.9, noise_sigma=2.0, jpeg_quality=85, tilt_deg=5.0)
+
+
+@pytest.fixture(scope="module")
+def scene():
+    frame = synth.still_scene(SPEC)
+    return frame, MarkerDetector().detect(frame, upscale=2)
+
+
+def _cover(frame, det, colour=None, pad=0.15):
+    """Paints over a marker as if it were missing (table colour from just outside it)."""
+    out = frame.copy()
+    c = det.corners
+    pad = pad * det.side_px
+    x0, y0 = (c.min(0) - pad).astype(int)
+    x1, y1 = (c.max(0) + pad).astype(int)
+    fill = colour if colour is not None else out[max(0, y0 - 4), max(0, x0 - 4)].tolist()
+    cv2.rectangle(out, (x0, y0), (x1, y1), fill, -1)
+    return out
+
+
+def test_good_scene_calibrates_and_round_trips(scene, tmp_path):
+    frame, _ = scene
+    cal = calibrate([frame], SPEC.seats)
+    assert cal.seat_count == 7 and all(s.standing and s.base is not None for s in cal.seats.values())
+    assert 5.0 < cal.px_per_cm < 10.0
+    path = tmp_path / "calibration.json"
+    cal.save(path)
+    again = Calibration.load(path)
+    assert again.seat_count == 7
+    assert np.allclose(again.seats[3].crown, cal.seats[3].crown, atol=1e-3)
+    assert np.allclose(again.play_area_homography, cal.play_area_homography, atol=1e-6)
+
+
+def test_seat_count_is_found_from_the_markers(scene):
+    frame, _ = scene
+    assert calibrate([frame]).seat_count == 7
+
+
+def test_missing_corner_marker_is_named(scene):
+    frame, found = scene
+    with pytest.raises(CalibrationError) as err:
+        calibrate([_cover(frame, found[2])], SPEC.seats)
+    assert any("corner marker id 2 not found" in p for p in err.value.problems)
+
+
+def test_missing_crown_is_named_with_its_seat(scene):
+    frame, found = scene
+    with pytest.raises(CalibrationError) as err:
+        calibrate([_cover(frame, found[markers.crown_id(3)])], SPEC.seats)
+    assert err.value.problems == ["seat 3: crown marker id 13 not found (is the standee up, with its crown card facing the camera?)"]
+
+
+def test_in_game_a_standee_may_lie_down(scene):
+    frame, found = scene
+    cal = calibrate([_cover(frame, found[markers.crown_id(3)])], SPEC.seats, setup=False)
+    assert not cal.seats[3].standing and cal.seats[4].standing
+
+
+def test_too_dark(scene):
+    frame, _ = scene
+    with pytest.raises(CalibrationError) as err:
+        calibrate([(frame * 0.12).astype(np.uint8)], SPEC.seats)
+    assert any(p.startswith("too dark") for p in err.value.problems)
+
+
+def test_markers_below_the_size_limit_are_reported(scene, monkeypatch):
+    frame, _ = scene
+    monkeypatch.setattr(calibration, "MIN_SIDE_PX", 26.0)  # crowns (~30 px) pass, bases (~20 px) do not
+    with pytest.raises(CalibrationError) as err:
+        calibrate([frame], SPEC.seats)
+    small = [p for p in err.value.problems if "px wide, needs at least 26 px" in p]
+    assert small and all(p.startswith("seat ") and ": base marker id 2" in p for p in small)
+
+
+def test_a_camera_too_far_away_is_refused(scene):
+    frame, _ = scene
+    far = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    with pytest.raises(CalibrationError) as err:
+        calibrate([far], SPEC.seats)
+    assert any("px wide" in p or "not found" in p for p in err.value.problems)
+
+
+def test_base_marker_of_another_seat_is_reported(scene):
+    frame, found = scene
+    out = frame.copy()
+    # move seat 5's base marker next to seat 1's standee
+    b5, b1 = found[markers.base_id(5)], found[markers.base_id(1)]
+    x0, y0 = (b5.corners.min(0) - 3).astype(int)
+    x1, y1 = (b5.corners.max(0) + 3).astype(int)
+    patch = frame[y0:y1, x0:x1].copy()
+    out = _cover(out, b5)
+    out = _cover(out, b1)
+    cx, cy = b1.center.astype(int)
+    out[cy - patch.shape[0] // 2:cy - patch.shape[0] // 2 + patch.shape[0],
+        cx - patch.shape[1] // 2:cx - patch.shape[1] // 2 + patch.shape[1]] = patch
+    with pytest.raises(CalibrationError) as err:
+        calibrate([out], SPEC.seats)
+    assert any("seat 5: base marker id 25 is far from crown marker id 15" in p for p in err.value.problems)
+
+
+def test_seats_must_go_clockwise():
+    square = np.eye(3)
+    around = {s: np.array([0.5 + 0.4 * np.cos(-np.pi / 2 - 2 * np.pi * s / 6),
+                           0.5 + 0.4 * np.sin(-np.pi / 2 - 2 * np.pi * s / 6)]) for s in range(6)}
+    assert calibration._clockwise_problem(around, square) is None
+    around[2], around[3] = around[3], around[2]
+    problem = calibration._clockwise_problem(around, square)
+    assert problem and "seats out of order" in problem

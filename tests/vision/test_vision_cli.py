@@ -1,0 +1,94 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import synth
+from vision.__main__ import main
+from vision.synth import HandMove, Scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def clips(tmp_path_factory):
+    base = tmp_path_factory.mktemp("clips")
+    made = {}
+    for name, seed, scenario, video in (("frames", 31, Scenario.KNOCK, False), ("video", 32, Scenario.TOUCH, True),
+                                        ("multi", 33, Scenario.MULTI, False)):
+        spec = synth.random_spec(seed, scenario=scenario, hand=HandMove.THROWER_ARM, fps=30, jpeg_quality=90)
+        clip = synth.render_clip(spec)
+        made[name] = (synth.write_clip(clip, base / name, video=video), clip.truth.as_json())
+    return made
+
+
+@pytest.mark.parametrize("name", ["frames", "video", "multi"])
+def test_judge_json_prints_the_verdict(clips, capsys, name):
+    folder, truth = clips[name]
+    assert (folder / ("video.avi" if name == "video" else "frames/000000.png")).exists()
+    assert main(["judge", str(folder), "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and json.loads(out[0]) == truth
+
+
+def test_judge_as_a_module_with_details(clips):
+    folder, truth = clips["frames"]
+    run = subprocess.run([sys.executable, "-m", "vision", "judge", str(folder), "--json", "--details"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert {"knocked": data["knocked"], "touched": data["touched"]} == truth
+    assert "confidence" in data and len(data["seats"]) >= 6
+
+
+def test_unreadable_clips_exit_2_with_one_line(tmp_path, capsys):
+    assert main(["judge", str(tmp_path / "nowhere"), "--json"]) == 2
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 60, "seats": 6, "thrower": 2}))
+    (tmp_path / "video.avi").write_bytes(b"\0" * 4096)
+    assert main(["judge", str(tmp_path), "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "nowhere" in err[0] and "video.avi" in err[1]
+
+
+def test_a_clip_without_markers_exits_2_with_one_line(tmp_path):
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 30, "seats": 6, "thrower": 0}))
+    (tmp_path / "frames").mkdir()
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / "frames" / f"{i:06d}.png"), np.full((480, 640, 3), 120, np.uint8))
+    run = subprocess.run([sys.executable, "-m", "vision", "judge", str(tmp_path), "--json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 2 and run.stdout == ""
+    err = run.stderr.strip().splitlines()
+    assert len(err) == 1 and str(tmp_path) in err[0] and "corner marker id 0 not found" in err[0]
+
+
+def test_calibrate_command(tmp_path, capsys):
+    spec = synth.random_spec(34, seats=6, light=0.9, noise_sigma=2.0, jpeg_quality=85)
+    frame = synth.still_scene(spec)
+    good, dark = tmp_path / "good.png", tmp_path / "dark.png"
+    cv2.imwrite(str(good), frame)
+    cv2.imwrite(str(dark), (frame * 0.1).astype(np.uint8))
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "--image", str(good), "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["seats"].keys() == {str(s) for s in range(6)}
+    assert main(["calibrate", "--image", str(dark), "--seats", "6", "--out", str(tmp_path / "x.json")]) == 1
+    err = capsys.readouterr().err
+    assert "calibration: too dark" in err and not (tmp_path / "x.json").exists()
+
+
+def test_calibrate_from_a_frames_folder_then_judge_with_it(clips, tmp_path, capsys):
+    folder, truth = clips["multi"]
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", "--frames", str(folder / "frames"), "--count", "3", "--out", str(cal)]) == 0
+    assert main(["judge", str(folder), "--json", "--calibration", str(cal)]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == truth
+
+
+def test_markers_command(tmp_path, capsys):
+    assert main(["markers", "--out", str(tmp_path), "--dpi", "100", "--seats", "6"]) == 0
+    pages = sorted(tmp_path.glob("markers-100dpi-page*.png"))
+    assert len(pages) >= 2

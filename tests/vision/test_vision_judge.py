@@ -1,0 +1,130 @@
+import json
+
+import pytest
+
+from vision import synth
+from vision.calibration import calibrate
+from vision.judge import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.synth import HandMove, Scenario
+
+CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30)
+
+
+def _clip(seed, scenario, hand=HandMove.NONE, **kw):
+    spec = synth.random_spec(seed, scenario=scenario, hand=hand, **{**CLEAN, **kw})
+    return spec, synth.render_clip(spec)
+
+
+def _judge(spec, clip, config=JudgeConfig()):
+    return judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps, config=config)
+
+
+def test_knocked_standee_evidence():
+    spec, clip = _clip(11, Scenario.KNOCK)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    assert verdict.as_json() == {"knocked": [seat], "touched": []}
+    ev = verdict.seats[seat]
+    assert ev.outcome is Outcome.KNOCKED and ev.crown_seen_at_end is False
+    assert ev.max_shift_cm > JudgeConfig().moved_cm and ev.frames_examined > 0
+    assert 0 < ev.first_change_s < len(list(clip.frames())) / spec.fps  # when it fell, to match the tilt sensor
+    assert verdict.shuriken_seen and verdict.reason == "judged"
+    assert 0.0 < ev.confidence <= 1.0
+    others = [e for s, e in verdict.seats.items() if s != seat]
+    assert all(e.outcome is Outcome.NOTHING and e.standing_when_armed for e in others)
+
+
+def test_touched_standee_moved_and_came_back():
+    spec, clip = _clip(12, Scenario.TOUCH)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    assert verdict.as_json() == {"knocked": [], "touched": [seat]}
+    ev = verdict.seats[seat]
+    moved = JudgeConfig().moved_cm
+    assert ev.crown_seen_at_end and ev.max_shift_cm >= moved and ev.final_shift_cm < moved
+
+
+def test_miss_is_nothing_even_with_a_hand_before_the_throw():
+    spec, clip = _clip(13, Scenario.NEAR_MISS, hand=HandMove.BEFORE)
+    verdict = _judge(spec, clip)
+    assert verdict.as_json() == {"knocked": [], "touched": []}
+    assert verdict.shuriken_seen
+
+
+def test_a_hand_alone_is_not_a_throw():
+    spec, clip = _clip(14, Scenario.KNOCK, hand=HandMove.BEFORE)
+    scene = clip.scene
+    before_throw = int((scene.lead - 0.05) * spec.fps)
+    frames = [scene.render(i) for i in range(before_throw)]
+    cal = calibrate(frames[:3], spec.seats)
+    judge = ThrowJudge(cal, seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    judge.arm(frames[:3])
+    states = set()
+    for f in frames[3:]:
+        assert judge.feed(f) is None
+        states.add(judge.state)
+    assert states == {State.ARMED, State.MOTION}  # it saw the arm, then went back to waiting
+    assert judge.state is State.ARMED
+    verdict = judge.finish()
+    assert verdict.as_json() == {"knocked": [], "touched": []} and not verdict.shuriken_seen
+
+
+def test_timeout_is_a_miss():
+    spec = synth.random_spec(15, scenario=Scenario.MISS, hand=HandMove.NONE, **CLEAN)
+    still = synth.still_scene(spec)
+    cal = calibrate([still], spec.seats)
+    judge = ThrowJudge(cal, seats=spec.seats, thrower=spec.thrower, fps=30, config=JudgeConfig(timeout_s=0.5))
+    judge.arm([still] * 3)
+    verdict = None
+    for n in range(1, 40):
+        verdict = judge.feed(still)
+        if verdict:
+            break
+    assert verdict is not None and n == 16  # 0.5 s at 30 fps, then the first frame past it
+    assert verdict.reason.startswith("timeout") and verdict.as_json() == {"knocked": [], "touched": []}
+
+
+def test_a_standee_already_down_is_not_judged():
+    spec, clip = _clip(16, Scenario.MISS)
+    frames = clip.frames()
+    reference = [next(frames) for _ in range(3)]
+    cal = calibrate(reference, spec.seats)
+    cal.seats[0].crown = None  # as if seat 0 had been laid down before this throw
+    judge = ThrowJudge(cal, seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    judge.arm(reference)
+    for f in frames:
+        if judge.feed(f):
+            break
+    verdict = judge.finish()
+    assert not verdict.seats[0].standing_when_armed and verdict.seats[0].outcome is Outcome.NOTHING
+
+
+def test_misuse_is_refused():
+    spec = synth.random_spec(17, **CLEAN)
+    still = synth.still_scene(spec)
+    cal = calibrate([still], spec.seats)
+    judge = ThrowJudge(cal, seats=spec.seats, thrower=0, fps=30)
+    with pytest.raises(RuntimeError, match="arm"):
+        judge.feed(still)
+    with pytest.raises(ValueError, match="thrower"):
+        ThrowJudge(cal, seats=spec.seats, thrower=spec.seats, fps=30)
+    with pytest.raises(ValueError, match="seats"):
+        ThrowJudge(cal, seats=spec.seats - 1, thrower=0, fps=30)
+
+
+def test_verdict_details_are_json():
+    spec, clip = _clip(18, Scenario.MULTI)
+    verdict = _judge(spec, clip)
+    data = json.loads(json.dumps(verdict.details()))
+    assert set(data["seats"]) == {str(s) for s in range(spec.seats)}
+    assert data["seats"]["0"]["outcome"] in {"knocked", "touched", "nothing"}
+    assert isinstance(data["needs_godfather"], bool)
+    assert verdict.as_json() == clip.truth.as_json()
+
+
+def test_low_confidence_asks_the_godfather():
+    spec, clip = _clip(19, Scenario.TOUCH)
+    verdict = _judge(spec, clip, JudgeConfig(ask_godfather_below=1.01))
+    assert verdict.needs_godfather
+    verdict = _judge(spec, synth.render_clip(spec), JudgeConfig(ask_godfather_below=0.0))
+    assert not verdict.needs_godfather

@@ -1,0 +1,147 @@
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import (CameraSettings, ClipError, FrameFolder, MemoryFrames, PiCamera, UvcCamera,
+                            VideoFile, open_clip, read_clip_info)
+
+
+def _frames(n=3):
+    return [np.full((48, 64, 3), 40 * i, np.uint8) for i in range(n)]
+
+
+def test_frame_folder_reads_in_name_order(tmp_path):
+    for i, f in enumerate(_frames()):
+        cv2.imwrite(str(tmp_path / f"{i:06d}.png"), f)
+    with FrameFolder(tmp_path, fps=30) as src:
+        got = list(src.frames())
+    assert [int(f.mean()) for f in got] == [0, 40, 80]
+
+
+def test_frame_folder_names_an_undecodable_frame(tmp_path):
+    cv2.imwrite(str(tmp_path / "000000.png"), _frames(1)[0])
+    (tmp_path / "000001.png").write_bytes(b"not a png")
+    src = FrameFolder(tmp_path, fps=30)
+    src.read()
+    with pytest.raises(ClipError, match="000001.png"):
+        src.read()
+
+
+def test_video_file_round_trip(tmp_path):
+    path = tmp_path / "video.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    for f in _frames(4):
+        writer.write(f)
+    writer.release()
+    with VideoFile(path) as src:
+        assert len(list(src.frames())) == 4
+
+
+def test_video_file_that_is_not_a_video(tmp_path):
+    path = tmp_path / "video.avi"
+    path.write_bytes(b"garbage" * 100)
+    with pytest.raises(ClipError, match="video.avi"):
+        src = VideoFile(path)
+        src.read()
+
+
+def test_memory_frames_end_with_none():
+    src = MemoryFrames(iter(_frames(2)), fps=60)
+    assert src.read() is not None and src.read() is not None and src.read() is None
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "missing"),
+    ("{not json", "not readable JSON"),
+    (json.dumps({"fps": 60, "seats": 6}), "thrower"),
+    (json.dumps({"fps": 60, "seats": 12, "thrower": 0}), "seats 6-9"),
+])
+def test_clip_info_errors_name_the_file(tmp_path, content, message):
+    if content is not None:
+        (tmp_path / "clip.json").write_text(content)
+    with pytest.raises(ClipError, match=message) as err:
+        read_clip_info(tmp_path)
+    assert "clip.json" in str(err.value)
+
+
+def test_open_clip_needs_video_or_frames(tmp_path):
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 60, "seats": 6, "thrower": 2}))
+    with pytest.raises(ClipError, match="neither video.avi nor frames"):
+        open_clip(tmp_path)
+
+
+class FakeCapture:
+    def __init__(self, device):
+        self.device = device
+        self.props = {}
+        self.log = []
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        self.props[prop] = value
+        self.log.append(prop)
+        return True
+
+    def get(self, prop):
+        return self.props.get(prop, 0)
+
+    def read(self):
+        return True, np.zeros((480, 640, 3), np.uint8)
+
+    def release(self):
+        pass
+
+
+def test_uvc_camera_asks_for_mjpg_and_locks_exposure_and_white_balance():
+    cam = UvcCamera(0, CameraSettings(exposure_us=10000, white_balance_k=5000), capture_factory=FakeCapture)
+    props = cam.cap.props
+    assert props[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter_fourcc(*"MJPG")
+    assert props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1 and props[cv2.CAP_PROP_EXPOSURE] == 100
+    assert props[cv2.CAP_PROP_AUTO_WB] == 0 and props[cv2.CAP_PROP_WB_TEMPERATURE] == 5000
+    cam.cap.log.clear()
+    cam.lock_exposure()  # before each throw
+    assert {cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE, cv2.CAP_PROP_AUTO_WB} <= set(cam.cap.log)
+    assert cam.read().shape == (480, 640, 3)
+
+
+class FakePicamera2:
+    def __init__(self):
+        self.controls = []
+        self.started = False
+
+    def create_video_configuration(self, main, controls):
+        return {"main": main, "controls": controls}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def set_controls(self, controls):
+        self.controls.append(controls)
+
+    def capture_array(self, name):
+        return np.zeros((480, 640, 3), np.uint8)
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        pass
+
+
+def test_picamera_turns_automatic_exposure_and_white_balance_off():
+    cam = PiCamera(camera_factory=FakePicamera2)
+    assert cam.cam.config["main"] == {"size": (640, 480), "format": "RGB888"}
+    assert cam.cam.controls[-1]["AeEnable"] is False and cam.cam.controls[-1]["AwbEnable"] is False
+    assert cam.cam.controls[-1]["ExposureTime"] == 8000
+    cam.lock_exposure()
+    assert len(cam.cam.controls) == 2
+    assert cam.read().shape == (480, 640, 3)
+    cam.close()
+    assert not cam.cam.started

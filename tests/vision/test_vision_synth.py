@@ -1,0 +1,50 @@
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from vision import synth
+from vision.synth import Scenario
+
+
+def test_same_seed_same_frames():
+    spec = synth.random_spec(3)
+    a, b = synth.render_clip(spec), synth.render_clip(spec)
+    fa, fb = a.scene.render(20), b.scene.render(20)
+    assert fa.shape == (480, 640, 3) and fa.dtype == np.uint8
+    assert np.array_equal(fa, fb)
+
+
+def test_truth_follows_the_hits():
+    spec = synth.random_spec(5, scenario=Scenario.MULTI)
+    truth = synth.render_clip(spec).truth
+    assert sorted(truth.knocked + truth.touched) == sorted(s for s, _ in spec.hits)
+    assert synth.render_clip(synth.random_spec(6, scenario=Scenario.MISS)).truth.as_json() == {"knocked": [], "touched": []}
+
+
+def test_clip_set_covers_every_scenario():
+    specs = synth.clip_set(10, seed=2)
+    assert {s.scenario for s in specs} == set(Scenario)
+    tags = synth.variation_tags(specs[0])
+    assert any(t.startswith("light:") for t in tags) and any(t.startswith("scenario:") for t in tags)
+
+
+def test_a_knocked_standee_changes_the_image_where_it_stood():
+    spec = synth.random_spec(8, scenario=Scenario.KNOCK, noise_sigma=1.0)
+    clip = synth.render_clip(spec)
+    first, last = clip.scene.render(0), clip.scene.render(clip.scene.frame_count - 1)
+    seat = spec.hits[0][0]
+    pos = synth.standee_position(seat, spec.seats)
+    top = clip.scene.camera.project(np.array([[pos[0], pos[1], synth.STANDEE_H]]))[0] - synth.PAD
+    x, y = top.astype(int)
+    assert np.abs(first[y - 5:y + 5, x - 5:x + 5].astype(int) - last[y - 5:y + 5, x - 5:x + 5]).mean() > 20
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000_000))
+def test_random_specs_are_consistent(seed):
+    spec = synth.random_spec(seed)
+    seats = [s for s, _ in spec.hits]
+    assert 6 <= spec.seats <= 9 and 0 <= spec.thrower < spec.seats
+    assert spec.thrower not in seats and len(set(seats)) == len(seats)
+    assert all(o in ("knocked", "touched") for _, o in spec.hits)
+    assert (len(seats) == 0) == (spec.scenario in (Scenario.MISS, Scenario.NEAR_MISS))
+    assert 60 <= spec.camera_height_cm <= 100

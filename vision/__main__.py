@@ -1,0 +1,153 @@
+"""Command line: ``python -m vision calibrate|markers|judge|synth``.
+
+    python -m vision calibrate --camera 0 --seats 6 --out calibration.json
+    python -m vision markers --out hardware/markers --dpi 300
+    python -m vision judge CLIP --json
+    python -m vision synth OUT --count 20 --seed 1 [--video]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+import cv2
+
+from vision import sheet, synth
+from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.judge import judge_clip
+from vision.progress import progress
+from vision.sources import ClipError, FrameFolder, PiCamera, UvcCamera, VideoFile
+
+EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
+EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read
+
+
+def _open_source(args: argparse.Namespace):
+    if args.camera is not None:
+        return UvcCamera(args.camera)
+    if args.picamera:
+        return PiCamera()
+    if args.video:
+        return VideoFile(Path(args.video))
+    if args.frames:
+        return FrameFolder(Path(args.frames), fps=30)
+    raise ClipError("no source: give --camera N, --picamera, --video FILE, --frames DIR or --image FILE")
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    if args.image:
+        frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ClipError(f"{args.image}: cannot be read as an image")
+        frames = [frame]
+    else:
+        with _open_source(args) as source:
+            for _ in range(args.skip):  # let a camera's exposure settle after opening
+                source.read()
+            frames = [f for _, f in zip(range(args.count), source.frames())]
+        if not frames:
+            raise ClipError("the source gave no frame")
+    try:
+        cal = calibrate(frames, args.seats)
+    except CalibrationError as exc:
+        for problem in exc.problems:
+            print(f"calibration: {problem}", file=sys.stderr)
+        return EXIT_PROBLEM
+    cal.save(Path(args.out))
+    for warning in cal.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"calibrated {cal.seat_count} seats, {cal.px_per_cm:.1f} px/cm on the table, median brightness "
+          f"{cal.brightness:.0f}: saved {args.out}")
+    return 0
+
+
+def cmd_markers(args: argparse.Namespace) -> int:
+    paths = sheet.write_sheets(Path(args.out), dpi=args.dpi, seats=args.seats)
+    for p in paths:
+        print(p)
+    print(f"print at 100 % ({args.dpi} dpi, A4); check the 10 cm scale bar")
+    return 0
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
+    try:
+        verdict = judge_clip(Path(args.clip), calibration=calibration)
+    except CalibrationError as exc:
+        more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
+        raise ClipError(f"{args.clip}: cannot calibrate from its first frames: {exc.problems[0]}{more}") from None
+    if args.json:
+        print(json.dumps(verdict.details() if args.details else verdict.as_json()))
+        return 0
+    print(f"knocked: {verdict.knocked}  touched: {verdict.touched}  confidence {verdict.confidence:.2f}"
+          f"{'  (the Godfather decides)' if verdict.needs_godfather else ''}  [{verdict.reason}]")
+    for seat, ev in verdict.seats.items():
+        print(f"  seat {seat}: {ev.outcome.value:8s} {ev.confidence:.2f}  {ev.reason}")
+    return 0
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    specs = synth.clip_set(args.count, seed=args.seed)
+    out = Path(args.out)
+    for i, spec in progress(enumerate(specs), len(specs), "rendering clips"):
+        synth.write_clip(synth.render_clip(spec), out / f"clip{i:04d}", video=args.video)
+    print(f"wrote {len(specs)} clips under {out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m vision", description="Camera referee for Shuriken throws.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("calibrate", help="find the markers, check them and the light, save a calibration")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--camera", type=int, help="UVC webcam number (/dev/videoN)")
+    src.add_argument("--picamera", action="store_true", help="the Raspberry Pi camera")
+    src.add_argument("--video", help="a video file")
+    src.add_argument("--frames", help="a folder of numbered frames")
+    src.add_argument("--image", help="one still image")
+    p.add_argument("--seats", type=int, help="seats at the table (default: as many as crown markers seen)")
+    p.add_argument("--count", type=int, default=5, help="frames to look at (default 5)")
+    p.add_argument("--skip", type=int, default=0, help="frames to drop first, e.g. 30 for a camera")
+    p.add_argument("--out", default="calibration.json")
+    p.set_defaults(run=cmd_calibrate)
+
+    p = sub.add_parser("markers", help="write the printable marker sheets")
+    p.add_argument("--out", default="hardware/markers")
+    p.add_argument("--dpi", type=int, default=300)
+    p.add_argument("--seats", type=int, default=9)
+    p.set_defaults(run=cmd_markers)
+
+    p = sub.add_parser("judge", help="judge a recorded throw")
+    p.add_argument("clip", help="folder with clip.json and video.avi or frames/")
+    p.add_argument("--json", action="store_true", help='print {"knocked": [...], "touched": [...]}')
+    p.add_argument("--details", action="store_true", help="with --json: add confidence and per-seat evidence")
+    p.add_argument("--calibration", help="a saved calibration (default: calibrate from the clip's first frames)")
+    p.set_defaults(run=cmd_judge)
+
+    p = sub.add_parser("synth", help="render labelled synthetic clips (truth.json beside each)")
+    p.add_argument("out")
+    p.add_argument("--count", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
+    p.set_defaults(run=cmd_synth)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return args.run(args)
+    except (ClipError, CalibrationError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""Calibration: where the play area and each seat's markers are in the camera image.
+
+``calibrate`` looks at a few still frames of the set-up table, finds the corner, crown and base
+markers, checks their sizes, their order around the table and the light, and either returns a
+``Calibration`` or raises ``CalibrationError`` listing every problem in one line each.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision import markers
+from vision.markers import Detection, MarkerDetector, MarkerKind
+
+log = logging.getLogger(__name__)
+
+MIN_SIDE_PX = 14.0  # below this a 4x4 marker (6 cells with its border) is not decoded reliably
+MIN_BRIGHTNESS = 30  # median grey level of the image
+MAX_BRIGHTNESS = 235
+MIN_MARKER_CONTRAST = 50  # grey levels between a corner marker's black and white cells
+FORMAT_VERSION = 1
+
+
+class CalibrationError(Exception):
+    """The scene cannot be calibrated; ``problems`` holds one actionable line per fault."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class SeatMarkers:
+    """One seat's markers in the image: the crown (None if the standee is down) and the base."""
+
+    seat: int
+    crown: np.ndarray | None  # (4, 2) image corners
+    base: np.ndarray | None
+
+    @property
+    def standing(self) -> bool:
+        return self.crown is not None
+
+
+@dataclass
+class Calibration:
+    image_size: tuple[int, int]  # (width, height)
+    corners: dict[int, np.ndarray]  # corner marker id -> (4, 2)
+    seats: dict[int, SeatMarkers]
+    brightness: float
+    px_per_cm: float  # on the table plane, from the corner markers
+    play_area_homography: np.ndarray  # image -> play area square, corner 0 at (0, 0), corner 2 at (1, 1)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    def to_json(self) -> dict:
+        def arr(a: np.ndarray | None) -> list | None:
+            return None if a is None else np.asarray(a, float).round(3).tolist()
+
+        return {
+            "format": FORMAT_VERSION,
+            "image_size": list(self.image_size),
+            "corners": {str(k): arr(v) for k, v in self.corners.items()},
+            "seats": {str(s.seat): {"crown": arr(s.crown), "base": arr(s.base)} for s in self.seats.values()},
+            "brightness": round(self.brightness, 1),
+            "px_per_cm": round(self.px_per_cm, 4),
+            "play_area_homography": np.asarray(self.play_area_homography, float).tolist(),
+            "warnings": self.warnings,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Calibration":
+        def arr(a: list | None) -> np.ndarray | None:
+            return None if a is None else np.asarray(a, np.float32)
+
+        if data.get("format") != FORMAT_VERSION:
+            raise ValueError(f"calibration format {data.get('format')!r} is not {FORMAT_VERSION}")
+        seats = {int(k): SeatMarkers(int(k), arr(v["crown"]), arr(v["base"])) for k, v in data["seats"].items()}
+        return cls(tuple(data["image_size"]), {int(k): arr(v) for k, v in data["corners"].items()}, seats,
+                   float(data["brightness"]), float(data["px_per_cm"]),
+                   np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])))
+
+    def save(self, path: Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> "Calibration":
+        try:
+            return cls.from_json(json.loads(Path(path).read_text()))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CalibrationError([f"{path}: not a calibration file ({exc})"]) from exc
+
+
+def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:
+    """Markers seen in at least half of the frames, at their median corner positions."""
+    seen: dict[int, list[np.ndarray]] = {}
+    for frame in frames:
+        dets = detector.detect(frame)
+        if not _complete(dets):  # small base markers often decode only when enlarged
+            dets = {**dets, **detector.detect(frame, upscale=2)}
+        for mid, det in dets.items():
+            seen.setdefault(mid, []).append(det.corners)
+    need = max(1, math.ceil(len(frames) / 2))
+    return {mid: Detection(mid, np.median(np.stack(c), axis=0).astype(np.float32))
+            for mid, c in seen.items() if len(c) >= need}
+
+
+def _complete(found: dict[int, Detection]) -> bool:
+    """All four corners, and a base for every crown and a crown for every base."""
+    seats = {markers.kind_of(m)[1] for m in found if markers.kind_of(m)[0] is not MarkerKind.CORNER}
+    return all(c in found for c in markers.CORNER_IDS) and all(
+        markers.crown_id(s) in found and markers.base_id(s) in found for s in seats)
+
+
+def _describe(marker_id: int) -> str:
+    kind, index = markers.kind_of(marker_id)
+    if kind is MarkerKind.CORNER:
+        return f"corner marker id {marker_id}"
+    return f"seat {index}: {kind.value} marker id {marker_id}"
+
+
+def _clockwise_problem(centres: dict[int, np.ndarray], homography: np.ndarray) -> str | None:
+    """Seats must go clockwise seen from above, starting at seat 0 (table-conventions.md)."""
+    if len(centres) < 3:
+        return None
+    order = sorted(centres)
+    pts = cv2.perspectiveTransform(np.array([[centres[s] for s in order]], np.float32), homography)[0]
+    ang = np.arctan2(pts[:, 1] - 0.5, pts[:, 0] - 0.5)
+    for a, b, sa, sb in zip(ang, np.roll(ang, -1), order, np.roll(order, -1)):
+        step = (b - a + math.pi) % (2 * math.pi) - math.pi
+        if step >= 0:  # clockwise in the (x right, y up) play-area frame means the angle decreases
+            return (f"seats out of order: seat {sb}'s standee is not clockwise after seat {sa}'s "
+                    f"(check crown markers {markers.crown_id(sa)} and {markers.crown_id(sb)})")
+    return None
+
+
+def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
+              setup: bool = True, detector: MarkerDetector | None = None) -> Calibration:
+    """Calibrates from still frames of the table. ``seats`` defaults to the crown markers found.
+
+    ``setup`` (the calibrate command) demands every marker. During a game (``setup=False``) a
+    standee may already lie down, so a missing crown is no fault when its base is seen, and a
+    missing base marker is only a warning: the judge then has no base to confirm a fall."""
+    if not frames:
+        raise CalibrationError(["no frame to calibrate from"])
+    detector = detector or MarkerDetector()
+    h, w = frames[0].shape[:2]
+    found = _median_detections(frames, detector)
+    problems: list[str] = []
+    warnings: list[str] = []
+
+    gray = cv2.cvtColor(frames[-1], cv2.COLOR_BGR2GRAY) if frames[-1].ndim == 3 else frames[-1]
+    brightness = float(np.median(gray))
+    if brightness < MIN_BRIGHTNESS:
+        problems.append(f"too dark: the image's median brightness is {brightness:.0f}/255, needs at least "
+                        f"{MIN_BRIGHTNESS}: add light or raise the camera's exposure")
+    elif brightness > MAX_BRIGHTNESS:
+        problems.append(f"too bright: the image's median brightness is {brightness:.0f}/255, at most "
+                        f"{MAX_BRIGHTNESS}: lower the exposure")
+
+    if seats is None:
+        crowns = [markers.kind_of(m)[1] for m in found if markers.kind_of(m)[0] is MarkerKind.CROWN]
+        bases = [markers.kind_of(m)[1] for m in found if markers.kind_of(m)[0] is MarkerKind.BASE]
+        seats = max(crowns + bases, default=-1) + 1
+    if not 6 <= seats <= markers.MAX_SEATS:
+        problems.append(f"{seats} seats found (crown and base markers ids 10+seat, 20+seat): a Yakuzas table "
+                        f"has 6 to {markers.MAX_SEATS}")
+
+    for cid in markers.CORNER_IDS:
+        if cid not in found:
+            problems.append(f"corner marker id {cid} not found: it lies flat at a corner of the play area, "
+                            "clockwise from seat 0's left")
+    seat_markers: dict[int, SeatMarkers] = {}
+    for seat in range(max(0, min(seats, markers.MAX_SEATS))):
+        crown, base = found.get(markers.crown_id(seat)), found.get(markers.base_id(seat))
+        if base is None:
+            (problems if setup else warnings).append(f"seat {seat}: base marker id {markers.base_id(seat)} not found")
+        if crown is None and (setup or base is None):
+            problems.append(f"seat {seat}: crown marker id {markers.crown_id(seat)} not found "
+                            "(is the standee up, with its crown card facing the camera?)")
+        if crown is not None and base is not None:
+            if np.linalg.norm(crown.center - base.center) > 4 * crown.side_px:
+                problems.append(f"seat {seat}: base marker id {base.marker_id} is far from crown marker id "
+                                f"{crown.marker_id}: put it just in front of its own standee")
+        seat_markers[seat] = SeatMarkers(seat, None if crown is None else crown.corners,
+                                         None if base is None else base.corners)
+    for mid in found:
+        kind, index = markers.kind_of(mid)
+        if kind is not MarkerKind.CORNER and index >= seats:
+            problems.append(f"{_describe(mid)} seen but the table has {seats} seats")
+
+    for mid, det in found.items():
+        if det.side_px < MIN_SIDE_PX:
+            problems.append(f"{_describe(mid)} is {det.side_px:.0f} px wide, needs at least {MIN_SIDE_PX:.0f} px: "
+                            "bring the camera closer or raise its resolution")
+
+    homography = np.eye(3)
+    px_per_cm = 0.0
+    if all(cid in found for cid in markers.CORNER_IDS):
+        centres = np.array([found[c].center for c in markers.CORNER_IDS], np.float32)
+        square = np.float32([[0, 0], [0, 1], [1, 1], [1, 0]])  # corners 0-3 clockwise from seat 0's left
+        homography = cv2.getPerspectiveTransform(centres, square)
+        px_per_cm = float(np.mean([found[c].side_px for c in markers.CORNER_IDS])) / markers.CORNER_SIZE_CM
+        for cid in markers.CORNER_IDS:
+            contrast = _marker_contrast(gray, found[cid].corners)
+            if contrast < MIN_MARKER_CONTRAST:
+                problems.append(f"corner marker id {cid}: contrast {contrast:.0f} grey levels, needs "
+                                f"{MIN_MARKER_CONTRAST}: the light is too dim or glaring there")
+        standing = {s: np.mean(m.crown, axis=0) for s, m in seat_markers.items() if m.crown is not None}
+        order = _clockwise_problem(standing, homography)
+        if order:
+            problems.append(order)
+    if problems:
+        log.debug("calibration refused: %s", problems)
+        raise CalibrationError(problems)
+    for mid, det in found.items():
+        if det.side_px < 1.3 * MIN_SIDE_PX:
+            warnings.append(f"{_describe(mid)} is only {det.side_px:.0f} px wide")
+    log.info("calibrated %d seats at %.1f px/cm, brightness %.0f", len(seat_markers), px_per_cm, brightness)
+    return Calibration((w, h), {c: found[c].corners for c in markers.CORNER_IDS}, seat_markers, brightness,
+                       px_per_cm, homography, warnings)
+
+
+def _marker_contrast(gray: np.ndarray, corners: np.ndarray) -> float:
+    """Difference between the bright and dark grey levels inside a marker's quad."""
+    mask = np.zeros(gray.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+    values = gray[mask > 0]
+    if values.size < 10:
+        return 0.0
+    lo, hi = np.percentile(values, [10, 90])
+    return float(hi - lo)

@@ -1,0 +1,75 @@
+"""Judging labelled synthetic clips: per-clip results and accuracy per variation.
+
+Used by the tests and by ``bench/bench_vision.py``. Clips are rendered in memory and fed to the
+judge frame by frame, exactly as a camera would; only the comparison with the truth reads the
+renderer's labels.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from vision import synth
+from vision.calibration import CalibrationError
+from vision.judge import JudgeConfig, judge_frames
+
+
+@dataclass(frozen=True)
+class ClipResult:
+    seed: int
+    tags: tuple[str, ...]
+    truth: dict[str, list[int]]
+    verdict: dict[str, list[int]]
+    confidence: float
+    needs_godfather: bool
+    reason: str
+    frames: int
+    seconds: float  # rendering and judging
+    refused: bool = False  # the calibration refused the scene (too dark, markers not found)
+
+    @property
+    def correct(self) -> bool:
+        return not self.refused and self.truth == self.verdict
+
+    @property
+    def false_knock(self) -> bool:
+        """A seat called knocked that was not (the worst error: it wounds a player)."""
+        return bool(set(self.verdict["knocked"]) - set(self.truth["knocked"]))
+
+
+def judge_spec(spec: synth.ClipSpec, config: JudgeConfig = JudgeConfig()) -> ClipResult:
+    """Renders and judges one clip; a clip whose calibration is refused counts as wrong, with the
+    calibration's complaint as its reason and an empty verdict."""
+    start = time.perf_counter()
+    clip = synth.render_clip(spec)
+    tags = tuple(synth.variation_tags(spec))
+    try:
+        verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps, config=config)
+    except CalibrationError as exc:
+        return ClipResult(spec.seed, tags, clip.truth.as_json(), {"knocked": [], "touched": []}, 0.0, True,
+                          f"calibration refused: {exc.problems[0]}", 0, time.perf_counter() - start, refused=True)
+    return ClipResult(spec.seed, tags, clip.truth.as_json(), verdict.as_json(), verdict.confidence,
+                      verdict.needs_godfather, verdict.reason, verdict.frames, time.perf_counter() - start)
+
+
+def judge_specs(specs: list[synth.ClipSpec], workers: int = 1) -> Iterator[ClipResult]:
+    """Results in the order of ``specs``, computed by ``workers`` processes."""
+    if workers <= 1:
+        yield from map(judge_spec, specs)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(judge_spec, specs, chunksize=4)
+
+
+def accuracy_by_tag(results: Iterable[ClipResult]) -> dict[str, tuple[int, int]]:
+    """tag -> (clips judged exactly right, clips)."""
+    table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in results:
+        for tag in ("all",) + r.tags:
+            table[tag][0] += r.correct
+            table[tag][1] += 1
+    return {k: (v[0], v[1]) for k, v in sorted(table.items())}

@@ -1,0 +1,135 @@
+"""Marker conventions of the table (table-conventions.md) and ArUco detection.
+
+Ids: 0-3 corner markers (5 cm), 10+seat crown markers (4 cm), 20+seat base markers (3 cm),
+all from DICT_4X4_50.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import cv2
+import numpy as np
+
+DICTIONARY_ID = cv2.aruco.DICT_4X4_50
+CORNER_IDS = (0, 1, 2, 3)
+CROWN_BASE_ID = 10
+BASE_BASE_ID = 20
+MAX_SEATS = 9
+CORNER_SIZE_CM = 5.0
+CROWN_SIZE_CM = 4.0
+BASE_SIZE_CM = 3.0
+
+
+class MarkerKind(Enum):
+    CORNER = "corner"
+    CROWN = "crown"
+    BASE = "base"
+
+
+def crown_id(seat: int) -> int:
+    return CROWN_BASE_ID + seat
+
+
+def base_id(seat: int) -> int:
+    return BASE_BASE_ID + seat
+
+
+def kind_of(marker_id: int) -> tuple[MarkerKind, int] | None:
+    """(kind, index) of a marker id: index is the corner number or the seat; None if not ours."""
+    if marker_id in CORNER_IDS:
+        return MarkerKind.CORNER, marker_id
+    if CROWN_BASE_ID <= marker_id < CROWN_BASE_ID + MAX_SEATS:
+        return MarkerKind.CROWN, marker_id - CROWN_BASE_ID
+    if BASE_BASE_ID <= marker_id < BASE_BASE_ID + MAX_SEATS:
+        return MarkerKind.BASE, marker_id - BASE_BASE_ID
+    return None
+
+
+def size_cm(marker_id: int) -> float:
+    kind = kind_of(marker_id)
+    if kind is None:
+        raise ValueError(f"marker id {marker_id} is not a table marker")
+    return {MarkerKind.CORNER: CORNER_SIZE_CM, MarkerKind.CROWN: CROWN_SIZE_CM,
+            MarkerKind.BASE: BASE_SIZE_CM}[kind[0]]
+
+
+def dictionary() -> cv2.aruco.Dictionary:
+    return cv2.aruco.getPredefinedDictionary(DICTIONARY_ID)
+
+
+def marker_image(marker_id: int, side_px: int) -> np.ndarray:
+    """The marker's black-and-white image (one-cell black border included), side_px square."""
+    return cv2.aruco.generateImageMarker(dictionary(), marker_id, side_px, borderBits=1)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One detected marker: its four image corners (clockwise from the marker's top-left)."""
+
+    marker_id: int
+    corners: np.ndarray  # shape (4, 2), float32, full-image pixels
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def side_px(self) -> float:
+        c = self.corners
+        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+
+    @property
+    def area_px(self) -> float:
+        return float(abs(cv2.contourArea(self.corners.astype(np.float32))))
+
+    @property
+    def angle_deg(self) -> float:
+        """Direction of the marker's top edge in the image, degrees."""
+        d = self.corners[1] - self.corners[0]
+        return float(np.degrees(np.arctan2(d[1], d[0])))
+
+
+class MarkerDetector:
+    """ArUco detection of the table's markers, on a whole frame or a crop of it."""
+
+    def __init__(self) -> None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.minMarkerPerimeterRate = 0.02
+        self._detector = cv2.aruco.ArucoDetector(dictionary(), params)
+
+    def detect(self, image: np.ndarray, origin: tuple[int, int] = (0, 0),
+               upscale: int = 1) -> dict[int, Detection]:
+        """Markers found in ``image`` (BGR or gray); ``origin`` shifts crop coordinates back to the
+        full frame and ``upscale`` enlarges a small crop first (small markers decode better)."""
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        if upscale > 1:
+            gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+        corners, ids, _ = self._detector.detectMarkers(gray)
+        found: dict[int, Detection] = {}
+        if ids is None:
+            return found
+        for quad, marker_id in zip(corners, ids.ravel()):
+            pts = quad.reshape(4, 2).astype(np.float32)
+            if upscale > 1:
+                pts = (pts + 0.5) / upscale - 0.5
+            pts += np.asarray(origin, np.float32)
+            mid = int(marker_id)
+            if kind_of(mid) is None:
+                continue
+            if mid in found:  # the same id twice: keep the larger, the other is a reflection or a spare
+                if found[mid].area_px >= abs(cv2.contourArea(pts)):
+                    continue
+            found[mid] = Detection(mid, pts)
+        return found
+
+    def detect_in(self, frame: np.ndarray, box: tuple[int, int, int, int],
+                  upscale: int = 2) -> dict[int, Detection]:
+        """Markers inside ``box`` = (x0, y0, x1, y1) of ``frame``, clipped to the frame."""
+        h, w = frame.shape[:2]
+        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return {}
+        return self.detect(frame[y0:y1, x0:x1], origin=(x0, y0), upscale=upscale)
