@@ -126,7 +126,7 @@ def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
 
 def test_demo_writes_a_record_that_replays(tmp_path, capsys):
     target = tmp_path / "demo.record.json"
-    assert main(["demo", "--seed", "5", "--record", str(target)]) == 0
+    assert main(["demo", "--seed", "5", "--fast", "--record", str(target)]) == 0
     out = capsys.readouterr().out
     assert str(target) in out.splitlines()[-1]
     assert main(["replay", str(target), "--json"]) == 0
@@ -137,18 +137,3 @@ def test_demo_writes_a_record_that_replays(tmp_path, capsys):
 def test_demo_refuses_bad_player_count(capsys):
     assert main(["demo", "--ruleset", "classic", "--players", "9"]) == 2
     assert "classic is for 4-6 players" in capsys.readouterr().err
-
-
-def test_demo_with_the_advanced_rules(tmp_path, capsys):
-    target = tmp_path / "adv.record.json"
-    assert main(["demo", "--seed", "2", "--super-powers", "--objects", "--record", str(target)]) == 0
-    out = capsys.readouterr().out
-    assert " uses " in out
-    data = json.loads(target.read_text())
-    assert data["options"]["super_powers"] and data["setup"]["powers"]["kept"]
-    assert main(["replay", str(target), "--json"]) == 0
-
-
-def test_demo_refuses_advanced_rules_in_2014(capsys):
-    assert main(["demo", "--ruleset", "classic-2014", "--objects"]) == 2
-    assert "not played in classic-2014" in capsys.readouterr().err
