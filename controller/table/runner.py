@@ -284,8 +284,8 @@ def write_record(referee: Referee, path: Path) -> dict:
 class Progress:
     """A progress line on a terminal (round and step), plain lines elsewhere."""
 
-    def __init__(self, stream=sys.stderr) -> None:
-        self.stream = stream
+    def __init__(self, stream=None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
         self.tty = stream.isatty()
         self.started = time.monotonic()
 
