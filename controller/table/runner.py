@@ -286,7 +286,7 @@ class Progress:
 
     def __init__(self, stream=None) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.tty = stream.isatty()
+        self.tty = bool(self.stream is not None and self.stream.isatty())
         self.started = time.monotonic()
 
     def __call__(self, text: str) -> None:
