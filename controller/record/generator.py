@@ -96,18 +96,9 @@ def deal_cards(rng: random.Random, ruleset: RuleSet, players, *, powers: bool, o
     return setup
 
 
-def random_record(
-    seed: int,
-    ruleset: RuleSet | str = RuleSet.YAKUZAS,
-    players: int | None = None,
-    *,
-    rounds: int = ROUNDS,
-    style: Style = Style(),
-    powers: bool = False,
-    objects: bool = False,
-) -> Record:
-    """A random legal game of up to ``rounds`` rounds (fewer if it ends early)."""
-    return random_game(seed, ruleset, players, rounds=rounds, style=style, powers=powers, objects=objects)[0]
+def random_record(seed: int, *args, **options) -> Record:
+    """A random legal game of up to ``rounds`` rounds (fewer if it ends early): :func:`random_game`'s record."""
+    return random_game(seed, *args, **options)[0]
 
 
 def random_game(

@@ -55,27 +55,41 @@ def _uses(game: Game, rr: RoundRecord, number: int) -> list[Use]:
     for key, entries in (("powers", rr.powers), ("objects", rr.objects)):
         for j, entry in enumerate(entries, start=1):
             where = f"round {number}: {key} {j}"
-            spec = CATALOG.get(entry["card"])
-            if spec is None:
-                raise RecordError(f"{where}: {entry['card']!r} is not a card")
-            if spec.is_object != (key == "objects"):
-                raise RecordError(f"{where}: {entry['card']} belongs in the {'objects' if spec.is_object else 'powers'} list")
-            when = entry.get("when")
-            if when is None:
-                if len(spec.moments) != 1:
-                    raise RecordError(f"{where}: when is needed for {spec.id} (one of {', '.join(spec.moments)})")
-                when = spec.moments[0]
-            fields = {}
-            for name, value in entry.items():
-                if name in ("player", "card", "when"):
-                    continue
-                fields[name] = _seats(game, value, NAME_FIELDS.get(name), f"{where}: {name}")
-            uses.append(Use(game.seat_of(entry["player"]), entry["card"], when, fields))
+            use = use_from_entry(game, entry, where)
+            if CATALOG[use.card].is_object != (key == "objects"):
+                right = "objects" if CATALOG[use.card].is_object else "powers"
+                raise RecordError(f"{where}: {use.card} belongs in the {right} list")
+            uses.append(use)
     return uses
 
 
-def _seats(game: Game, value, kind: str | None, where: str):
-    """Player names in a use's field, as seats."""
+def use_from_entry(game: Game, entry: dict, where: str) -> Use:
+    """A card use as a record (or the console) writes it: ``player``, ``card``, ``when`` (which may be left out
+    for a card with one moment) and the card's own fields, with player names."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
+        raise RecordError(f"{where}: a card use names its player")
+    spec = CATALOG.get(entry.get("card"))
+    if spec is None:
+        raise RecordError(f"{where}: {entry.get('card')!r} is not a card")
+    when = entry.get("when")
+    if when is None:
+        if len(spec.moments) != 1:
+            raise RecordError(f"{where}: when is needed for {spec.id} (one of {', '.join(spec.moments)})")
+        when = spec.moments[0]
+    fields = {
+        name: seats_of(game, value, NAME_FIELDS.get(name), f"{where}: {name}")
+        for name, value in entry.items()
+        if name not in ("player", "card", "when")
+    }
+    try:
+        seat = game.seat_of(entry["player"])
+    except KeyError:
+        raise RecordError(f"{where}: {entry['player']!r} is not a player") from None
+    return Use(seat, spec.id, when, fields)
+
+
+def seats_of(game: Game, value, kind: str | None, where: str):
+    """Player names in a card use's field, as seats (``kind``: how the field names players)."""
     if kind is None:
         return value
 

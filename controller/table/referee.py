@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from ..record.replay import _seats, new_game, NAME_FIELDS  # noqa: F401  (names -> seats in card uses)
+from ..record.replay import new_game, use_from_entry
 from ..record.schema import Record, RecordError, RoundRecord, Throw as ThrowRecord
-from ..rules import Card, Game, IllegalMove, RuleSet, Use
+from ..rules import Card, Game, IllegalMove, RuleSet
 from ..rules.advanced import CATALOG
 from ..rules.round import Phase, Round
 from . import inputs as I
@@ -335,22 +335,11 @@ def _apply(st: _State, inp: I.Input, referee: Referee) -> Outcome:
 
 
 def _announce(st: _State, entry: dict) -> None:
-    """A card use from the console: checked as a record entry, then queued in the engine for its moment."""
-    game, rnd = st.game, st.rnd
-    if not isinstance(entry, dict) or not isinstance(entry.get("player"), str) or entry.get("card") not in CATALOG:
-        raise IllegalMove(rnd.number, None, "a card use names its player and a card")
-    spec = CATALOG[entry["card"]]
-    when = entry.get("when") or (spec.moments[0] if len(spec.moments) == 1 else None)
-    if when is None:
-        raise IllegalMove(rnd.number, entry["player"], f"must say when he uses {spec.id} ({', '.join(spec.moments)})")
-    fields = {
-        k: _seats(game, v, NAME_FIELDS.get(k), f"round {rnd.number}: {spec.id}: {k}")
-        for k, v in entry.items()
-        if k not in ("player", "card", "when")
-    }
-    rnd.announce(Use(game.seat_of(entry["player"]), spec.id, when, fields))
-    target = st.rr.objects if spec.is_object else st.rr.powers
-    target.append({**entry, "when": when})
+    """A card use from the console: read as a record entry, then queued in the engine for its moment."""
+    use = use_from_entry(st.game, entry, f"round {st.rnd.number}")
+    st.rnd.announce(use)
+    target = st.rr.objects if CATALOG[use.card].is_object else st.rr.powers
+    target.append({**entry, "when": use.when})
 
 
 def _finish(st: _State, referee: Referee):
