@@ -13,6 +13,7 @@ import asyncio
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,9 +153,13 @@ class ConsoleSource:
 
     def answer(self, prompt: Prompt) -> I.Input | None:
         hub = self._hub()
-        referee = hub.session.referee
+        session = hub.session
+        referee = session.referee
         with hub.condition:
             while not hub.stopped and referee.step is prompt.step and referee.prompt().round == prompt.round:
+                ends = session.intermission_ends
+                if ends is not None and time.time() >= ends:
+                    return I.Resume()  # the 5 minutes are up
                 hub.condition.wait(timeout=0.5)
         if hub.stopped:
             raise SystemExit("the console stopped")

@@ -9,8 +9,10 @@ by :func:`team_view` for that team only.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from ..rules.advanced import CATALOG, Deck, deck_cards
 from ..rules.cards import GANG_ORDER, Role
 from ..table.referee import EXPECTED, Step
 from ..table.session import Session
@@ -82,6 +84,9 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
         "scores": game.scores(),
         "godfather": game.players[game.godfather].name if str(game.ruleset) == "classic-2014" else None,
         "count": session.count_shown,
+        "intermission_left": (
+            max(0, round(session.intermission_ends - time.time())) if session.intermission_ends is not None else None
+        ),
         "log": session.lines[-40:],
         "finished": game.finished,
         "winners": list(game.winners),
@@ -101,7 +106,21 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["cards"] = _hand_choices(session) if prompt.step in (Step.BBB, Step.THROWS, Step.REVEAL, Step.DISCARDS) else {}
     view["sensors"] = _sensors(session)
     view["teams"] = [{"team": t, "url": url} for t, url in links.items()]
+    view["uses"] = _card_moments(session)
     return view
+
+
+def _card_moments(session: Session) -> dict[str, list[str]]:
+    """The advanced-rule cards of this game's decks, with the moments each is used at (who holds
+    which stays secret: a player announces his card, the Godfather enters the use)."""
+    game = session.referee.game
+    decks = []
+    if game.super_powers:
+        decks += [Deck.POWER] + ([Deck.KIAI] if game.is_yakuzas else [])
+    if game.objects:
+        decks += [Deck.GANGSTER_OBJECT] + ([Deck.YAKUZA_OBJECT] if game.is_yakuzas else [])
+    return {card: list(CATALOG[card].moments) for deck in decks for card in deck_cards(deck, game.ruleset)
+            if CATALOG[card].moments}
 
 
 def team_view(session: Session, version: int, team: str) -> dict[str, Any]:

@@ -34,6 +34,7 @@ from .bots import Bots, ThrowPlan
 from .referee import Outcome, Prompt, Referee, Refused, Step
 
 log = logging.getLogger(__name__)
+INTERMISSION_SECONDS = 300.0
 
 
 class InputSource(Protocol):
@@ -119,6 +120,7 @@ class Session:
         self.frame: bytes | None = None  # the frame of the pending camera verdict (JPEG)
         self.overridden: set[int] = set()  # seats whose tilt sensor the Godfather took over
         self.count_shown: int | None = None  # the number of the count being given, if one is
+        self.intermission_ends: float | None = None  # wall-clock time the gangs' meeting ends
         self.lines: list[str] = []  # the game's log, as told
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
@@ -155,8 +157,10 @@ class Session:
             inp = self._throw(prompt)
         elif step is Step.INTERMISSION:
             self.say("Intermission: the gangs meet for 5 minutes.")
-            self._wait(300.0 if self.pace else 0.0, real=False)
-            inp = self.source.answer(prompt)
+            self.intermission_ends = time.time() + INTERMISSION_SECONDS
+            self.changed()
+            inp = self.source.answer(prompt)  # the Godfather goes on (the console does when the 5 minutes are up)
+            self.intermission_ends = None
         else:
             inp = self.source.answer(prompt)
         if inp is not None:

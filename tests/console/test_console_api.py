@@ -150,3 +150,39 @@ def test_a_team_page_never_receives_another_teams_secrets_live(console):
         text = json.dumps(message)
         assert not any(f'"{card}"' in text for card in others)
         assert message["secrets"] and all(s["player"] in {p.name for p in players if str(p.gang) == "yellow"} for s in message["secrets"])
+
+
+def test_card_uses_entered_on_the_console(console):
+    session, hub, client = console
+    token = gf(hub)
+    state = client.get(f"/api/state?token={token}").json()
+    assert "geisha" in state["uses"] and state["uses"]["kevlar"] == ["phase-5", "phase-5b", "phase-6", "deaths"]
+    table = client.get("/api/state").json()
+    assert "uses" not in table
+    holder = next(p for p in session.referee.game.players if p.power)
+    other = next(p for p in session.referee.game.players if p.power is None or p.power != holder.power)
+    reply = post(client, token, {"kind": "use", "use": {"player": other.name, "card": holder.power, "when": "phase-1"}})
+    assert reply.status_code == 409 and reply.json()["refused"] == f"round 1: {other.name} may not use {holder.power}: he does not hold it"
+    reply = post(client, token, {"kind": "use", "use": {"player": "Zed", "card": "geisha"}})
+    assert reply.status_code == 409 and "'Zed' is not a player" in reply.json()["refused"]
+
+
+def test_the_intermission_ends_after_five_minutes():
+    import time
+
+    from controller.console.hub import ConsoleSource
+    from controller.table import inputs as I
+    from controller.table.referee import Step
+    from console_kit import console_table
+
+    session, hub = console_table(cards=False, devices=False)
+    bots = session.bots
+    session.source = bots
+    while session.referee.step is not Step.INTERMISSION:
+        session.play_step()
+    prompt = session.referee.prompt()
+    session.intermission_ends = time.time() + 120
+    left = hub.view("table", None)["intermission_left"]
+    assert 118 <= left <= 120
+    session.intermission_ends = time.time() - 1
+    assert ConsoleSource(lambda: hub).answer(prompt) == I.Resume()

@@ -57,6 +57,7 @@ function render(next) {
   $("round").textContent = state.finished ? "Game over" : `Round ${state.round}/8`;
   $("step").textContent = state.finished ? "" : `- ${state.step}`;
   $("count").textContent = state.count || "";
+  startCountdown();
   $("prompt").textContent = state.finished ? "Winners: " + (state.winners.join(", ") || "no one") : state.prompt;
   drawTable();
   drawMoney();
@@ -119,6 +120,20 @@ function drawTeams() {
     el("img", { src: `/api/qr/${encodeURIComponent(t.team)}.svg?token=${encodeURIComponent(token)}`, alt: `QR code of ${t.team}'s page` }),
     el("div", {}, t.team)));
   $("teams").replaceChildren(el("h3", {}, "Each team's own page"), ...teams);
+}
+
+// The gangs' 5-minute meeting: a countdown, from what the server said was left.
+let countdown = null;
+function startCountdown() {
+  clearInterval(countdown);
+  if (state.intermission_left === null || state.intermission_left === undefined) return;
+  const end = Date.now() + state.intermission_left * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+    $("prompt").textContent = `Intermission: the gangs meet. ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
 }
 
 // -- the Godfather's inputs, step by step -------------------------------------------------
@@ -223,10 +238,36 @@ function controls() {
     const who = state.who[0];
     out.push(row(`${who} takes:`), row(...state.options.table.map((item, k) => button(String(item), `pick-${k}`, () => send({ kind: "pick", player: who, take: item })))));
     if (state.options.tile) out.push(button("the New Godfather tile", "pick-tile", () => send({ kind: "pick", player: who, take: "godfather" })));
-  } else if (s === "intermission") {
+  }
+  if (Object.keys(state.uses || {}).length && state.round && !["pile", "intermission"].includes(s)) out.push(useControls(row));
+  if (s === "intermission") {
     out.push(button("The gangs are back: go on", "submit-resume", () => send({ kind: "resume" }), { class: "primary" }));
   }
   return out;
+}
+
+function useControls(row) {
+  // A player announces a Super Power, Super Kiai or Object: the Godfather enters its use.
+  draft.use = draft.use || { player: state.who[0] || state.players[0].name, card: Object.keys(state.uses)[0], fields: "" };
+  const u = draft.use;
+  const select = (name, values, value, onchange) => {
+    const node = el("select", { "data-action": name }, ...values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    node.addEventListener("change", () => { onchange(node.value); render(state); });
+    return node;
+  };
+  const moments = state.uses[u.card] || [];
+  if (!moments.includes(u.when)) u.when = moments[0];
+  const fields = el("input", { "data-action": "use-fields", placeholder: '{"target": "Bo"}', value: u.fields });
+  fields.addEventListener("change", () => { u.fields = fields.value; });
+  return el("details", { class: "use" }, el("summary", {}, "A card is used"),
+    row(select("use-player", state.players.filter((p) => p.alive).map((p) => p.name), u.player, (v) => { u.player = v; }),
+      select("use-card", Object.keys(state.uses), u.card, (v) => { u.card = v; }),
+      select("use-when", moments, u.when, (v) => { u.when = v; })),
+    row(fields, button("Enter the use", "submit-use", () => {
+      let extra = {};
+      try { extra = u.fields.trim() ? JSON.parse(u.fields) : {}; } catch (e) { $("refused").textContent = "the fields are not JSON"; return; }
+      send({ kind: "use", use: { player: u.player, card: u.card, when: u.when, ...extra } });
+    })));
 }
 
 function throwControls(row) {
