@@ -312,6 +312,8 @@ class Session:
         seat_of = game.seat_of
         rnd = self.referee.round
         standing = set(rnd.in_share())
+        legal = prompt.options["targets"].get(plan.thrower, [])
+        self.say(f"  {plan.thrower} throws a shuriken: the legal targets are {', '.join(legal)}.")
         self._went_down = set()
         verdict = None
         if self.camera is not None:
