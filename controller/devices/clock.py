@@ -107,7 +107,23 @@ def _run(timer: Timer) -> None:
         log.exception("timer callback %r failed", timer.callback)
 
 
-class ManualClock:
+class _TimedClock:
+    """What both clocks share: timers on one queue, set under the clock's lock."""
+
+    lock: threading.RLock
+    _timers: _TimerQueue
+
+    def timer(self, callback: Callable[[], None]) -> Timer:
+        return Timer(callback, self._timers)
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
+        timer = Timer(callback, self._timers)
+        with self.lock:
+            timer.set(when)
+        return timer
+
+
+class ManualClock(_TimedClock):
     """A clock that moves only through :meth:`advance` / :meth:`advance_to`.
 
     Timers due on the way run in time order, each seeing ``now()`` equal to its
@@ -122,14 +138,6 @@ class ManualClock:
     def now(self) -> float:
         return self._now
 
-    def timer(self, callback: Callable[[], None]) -> Timer:
-        return Timer(callback, self._timers)
-
-    def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
-        timer = Timer(callback, self._timers)
-        with self.lock:
-            timer.set(when)
-        return timer
 
     def advance(self, seconds: float) -> None:
         self.advance_to(self._now + seconds)
@@ -155,7 +163,7 @@ class ManualClock:
         pass
 
 
-class MonotonicClock:
+class MonotonicClock(_TimedClock):
     """``time.monotonic()``, with timers run on one background thread."""
 
     def __init__(self) -> None:
@@ -171,14 +179,6 @@ class MonotonicClock:
     def now(self) -> float:
         return time.monotonic()
 
-    def timer(self, callback: Callable[[], None]) -> Timer:
-        return Timer(callback, self._timers)
-
-    def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
-        timer = Timer(callback, self._timers)
-        with self.lock:
-            timer.set(when)
-        return timer
 
     def _wake_up(self) -> None:
         with self._wake:
