@@ -25,7 +25,7 @@ from ..rules import Game, IllegalMove, RuleSet, Use
 from ..rules.advanced import Deck, deck_cards
 from ..rules.cards import GODFATHER_TILE, Card, Gang, Role
 from ..rules.round import Round
-from ..rules.rulesets import GANG_SIZES, ROUNDS, SEATINGS, SPECS
+from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
 from ..rules.split import split_bills
 from .replay import new_game, use_to_dict
 from .schema import Record, RoundRecord, Throw

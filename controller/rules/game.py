@@ -16,14 +16,12 @@ Players are referred to by seat: their index in the clockwise ``players`` list.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from . import events as ev
 from .cards import (
     DIAMOND_BONUS,
     GANG_ORDER,
-    GODFATHER_TILE,
     LOOT_RANK,
     LOOT_VALUES,
     Card,
@@ -44,7 +42,6 @@ from .rulesets import (
     role_of,
     starting_hand,
 )
-from .split import split_bills
 
 MAX_NAME = 24
 CARDS: dict[str, Card] = {**{c.value: c for c in Card}, **{c: c for c in Card}}
@@ -330,7 +327,8 @@ class Game:
 
     # -- playing -------------------------------------------------------------
 
-    def begin_round(self) -> Round:
+    def begin_round(self):
+        """Reveal the next pile and begin its round: returns the :class:`~.round.Round` being played."""
         from .round import Round
 
         if self.finished:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..rules import Card, Role
+from ..rules import Card
 from ..rules.cards import GODFATHER_TILE
 from . import inputs as I
 from .referee import Prompt, Referee, Step
@@ -89,8 +89,7 @@ class Bots:
 
     def answer(self, prompt: Prompt) -> I.Input:
         """The input the table gives at this step (the sensors' steps excepted: see :meth:`lay_downs`)."""
-        referee = self.referee
-        game, rnd = referee.game, referee.round
+        rnd = self.referee.round
         number = prompt.round
         step = prompt.step
         if step is Step.PILE:
@@ -198,6 +197,3 @@ class Bots:
         """The Godfather looks at the table: what the throw really did."""
         return I.Throw(plan.thrower, plan.target, list(plan.knocked), list(plan.touched), source="godfather")
 
-
-def yakuza(referee: Referee, name: str) -> bool:
-    return referee.game.players[referee.game.seat_of(name)].role is Role.YAKUZA

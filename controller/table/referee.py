@@ -24,9 +24,9 @@ from typing import Any
 
 from ..record.replay import new_game, use_from_entry
 from ..record.schema import Record, RecordError, RoundRecord, Throw as ThrowRecord
-from ..rules import Card, Game, IllegalMove, RuleSet
+from ..rules import Game, IllegalMove, RuleSet
 from ..rules.advanced import CATALOG
-from ..rules.round import Phase, Round
+from ..rules.round import Round
 from . import inputs as I
 
 
@@ -357,4 +357,4 @@ def _finish(st: _State, referee: Referee):
     return summary
 
 
-__all__ = ["Prompt", "Outcome", "Referee", "Refused", "Step", "Card", "Phase"]
+__all__ = ["EXPECTED", "Prompt", "Outcome", "Referee", "Refused", "Step"]

@@ -20,7 +20,6 @@ from typing import Any
 from ..record import replay, result
 from ..record.generator import deal_loot
 from ..record.schema import Record, from_dict
-from ..rules import RuleSet
 from . import config as table_config
 from . import inputs as I
 from .bots import Bots

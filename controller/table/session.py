@@ -30,7 +30,7 @@ from ..record.story import event_line, money
 from ..rules import events as ev
 from ..rules.cards import GANG_ORDER
 from . import inputs as I
-from .bots import Bots, ThrowPlan
+from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
 
 log = logging.getLogger(__name__)

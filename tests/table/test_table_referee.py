@@ -6,7 +6,6 @@ import copy
 
 import pytest
 
-from controller.record import replay, result
 from controller.table import inputs as I
 from controller.table.referee import Refused, Step
 from table_kit import table
