@@ -1,4 +1,4 @@
-"""Game records: the PGN of Cash'n Guns (../shared/spec/game-record.md).
+"""Game records: the PGN of Cash'n Guns (docs/game-record.md).
 
 >>> from controller.record import loads, replay, result
 """
