@@ -148,11 +148,11 @@ class Hub:
 class ConsoleSource:
     """The session's input source at a real table: the Godfather answers on his console."""
 
-    def __init__(self, hub_getter: Callable[[], Hub]) -> None:
-        self._hub = hub_getter
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
 
     def answer(self, prompt: Prompt) -> I.Input | None:
-        hub = self._hub()
+        hub = self.hub
         session = hub.session
         referee = session.referee
         with hub.condition:
@@ -170,10 +170,8 @@ def serve(session: Session, tokens: Tokens, *, host: str, port: int, say: Callab
     """Serve the console for ``session``: returns its input source and a function that stops it."""
     from .server import ConsoleServer
 
-    hub_box: dict[str, Hub] = {}
-    source = ConsoleSource(lambda: hub_box["hub"])
     hub = Hub(session, tokens)
-    hub_box["hub"] = hub
+    source = ConsoleSource(hub)
     server = ConsoleServer(hub, host=host, port=port)
     server.start()
     shown_host = host if host not in ("0.0.0.0", "::") else _lan_address()

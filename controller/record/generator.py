@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..rules import Game, IllegalMove, RuleSet, Use
 from ..rules.advanced import Deck, deck_cards
-from ..rules.cards import GODFATHER_TILE, Card, Gang, Role
+from ..rules.cards import GODFATHER_TILE, Card, Gang
 from ..rules.round import Round
 from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
 from ..rules.split import split_bills
@@ -538,4 +538,4 @@ def _is_object(card: str) -> bool:
     return CATALOG[card].is_object
 
 
-__all__ = ["Style", "deal_cards", "deal_loot", "random_game", "random_record", "seating", "Role"]
+__all__ = ["Style", "deal_cards", "deal_loot", "random_game", "random_record", "seating"]

@@ -450,13 +450,9 @@ class Round:
         victims = [s for s in self.seated if s not in self.out and s not in self.wounded and s != insane]
         self.events.append(ev.Exploded(insane, tuple(victims)))
         self._apply_shots([Shot(insane, v, "grenade") for v in victims], moment, discards=False)
-        self._close_through(moment)
+        self._close(moment)
         self._end_early("grenade", moment)
         return True
-
-    def _close_through(self, moment: str) -> None:
-        """Close the moments up to ``moment`` (its uses must have applied)."""
-        self._close(moment)
 
     def _samurai(self, moment: str, shots: list[Shot]) -> list[Shot]:
         """Samurai announced now: with his tanto in play and attacked, he parries all round."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..devices.timing import Timing
 from ..rules import Card
 from ..rules.cards import GODFATHER_TILE
 from . import inputs as I
@@ -77,13 +78,9 @@ class Bots:
         weapon = rnd.primary.get(seat)
         if weapon is not None and weapon.card is not None:
             return weapon.card
-        hand = self._hand_before(seat)
+        hand = self.referee.game.players[seat].hand  # a face-down card has not left it yet
         pool = sorted(c for c, n in hand.items() for _ in range(n))
         return self.rng(rnd.number, "card", player).choice(pool)
-
-    def _hand_before(self, seat: int) -> dict[Card, int]:
-        """The hand a player chose his card from: the hand now, with a face-down card still in it."""
-        return dict(self.referee.game.players[seat].hand)
 
     # -- answers to the referee's prompts -----------------------------------
 
@@ -112,8 +109,9 @@ class Bots:
                 return I.Privilege(player, rng.choice(orders[player]))
             return I.Privilege()
         if step is Step.WITHDRAW:  # no tilt sensors: the Godfather says who lay down in time
-            window = 2 * 0.8 + 0.5
-            moves = self.lay_downs(prompt, window=window, settle=0.06)
+            timing = Timing()
+            window = timing.window_end(0.0)
+            moves = self.lay_downs(prompt, window=window, settle=timing.settle)
             withdrew = [m.player for m in moves if m.at <= window and m.stands_again is None]
             too_late = [m.player for m in moves if m.at > window]
             return I.Withdrawals(withdrew, too_late, source="godfather")

@@ -110,7 +110,6 @@ class Session:
         self.script = script  # a ScriptedTable: the bots move the simulated standees
         self.camera = camera
         self.game_log = game_log
-        self.say = say
         self.progress = progress
         self.pace = pace
         self.refusals: list[str] = []

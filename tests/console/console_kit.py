@@ -30,10 +30,9 @@ def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=T
     dev = script = None
     if devices:
         dev, script = open_simulated(config.devices())
-    hub_box = {}
-    session = Session(referee, source=ConsoleSource(lambda: hub_box["hub"]), bots=bots, devices=dev, script=script,
+    session = Session(referee, source=None, bots=bots, devices=dev, script=script,
                       camera=camera, say=lambda line: None)
     tokens = Tokens.new(teams(session))
     hub = Hub(session, tokens, base_url="http://testserver")
-    hub_box["hub"] = hub
+    session.source = ConsoleSource(hub)
     return session, hub

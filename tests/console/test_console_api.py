@@ -185,4 +185,4 @@ def test_the_intermission_ends_after_five_minutes():
     left = hub.view("table", None)["intermission_left"]
     assert 118 <= left <= 120
     session.intermission_ends = time.time() - 1
-    assert ConsoleSource(lambda: hub).answer(prompt) == I.Resume()
+    assert ConsoleSource(hub).answer(prompt) == I.Resume()
