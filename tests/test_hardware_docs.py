@@ -14,10 +14,17 @@ import ast
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from controller.devices.config import DEFAULT_PINOUT, DevicesConfig, build_config, check_pins, load_config, merge, read_toml
+from controller.devices.config import (
+    DEFAULT_PINOUT,
+    DevicesConfig,
+    check_pins,
+    load_config,
+    read_toml,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 HARDWARE = ROOT / "hardware"
@@ -167,7 +174,7 @@ def twice(doc: PinMap) -> list[str]:
     return found
 
 
-def hub_board() -> dict[str, object]:
+def hub_board() -> dict[str, Any]:
     """The pin constants of hub_board.py, read without running MicroPython code."""
     tree = ast.parse((HARDWARE / "firmware" / "hub_board.py").read_text())
     return {
@@ -181,33 +188,33 @@ def hub_board() -> dict[str, object]:
 
 def hub_roles() -> dict[str, int]:
     board = hub_board()
-    roles = {f"tilt {seat}": pin for seat, pin in enumerate(board["SEAT_PINS"])}  # type: ignore[arg-type]
-    roles.update({f"count LED {n}": pin for n, pin in enumerate(board["COUNT_PINS"], start=1)})  # type: ignore[arg-type]
-    roles["pixel data"] = board["PIXEL_PIN"]  # type: ignore[assignment]
-    roles["safe start"] = board["SAFE_PIN"]  # type: ignore[assignment]
+    roles: dict[str, int] = {f"tilt {seat}": int(pin) for seat, pin in enumerate(board["SEAT_PINS"])}
+    roles.update({f"count LED {n}": int(pin) for n, pin in enumerate(board["COUNT_PINS"], start=1)})
+    roles["pixel data"] = int(board["PIXEL_PIN"])
+    roles["safe start"] = int(board["SAFE_PIN"])
     return roles
 
 
 # --- the docs against the configuration and the firmware ---------------------------------------
 
 
-def test_the_docs_offer_every_wiring_and_nothing_else():
+def test_the_docs_offer_every_wiring_and_nothing_else() -> None:
     assert set(doc_pin_maps()) == {*PI_OPTIONS, "hub"}
 
 
 @pytest.mark.parametrize("option", sorted(PI_OPTIONS))
-def test_each_pi_wiring_in_the_docs_is_its_configuration(option):
+def test_each_pi_wiring_in_the_docs_is_its_configuration(option: str) -> None:
     config = load_config(PI_OPTIONS[option])
     assert differences(doc_pin_maps()[option], config) == []
 
 
 @pytest.mark.parametrize("option", sorted(doc_pin_maps()))
-def test_no_wiring_gives_a_pin_twice(option):
+def test_no_wiring_gives_a_pin_twice(option: str) -> None:
     assert twice(doc_pin_maps()[option]) == []
 
 
 @pytest.mark.parametrize("option", sorted(PI_OPTIONS))
-def test_each_wiring_loads_with_every_sound_output_it_offers(option):
+def test_each_wiring_loads_with_every_sound_output_it_offers(option: str) -> None:
     config = load_config(PI_OPTIONS[option])
     for output in ("aplay", "none", "buzzer"):
         chosen = replace(config, sound=replace(config.sound, output=output))
@@ -218,27 +225,27 @@ def test_each_wiring_loads_with_every_sound_output_it_offers(option):
             check_pins(chosen, where=option)
 
 
-def test_the_i2s_wiring_leaves_the_amplifier_its_pins():
+def test_the_i2s_wiring_leaves_the_amplifier_its_pins() -> None:
     config = load_config(PI_OPTIONS["i2s"])
     assert set(config.reserved_pins) == {18, 19, 20, 21}
     assert not set(config_roles(config).values()) & {18, 19, 20, 21}
     assert config_roles(config).items() <= config_roles(load_config()).items()  # no rewiring for seats 0-6
 
 
-def test_the_default_map_keeps_outputs_off_pins_pulled_up_at_boot_and_the_bus_pins_free():
+def test_the_default_map_keeps_outputs_off_pins_pulled_up_at_boot_and_the_bus_pins_free() -> None:
     roles = config_roles(load_config())
     outputs = [pin for role, pin in roles.items() if not role.startswith("tilt")]
     assert all(isinstance(p, int) and p >= 9 for p in outputs)  # a Pi 4 pulls GPIO0-8 up at boot
     assert not {0, 1, 2, 3, 14, 15} & set(roles.values())
 
 
-def test_the_hub_wiring_is_the_firmware_s():
+def test_the_hub_wiring_is_the_firmware_s() -> None:
     doc = doc_pin_maps()["hub"]
     assert doc.roles == hub_roles()
     assert twice(doc) == []
 
 
-def test_every_physical_pin_the_docs_give_is_on_the_header():
+def test_every_physical_pin_the_docs_give_is_on_the_header() -> None:
     wrong = []
     for path in DOCS:
         hub = path == HUB_DOC
@@ -261,22 +268,22 @@ def test_every_physical_pin_the_docs_give_is_on_the_header():
     assert wrong == []
 
 
-def test_every_pico_pin_the_docs_name_is_one_the_firmware_uses():
+def test_every_pico_pin_the_docs_name_is_one_the_firmware_uses() -> None:
     used = set(hub_roles().values())
     named = {(path.name, int(gp)) for path in DOCS for gp, _ in GP.findall(path.read_text())}
     assert {(name, gp) for name, gp in named if gp not in used} == set()
 
 
-def test_every_pi_pin_the_docs_name_is_in_a_wiring_or_kept_free():
+def test_every_pi_pin_the_docs_name_is_in_a_wiring_or_kept_free() -> None:
     known = {0, 1, 2, 3, 14, 15}  # the HAT ID pins, I2C and the UART, which the docs say stay free
     for path in PI_OPTIONS.values():
         config = load_config(path)
-        known |= {p for p in config_roles(config).values() if isinstance(p, int)} | set(config.reserved_pins)
+        known |= {p for p in (*config_roles(config).values(), *config.reserved_pins) if isinstance(p, int)}
     named = {(path.name, int(gpio)) for path in DOCS for gpio, _ in GPIO.findall(path.read_text())}
     assert {(name, gpio) for name, gpio in named if gpio not in known} == set()
 
 
-def test_every_resistor_and_capacitor_value_in_the_wiring_is_in_the_bill_of_materials():
+def test_every_resistor_and_capacitor_value_in_the_wiring_is_in_the_bill_of_materials() -> None:
     value = re.compile(r"\b(\d+(?:\.\d+)?) ?(kΩ|MΩ|Ω|µF|nF)")
     bom = {m for m in value.findall((HARDWARE / "bom.md").read_text())}
     used = {m for name in ("wiring.md", "hub-wiring.md") for m in value.findall((HARDWARE / name).read_text())}
@@ -301,7 +308,7 @@ WRONG = """
 """
 
 
-def test_the_checker_names_a_pin_that_differs_from_the_configuration_or_is_given_twice():
+def test_the_checker_names_a_pin_that_differs_from_the_configuration_or_is_given_twice() -> None:
     doc = parse_pin_maps(WRONG, "wrong.md")["default"]
     found = differences(doc, replace(load_config(), seats=1))
     assert "wrong.md:5: seat LED 0 is GPIO8, the configuration says GPIO23" in found
@@ -310,7 +317,7 @@ def test_the_checker_names_a_pin_that_differs_from_the_configuration_or_is_given
     assert twice(doc) == ["wrong.md:10: pin 4 is given to tilt 0 and to count LED 1"]
 
 
-def test_the_checker_names_an_i2s_pin_the_configuration_does_not_reserve():
+def test_the_checker_names_an_i2s_pin_the_configuration_does_not_reserve() -> None:
     doc = parse_pin_maps("<!-- pin-map: i2s -->\n| what | pin |\n|---|---|\n| I2S BCLK | GPIO18 (pin 12) |\n", "x.md")["i2s"]
     assert "I2S pins [18] != devices.reserved_pins []" in differences(doc, load_config())
 
@@ -339,7 +346,7 @@ def seconds(text: str) -> float:
     return float(match.group(1)) * (60 if match.group(2) == "min" else 1)
 
 
-def test_a_crash_loop_never_trips_the_start_limit():
+def test_a_crash_loop_never_trips_the_start_limit() -> None:
     u = unit()
     interval = seconds(u["Unit"]["StartLimitIntervalSec"][-1])
     burst = int(u["Unit"]["StartLimitBurst"][-1])
@@ -350,7 +357,7 @@ def test_a_crash_loop_never_trips_the_start_limit():
     assert interval == 0 or interval / restart_sec + 1 < burst
 
 
-def test_the_unit_is_hardened_and_can_write_what_the_controller_writes():
+def test_the_unit_is_hardened_and_can_write_what_the_controller_writes() -> None:
     service = unit()["Service"]
     assert service["NoNewPrivileges"] == ["yes"] and service["PrivateTmp"] == ["yes"]
     assert service["ProtectSystem"] == ["strict"]
@@ -364,14 +371,14 @@ def test_the_unit_is_hardened_and_can_write_what_the_controller_writes():
     assert read_toml(DEFAULT_PINOUT)["sound"]["cache_dir"].startswith("~/")
 
 
-def test_the_udev_rule_names_the_hub_and_keeps_modemmanager_away():
+def test_the_udev_rule_names_the_hub_and_keeps_modemmanager_away() -> None:
     rule = [line for line in (HARDWARE / "99-cashnguns-hub.rules").read_text().splitlines() if line and not line.startswith("#")]
     assert len(rule) == 1
     assert 'ATTRS{idVendor}=="2e8a"' in rule[0] and 'SYMLINK+="cashnguns-hub"' in rule[0]
     assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in rule[0]
 
 
-def test_the_install_steps_copy_files_that_exist_into_folders_that_exist():
+def test_the_install_steps_copy_files_that_exist_into_folders_that_exist() -> None:
     readme = (HARDWARE / "README.md").read_text()
     standing = {"/etc/udev/rules.d", "/etc/systemd/system"}
     copies = re.findall(r"sudo cp (\S+) (\S+)", readme)
@@ -385,7 +392,7 @@ def test_the_install_steps_copy_files_that_exist_into_folders_that_exist():
     assert "pip install mpremote" in readme
 
 
-def test_table_toml_with_the_i2s_sections_refuses_more_seats_than_fit():
+def test_table_toml_with_the_i2s_sections_refuses_more_seats_than_fit() -> None:
     from controller.table.config import ConfigError, from_dict
 
     i2s = read_toml(PI_OPTIONS["i2s"])

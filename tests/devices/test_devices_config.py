@@ -10,7 +10,11 @@ from controller.devices import SeatStatus, load_config, open_devices
 from controller.devices.clock import ManualClock
 from controller.devices.config import DEFAULT_PINOUT, build_config, merge, read_toml
 from controller.devices.lamps import PinSeatLights
-from controller.devices.recording import RecordingCountLights, RecordingSeatLights, RecordingSpeaker
+from controller.devices.recording import (
+    RecordingCountLights,
+    RecordingSeatLights,
+    RecordingSpeaker,
+)
 from controller.devices.simulation import ClockedMockFactory
 from controller.devices.speakers import BuzzerSpeaker
 from controller.devices.table import open_simulated
