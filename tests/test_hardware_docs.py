@@ -274,15 +274,6 @@ def test_every_pico_pin_the_docs_name_is_one_the_firmware_uses() -> None:
     assert {(name, gp) for name, gp in named if gp not in used} == set()
 
 
-def test_every_pi_pin_the_docs_name_is_in_a_wiring_or_kept_free() -> None:
-    known = {0, 1, 2, 3, 14, 15}  # the HAT ID pins, I2C and the UART, which the docs say stay free
-    for path in PI_OPTIONS.values():
-        config = load_config(path)
-        known |= {p for p in (*config_roles(config).values(), *config.reserved_pins) if isinstance(p, int)}
-    named = {(path.name, int(gpio)) for path in DOCS for gpio, _ in GPIO.findall(path.read_text())}
-    assert {(name, gpio) for name, gpio in named if gpio not in known} == set()
-
-
 def test_every_resistor_and_capacitor_value_in_the_wiring_is_in_the_bill_of_materials() -> None:
     value = re.compile(r"\b(\d+(?:\.\d+)?) ?(kΩ|MΩ|Ω|µF|nF)")
     bom = {m for m in value.findall((HARDWARE / "bom.md").read_text())}
