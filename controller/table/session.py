@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..devices.events import SeatStatus, TiltEvent
-from ..devices.vocabulary import Phrases
+from ..devices.vocabulary import Phrases, sentence
 from ..record.story import event_line, money
 from ..rules import events as ev
 from ..rules.cards import GANG_ORDER
+from ..words import seat_label, withdraw_call
 from . import inputs as I
 from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
@@ -124,9 +125,7 @@ class Session:
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
-            from ..devices.vocabulary import clip_texts
-
-            self._speech = (clip_texts(echo_speech), len(devices.speaker.played))
+            self._speech = (echo_speech, len(devices.speaker.played))
         self.say = self._keep(say)
         if devices is not None:
             devices.judge.on_change(self._standee_changed)
@@ -199,12 +198,12 @@ class Session:
         """Write what the (simulated) speaker said since last time."""
         if self._speech is None:
             return
-        texts, seen = self._speech
+        language, seen = self._speech
         played = list(self.devices.speaker.played)
         new = played[seen:] if seen <= len(played) else played
         if new:
-            self.say("    \u00bb " + ", ".join(" ".join(texts.get(key, key) for key in item.clips) for item in new))
-        self._speech = (texts, len(played))
+            self.say("    \u00bb " + " ".join(sentence(item.clips, language) for item in new))
+        self._speech = (language, len(played))
 
     def try_submit(self, inp: I.Input) -> str | None:
         """As :meth:`submit`, for the console: the reason an input was refused, or ``None``."""
@@ -250,7 +249,7 @@ class Session:
     def _withdrawal_count(self, prompt: Prompt) -> I.Input:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
-        self.say("  1, 2, 3: lie down to withdraw, or shout Banzai!")
+        self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
@@ -366,28 +365,57 @@ class Session:
 
     def _tell(self, outcome: Outcome) -> None:
         game = self.referee.game
-        speaker = self.devices.speaker if self.devices is not None else None
         summary = outcome.round_over
         number = summary.number if summary is not None else game.rounds_played + 1
+        said: list[tuple[str, object]] = []  # what the speaker is to say, in order: one sequence per outcome
         for e in outcome.events:
             if isinstance(e, ev.Revealed) and summary is not None:
-                number = summary.number + 1  # the next round has begun
+                number = summary.number + 1  # the next round has begun: what the last one said comes first
+                self._speak(said)
             line = event_line(game, e, number)
             if line:
                 self.say(line)
-            if speaker is None:
-                continue
             if isinstance(e, ev.Hit) and e.target is not None:
-                speaker.play(Phrases.wounded(e.target, min(game.players[e.target].wounds, 9) or 1))
+                said.append(("wounded", e.target))
+            elif isinstance(e, ev.Withdrew) and e.token == "band-aid":
+                said.append(("wounded", e.seat))
             elif isinstance(e, ev.Died):
-                speaker.play(Phrases.dead(e.seat))
+                said.append(("dead", e.seat))
             elif isinstance(e, ev.Shared) and e.sharers and e.share:
-                speaker.play(Phrases.split(e.sharers))
+                said.append(("split", tuple(e.sharers)))
+        self._speak(said)
         if self.devices is not None:
             self._set_statuses(outcome)
             self._settle_standees()
         if summary is not None:
             self._wait(1.0)
+
+    def _speak(self, said: list[tuple[str, object]]) -> None:
+        """Say what ``said`` holds as one sequence, each thing once: a seat's wounds as they are now,
+        and only "dead" for a seat that died; then write it in the game's log.  ``said`` is emptied."""
+        speaker = self.devices.speaker if self.devices is not None else None
+        items, said[:] = list(said), []
+        if speaker is None or not items:
+            return
+        players = self.referee.game.players
+        dead = {seat for kind, seat in items if kind == "dead"}
+        phrases: list[list[str]] = []
+        done: set[tuple[str, object]] = set()
+        for kind, what in items:
+            if (kind, what) in done or (kind == "wounded" and what in dead):
+                continue
+            done.add((kind, what))
+            if kind == "wounded":
+                wounds = players[what].wounds  # type: ignore[index]
+                if wounds > 0:
+                    phrases.append(Phrases.wounded(what, min(wounds, 9)))  # type: ignore[arg-type]
+            elif kind == "dead":
+                phrases.append(Phrases.dead(what))  # type: ignore[arg-type]
+            else:
+                phrases.append(Phrases.split(what))  # type: ignore[arg-type]
+        if phrases:
+            speaker.play(Phrases.together(*phrases))
+            self._echo()
 
     def _set_statuses(self, outcome: Outcome | None = None) -> None:
         """The seat LEDs follow the game: in the share, withdrew, hit (lie down), dead."""
@@ -434,7 +462,7 @@ class Session:
 
     def _fault(self, fault) -> None:
         state = "cleared" if getattr(fault, "cleared", False) else "found"
-        self.say(f"  Sensor fault {state} at seat {fault.seat + 1}: {fault.kind.value}.")
+        self.say(f"  Sensor fault {state} at {seat_label(fault.seat)}: {fault.kind.value}.")
 
     def _finale(self) -> None:
         game = self.referee.game
@@ -449,12 +477,11 @@ class Session:
                 self.say(f"  {p.name}: {money(scores[p.name])}")
         winners = game.winners
         self.say(("Winners: " if len(winners) > 1 else "Winner: ") + ", ".join(winners) if winners else "No one wins.")
-        if self.devices is not None:
-            for w in winners:
-                if game.is_yakuzas:
-                    self.devices.speaker.play(Phrases.winner(gang=w))
-                else:
-                    self.devices.speaker.play(Phrases.winner(seat=game.seat_of(w)))
+        if self.devices is not None and winners:
+            if game.is_yakuzas:
+                self.devices.speaker.play(Phrases.winners(gangs=list(winners)))
+            else:
+                self.devices.speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
             self._echo()
 
     # -- time ------------------------------------------------------------------------
