@@ -6,7 +6,7 @@ from ..rules import Game, RuleSet
 from ..rules import events as ev
 from ..rules.cards import GANG_ORDER
 from ..rules.game import table_order
-from ..words import card_list, card_name, join, moment_name
+from ..words import card_list, card_name, join, moment_name, seat_label
 from ..words import money as _money
 
 TOKENS = {
@@ -117,8 +117,8 @@ def round_lines(game: Game, summary) -> list[str]:
 def story(game: Game) -> str:
     lines = [f"Cash'n Guns, {game.ruleset}, {len(game.players)} players."]
     seats = []
-    for p in game.players:
-        seats.append(f"{p.name} ({p.gang})" if p.gang else p.name)
+    for p in game.players:  # the seat numbers the speaker says, as on the standee bases
+        seats.append(f"{p.name} ({seat_label(p.seat)}, {p.gang} gang)" if p.gang else f"{p.name} ({seat_label(p.seat)})")
     lines.append("Seats, clockwise: " + ", ".join(seats) + ".")
     for summary in game.history:
         lines.extend(round_lines(game, summary))

@@ -297,7 +297,8 @@ class Session:
             too_late -= faulty
             source = "sensors and godfather"
         for seat in sorted(too_late):
-            self.say(f"  {names([seat])[0]} lay down too late: stand up, you stay in the share.")
+            name = names([seat])[0]
+            self.say(f"  {name} lay down too late: the character stands back up, and {name} stays in the share.")
         return I.Withdrawals(names(sorted(withdrew)), names(sorted(too_late)), source=source)
 
     # -- shuriken --------------------------------------------------------------
