@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..rules import Game, RuleSet
 from ..rules import events as ev
 from ..rules.cards import GANG_ORDER
-from ..rules.game import table_order
+from ..rules.game import RoundSummary, table_order
 from ..words import card_list, card_name, join, moment_name, seat_label
 from ..words import money as _money
 
@@ -22,7 +24,7 @@ def money(value: int | None) -> str:
     return _money(value)
 
 
-def items(values) -> str:
+def items(values: Iterable[object]) -> str:
     """Bills or loot cards as a player reads them, highest first: "$20,000, a $5,000 diamond and a painting"."""
     return card_list(table_order(list(values)))
 
@@ -30,7 +32,7 @@ def items(values) -> str:
 _join = join
 
 
-def event_line(game: Game, e, number: int = 0) -> str | None:
+def event_line(game: Game, e: object, number: int = 0) -> str | None:
     """One event of a round, told in a line (``None`` for events the story leaves out)."""
     name = [p.name for p in game.players]
     if isinstance(e, ev.Revealed):
@@ -55,11 +57,11 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
     if isinstance(e, ev.CardUsed):
         return f"  {name[e.seat]} uses {card_name(e.card)}" + (f": {e.note}." if e.note else ".")
     if isinstance(e, ev.Protected):
-        what = card_name(e.what)
-        if what.endswith(" wound(s)") and what.split()[0].isdigit():  # Dragon Skin: "2 wound(s)"
-            count = int(what.split()[0])
-            what = f"{count} wound" + ("s" if count != 1 else "")
-        return f"  {name[e.seat]}'s {card_name(e.card)} stops {what}" + (f" from {name[e.source]}." if e.source is not None else ".")
+        stopped = card_name(e.what)
+        if stopped.endswith(" wound(s)") and stopped.split()[0].isdigit():  # Dragon Skin: "2 wound(s)"
+            count = int(stopped.split()[0])
+            stopped = f"{count} wound" + ("s" if count != 1 else "")
+        return f"  {name[e.seat]}'s {card_name(e.card)} stops {stopped}" + (f" from {name[e.source]}." if e.source is not None else ".")
     if isinstance(e, ev.Exploded):
         victims = _join([name[s] for s in e.victims]) or "no one"
         return f"  {name[e.seat]}'s grenade explodes: wounded: {victims}."
@@ -104,7 +106,7 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
     return None
 
 
-def round_lines(game: Game, summary) -> list[str]:
+def round_lines(game: Game, summary: RoundSummary) -> list[str]:
     """The story of one finished round."""
     lines = [line for e in summary.events if (line := event_line(game, e, summary.number)) is not None]
     if game.ruleset is RuleSet.CLASSIC_2014 and summary.sharers == ():

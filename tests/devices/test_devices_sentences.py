@@ -1,9 +1,19 @@
 """What the speaker says, sentence by sentence, in each language: a table of situations and the
 sentence a reader of that language expects to hear (gender, plural and word order right)."""
 
+from itertools import pairwise
+
 import pytest
 
-from controller.devices.vocabulary import LANGUAGES, MAX_NUMBER, MAX_SEAT, PAUSE, Phrases, clip_texts, sentence
+from controller.devices.vocabulary import (
+    LANGUAGES,
+    MAX_NUMBER,
+    MAX_SEAT,
+    PAUSE,
+    Phrases,
+    clip_texts,
+    sentence,
+)
 
 SITUATIONS = {
     "count 1": Phrases.count(1),
@@ -141,7 +151,7 @@ def test_no_sentence_says_a_word_twice_in_a_row_or_a_pronoun():
     for language in LANGUAGES:
         for clips in SITUATIONS.values():
             words = sentence(clips, language).lower().replace(",", "").replace(".", "").replace(":", "").split()
-            assert all(a != b for a, b in zip(words, words[1:])), (language, words)
+            assert all(a != b for a, b in pairwise(words)), (language, words)
     english = " ".join(sentence(clips, "en") for clips in SITUATIONS.values()).lower()
     for pronoun in ("his", "her", "he", "she", "him"):
         assert f" {pronoun} " not in f" {english} "

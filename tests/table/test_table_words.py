@@ -4,6 +4,7 @@ no pronoun for a player, each thing said once and in order, one seat numbering."
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import pytest
 
@@ -70,7 +71,7 @@ def test_the_withdrawal_call_fits_the_rule_set():
 
 
 def test_a_game_shows_no_raw_ids_and_no_pronouns(game):
-    _, session, lines, prompts, _ = game
+    _, session, lines, _, _ = game
     for line in [*lines, *story(session.referee.game).splitlines()]:
         assert not RAW_ID.search(line), line
         assert not PRONOUN.search(line), line
@@ -79,7 +80,7 @@ def test_a_game_shows_no_raw_ids_and_no_pronouns(game):
 def test_each_thing_is_said_once(game):
     _, _, _, _, spoken = game
     sentences = [s for item in spoken for s in re.split(r"(?<=[.!?]) ", item)]
-    repeats = [(a, k) for k, (a, b) in enumerate(zip(sentences, sentences[1:])) if a == b and not a[:-1].isalpha()]
+    repeats = [(a, k) for k, (a, b) in enumerate(pairwise(sentences)) if a == b and not a[:-1].isalpha()]
     assert not repeats
     for item in spoken:  # one announcement says each seat once
         seats = re.findall(r"Seat \w+(?=:)", item)
@@ -158,3 +159,13 @@ def test_the_story_gives_each_player_a_seat_number():
     _, game = random_game(1, "yakuzas", 6)
     header = story(game).splitlines()[1]
     assert header.startswith("Seats, clockwise: Aiko (seat 0, purple gang), Bo (seat 1, ")
+
+
+def test_the_console_shows_cards_by_their_printed_names():
+    from controller.console.views import godfather_view, table_view
+
+    session, _, _, _ = played_game("classic-2014", 4, 1)
+    names = table_view(session, 0)["card_names"]
+    assert names["cash-20000"] == "$20,000" and names["first-aid"] == "a first-aid kit"
+    assert "the-unbreakable" not in names  # the table view holds no advanced-rule card
+    assert godfather_view(session, 0, {})["card_names"]["the-unbreakable"] == "The Unbreakable"
