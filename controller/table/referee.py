@@ -165,6 +165,8 @@ class Referee:
             return Prompt(step, number, withdraw_call(game.ruleset), self.names(rnd.in_share()))
         hidden = [w.owner for w in rnd.weapons if w.card is None and w.live and w.owner not in rnd.out]
         if step is Step.BBB:
+            if game.ruleset is RuleSet.CLASSIC_2014:  # the 2nd edition's decks hold no Bang! Bang! Bang!
+                return Prompt(step, number, "phase 5: no Bang! Bang! Bang! in the 2nd edition, go on", self.names(hidden))
             return Prompt(step, number, "Bang! Bang! Bang!: show it now", self.names(hidden))
         if step is Step.THROWS:
             throwers = sorted(set(rnd.pending_throwers()) | {s for s in hidden if game.players[s].role.value == "yakuza"})

@@ -64,6 +64,16 @@ def test_banzai_only_in_yakuzas_games(game):
         assert any('shout "You lost!"' in line for line in lines)
 
 
+def test_the_prompts_fit_the_rule_set(game):
+    ruleset, _, _, prompts, _ = game
+    if ruleset == "classic-2014":  # no Bang! Bang! Bang! card, no shuriken, no intermission in the 2nd edition
+        assert not any("show it now" in p or "shuriken" in p or "intermission" in p for p in prompts)
+    if ruleset != "yakuzas":
+        assert not any("shuriken" in p or "intermission" in p or "gang" in p for p in prompts)
+    if ruleset != "classic-2014":
+        assert not any("Godfather" in p or "loot in turn" in p for p in prompts)
+
+
 def test_the_withdrawal_call_fits_the_rule_set():
     for ruleset in ("classic", "classic-2014"):
         assert "Banzai" not in withdraw_call(ruleset) and "You lost!" in withdraw_call(ruleset)
