@@ -4,9 +4,8 @@ One function for each: every text that shows a seat calls :func:`seat_label`, ev
 that shows a card (a bill, a 2nd edition loot card, a bullet card, a Super Power, Super
 Kiai or Object) calls :func:`card_name`, every amount calls :func:`money`.
 
-Seats are numbered as ``docs/table-conventions.md`` numbers them, 0..8 clockwise: the
-number printed on each standee base's marker label (``base seat 3``), in the configuration,
-the game record, the self-test, the story and the speech alike.
+:func:`seat_label` (from :mod:`controller.seats`) writes a seat as it is numbered everywhere:
+0..8 clockwise, as printed on the standee bases.
 """
 
 from __future__ import annotations
@@ -14,12 +13,9 @@ from __future__ import annotations
 from .rules.advanced import CATALOG
 from .rules.cards import GODFATHER_TILE, LOOT_VALUES, is_diamond
 from .rules.rulesets import RuleSet
+from .seats import LANGUAGES, seat_label
 
-LANGUAGES = ("en", "pt", "fr", "hu")
-
-_SEAT = {"en": "seat {n}", "pt": "lugar {n}", "fr": "place {n}", "hu": "{n}{suffix} szék"}
-# Hungarian "3-as szék": the suffix follows the number's last digit (nullás, egyes, kettes, ...).
-_HU_SUFFIX = {0: "-s", 1: "-es", 2: "-es", 3: "-as", 4: "-es", 5: "-ös", 6: "-os", 7: "-es", 8: "-as", 9: "-es"}
+__all__ = ["LANGUAGES", "card_list", "card_name", "join", "moment_name", "money", "seat_label", "withdraw_call"]
 
 
 def _check(lang: str) -> None:
@@ -27,17 +23,11 @@ def _check(lang: str) -> None:
         raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
 
 
-def seat_label(seat: int, lang: str = "en") -> str:
-    """The seat as a person reads it: ``seat_label(3)`` is "seat 3" (0-based, as on the standee bases)."""
-    _check(lang)
-    return _SEAT[lang].format(n=seat, suffix=_HU_SUFFIX[seat % 10])
-
-
 def money(value: int | None, lang: str = "en") -> str:
     """An amount: "$20,000" (en), "$20.000" (pt), "20 000 $" (fr, hu); ``None`` is a dead player's."""
     _check(lang)
     if value is None:
-        return {"en": "dead", "pt": "morto", "fr": "mort", "hu": "halott"}[lang]
+        return {"en": "dead", "pt": "morreu", "fr": "hors jeu", "hu": "meghalt"}[lang]  # fits any player
     sign = "-" if value < 0 else ""
     digits = f"{abs(value):,}"
     if lang == "en":
