@@ -10,6 +10,8 @@ Kiai or Object) calls :func:`card_name`, every amount calls :func:`money`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .rules.advanced import CATALOG
 from .rules.cards import GODFATHER_TILE, LOOT_VALUES, is_diamond
 from .rules.rulesets import RuleSet
@@ -137,9 +139,43 @@ def card_name(card: object, lang: str = "en") -> str:
     return key
 
 
-def card_list(cards: object, lang: str = "en") -> str:
-    """Cards as a list a person reads: "$20,000, a $5,000 diamond and a painting" ("nothing" if none)."""
-    names = [card_name(c, lang) for c in cards]  # type: ignore[attr-defined]
+# Several of one loot card: "3 paintings" (Hungarian puts no plural after a numeral).
+_SEVERAL: dict[str, dict[str, str]] = {
+    "painting": {"en": "{n} paintings", "pt": "{n} quadros", "fr": "{n} tableaux", "hu": "{n} festmény"},
+    "clip": {"en": "{n} clips", "pt": "{n} pentes de balas", "fr": "{n} chargeurs", "hu": "{n} tár"},
+    "first-aid": {
+        "en": "{n} first-aid kits", "pt": "{n} kits de primeiros socorros", "fr": "{n} trousses de secours",
+        "hu": "{n} elsősegélydoboz",
+    },
+    "diamond": {
+        "en": "{n} {v} diamonds", "pt": "{n} diamantes de {v}", "fr": "{n} diamants de {v}", "hu": "{n} {v} értékű gyémánt",
+    },
+}
+
+
+def card_list(cards: Iterable[object], lang: str = "en") -> str:
+    """Cards as a list a person reads, in the order given: bills one by one, several of one loot card
+    counted: "$20,000, $20,000, a $5,000 diamond and 3 paintings" ("nothing" if none)."""
+    _check(lang)
+    counted: dict[str, int] = {}
+    order: list[object] = []
+    for card in cards:
+        key = str(getattr(card, "value", card))
+        if isinstance(card, str) and (key in _SEVERAL or is_diamond(key)):
+            if key not in counted:
+                order.append(key)
+            counted[key] = counted.get(key, 0) + 1
+        else:
+            order.append(card)
+    names = []
+    for card in order:
+        n = counted.get(card, 1) if isinstance(card, str) else 1
+        if n == 1:
+            names.append(card_name(card, lang))
+        elif is_diamond(str(card)):
+            names.append(_SEVERAL["diamond"][lang].format(n=n, v=money(LOOT_VALUES[str(card)], lang)))
+        else:
+            names.append(_SEVERAL[str(card)][lang].format(n=n))
     if not names:
         return {"en": "nothing", "pt": "nada", "fr": "rien", "hu": "semmi"}[lang]
     return join(names, lang)

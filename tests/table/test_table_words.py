@@ -20,7 +20,7 @@ from controller.table.bots import Bots
 from controller.table.referee import Referee, Step
 from controller.table.runner import new_record
 from controller.table.session import Session
-from controller.words import card_name, money, seat_label, withdraw_call
+from controller.words import card_list, card_name, money, seat_label, withdraw_call
 
 RAW_ID = re.compile(r"\b(cash|diamond)-\d+|\bfirst-aid\b(?! kit)|\bgodfather\b(?! tile)|\bthe-[a-z]|[a-z]+-[a-z]+-[a-z]+")
 PRONOUN = re.compile(r"\b(his|he|him|himself|her|she)\b", re.IGNORECASE)
@@ -150,6 +150,10 @@ def test_card_names():
             assert card_name(card, lang) != card, (lang, card)
     with pytest.raises(ValueError, match="unknown language 'de'"):
         card_name("painting", "de")
+    pile = ["cash-20000", "cash-20000", "diamond-1000", "diamond-1000", "painting", "painting", "painting", "first-aid"]
+    assert card_list(pile) == "$20,000, $20,000, 2 $1,000 diamonds, 3 paintings and a first-aid kit"
+    assert card_list(["painting", "clip", "clip"], "hu") == "egy festmény és 2 tár"  # no plural after a numeral
+    assert card_list(["painting", "painting"], "fr") == "2 tableaux" and card_list([], "pt") == "nada"
 
 
 def test_one_seat_numbering_for_the_bases_the_speech_and_the_text():
