@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..devices.events import SeatStatus, TiltEvent
-from ..devices.vocabulary import Phrases, sentence
+from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..record.story import event_line, money
 from ..rules import events as ev
 from ..rules.cards import GANG_ORDER
@@ -368,7 +368,7 @@ class Session:
         game = self.referee.game
         summary = outcome.round_over
         number = summary.number if summary is not None else game.rounds_played + 1
-        said: list[tuple[str, object]] = []  # what the speaker is to say, in order: one sequence per outcome
+        said: list[object] = []  # the events the speaker tells of, since it last spoke
         for e in outcome.events:
             if isinstance(e, ev.Revealed) and summary is not None:
                 number = summary.number + 1  # the next round has begun: what the last one said comes first
@@ -376,14 +376,7 @@ class Session:
             line = event_line(game, e, number)
             if line:
                 self.say(line)
-            if isinstance(e, ev.Hit) and e.target is not None:
-                said.append(("wounded", e.target))
-            elif isinstance(e, ev.Withdrew) and e.token == "band-aid":
-                said.append(("wounded", e.seat))
-            elif isinstance(e, ev.Died):
-                said.append(("dead", e.seat))
-            elif isinstance(e, ev.Shared) and e.sharers and e.share:
-                said.append(("split", tuple(e.sharers)))
+            said.append(e)
         self._speak(said)
         if self.devices is not None:
             self._set_statuses(outcome)
@@ -391,31 +384,30 @@ class Session:
         if summary is not None:
             self._wait(1.0)
 
-    def _speak(self, said: list[tuple[str, object]]) -> None:
-        """Say what ``said`` holds as one sequence, each thing once: a seat's wounds as they are now,
-        and only "dead" for a seat that died; then write it in the game's log.  ``said`` is emptied."""
-        speaker = self.devices.speaker if self.devices is not None else None
-        items, said[:] = list(said), []
-        if speaker is None or not items:
+    def _speak(self, said: list[object]) -> None:
+        """Tell what the events in ``said`` did, in one sequence (a new one cuts the one playing), each seat
+        once: its wounds as they are now, or only that it died; then the split.  ``said`` is emptied."""
+        events, said[:] = list(said), []
+        if self.devices is None:
             return
         players = self.referee.game.players
-        dead = {seat for kind, seat in items if kind == "dead"}
+        dead = {e.seat for e in events if isinstance(e, ev.Died)}
+        told: set[int] = set()
         phrases: list[list[str]] = []
-        done: set[tuple[str, object]] = set()
-        for kind, what in items:
-            if (kind, what) in done or (kind == "wounded" and what in dead):
-                continue
-            done.add((kind, what))
-            if kind == "wounded":
-                wounds = players[what].wounds  # type: ignore[index]
-                if wounds > 0:
-                    phrases.append(Phrases.wounded(what, min(wounds, 9)))  # type: ignore[arg-type]
-            elif kind == "dead":
-                phrases.append(Phrases.dead(what))  # type: ignore[arg-type]
-            else:
-                phrases.append(Phrases.split(what))  # type: ignore[arg-type]
+        for e in events:
+            if isinstance(e, ev.Died):
+                phrases.append(Phrases.dead(e.seat))
+            elif isinstance(e, ev.Shared) and e.sharers and e.share:
+                phrases.append(Phrases.split(e.sharers))
+            elif isinstance(e, (ev.Hit, ev.Withdrew)):  # a hit, or a yakuza's honour marker turned to a wound
+                seat = e.target if isinstance(e, ev.Hit) else e.seat
+                if (isinstance(e, ev.Withdrew) and e.token != "band-aid") or seat in dead or seat in told:
+                    continue
+                told.add(seat)
+                if players[seat].wounds > 0:
+                    phrases.append(Phrases.wounded(seat, min(players[seat].wounds, MAX_NUMBER)))
         if phrases:
-            speaker.play(Phrases.together(*phrases))
+            self.devices.speaker.play(Phrases.together(*phrases))
             self._echo()
 
     def _set_statuses(self, outcome: Outcome | None = None) -> None:

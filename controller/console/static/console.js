@@ -287,7 +287,7 @@ function throwControls(row) {
       knocked: standing.filter((n) => draft.knocked[n]), touched: standing.filter((n) => draft.touched[n] && !draft.knocked[n]), source: "godfather" })));
     return out;
   }
-  out.push(row("A throw: tap the thrower, his target, then what fell and what was only touched."));
+  out.push(row("A throw: tap the thrower, the target, then what fell and what was only touched."));
   draft.thrower = draft.thrower || null;
   out.push(row(...state.who.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = n; render(state); }, { class: draft.thrower === n ? "on" : "" }))));
   if (draft.thrower) {
@@ -296,7 +296,7 @@ function throwControls(row) {
     out.push(row(...toggles(standing, "knocked", "knocked")), row(...toggles(standing, "touched", "touched")));
     out.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: draft.thrower, target: draft.target || null,
       knocked: standing.filter((n) => draft.knocked[n]), touched: standing.filter((n) => draft.touched[n] && !draft.knocked[n]), source: "godfather" }), { class: "primary" }));
-    out.push(button(`${draft.thrower} shows a shuriken he cannot throw`, "show-shuriken", () => send({ kind: "show", cards: { [draft.thrower]: "shuriken" } })));
+    out.push(button(`${draft.thrower} shows a shuriken that cannot be thrown`, "show-shuriken", () => send({ kind: "show", cards: { [draft.thrower]: "shuriken" } })));
   }
   out.push(button("No more throws", "submit-throws-done", () => send({ kind: "throws-done" })));
   return out;
