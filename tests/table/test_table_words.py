@@ -183,3 +183,21 @@ def test_the_console_shows_cards_by_their_printed_names():
     assert names["cash-20000"] == "$20,000" and names["first-aid"] == "a first-aid kit"
     assert "the-unbreakable" not in names  # the table view holds no advanced-rule card
     assert godfather_view(session, 0, {})["card_names"]["the-unbreakable"] == "The Unbreakable"
+
+
+def test_two_hits_on_one_seat_are_said_once_and_a_death_replaces_the_wounds():
+    from controller.devices.vocabulary import PAUSE
+    from controller.rules import events as ev
+    from controller.table.referee import Outcome
+    from table_kit import table
+
+    session, _ = table("classic", 5, 1)
+    players = session.referee.game.players
+    players[3].wounds, players[1].wounds = 2, 1
+    speaker = session.devices.speaker
+    session._tell(Outcome(events=[ev.Hit(0, 3, "bang"), ev.Hit(1, 3, "bbb"), ev.Hit(2, 4, "bang"), ev.Died(4),
+                                  ev.Withdrew(1, "cowardice")]))
+    assert speaker.played[-1].clips == ("seat.3", "wounds.2", PAUSE, "seat.4", "dead")
+    session._tell(Outcome(events=[ev.Withdrew(1, "band-aid")]))  # a yakuza's honour marker turned: a wound
+    assert speaker.played[-1].clips == ("seat.1", "wounds.1")
+    session.devices.close()
