@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ..rules import Game, RuleSet
@@ -30,6 +31,7 @@ def items(values: Iterable[object]) -> str:
 
 
 _join = join
+_MOMENT = re.compile(r"\bphase-\w+|\bend-of-round\b")
 
 
 def event_line(game: Game, e: object, number: int = 0) -> str | None:
@@ -55,7 +57,8 @@ def event_line(game: Game, e: object, number: int = 0) -> str | None:
         more = f", {e.wounds} wounds" if e.wounds > 1 else ""
         return f"  {name[e.source]} hits {name[e.target]} ({card_name(e.card)}{more})."
     if isinstance(e, ev.CardUsed):
-        return f"  {name[e.seat]} uses {card_name(e.card)}" + (f": {e.note}." if e.note else ".")
+        note = _MOMENT.sub(lambda m: moment_name(m.group(0)), e.note)  # "phase-5b" is "phase 5b"
+        return f"  {name[e.seat]} uses {card_name(e.card)}" + (f": {note}." if note else ".")
     if isinstance(e, ev.Protected):
         stopped = card_name(e.what)
         if stopped.endswith(" wound(s)") and stopped.split()[0].isdigit():  # Dragon Skin: "2 wound(s)"

@@ -22,7 +22,7 @@ from controller.table.runner import new_record
 from controller.table.session import Session
 from controller.words import card_list, card_name, money, seat_label, withdraw_call
 
-RAW_ID = re.compile(r"\b(cash|diamond)-\d+|\bfirst-aid\b(?! kit)|\bgodfather\b(?! tile)|\bthe-[a-z]|[a-z]+-[a-z]+-[a-z]+")
+RAW_ID = re.compile(r"\bphase-\d|\bend-of-round\b|\b(cash|diamond)-\d+|\bfirst-aid\b(?! kit)|\bgodfather\b(?! tile)|\bthe-[a-z]|[a-z]+-[a-z]+-[a-z]+")
 PRONOUN = re.compile(r"\b(his|he|him|himself|her|she)\b", re.IGNORECASE)
 
 
