@@ -45,7 +45,7 @@ _BULLETS: dict[str, dict[str, str]] = {
     "bang": {"en": "Bang!", "pt": "Bang!", "fr": "Bang !", "hu": "Bang!"},
     "bbb": {"en": "Bang! Bang! Bang!", "pt": "Bang! Bang! Bang!", "fr": "Bang ! Bang ! Bang !", "hu": "Bang! Bang! Bang!"},
     "cling": {"en": "Cling Cling Cling", "pt": "Cling Cling Cling", "fr": "Cling Cling Cling", "hu": "Cling Cling Cling"},
-    "tanto": {"en": "tanto", "pt": "tantō", "fr": "tanto", "hu": "tantó"},
+    "tanto": {"en": "tanto", "pt": "tanto", "fr": "tanto", "hu": "tantó"},
     "shuriken": {"en": "shuriken", "pt": "shuriken", "fr": "shuriken", "hu": "shuriken"},
     "laser": {"en": "Laser Beam", "pt": "Mira Laser", "fr": "Laser Beam", "hu": "Laser Beam"},
     "grenade": {"en": "grenade", "pt": "granada", "fr": "grenade", "hu": "gránát"},
