@@ -17,6 +17,7 @@ from typing import TextIO
 
 from gpiozero.exc import PinFactoryFallback
 
+from ..seats import seat_label
 from .config import check_pins, load_config
 from .events import SeatFault, SeatStatus, TiltEvent
 from .simulation import ClockedMockFactory
@@ -53,7 +54,7 @@ class _Report:
         self.state[event.seat] = event.up
         if event.up:
             self.ever_up.add(event.seat)
-        self.say(f"  t={event.time - self.start:7.3f}  seat {event.seat} {'up  ' if event.up else 'down'}   {self.line()}")
+        self.say(f"  t={event.time - self.start:7.3f}  {seat_label(event.seat)} {'up  ' if event.up else 'down'}   {self.line()}")
 
     def line(self) -> str:
         return " ".join(f"{s}:{'?' if u is None else 'U' if u else '_'}" for s, u in enumerate(self.state))
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
         report.say("seat LEDs, one by one:")
         for seat in range(config.seats):
-            report.say(f"  seat {seat}")
+            report.say(f"  {seat_label(seat)}")
             devices.lights.show(seat, SeatStatus.IN_SHARE)
             _pause(args.step)
             devices.lights.show(seat, SeatStatus.OFF)
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     missing = [seat for seat in range(config.seats) if seat not in report.ever_up]
     for seat in missing:
-        report.say(f"seat {seat}: never read upright (unplugged, or no standee in the base?)")
+        report.say(f"{seat_label(seat)}: never read upright (unplugged, or no standee in the base?)")
     for fault in report.faults:
         if not fault.cleared:
             report.say(f"fault: {fault.describe()}")
