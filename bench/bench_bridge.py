@@ -25,7 +25,7 @@ import tty
 
 import serial
 
-from firmware_bridge.hub import HubBackend
+from controller.devices.hub_backend import HubBackend
 from firmware_bridge.sim import Faults, SimHub, Wire
 
 EVENTS_PER_FRAME = 11

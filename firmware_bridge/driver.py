@@ -52,10 +52,6 @@ class Change:
     time: float
 
 
-class HubError(RuntimeError):
-    """The hub does not fit this host (protocol version, seat count)."""
-
-
 class HubDriver:
     def __init__(
         self,

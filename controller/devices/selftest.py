@@ -20,7 +20,7 @@ from gpiozero.exc import PinFactoryFallback
 from .config import check_pins, load_config
 from .events import SeatFault, SeatStatus, TiltEvent
 from .simulation import ClockedMockFactory
-from .table import TableDevices, open_devices
+from .opening import TableDevices, open_devices
 from .vocabulary import CLIP_KEYS, LANGUAGES
 
 log = logging.getLogger(__name__)
