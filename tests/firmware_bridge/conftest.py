@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import os
+
 import pytest
 
 from firmware_bridge import firmware
@@ -12,3 +14,19 @@ from firmware_bridge import firmware
 @pytest.fixture(scope="session")
 def fw() -> SimpleNamespace:
     return SimpleNamespace(proto=firmware.hub_proto, link=firmware.hub_link, tilt=firmware.load("hub_tilt"))
+
+
+@pytest.fixture(scope="session")
+def micropython() -> str:
+    """Node with MicroPython's WebAssembly build installed (``npm ci`` when missing).
+
+    Skipped, with the reason, where Node or npm cannot be had; under ``CI=true`` that is a failure.
+    """
+    from mpy_hub import RunnerUnavailable, ensure_runner
+
+    try:
+        return ensure_runner()
+    except RunnerUnavailable as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"MicroPython runner unavailable under CI: {exc}")
+        pytest.skip(f"MicroPython runner unavailable: {exc}")

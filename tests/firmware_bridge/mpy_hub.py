@@ -121,9 +121,8 @@ class MpyHub(SimHub):
         node = ensure_runner()
         read_end, write_end = os.pipe()
         self._proc = subprocess.Popen(
-            [node, str(RUNNER), str(FIRMWARE_DIR), "hub", str(RUNNER_DIR / "hub_host.py")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(read_end,), preexec_fn=lambda: os.dup2(read_end, 3),
+            [node, str(RUNNER), str(FIRMWARE_DIR), "hub", str(RUNNER_DIR / "hub_host.py"), str(read_end)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(read_end,),
         )
         os.close(read_end)
         self._control_w = write_end

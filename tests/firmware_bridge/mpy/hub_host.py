@@ -2,7 +2,7 @@
 # hub_board.build() on stand-ins for machine, neopixel and time whose pins,
 # pixels and clock are fed by the test through the runner.
 #
-# Control lines (fd 3 of the runner):
+# Control lines (the runner's CONTROL_FD):
 #   config SEATS DEBOUNCE_US BOOT_ID CLOCK_START_US   build the hub (first line)
 #   levels MASK                                       bit i set: seat i upright
 #   gc                                                 report the live heap now

@@ -3,10 +3,10 @@
 //   node runner.mjs FIRMWARE_DIR script FILE
 //       copies FIRMWARE_DIR/*.py into MicroPython's file system (on sys.path),
 //       runs FILE there; its prints go to stdout.  Exit status 1 on an exception.
-//   node runner.mjs FIRMWARE_DIR hub HOST_FILE
+//   node runner.mjs FIRMWARE_DIR hub HOST_FILE CONTROL_FD
 //       runs HOST_FILE (it defines step(n) and control(line)), then calls
 //       step() about once a millisecond: the hub's byte stream is stdin and
-//       stdout, control lines come on fd 3, and the hub reports on stderr.
+//       stdout, control lines come on CONTROL_FD, and the hub reports on stderr.
 //
 // MicroPython reaches back through its `js` bridge to the module `hostio`:
 // take() and put() carry the byte stream (hex strings), ticks_us() is
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
 
 const TICKS_PERIOD = 1n << 30n;
-const [firmwareDir, mode, file] = process.argv.slice(2);
+const [firmwareDir, mode, file, controlFd] = process.argv.slice(2);
 if (!firmwareDir || !["script", "hub"].includes(mode) || !file) {
     process.stderr.write("usage: node runner.mjs FIRMWARE_DIR (script|hub) FILE\n");
     process.exit(2);
@@ -83,7 +83,7 @@ if (mode === "script") {
     process.stdin.on("data", (chunk) => { inbox.push(chunk); });
     process.stdin.on("end", () => { closing = true; });
     let pending = "";
-    const controlStream = createReadStream(null, { fd: 3 });
+    const controlStream = createReadStream(null, { fd: Number(controlFd) });
     controlStream.on("data", (chunk) => {
         pending += chunk.toString("utf8");
         const lines = pending.split("\n");
