@@ -32,6 +32,7 @@ from . import messages as M
 from .clocksync import ClockSync
 from .frames import SEQ_MASK, Decoder, Frame
 from .link import Link, LinkStats
+from .repeats import RepeatedLog
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ class HubDriver:
         self._stats_interval = stats_interval
 
         self.stats = LinkStats()
+        self._repeats = RepeatedLog(log, clock)  # a noisy line: each error once a second, counted
         self.sync = ClockSync()
         self.heartbeat: M.Heartbeat | None = None
         self._link = Link(stats=self.stats)
@@ -125,6 +127,7 @@ class HubDriver:
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout=5)
         self._close_port()
+        self._repeats.flush()
         log.info("hub at %s closed: %s", self.url, self.summary())
 
     def summary(self) -> str:
@@ -226,7 +229,7 @@ class HubDriver:
             try:
                 self._on_frame(frame, now)
             except M.MalformedMessage as exc:
-                log.error("hub at %s: %s", self.url, exc)
+                self._repeats.error("hub at %s: %s", self.url, exc)
         self.stats.crc_errors = self._decoder.crc_errors
         self.stats.resyncs = self._decoder.resyncs
 
@@ -253,7 +256,7 @@ class HubDriver:
             case M.Heartbeat():
                 self.heartbeat = msg
                 if msg.boot_id != self._boot_id:
-                    log.warning("hub at %s restarted behind an open port; saying hello again", self.url)
+                    self._repeats.warning("hub at %s restarted behind an open port; saying hello again", self.url)
                     self._start_hello(now)
             case M.Hello():
                 pass  # an answer to an earlier hello, already handled
@@ -309,7 +312,7 @@ class HubDriver:
     def _reconcile(self, snap: M.Snapshot) -> None:
         at = self.sync.to_host(snap.clock)
         if snap.dropped != self._dropped_seen:
-            log.warning("hub at %s dropped %d events (its queue was full)", self.url, (snap.dropped - self._dropped_seen) & 0xFFFF)
+            self._repeats.warning("hub at %s dropped %d events (its queue was full)", self.url, (snap.dropped - self._dropped_seen) & 0xFFFF)
             self._dropped_seen = snap.dropped
         for seat in range(self.seats):
             up = bool(snap.upright_mask >> seat & 1)
@@ -317,11 +320,12 @@ class HubDriver:
             if known is None:
                 self._upright[seat] = up
             elif known != up:
-                log.warning("hub at %s: seat %d: a change was lost on the link; reported at the snapshot time", self.url, seat)
+                self._repeats.warning("hub at %s: seat %d: a change was lost on the link; reported at the snapshot time", self.url, seat)
                 self._deliver(seat, up, at)
         self._connected.set()  # the standees' state is known from here on
 
     def _service(self, now: float) -> None:
+        self._repeats.flush(now)
         if now - self._last_rx > self._link_timeout:
             self._lose(f"nothing heard for {now - self._last_rx:.1f} s")
             return
