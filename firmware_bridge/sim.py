@@ -336,7 +336,7 @@ class SimHub:
     @property
     def queued(self) -> int:
         """Events the firmware holds that have not been framed yet."""
-        return len(self._hub.events)
+        return self._hub.queued
 
     def hub_to_host(self, clock_us: int) -> float:
         """The true host time of a hub clock reading (full width)."""

@@ -24,7 +24,11 @@ class Hub:
         self.tilt = None
         self.decoder = P.Decoder()
         self.link = Link(io.write)
-        self.events = []            # (seat, up, t_us) not yet framed
+        # Events not yet framed, in a ring of QUEUE_MAX wire-format records
+        # (P.EVENT) allocated once: the queue's memory is fixed at boot.
+        self.ring = bytearray(QUEUE_MAX * P.EVENT_SIZE)
+        self.head = 0               # index of the oldest queued event
+        self.queued = 0
         self.dropped = 0
         self.snapshot_due = False
         self.next_heartbeat = 0
@@ -38,10 +42,12 @@ class Hub:
         # Queue a debounced change; Tilt calls this.
         if self.recorded is not None:
             self.recorded(seat, up, t_us)
-        if len(self.events) >= QUEUE_MAX:
+        if self.queued >= QUEUE_MAX:
             self.dropped += 1       # the host's snapshot will show the change
             return
-        self.events.append((seat, up, t_us))
+        i = (self.head + self.queued) % QUEUE_MAX
+        struct.pack_into(P.EVENT, self.ring, i * P.EVENT_SIZE, seat << 1 | (1 if up else 0), t_us & P.U32)
+        self.queued += 1
 
     def mask(self):
         return self.tilt.mask() if self.tilt is not None else 0
@@ -72,7 +78,7 @@ class Hub:
             _, token, flags = struct.unpack(P.Q_HELLO_LAYOUT, p)
             link = self.link
             if flags & P.HELLO_FRESH:
-                self.events = []
+                self.queued = 0
                 self.snapshot_due = False
                 link.forget()
             oldest = link.unacked[0][0] if link.unacked else link.tx_next
@@ -100,21 +106,22 @@ class Hub:
     def flush(self, now):
         # Frame queued events (and a requested snapshot, after them) while the window has room.
         link = self.link
-        while self.events and link.room() > 0:
-            batch = self.events[:P.MAX_EVENTS]
-            self.events = self.events[len(batch):]
-            b = bytearray(struct.pack(P.EVENTS_HEAD, P.EVENTS, len(batch)))
-            for seat, up, t in batch:
-                b.extend(struct.pack(P.EVENT, seat << 1 | (1 if up else 0), t & P.U32))
+        while self.queued and link.room() > 0:
+            n = min(self.queued, P.MAX_EVENTS, QUEUE_MAX - self.head)   # up to the ring's end
+            start = self.head * P.EVENT_SIZE
+            b = bytearray(struct.pack(P.EVENTS_HEAD, P.EVENTS, n))
+            b.extend(self.ring[start:start + n * P.EVENT_SIZE])
+            self.head = (self.head + n) % QUEUE_MAX
+            self.queued -= n
             link.send(b, now)
-        if self.snapshot_due and not self.events and link.room() > 0:
+        if self.snapshot_due and not self.queued and link.room() > 0:
             self.snapshot_due = False
             link.send(struct.pack(P.SNAPSHOT_LAYOUT, P.SNAPSHOT, self.clock.now_us() & P.U32,
                                   self.mask(), self.dropped & 0xFFFF), now)
 
     def heartbeat(self, now):
         link = self.link
-        queued = min(0xFFFF, len(self.events) + len(link.unacked) * P.MAX_EVENTS)
+        queued = min(0xFFFF, self.queued + len(link.unacked) * P.MAX_EVENTS)
         link.send_unseq(struct.pack(
             P.HEARTBEAT_LAYOUT, P.HEARTBEAT, self.boot_id, now & P.U32, self.mask(), queued,
             self.dropped & 0xFFFF, self.decoder.crc_errors & 0xFFFF, link.retransmits & 0xFFFF))

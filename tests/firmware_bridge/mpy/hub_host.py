@@ -136,11 +136,11 @@ def control(line):
     elif cmd == "gc":
         live = measure()
         hostio.report("heap %d %d" % (live, peak))
-        hostio.report("queue %d %d" % (len(hub.events), hub.dropped))
+        hostio.report("queue %d %d" % (hub.queued, hub.dropped))
     elif cmd == "quit":
         live = measure()
         hostio.report("heap %d %d" % (live, peak))
-        hostio.report("queue %d %d" % (len(hub.events), hub.dropped))
+        hostio.report("queue %d %d" % (hub.queued, hub.dropped))
 
 
 def step(n):
