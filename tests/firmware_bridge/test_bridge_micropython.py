@@ -120,6 +120,7 @@ def test_heap_stays_bounded_under_micropython(micropython):
         driver.start()
         try:
             assert driver.wait_connected(20)
+            idle = hub.measure()[0]
             rng = random.Random(3)
             mask = _flip_until(hub, 5000, rng, (1 << 9) - 1)
             after_5000 = hub.measure()[0]
@@ -142,8 +143,8 @@ def test_heap_stays_bounded_under_micropython(micropython):
     # live heap after a collection: no growth with the number of events, nor with reconnects
     assert after_10000 <= after_5000 + 4096
     assert max(drained) - min(drained) <= 8192 and max(drained) <= after_10000 + 8192, drained
-    assert max(full) - min(full) <= 16384, full  # a full queue costs the same every time
-    assert peak < PICO_HEAP // 2, f"peak live heap {peak} bytes"
+    assert max(full) <= idle + 16384, (idle, full)  # the queue's ring is allocated at boot
+    assert peak < PICO_HEAP // 3, f"peak live heap {peak} bytes"
 
 
 def test_installed_files_import_under_micropython(micropython, tmp_path: Path):
