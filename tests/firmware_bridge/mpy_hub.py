@@ -98,12 +98,13 @@ class MpyHub(SimHub):
         self._proc: subprocess.Popen[bytes] | None = None
         self._control_w: int | None = None
         self._threads: list[threading.Thread] = []
-        self._origin: tuple[int, int, int] = (0, 0, 0)  # runner origin ns, first ticks, clock start
+        self._origin: tuple[int, int, int] = (0, 0, 0)  # runner origin ns, its us at the clock's start, clock start
         self._mask = (1 << self.seats) - 1
         self._cond = threading.Condition()
         self._ready = 0
         self._stdin_lock = threading.Lock()
         self.stderr_lines: list[str] = []
+        self.ticks_wrap = 0.0  # host time when the firmware's ticks_us() wraps
 
     # -- the firmware in MicroPython --------------------------------------------
     def _boot(self) -> None:
@@ -164,7 +165,10 @@ class MpyHub(SimHub):
                 if words[:1] == ["rec"] and len(words) == 4:
                     self.recorded.append((int(words[1]), words[2] == "1", int(words[3])))
                 elif words[:1] == ["origin"]:
-                    self._origin = (int(words[1]), int(words[2]), int(words[3]))
+                    origin_ns, first_ticks, offset, start = (int(w) for w in words[1:5])
+                    # runner microseconds when the firmware's clock read `start`
+                    self._origin = (origin_ns, (first_ticks - offset) % TICKS_PERIOD, start)
+                    self.ticks_wrap = origin_ns / 1e9 + (TICKS_PERIOD - offset) / 1e6
                 elif words[:1] == ["ready"]:
                     self._ready += 1
                 elif words[:1] == ["heap"]:
@@ -204,8 +208,8 @@ class MpyHub(SimHub):
         return live, peak, queued, dropped
 
     def hub_to_host(self, clock_us: int) -> float:
-        origin_ns, first_ticks, start = self._origin
-        return origin_ns / 1e9 + (first_ticks + clock_us - start) / 1e6
+        origin_ns, elapsed_us, start = self._origin
+        return origin_ns / 1e9 + (elapsed_us + clock_us - start) / 1e6
 
     @property
     def queued(self) -> int:
@@ -236,4 +240,4 @@ class MpyHub(SimHub):
         super().close()
 
 
-assert TICKS_PERIOD == 1 << 30  # the runner's ticks wrap as the RP2040's
+assert TICKS_PERIOD == 1 << 30  # the runner's ticks wrap as the RP2040's (mpy/runner.mjs)

@@ -80,7 +80,8 @@ def _flip_until(hub: MpyHub, n: int, rng: random.Random, mask: int) -> int:
 
 def test_hub_core_end_to_end_under_micropython(micropython):
     """HELLO, clock sync, snapshot, 2,000 changes through bit flips and dropped
-    frames both ways and an unplug: each arrives once, in order, with its time."""
+    frames both ways and an unplug: each arrives once, in order, with its time
+    (across the wrap of ticks_us() and of the 32-bit event stamps)."""
     faults = Faults(bit_flip_rate=1e-3, drop_rate=0.02)
     got: list[Change] = []
     with MpyHub(transport="pty", seats=9, faults=faults, seed=5, debounce_us=0, clock_start_us=WRAP_SOON) as hub:
@@ -102,6 +103,7 @@ def test_hub_core_end_to_end_under_micropython(micropython):
             assert [(c.seat, c.up) for c in got] == [(s, up) for s, up, _ in hub.recorded]
             errors = [abs(c.time - hub.hub_to_host(t)) for c, (_, _, t) in zip(got, hub.recorded)]
             assert max(errors) < 0.02, max(errors)  # stamped on the hub, mapped across the 32-bit wrap
+            assert hub.hub_to_host(hub.recorded[0][2]) < hub.ticks_wrap < hub.hub_to_host(hub.recorded[-1][2])
             assert driver.stats.reconnects == 1
             assert driver.stats.crc_errors > 0 and hub.to_host.stats.dropped > 0 and hub.to_hub.stats.dropped > 0
             assert [driver.upright(s) for s in range(9)] == [bool(mask >> s & 1) for s in range(9)]

@@ -8,7 +8,7 @@
 #   gc                                                 report the live heap now
 #   boot BOOT_ID                                       power cycle: a new hub
 #   quit                                               report the peaks
-# Reports (stderr): "origin NS START_US", "rec SEAT UP T_US", "heap LIVE PEAK",
+# Reports (stderr): "origin NS FIRST_TICKS TICKS_OFFSET START_US", "rec SEAT UP T_US", "heap LIVE PEAK",
 # "queue LEN DROPPED", "count MASK", "pixels R,G,B ...", "ready".
 
 import binascii
@@ -111,7 +111,7 @@ def build(boot_id):
                           seats=seats, debounce_us=debounce_us, clock_start_us=clock_start_us)
     hub.recorded = lambda seat, up, t: hostio.report("rec %d %d %d" % (seat, 1 if up else 0, t))
     # hub time T is runner time (T - start) + ticks microseconds after the runner's origin
-    hostio.report("origin %s %d %d" % (hostio.origin_ns(), hub.clock.last, clock_start_us))
+    hostio.report("origin %s %d %d %d" % (hostio.origin_ns(), hub.clock.last, hostio.ticks_offset(), clock_start_us))
     hostio.report("ready %d" % boot_id)
 
 

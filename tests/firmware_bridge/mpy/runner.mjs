@@ -10,7 +10,8 @@
 //
 // MicroPython reaches back through its `js` bridge to the module `hostio`:
 // take() and put() carry the byte stream (hex strings), ticks_us() is
-// CLOCK_MONOTONIC in microseconds wrapped at 2**30 as on the RP2040, report()
+// CLOCK_MONOTONIC in microseconds wrapped at 2**30 as on the RP2040 (and
+// wrapping 2 s after the runner starts), report()
 // writes a line to stderr, and controls() hands over the control lines.
 
 import { readFileSync, readdirSync, createReadStream } from "node:fs";
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
 
 const TICKS_PERIOD = 1n << 30n;
+const TICKS_OFFSET = TICKS_PERIOD - 2000000n;  // ticks_us() wraps 2 s into the run
 const [firmwareDir, mode, file, controlFd] = process.argv.slice(2);
 if (!firmwareDir || !["script", "hub"].includes(mode) || !file) {
     process.stderr.write("usage: node runner.mjs FIRMWARE_DIR (script|hub) FILE\n");
@@ -43,7 +45,8 @@ const outChunks = [];
 
 mp.registerJsModule("hostio", {
     // the microsecond tick counter, wrapping as MicroPython's ticks_us() does on the Pico
-    ticks_us: () => Number(((process.hrtime.bigint() - origin) / 1000n) % TICKS_PERIOD),
+    ticks_us: () => Number(((process.hrtime.bigint() - origin) / 1000n + TICKS_OFFSET) % TICKS_PERIOD),
+    ticks_offset: () => Number(TICKS_OFFSET),
     origin_ns: () => origin.toString(),
     take: () => {
         if (inbox.length === 0) return "";
