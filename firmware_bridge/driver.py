@@ -236,7 +236,9 @@ class HubDriver:
     def _on_frame(self, frame: Frame, now: float) -> None:
         if not self._synced:
             if frame.seq is None and frame.payload[:1] == bytes((M.Kind.HELLO,)):
-                self._on_hello(M.decode(frame.payload), now)
+                hello = M.decode(frame.payload)
+                if isinstance(hello, M.Hello):
+                    self._on_hello(hello, now)
             return
         if not self._link.receive(frame, now) and frame.seq is not None:
             return
@@ -354,8 +356,11 @@ class HubDriver:
         for token in self._unsent_tokens:
             self._sent_at[token] = sent
         self._unsent_tokens.clear()
+        port = self._port
+        if port is None:
+            return
         try:
-            self._port.write(b"".join(out))
+            port.write(b"".join(out))
         except (serial.SerialException, OSError) as exc:
             self._lose(f"write failed: {exc}")
 

@@ -118,7 +118,8 @@ class HubSeatLights(_Part):
 
     def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None:
         self._backend._check_seat(seat)
-        rgb = tuple(round(c * 255) for c in colour_for(status, gang))
+        r, g, b = (round(c * 255) for c in colour_for(status, gang))
+        rgb = (r, g, b)
         if self._shown[seat] == (status, gang) and not self.closed:
             return  # keep a blink in phase
         self._shown[seat] = (status, gang)
