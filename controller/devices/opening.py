@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Callable
 from gpiozero.exc import BadPinFactory
 
 from ..errors import HubError
-
 from .clock import Clock, ManualClock, MonotonicClock
 from .config import DevicesConfig
 from .events import CountLights, SeatLights, Speaker, TiltSource

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import os
+from types import SimpleNamespace
 
 import pytest
 

@@ -13,11 +13,11 @@ import pytest
 from bridge_helpers import wait_for
 
 from controller.devices.events import SeatStatus
+from controller.devices.hub_backend import HubBackend, pattern_steps
 from controller.devices.patterns import PATTERNS
+from controller.errors import HubError
 from firmware_bridge import FIRMWARE_DIR
 from firmware_bridge import __main__ as cli
-from controller.errors import HubError
-from controller.devices.hub_backend import HubBackend, pattern_steps
 from firmware_bridge.sim import SimHub
 
 
