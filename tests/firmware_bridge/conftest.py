@@ -21,11 +21,6 @@ def micropython() -> str:
 
     Skipped, with the reason, where Node or npm cannot be had; under ``CI=true`` that is a failure.
     """
-    from mpy_hub import RunnerUnavailable, ensure_runner
+    from mpy_hub import require_runner
 
-    try:
-        return ensure_runner()
-    except RunnerUnavailable as exc:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"MicroPython runner unavailable under CI: {exc}")
-        pytest.skip(f"MicroPython runner unavailable: {exc}")
+    return require_runner(dict(os.environ))

@@ -63,6 +63,18 @@ def ensure_runner() -> str:
     return node
 
 
+def require_runner(env: dict[str, str]) -> str:
+    """:func:`ensure_runner` for the tests: skip with the reason, or under ``CI=true`` fail."""
+    import pytest
+
+    try:
+        return ensure_runner()
+    except RunnerUnavailable as exc:
+        if env.get("CI", "").lower() == "true":
+            pytest.fail(f"MicroPython runner unavailable under CI: {exc}")
+        pytest.skip(f"MicroPython runner unavailable: {exc}")
+
+
 @dataclass
 class ScriptResult:
     returncode: int

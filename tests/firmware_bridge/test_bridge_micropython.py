@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from bridge_helpers import wait_for
 from mpy_hub import RUNNER_DIR, MpyHub, run_script
 
@@ -34,6 +35,29 @@ def both(script: str) -> str:
     assert cpy.returncode == 0, cpy.stderr
     assert mpy.stdout == cpy.stdout
     return mpy.stdout
+
+
+def test_without_node_the_tests_skip_with_the_reason_and_fail_under_ci(monkeypatch):
+    import mpy_hub
+
+    monkeypatch.setattr(mpy_hub.shutil, "which", lambda name: None)
+    with pytest.raises(pytest.skip.Exception, match="node is not installed .*apt-get install nodejs npm"):
+        mpy_hub.require_runner({})
+    with pytest.raises(pytest.fail.Exception, match="unavailable under CI: node is not installed"):
+        mpy_hub.require_runner({"CI": "true"})
+
+
+def test_a_failing_npm_install_is_named(monkeypatch, tmp_path):
+    import mpy_hub
+
+    monkeypatch.setattr(mpy_hub, "PACKAGE", tmp_path / "missing.mjs")
+    monkeypatch.setattr(mpy_hub, "RUNNER_DIR", tmp_path)  # no package.json: npm ci fails
+    which = shutil.which
+    if which("npm") is None:
+        pytest.skip("npm is not installed")
+    monkeypatch.setattr(mpy_hub.shutil, "which", lambda name: "/usr/bin/node" if name == "node" else which(name))
+    with pytest.raises(mpy_hub.RunnerUnavailable, match=f"npm ci in {tmp_path} failed"):
+        mpy_hub.ensure_runner()
 
 
 def test_the_runner_is_micropython(micropython):
