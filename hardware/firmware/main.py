@@ -9,7 +9,8 @@
 # board resets (the host sees a new boot id and recovers from a snapshot).  A
 # reset loop is cut short: after MAX_QUICK_CRASHES crashes in a row, each within
 # QUICK_CRASH_MS of power-up, the hub stays at the REPL, where mpremote can
-# read CRASH_LOG and reinstall.
+# read CRASH_LOG and reinstall (holding SAFE_PIN low at power-up also gets
+# there, whatever the firmware does).
 
 import machine
 import micropython
@@ -100,7 +101,10 @@ def main():
     try:
         run()
     except Exception as exc:       # the hub must not stay dead at the REPL
-        quick = record_crash(exc, time.ticks_ms())
+        try:
+            quick = record_crash(exc, time.ticks_ms())
+        except Exception:          # not even memory for the log: reset all the same
+            quick = 0
         if quick >= MAX_QUICK_CRASHES:
             _write(CRASH_LOG, _read(CRASH_LOG) + "staying at the REPL: %d crashes in a row\n" % quick)
             _write(CRASH_COUNT, "0")   # the next power-up tries again
