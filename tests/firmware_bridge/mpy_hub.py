@@ -104,6 +104,7 @@ class MpyHub(SimHub):
     heap: list[tuple[int, int]] = field(default_factory=list)  # (live, peak) reports
     queue_reports: list[tuple[int, int]] = field(default_factory=list)  # (queued, dropped)
     count_masks: list[int] = field(default_factory=list)
+    pixel_reports: list[list[tuple[int, ...]]] = field(default_factory=list)  # the WS2812 chain, as written
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -187,6 +188,8 @@ class MpyHub(SimHub):
                     self.heap.append((int(words[1]), int(words[2])))
                 elif words[:1] == ["queue"]:
                     self.queue_reports.append((int(words[1]), int(words[2])))
+                elif words[:1] == ["pixels"]:
+                    self.pixel_reports.append([tuple(int(c) for c in w.split(",")) for w in words[1:]])
                 elif words[:1] == ["count"]:
                     self.count_masks.append(int(words[1]))
                 else:

@@ -132,6 +132,8 @@ def test_hub_core_end_to_end_under_micropython(micropython):
             assert [driver.upright(s) for s in range(9)] == [bool(mask >> s & 1) for s in range(9)]
             driver.set_count_leds(0b101)
             wait_for(lambda: hub.count_masks[-1:] == [0b101], 10, "the count LEDs")
+            driver.set_seat_led(2, (255, 128, 0), ((255, 0),))  # held, at the hub's brightness 96/255
+            wait_for(lambda: hub.pixel_reports and hub.pixel_reports[-1][2] == (96, 48, 0), 10, "seat 2's LED")
         finally:
             driver.close()
 

@@ -91,6 +91,7 @@ settings = None
 peak = 0
 polls = 0
 last_count = None
+last_pixels = None
 
 
 def measure():
@@ -144,7 +145,7 @@ def control(line):
 
 
 def step(n):
-    global polls, last_count
+    global polls, last_count, last_pixels
     c = hostio.controls()
     if c:
         for line in c.split("\n"):
@@ -160,3 +161,6 @@ def step(n):
     if mask != last_count:
         last_count = mask
         hostio.report("count %d" % mask)
+    if board.pixels != last_pixels:
+        last_pixels = board.pixels
+        hostio.report("pixels " + " ".join("%d,%d,%d" % rgb for rgb in last_pixels))
