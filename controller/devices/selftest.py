@@ -19,8 +19,8 @@ from gpiozero.exc import PinFactoryFallback
 
 from .config import check_pins, load_config
 from .events import SeatFault, SeatStatus, TiltEvent
-from .simulation import ClockedMockFactory
 from .opening import TableDevices, open_devices
+from .simulation import ClockedMockFactory
 from .vocabulary import CLIP_KEYS, LANGUAGES
 
 log = logging.getLogger(__name__)

@@ -12,15 +12,15 @@
 # read CRASH_LOG and reinstall (holding SAFE_PIN low at power-up also gets
 # there, whatever the firmware does).
 
-import machine
-import micropython
-import neopixel
 import os
 import select
 import sys
 import time
 
 import hub_board
+import machine
+import micropython
+import neopixel
 
 CRASH_LOG = "crash.log"           # the last crashes, newest last
 CRASH_LOG_MAX = 4096              # bytes kept of it

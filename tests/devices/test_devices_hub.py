@@ -5,10 +5,20 @@ from dataclasses import replace
 
 import pytest
 
-from controller.devices import SeatStatus, StandeeJudge, TiltEvent, load_config, open_devices
+from controller.devices import (
+    SeatStatus,
+    StandeeJudge,
+    TiltEvent,
+    load_config,
+    open_devices,
+)
 from controller.devices.clock import ManualClock
 from controller.devices.judge import POLL_UNKNOWN
-from controller.devices.recording import RecordingCountLights, RecordingSeatLights, RecordingSpeaker
+from controller.devices.recording import (
+    RecordingCountLights,
+    RecordingSeatLights,
+    RecordingSpeaker,
+)
 from controller.devices.timing import Timing
 
 
