@@ -11,7 +11,7 @@
 // MicroPython reaches back through its `js` bridge to the module `hostio`:
 // take() and put() carry the byte stream (hex strings), ticks_us() is
 // CLOCK_MONOTONIC in microseconds wrapped at 2**30 as on the RP2040 (and
-// wrapping 2 s after the runner starts), report()
+// wrapping 3 s after the runner starts), report()
 // writes a line to stderr, and controls() hands over the control lines.
 
 import { readFileSync, readdirSync, createReadStream } from "node:fs";
@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
 
 const TICKS_PERIOD = 1n << 30n;
-const TICKS_OFFSET = TICKS_PERIOD - 2000000n;  // ticks_us() wraps 2 s into the run
+// ticks_us() wraps this many microseconds into the run (MPY_TICKS_WRAP_US, default 3 s)
+const TICKS_OFFSET = TICKS_PERIOD - BigInt(process.env.MPY_TICKS_WRAP_US || "3000000");
 const [firmwareDir, mode, file, controlFd] = process.argv.slice(2);
 if (!firmwareDir || !["script", "hub"].includes(mode) || !file) {
     process.stderr.write("usage: node runner.mjs FIRMWARE_DIR (script|hub) FILE\n");
