@@ -65,7 +65,7 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
     if isinstance(e, ev.Hit):
         if e.card in ("shuriken", "grenade"):
             return None
-        more = f", {e.wounds} wounds" if e.wounds > 1 else ""
+        more = ", no wound" if e.taken == 0 else f", {e.taken} wounds" if e.taken > 1 else ""
         return f"  {name[e.source]} hits {name[e.target]} ({CARD_NAMES[e.card]}{more})."
     if isinstance(e, ev.CardUsed):
         return f"  {name[e.seat]} uses {e.card}" + (f": {e.note}." if e.note else ".")

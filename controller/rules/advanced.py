@@ -96,7 +96,7 @@ CATALOG: dict[str, CardSpec] = {
         _spec("poisoned-tanto", "Poisoned Tanto", Y, "phase-1", visible=True),
         _spec("double-shuriken", "Double Shuriken", Y, "phase-5b"),
         _spec("dark-tanto", "Dark Tanto", Y, "phase-1", visible=True),
-        _spec("smoke-grenade", "Smoke Grenade", Y, *MOMENTS[:7]),
+        _spec("smoke-grenade", "Smoke Grenade", Y, *MOMENTS[:7], "phase-7"),
         _spec("angry-dragon", "Angry Dragon", Y, "deaths"),
         _spec("fake-finger", "Fake Finger", Y, "phase-4"),
     )

@@ -65,6 +65,7 @@ class Weapon:
     throws: int = 0
     returned: bool = False  # the card went back to the hand (shuriken kept, Ronin, a jam)
     requested: object = None  # the second weapon's aim, from its use
+    hand_when_down: dict[Card, int] | None = None  # a face-down card: the hand it was chosen from
 
 
 @dataclass(slots=True)
@@ -77,6 +78,7 @@ class Shot:
     weapon: Weapon | None = None
     damage: int = 1
     extra: bool = False  # a second victim (Magic Bullet, Dark Tanto): no Object on it
+    taken: int = 0  # the wounds it left after the target's protections
 
 
 def blank_of(yakuza: bool) -> Card:
@@ -108,6 +110,7 @@ class Round:
         self.shared_by: tuple[int, ...] = ()  # the sharers, when phase 7 came
         self.new_godfather: int | None = None
         self._tile_taken = False
+        self.clips: list[int] = []  # 2nd edition: players who took a clip this round
         self._picks = 0
         self.events: list = [ev.Revealed(pile, self.pot)]
         self.phase = Phase.CARDS
@@ -376,14 +379,17 @@ class Round:
     def _apply_shots(self, shots: list[Shot], moment: str, *, discards: bool) -> list[int]:
         """Land hits that happen at the same moment; returns the seats wounded by them.
 
-        Per hit: a Samurai's parry or a Kevlar cancels it whole; else the shooter's
-        "first wound" Object may double it or add a victim.  Per player: Dragon Skin
-        caps the round's wounds at one.  A wounded player leaves the share (not the
-        Shaolin Monk); with ``discards`` (phases 5 and 5b) his card is discarded.
+        Per hit, in order: a Samurai's parry or a Kevlar cancels it whole; Dragon Skin caps the
+        round's wounds of its holder at one.  Only then, on a hit that still leaves at least one
+        wound, the shooter's "first wound" Object acts (doubles it, or adds a victim, whose hit
+        goes through the same steps).  A wounded player leaves the share (not the Shaolin Monk);
+        with ``discards`` (phases 5 and 5b) his card is discarded.
         """
         players = self.players
         advanced = self.advanced
         wounds: dict[int, int] = {}
+        taken: dict[int, int] = {}  # after Dragon Skin
+        cap: dict[int, int | None] = {}  # Dragon Skin: the wounds a player may still take now
         landed: list[Shot] = []
         pending = list(shots)
         while pending:
@@ -405,11 +411,20 @@ class Round:
                     players[t].cowardice += 2
                     self.events.append(ev.Protected(t, "kevlar", shot.source, shot.card))
                     continue
-                if not shot.extra and shot.source is not None and shot.weapon is not None:
+                if t not in cap:
+                    cap[t] = self._dragon_skin_room(moment, t)
+                if (
+                    self._leaves_wounds(shot, cap[t], taken.get(t, 0))
+                    and not shot.extra
+                    and shot.source is not None
+                    and shot.weapon is not None
+                ):
                     from .uses import first_wound_object
 
                     pending.extend(first_wound_object(self, shot))
+            shot.taken = self._leaves_wounds(shot, cap.get(t), taken.get(t, 0))
             wounds[t] = wounds.get(t, 0) + shot.damage
+            taken[t] = taken.get(t, 0) + shot.taken
             landed.append(shot)
         hurt = []
         for t in [s for s in self.seated if s in wounds]:
@@ -435,8 +450,23 @@ class Round:
                     if weapon.owner == t:
                         weapon.live = False
         for shot in landed:
-            self.events.append(ev.Hit(shot.source if shot.source is not None else shot.target, shot.target, shot.card, shot.damage))
+            source = shot.source if shot.source is not None else shot.target
+            self.events.append(ev.Hit(source, shot.target, shot.card, shot.damage, shot.taken))
         return hurt
+
+    def _dragon_skin_room(self, moment: str, seat: int) -> int | None:
+        """How many more wounds Dragon Skin lets ``seat`` take this round (None: no Dragon Skin)."""
+        p = self.players[seat]
+        if p.has("dragon-skin") or self._announced(moment, seat, "dragon-skin") is not None:
+            return max(0, 1 - self.round_wounds.get(seat, 0))
+        return None
+
+    @staticmethod
+    def _leaves_wounds(shot: Shot, room: int | None, already: int) -> int:
+        """The wounds ``shot`` leaves after Dragon Skin, given the wounds already landed at this moment."""
+        if room is None:
+            return shot.damage
+        return max(0, min(shot.damage, room - already))
 
     def _grenade_goes_off(self, moment: str) -> bool:
         """The Insane was shot this round: his grenade wounds everyone standing and unwounded; the round ends."""
@@ -516,6 +546,8 @@ class Round:
         for seat, card in chosen.items():
             p = players[seat]
             weapon = Weapon(seat, p.role is Role.YAKUZA, None, None, p.hand)
+            if card is None:
+                weapon.hand_when_down = dict(p.hand)
             self._show(weapon, card)
             self.primary[seat] = weapon
             self.weapons.append(weapon)
@@ -558,6 +590,8 @@ class Round:
                 raise self._illegal(seat, f"showed {weapon.card} already, not {value}")
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
                 raise self._illegal(seat, f"has no {value} card in hand")
+            if weapon.hand_when_down is not None and weapon.hand_when_down.get(card, 0) <= 0:
+                raise self._illegal(seat, f"had no {value} card in hand when he put his card down")
             shown[seat] = card
         for seat, card in shown.items():
             self._show(self.primary[seat], card)
@@ -721,6 +755,8 @@ class Round:
     def bang_bang_bang(self) -> list[tuple[int, int]]:
         """Every bbb in play hits at once; returns (shooter, target) pairs wounded or not."""
         self._expect(Phase.BBB)
+        if self.advanced:
+            self._act("phase-5", "start")
         shots: list[Shot] = []
         for w in self.weapons:
             if w.live and w.effect is Card.BBB and w.owner not in self.out:
@@ -1008,9 +1044,8 @@ class Round:
             p.money += LOOT_VALUES[take]
             if take == "first-aid" and p.wounds > 0:
                 p.wounds -= 1
-            elif take == "clip" and p.discarded[Card.BANG] > 0:
-                p.discarded[Card.BANG] -= 1
-                p.hand[Card.BANG] += 1
+            elif take == "clip":
+                self.clips.append(seat)  # gives a bang back when the round's cards are discarded
         self._picks += 1
         self.events.append(ev.Picked(seat, take))
 
@@ -1046,4 +1081,9 @@ class Round:
         for w in self.weapons:
             if not w.returned:
                 self.players[w.owner].discarded[w.card] += 1
+        for seat in self.clips:  # "used" includes this round's bang, discarded just now
+            p = self.players[seat]
+            if p.discarded[Card.BANG] > 0:
+                p.discarded[Card.BANG] -= 1
+                p.hand[Card.BANG] += 1
         return self.game._end_round(self)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .advanced import CATALOG, FIRST_WOUND_OBJECTS, Use
+from .advanced import CATALOG, FIRST_WOUND_OBJECTS, MOMENTS, Use
 from .events import CardUsed
 from .cards import Card, Role
 from .game import CARDS, Kit
@@ -100,6 +100,9 @@ def first_aid(rnd: Round, use: Use) -> None:
     if not isinstance(heal, dict) or not heal:
         raise _fail(rnd, use, "needs heal: the players and how many wounds")
     me = rnd.players[use.player]
+    others = [rnd._name(s) for s in heal if s != use.player]
+    if len(others) > 1:
+        raise _fail(rnd, use, f"heals his own wounds and/or one other gang member's, not {' and '.join(others)}'s")
     total = 0
     for seat, count in heal.items():
         p = rnd.players[seat]
@@ -418,6 +421,8 @@ def take_kit(rnd: Round, use: Use) -> None:
 
 def specialist(rnd: Round, use: Use) -> None:
     p = rnd.players[use.player]
+    if not p.alive:
+        raise _fail(rnd, use, "he is dead")
     if use.player not in rnd.fired_bbb:
         raise _fail(rnd, use, "his bbb did not fire this round")
     discard = use.get("discard") or []
@@ -526,9 +531,8 @@ ACTIONS: dict[str, dict[str, tuple[str, Handler]]] = {
     },
     "end-of-round": {"the-specialist": ("start", specialist), "you-dont-need-it-anymore": ("end", take_kit)},
 }
-for _moment in ACTIONS:
-    ACTIONS[_moment].setdefault("clip", ("start", clip))
-ACTIONS.setdefault("phase-5", {})["clip"] = ("start", clip)
+for _moment in MOMENTS:  # the Clip names no moment: usable at the start of any
+    ACTIONS.setdefault(_moment, {}).setdefault("clip", ("end" if _moment == "deaths" else "start", clip))
 
 
 def action(card: str, moment: str, stage: str) -> Handler | None:
