@@ -14,7 +14,7 @@ from typing import Any
 
 from ..rules.advanced import CATALOG, Deck, deck_cards
 from ..rules.cards import GANG_ORDER, Role
-from ..table.referee import EXPECTED, Step
+from ..table.referee import Step
 from ..table.session import Session
 
 GODFATHER = "godfather"
@@ -101,7 +101,7 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["role"] = GODFATHER
     view["who"] = prompt.players
     view["options"] = prompt.options
-    view["expects"] = [cls.kind for cls in EXPECTED[prompt.step]]
+    view["expects"] = referee.expected_inputs()
     view["pending"] = session.pending
     view["cards"] = _hand_choices(session) if prompt.step in (Step.BBB, Step.THROWS, Step.REVEAL, Step.DISCARDS) else {}
     view["sensors"] = _sensors(session)

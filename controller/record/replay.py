@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..rules import Game, IllegalMove, RuleSet, Use
+from ..rules import Game, RuleSet, Use
+from ..rules import moves as mv
 from ..rules.advanced import CATALOG, check_setup
 from ..rules.cards import GANG_ORDER
 from ..rules.game import table_order
@@ -132,62 +133,70 @@ def use_to_dict(use: Use, names: list[str]) -> dict:
     return out
 
 
-def _nothing_after_end(rnd: Round, field: str, data) -> None:
-    if data:
-        raise IllegalMove(rnd.number, None, f"{field}: the round ended at {rnd.over_at} ({rnd.over})")
+def _seat(game: Game, name: str, where: str) -> int:
+    seat = game.find(name)
+    if seat is None:
+        raise RecordError(f"{where}: {name!r} is not a player")
+    return seat
+
+
+def round_moves(game: Game, rr: RoundRecord, number: int) -> list[mv.Move]:
+    """The moves a recorded round holds, in the order they were made (names turned into seats).
+
+    The split, the end of the picks and the end of the round, which the record does not write, are included.
+    """
+    where = f"round {number}"
+
+    def seat(name: str, field: str) -> int:
+        return _seat(game, name, f"{where}: {field}")
+
+    moves: list[mv.Move] = [mv.Announce(use) for use in _uses(game, rr, number)]
+    moves.append(mv.PlayCards({seat(n, "cards"): c for n, c in rr.cards.items()}))
+    moves.append(
+        mv.Aim(
+            {seat(n, "aims"): (None if t is None else seat(t, "aims")) for n, t in rr.aims.items()},
+            frozenset(seat(n, "late") for n in rr.late),
+        )
+    )
+    if game.ruleset is RuleSet.CLASSIC_2014:
+        order = rr.privilege
+        if order is None:
+            moves.append(mv.Privilege())
+        else:
+            moves.append(mv.Privilege(seat(order["player"], "privilege"), seat(order["target"], "privilege")))
+    moves.append(mv.Withdraw(frozenset(seat(n, "withdraw") for n in rr.withdraw)))
+    moves.append(mv.Bbb())
+    if game.is_yakuzas:
+        for throw in rr.shuriken:
+            moves.append(
+                mv.Throw(
+                    seat(throw.thrower, "shuriken"),
+                    tuple(seat(n, "shuriken") for n in throw.knocked),
+                    tuple(seat(n, "shuriken") for n in throw.touched),
+                    None if throw.target is None else seat(throw.target, "shuriken"),
+                )
+            )
+        moves.append(mv.ThrowsDone())
+    moves.append(mv.Reveal())
+    if game.spec.uses_bills:
+        moves.append(mv.ShareBills())
+    else:
+        moves += [mv.Pick(seat(p["player"], "picks"), p["take"]) for p in rr.picks]
+        moves.append(mv.EndPicks())
+    moves.append(mv.Finish())
+    return moves
 
 
 def play_round(game: Game, rr: RoundRecord) -> Round:
-    """Play one recorded round through the engine, phase by phase; returns it finished."""
-    seat = game.seat_of
+    """Play one recorded round through the engine: each of its moves is pushed; returns it finished."""
     number = game.rounds_played + 1
     for key, option in (("powers", "super_powers"), ("objects", "objects")):
         if getattr(rr, key) and not getattr(game, option):
             raise RecordError(f"round {number}: {key}: needs the {option} option")
+    moves = round_moves(game, rr, number)
     rnd = game.begin_round()
-    for use in _uses(game, rr, number):
-        rnd.announce(use)
-    rnd.play_cards({seat(n): c for n, c in rr.cards.items()})
-    steps_left = not rnd.over
-    if steps_left:
-        rnd.aim(
-            {seat(n): (None if t is None else seat(t)) for n, t in rr.aims.items()},
-            late=[seat(n) for n in rr.late],
-        )
-    else:
-        _nothing_after_end(rnd, "aims", rr.aims or rr.late)
-    if not rnd.over and rr.privilege is not None:
-        rnd.privilege(seat(rr.privilege["player"]), seat(rr.privilege["target"]))
-    if not rnd.over:
-        rnd.withdraw(seat(n) for n in rr.withdraw)
-    else:
-        _nothing_after_end(rnd, "withdraw", rr.withdraw or rr.privilege)
-    if not rnd.over:
-        rnd.bang_bang_bang()
-    if game.is_yakuzas:
-        for throw in rr.shuriken:
-            if rnd.over:
-                _nothing_after_end(rnd, "shuriken", [throw])
-            rnd.throw(
-                seat(throw.thrower),
-                [seat(n) for n in throw.knocked],
-                [seat(n) for n in throw.touched],
-                target=None if throw.target is None else seat(throw.target),
-            )
-        if not rnd.over:
-            rnd.end_throws()
-    if not rnd.over:
-        rnd.reveal()
-    if not rnd.over:
-        if game.spec.uses_bills:
-            rnd.share_bills()
-        else:
-            for pick in rr.picks:
-                rnd.pick(seat(pick["player"]), pick["take"])
-            rnd.end_picks()
-    else:
-        _nothing_after_end(rnd, "picks", rr.picks)
-    rnd.finish()
+    for move in moves:
+        rnd.push(move)
     return rnd
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import RecordError  # a record that breaks the format; str() is one line naming where
+
 FORMAT = "cashnguns-record/1"
 OPTIONS = ("super_powers", "objects", "free_seating")
 TOP_FIELDS = {"format", "ruleset", "options", "players", "loot", "rounds", "setup"}
@@ -20,10 +22,6 @@ USE_FIELDS = {
 }
 ROUND_FIELDS = {"cards", "aims", "late", "withdraw", "shuriken", "privilege", "picks", "powers", "objects"}
 THROW_FIELDS = {"thrower", "target", "knocked", "touched"}
-
-
-class RecordError(ValueError):
-    """A record that breaks the format; ``str()`` is one line naming where."""
 
 
 @dataclass

@@ -247,7 +247,12 @@ class Game:
     # -- queries -------------------------------------------------------------
 
     def seat_of(self, name: str) -> int:
+        """The seat of the player called ``name`` (a ``KeyError`` if there is none: ask :meth:`find` first)."""
         return self._seats[name]
+
+    def find(self, name: object) -> int | None:
+        """The seat of the player called ``name``, or None if no player has that name."""
+        return self._seats.get(name) if isinstance(name, str) else None
 
     def living(self) -> list[int]:
         """Living players' seats, clockwise from the first seat of the current seating."""

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from enum import Enum
 
 from . import events as ev
+from . import moves as mv
 from .advanced import CATALOG, MOMENT_RANK, MOMENTS, PERMANENT_CARDS, REPEATABLE_CARDS, VISIBLE_ROUNDS, Use
 from .cards import GODFATHER_TILE, LOOT_VALUES, Card, Role
 from .errors import IllegalMove, PhaseError
-from .game import CARDS, MAX_WOUNDS, Game, clockwise_from, table_value
+from .game import CARDS, MAX_WOUNDS, Game, RoundSummary, clockwise_from, table_value
 from .rulesets import ROUNDS, RuleSet
 from .split import split_bills
 
@@ -106,10 +107,12 @@ class Round:
         self.round_wounds: dict[int, int] = {}
         self.thrown: list[int] = []
         self.privilege_used = False
+        self.privilege_done = False  # 2nd edition: the Godfather gave his order, or none
+        self.finished = False
         self.share = 0
         self.shared_by: tuple[int, ...] = ()  # the sharers, when phase 7 came
         self.new_godfather: int | None = None
-        self._tile_taken = False
+        self.tile_taken = False
         self.clips: list[int] = []  # 2nd edition: players who took a clip this round
         self._picks = 0
         self.events: list = [ev.Revealed(pile, self.pot)]
@@ -133,6 +136,105 @@ class Round:
         # (moment, source, target, card) of every hit aimed, before protections; (moment, seat, wounds) taken
         self.shots_log: list[tuple[str, int | None, int, str]] = []
         self.wounds_log: list[tuple[str, int, int]] = []
+
+    # -- moves -----------------------------------------------------------------
+
+    def expects(self) -> frozenset[type[mv.Move]]:
+        """The kinds of move legal now (a card use is legal until the round is finished)."""
+        if self.finished:
+            return frozenset()
+        phase = self.phase
+        kinds: set[type[mv.Move]] = {mv.Announce}
+        if phase is Phase.CARDS:
+            kinds.add(mv.PlayCards)
+        elif phase is Phase.AIM:
+            kinds.add(mv.Aim)
+        elif phase is Phase.WITHDRAW:
+            edition2 = self.game.ruleset is RuleSet.CLASSIC_2014
+            kinds.add(mv.Privilege if edition2 and not self.privilege_done else mv.Withdraw)
+        elif phase is Phase.BBB:
+            kinds.add(mv.Bbb)
+        elif phase is Phase.SHURIKEN:
+            kinds |= {mv.Throw, mv.Show, mv.ThrowsDone}
+        elif phase is Phase.REVEAL:
+            kinds.add(mv.Reveal)
+        elif phase is Phase.SHARE:
+            kinds |= {mv.ShareBills} if self.game.spec.uses_bills else {mv.Pick, mv.EndPicks}
+        else:
+            kinds |= {mv.Show, mv.Finish}
+        return frozenset(kinds)
+
+    def automatic(self) -> mv.Move | None:
+        """The move a driver pushes with no input from the table, else None: the split of the bills, the end
+        of the picks once the loot is gone, the end of the round once every card is shown."""
+        if self.finished:
+            return None
+        if self.phase is Phase.SHARE:
+            if self.game.spec.uses_bills:
+                return mv.ShareBills()
+            return mv.EndPicks() if self.pick_turn() is None else None
+        if self.phase is Phase.DONE and not self.hidden_cards():
+            return mv.Finish()
+        return None
+
+    def push(self, move: mv.Move) -> RoundSummary | None:
+        """Apply ``move``, or raise the :class:`IllegalMove` of the rule it breaks (the round is then unchanged
+        only if the refusal came before any effect: drivers try a move on a copy, see the referee).
+
+        Returns the round's summary when the move finished it.
+        """
+        if self.over and not isinstance(move, (mv.Announce, mv.Show, mv.Finish)):
+            if move.carries_data():
+                raise IllegalMove(self.number, None, f"{move.record_field}: the round ended at {self.over_at} ({self.over})")
+            return None  # an empty step of a round that ended early: nothing to do
+        kinds = self.expects()
+        if type(move) not in kinds:
+            wanted = " or ".join(sorted(k.kind for k in kinds - {mv.Announce})) or "nothing more"
+            raise IllegalMove(self.number, None, f"the round is at {self.phase.value}: expected {wanted}, not {move.kind}")
+        if isinstance(move, mv.Announce):
+            self.announce(move.use)
+        elif isinstance(move, mv.PlayCards):
+            self.close_phase_1()  # a Smoke Grenade may end the round here
+            if self.over:
+                down = [s for s, c in move.cards.items() if c is not None]
+                if down:
+                    raise self._illegal(down[0], "put down a card after the round ended")
+            else:
+                self.play_cards(move.cards)
+        elif isinstance(move, mv.Aim):
+            self.aim(move.aims, late=move.late)
+        elif isinstance(move, mv.Privilege):
+            if move.seat is not None:
+                if move.target is None:
+                    raise self._illegal(move.seat, "was ordered to change target: the new target is missing")
+                self.privilege(move.seat, move.target)
+            self.privilege_done = True
+        elif isinstance(move, mv.Withdraw):
+            self.withdraw(move.seats)
+        elif isinstance(move, mv.Bbb):
+            for seat, card in move.shown.items():
+                if CARDS.get(card) is not Card.BBB:
+                    raise self._illegal(seat, f"shows {card}: in phase 5 only a Bang! Bang! Bang! is shown")
+            self.reveal_cards(move.shown)
+            self.bang_bang_bang()
+        elif isinstance(move, mv.Throw):
+            self.throw(move.thrower, move.knocked, move.touched, target=move.target)
+        elif isinstance(move, mv.Show):
+            self.reveal_cards(move.cards)
+        elif isinstance(move, mv.ThrowsDone):
+            self.end_throws()
+        elif isinstance(move, mv.Reveal):
+            self.reveal_cards(move.shown)
+            self.reveal()
+        elif isinstance(move, mv.ShareBills):
+            self.share_bills()
+        elif isinstance(move, mv.Pick):
+            self.pick(move.seat, move.take)
+        elif isinstance(move, mv.EndPicks):
+            self.end_picks()
+        elif isinstance(move, mv.Finish):
+            return self.finish()
+        return None
 
     # -- seating -------------------------------------------------------------
 
@@ -1032,9 +1134,9 @@ class Round:
         p = self.players[seat]
         table = self.game.table
         if take == GODFATHER_TILE:
-            if self._tile_taken:
+            if self.tile_taken:
                 raise self._illegal(seat, "may not take the New Godfather tile: it was taken this round")
-            self._tile_taken = True
+            self.tile_taken = True
             self.new_godfather = seat
         else:
             if take not in table:
@@ -1086,4 +1188,5 @@ class Round:
             if p.discarded[Card.BANG] > 0:
                 p.discarded[Card.BANG] -= 1
                 p.hand[Card.BANG] += 1
+        self.finished = True
         return self.game._end_round(self)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from ..errors import TableInputError
+
 
 @dataclass(frozen=True)
 class Input:
@@ -128,7 +130,7 @@ KINDS: dict[str, type[Input]] = {
 }
 
 
-class BadInput(ValueError):
+class BadInput(TableInputError):
     """An input that is not even well formed; ``str()`` names what is wrong."""
 
 
