@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..rules import Game, IllegalMove, RuleSet, Use
+from ..rules import moves as mv
 from ..rules.advanced import Deck, deck_cards
 from ..rules.cards import GODFATHER_TILE, Card, Gang
 from ..rules.round import Round
@@ -239,74 +240,90 @@ class _RoundPlayer:
     # -- the round -------------------------------------------------------------------
 
     def play(self) -> RoundRecord:
-        game, rng, style = self.game, self.rng, self.style
+        """Play the round move by move: at each step, a random choice among the moves the round expects."""
+        game, rng = self.game, self.rng
         names = [p.name for p in game.players]
         rnd = self.round = game.begin_round()
-        self.late = [s for s in rnd.seated if rng.random() < style.late and not game.players[s].holds("the-kid")]
-        self._phase_1_and_2()
-        rnd.close_phase_1()
-        cards = {}
-        for s in rnd.seated:
-            hand = game.players[s].hand
-            cards[s] = rng.choice([c for c, n in hand.items() for _ in range(n)])
-        rnd.play_cards({} if rnd.over else cards)
-        late: list[int] = []
-        aims: dict[int, int | None] = {}
-        privilege = None
-        withdraw: list[int] = []
-        throws: list[Throw] = []
-        picks: list[dict] = []
-        if not rnd.over:
-            late = self.late
+        self.late = [s for s in rnd.seated if rng.random() < self.style.late and not game.players[s].holds("the-kid")]
+        rr = RoundRecord(cards={}, aims={})
+        throws_begun = False
+        while rnd.expects():
+            auto = rnd.automatic()
+            if auto is not None:
+                if isinstance(auto, mv.ShareBills):
+                    self._phase_7()
+                elif isinstance(auto, mv.Finish):
+                    self._end_of_round()
+                rnd.push(auto)
+                continue
+            kinds = rnd.expects()
+            if mv.Throw in kinds and not throws_begun:
+                throws_begun = True
+                self._begin_throws()
+                continue  # a Smoke Grenade may have ended the round
+            rnd.push(self._choose(kinds, rr, names))
+        entries = [use_to_dict(u, names) for u in self.announced]
+        rr.cards = {names[s]: str(w.card) for s, w in rnd.primary.items()}
+        rr.powers = [e for e in entries if not _is_object(e["card"])]
+        rr.objects = [e for e in entries if _is_object(e["card"])]
+        return rr
+
+    def _choose(self, kinds: frozenset[type[mv.Move]], rr: RoundRecord, names: list[str]) -> mv.Move:
+        """A random move among those the round expects (card uses are announced on the way)."""
+        game, rnd, rng, style = self.game, self.round, self.rng, self.style
+        assert rnd is not None
+        if mv.PlayCards in kinds:
+            self._phase_1_and_2()
+            rnd.close_phase_1()  # phase 1's uses apply first: the hands the players choose from
+            cards: dict[int, Card | str | None] = {}
+            for s in rnd.seated:
+                hand = game.players[s].hand
+                cards[s] = rng.choice([c for c, n in hand.items() for _ in range(n)])
+            return mv.PlayCards({} if rnd.over else cards)
+        if mv.Aim in kinds:
+            aims: dict[int, int | None] = {}
             for s in rnd.seated:
                 legal = rnd.legal_targets(s)
-                aims[s] = None if s in late or not legal else rng.choice(legal)
-            self._phase_3(aims, late)
-            rnd.aim(aims, late=late)
-        if not rnd.over and game.ruleset is RuleSet.CLASSIC_2014 and rng.random() < style.privilege:
-            ordered = [s for s in rnd.seated if s != game.godfather and aims[s] is not None]
-            if ordered:
-                s = rng.choice(ordered)
-                others = [t for t in rnd.legal_targets(s) if t != aims[s]]
-                if others:
-                    t = rng.choice(others)
-                    rnd.privilege(s, t)
-                    privilege = {"player": names[s], "target": names[t]}
-        if not rnd.over:
+                aims[s] = None if s in self.late or not legal else rng.choice(legal)
+            self._phase_3(aims, self.late)
+            rr.aims = {names[s]: (None if t is None else names[t]) for s, t in aims.items()}
+            rr.late = [names[s] for s in self.late]
+            return mv.Aim(aims, frozenset(self.late))
+        if mv.Privilege in kinds:
+            if rng.random() < style.privilege:
+                ordered = [s for s, w in rnd.primary.items() if s != game.godfather and w.target is not None]
+                if ordered:
+                    s = rng.choice(ordered)
+                    others = [t for t in rnd.legal_targets(s) if t != rnd.primary[s].target]
+                    if others:
+                        t = rng.choice(others)
+                        rr.privilege = {"player": names[s], "target": names[t]}
+                        return mv.Privilege(s, t)
+            return mv.Privilege()
+        if mv.Withdraw in kinds:
             withdraw = [s for s in rnd.seated if rng.random() < style.withdraw]
             self._phase_4(withdraw)
-            rnd.withdraw(withdraw)
-        if not rnd.over:
+            rr.withdraw = [names[s] for s in withdraw]
+            return mv.Withdraw(frozenset(withdraw))
+        if mv.Bbb in kinds:
             self._react("phase-5")
             self._smoke("phase-5")
-            rnd.bang_bang_bang()
-        if not rnd.over and game.is_yakuzas:
-            throws = self._throws(names)
-            if not rnd.over:
-                rnd.end_throws()
-        if not rnd.over:
+            return mv.Bbb()
+        if mv.Throw in kinds:
+            return self._throw(rr, names)
+        if mv.Reveal in kinds:
             self._phase_6()
-            rnd.reveal()
-        if not rnd.over:
-            if game.spec.uses_bills:
-                self._phase_7()
-                rnd.share_bills()
+            return mv.Reveal()
+        if mv.Pick in kinds:
+            turn = rnd.pick_turn()
+            assert turn is not None
+            if not rnd.tile_taken and rng.random() < style.tile:
+                take = GODFATHER_TILE
             else:
-                picks = self._picks(names)
-        self._end_of_round()
-        rnd.finish()
-        entries = [use_to_dict(u, names) for u in self.announced]
-        return RoundRecord(
-            cards={names[s]: str(w.card) for s, w in rnd.primary.items()},
-            aims={names[s]: (None if t is None else names[t]) for s, t in aims.items()},
-            late=[names[s] for s in late],
-            withdraw=[names[s] for s in withdraw],
-            shuriken=throws,
-            privilege=privilege,
-            picks=picks,
-            powers=[e for e in entries if not _is_object(e["card"])],
-            objects=[e for e in entries if _is_object(e["card"])],
-        )
+                take = rng.choice(game.table)
+            rr.picks.append({"player": names[turn], "take": take})
+            return mv.Pick(turn, take)
+        raise AssertionError(f"no random move among {sorted(k.kind for k in kinds)}")
 
     # -- phases, with the cards each one can bring ---------------------------------
 
@@ -445,10 +462,10 @@ class _RoundPlayer:
                 self._announce(Use(s, "fake-finger", "phase-4"))
         self._smoke("phase-4")
 
-    def _throws(self, names: list[str]) -> list[Throw]:
-        rnd, rng, style = self.round, self.rng, self.style
-        seated = rnd.seated
-        throws = []
+    def _begin_throws(self) -> None:
+        """Phase 5b begins: Double Shuriken, Ronin, the reactions and a Smoke Grenade are announced."""
+        rnd = self.round
+        assert rnd is not None
         if self.uses:
             for s in rnd.pending_throwers():
                 if self.game.players[s].holds("double-shuriken") and self._wants(s, "double-shuriken"):
@@ -458,22 +475,25 @@ class _RoundPlayer:
                     self._announce(Use(s, "ronin", "phase-5b"))
             self._react("phase-5b")
             self._smoke("phase-5b")
-        while not rnd.over:
-            pending = rnd.pending_throwers()
-            if not pending or not any(rnd.standing_opponents(s) for s in pending):
-                break
-            thrower = rng.choice([s for s in pending if rnd.standing_opponents(s)])
-            target = rng.choice(rnd.throw_targets(thrower))
-            knocked: list[int] = []
-            touched: list[int] = []
-            if rng.random() >= style.miss:
-                (touched if rng.random() < style.touch_only else knocked).append(target)
-                if rng.random() < style.wild:
-                    others = [s for s in seated if s not in (thrower, target)]
-                    (touched if rng.random() < 0.5 else knocked).append(rng.choice(others))
-            rnd.throw(thrower, knocked, touched, target=target)
-            throws.append(Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target]))
-        return throws
+
+    def _throw(self, rr: RoundRecord, names: list[str]) -> mv.Move:
+        """The next throw, at random, or the end of the throws when no shuriken has a standing target."""
+        rnd, rng, style = self.round, self.rng, self.style
+        assert rnd is not None
+        pending = [s for s in rnd.pending_throwers() if rnd.standing_opponents(s)]
+        if not pending:
+            return mv.ThrowsDone()
+        thrower = rng.choice(pending)
+        target = rng.choice(rnd.throw_targets(thrower))
+        knocked: list[int] = []
+        touched: list[int] = []
+        if rng.random() >= style.miss:
+            (touched if rng.random() < style.touch_only else knocked).append(target)
+            if rng.random() < style.wild:
+                others = [s for s in rnd.seated if s not in (thrower, target)]
+                (touched if rng.random() < 0.5 else knocked).append(rng.choice(others))
+        rr.shuriken.append(Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target]))
+        return mv.Throw(thrower, tuple(knocked), tuple(touched), target)
 
     def _phase_6(self) -> None:
         rnd = self.round
@@ -506,21 +526,6 @@ class _RoundPlayer:
             victims = [t for t in sharers if t != s and (players[s].gang is None or players[t].gang is not players[s].gang)]
             if s in sharers and victims and self._wants(s, "bludgeon"):
                 self._announce(Use(s, "bludgeon", "phase-7", {"target": rng.choice(victims)}))
-
-    def _picks(self, names: list[str]) -> list[dict]:
-        rnd, rng, game = self.round, self.rng, self.game
-        picks = []
-        tile_free = True
-        while (turn := rnd.pick_turn()) is not None:
-            if tile_free and rng.random() < self.style.tile:
-                take = GODFATHER_TILE
-                tile_free = False
-            else:
-                take = rng.choice(game.table)
-            rnd.pick(turn, take)
-            picks.append({"player": names[turn], "take": take})
-        rnd.end_picks()
-        return picks
 
     def _end_of_round(self) -> None:
         rnd, rng = self.round, self.rng
