@@ -53,7 +53,7 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
             "card": None,
             "late": False,
         }
-        if rnd is not None and p.alive and p.seat in rnd._pos:
+        if rnd is not None and p.alive and p.seat in rnd.position:
             weapon = rnd.primary.get(p.seat)
             if weapon is not None:
                 entry["aim"] = game.players[weapon.target].name if weapon.target is not None else None
