@@ -20,11 +20,12 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..rules import Game, IllegalMove, RuleSet, Use
 from ..rules import moves as mv
 from ..rules.advanced import Deck, deck_cards
-from ..rules.cards import GODFATHER_TILE, Card, Gang
+from ..rules.cards import GODFATHER_TILE, Card, Gang, Item
 from ..rules.round import Round
 from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
 from ..rules.split import split_bills
@@ -48,7 +49,7 @@ class Style:
     use_card: float = 0.4  # a player uses an advanced-rule card when its moment comes
 
 
-def deal_loot(rng: random.Random, ruleset: RuleSet) -> list[list]:
+def deal_loot(rng: random.Random, ruleset: RuleSet) -> list[list[Item]]:
     spec = SPECS[ruleset]
     deck = [item for item, count in sorted(spec.loot_deck.items(), key=lambda kv: str(kv[0])) for _ in range(count)]
     rng.shuffle(deck)
@@ -62,9 +63,11 @@ def seating(ruleset: RuleSet, players: int) -> list[tuple[str, str | None]]:
     return [(NAMES[k], None) for k in range(players)]
 
 
-def deal_cards(rng: random.Random, ruleset: RuleSet, players, *, powers: bool, objects: bool) -> dict:
+def deal_cards(
+    rng: random.Random, ruleset: RuleSet, players: list[tuple[str, str | None]], *, powers: bool, objects: bool
+) -> dict[str, Any]:
     """The ``setup`` of a record: cards dealt to each gang (or player) and kept."""
-    setup: dict = {}
+    setup: dict[str, Any] = {}
     for part, on in (("powers", powers), ("objects", objects)):
         if not on:
             continue
@@ -97,7 +100,7 @@ def deal_cards(rng: random.Random, ruleset: RuleSet, players, *, powers: bool, o
     return setup
 
 
-def random_record(seed: int, *args, **options) -> Record:
+def random_record(seed: int, *args: Any, **options: Any) -> Record:
     """A random legal game of up to ``rounds`` rounds (fewer if it ends early): :func:`random_game`'s record."""
     return random_game(seed, *args, **options)[0]
 
@@ -143,7 +146,7 @@ def _random_round(game: Game, rng: random.Random, style: Style) -> RoundRecord:
             rr = player.play()
         except IllegalMove:
             continue
-        reactions = _reactions(base, trial, player.round, random.Random(seed + 1), style) if options["cards"] else []
+        reactions = _reactions(base, trial, player.rnd, random.Random(seed + 1), style) if options["cards"] else []
         while reactions:
             again = copy.deepcopy(base)
             second = _RoundPlayer(again, random.Random(seed), style, uses=True, reactions=reactions)
@@ -169,7 +172,7 @@ def _reactions(before: Game, game: Game, rnd: Round, rng: random.Random, style: 
     players = game.players
     seen: set[tuple[int, str]] = set()
 
-    def maybe(seat: int, card: str, when: str, **fields) -> None:
+    def maybe(seat: int, card: str, when: str, **fields: Any) -> None:
         p = players[seat]
         if p.holds(card) and card not in p.spent and (seat, card) not in seen and rng.random() < style.use_card * 1.5:
             seen.add((seat, card))
@@ -187,7 +190,7 @@ def _reactions(before: Game, game: Game, rnd: Round, rng: random.Random, style: 
             and target not in rnd.withdrew
         ):
             maybe(target, "samurai", moment)
-    for moment, source, target, card in rnd.shots_log:
+    for moment, source, target, _card in rnd.shots_log:
         if not before.players[target].ever_wounded:
             maybe(target, "kevlar", moment, **({"from": source} if source is not None else {}))
     for moment, seat, _ in rnd.wounds_log:
@@ -219,10 +222,16 @@ class _RoundPlayer:
     announced: list[Use] = field(default_factory=list)
     late: list[int] = field(default_factory=list)
 
+    @property
+    def rnd(self) -> Round:
+        """The round being played (from :meth:`play` on)."""
+        assert self.round is not None, "the round has not begun"
+        return self.round
+
     # -- announcing ----------------------------------------------------------------
 
     def _announce(self, use: Use) -> None:
-        self.round.announce(use)
+        self.rnd.announce(use)
         self.announced.append(use)
 
     def _wants(self, seat: int, card: str) -> bool:
@@ -230,7 +239,7 @@ class _RoundPlayer:
         return self.uses and p.alive and p.holds(card) and card not in p.spent and self.rng.random() < self.style.use_card
 
     def _holders(self, card: str) -> list[int]:
-        return [s for s in self.round.seated if self.game.players[s].holds(card)]
+        return [s for s in self.rnd.seated if self.game.players[s].holds(card)]
 
     def _react(self, *moments: str) -> None:
         for use in self.reactions:
@@ -270,8 +279,7 @@ class _RoundPlayer:
 
     def _choose(self, kinds: frozenset[type[mv.Move]], rr: RoundRecord, names: list[str]) -> mv.Move:
         """A random move among those the round expects (card uses are announced on the way)."""
-        game, rnd, rng, style = self.game, self.round, self.rng, self.style
-        assert rnd is not None
+        game, rnd, rng, style = self.game, self.rnd, self.rng, self.style
         if mv.PlayCards in kinds:
             self._phase_1_and_2()
             rnd.close_phase_1()  # phase 1's uses apply first: the hands the players choose from
@@ -320,7 +328,7 @@ class _RoundPlayer:
             if not rnd.tile_taken and rng.random() < style.tile:
                 take = GODFATHER_TILE
             else:
-                take = rng.choice(game.table)
+                take = str(rng.choice(game.table))
             rr.picks.append({"player": names[turn], "take": take})
             return mv.Pick(turn, take)
         raise AssertionError(f"no random move among {sorted(k.kind for k in kinds)}")
@@ -328,7 +336,7 @@ class _RoundPlayer:
     # -- phases, with the cards each one can bring ---------------------------------
 
     def _phase_1_and_2(self) -> None:
-        game, rnd, rng = self.game, self.round, self.rng
+        game, rnd, rng = self.game, self.rnd, self.rng
         players = game.players
         if self.uses:
             for s in list(rnd.seated):
@@ -350,7 +358,7 @@ class _RoundPlayer:
                 )
 
     def _proactive_phase_1(self, s: int, card: str) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         players = self.game.players
         me = players[s]
         others = [t for t in rnd.seated if t != s]
@@ -396,13 +404,13 @@ class _RoundPlayer:
             back = min(2, me.discarded.get(Card.BANG, 0))
             others_in_hand = [c for c, n in me.hand.items() if c is not Card.BANG for _ in range(n)]
             if back and len(others_in_hand) > back:
-                fields = {"discard": [str(c) for c in rng.sample(others_in_hand, back)]}
+                fields: dict[str, Any] = {"discard": [str(c) for c in rng.sample(others_in_hand, back)]}
                 if me.shotgun:
                     fields["drop_shotgun"] = True
                 self._announce(Use(s, card, "phase-1", fields))
 
     def _smoke(self, moment: str) -> None:
-        rnd = self.round
+        rnd = self.rnd
         if rnd.number >= ROUNDS:
             return
         for s in self._holders("smoke-grenade"):
@@ -411,7 +419,7 @@ class _RoundPlayer:
                 return
 
     def _phase_3(self, aims: dict[int, int | None], late: list[int]) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         if not self.uses:
             return
         for s in self._holders("the-shotgun"):
@@ -421,7 +429,7 @@ class _RoundPlayer:
                 b = rnd.left_of(a)
                 if b != s and rnd.aim_refusal(s, b, yakuza=False) is None:
                     markers = {a: rng.choice(("wound", "blank")), b: rng.choice(("wound", "blank"))}
-                    fields = {"targets": [a, b], "markers": markers}
+                    fields: dict[str, Any] = {"targets": [a, b], "markers": markers}
                     if set(markers.values()) == {"blank"} and rng.random() < 0.5:
                         pool = [c for c, n in p.hand.items() for _ in range(n)]
                         if pool:
@@ -433,7 +441,7 @@ class _RoundPlayer:
         self._smoke("phase-3")
 
     def _phase_4(self, withdraw: list[int]) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         players = self.game.players
         if not self.uses:
             return
@@ -464,8 +472,7 @@ class _RoundPlayer:
 
     def _begin_throws(self) -> None:
         """Phase 5b begins: Double Shuriken, Ronin, the reactions and a Smoke Grenade are announced."""
-        rnd = self.round
-        assert rnd is not None
+        rnd = self.rnd
         if self.uses:
             for s in rnd.pending_throwers():
                 if self.game.players[s].holds("double-shuriken") and self._wants(s, "double-shuriken"):
@@ -478,8 +485,7 @@ class _RoundPlayer:
 
     def _throw(self, rr: RoundRecord, names: list[str]) -> mv.Move:
         """The next throw, at random, or the end of the throws when no shuriken has a standing target."""
-        rnd, rng, style = self.round, self.rng, self.style
-        assert rnd is not None
+        rnd, rng, style = self.rnd, self.rng, self.style
         pending = [s for s in rnd.pending_throwers() if rnd.standing_opponents(s)]
         if not pending:
             return mv.ThrowsDone()
@@ -496,7 +502,7 @@ class _RoundPlayer:
         return mv.Throw(thrower, tuple(knocked), tuple(touched), target)
 
     def _phase_6(self) -> None:
-        rnd = self.round
+        rnd = self.rnd
         if not self.uses:
             return
         for s in self._holders("deringer"):
@@ -508,7 +514,7 @@ class _RoundPlayer:
         self._smoke("phase-6")
 
     def _phase_7(self) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         players = self.game.players
         if not self.uses:
             return
@@ -518,7 +524,7 @@ class _RoundPlayer:
                 rnd.extra_sharers.append(s)  # foresee the share below; the engine does it again
         sharers = rnd.sharers()
         rnd.extra_sharers.clear()
-        left = split_bills(self.game.table, len(sharers)).left
+        left = split_bills([int(bill) for bill in self.game.table], len(sharers)).left
         for s in self._holders("four-leaf-clover"):
             if s in sharers and left and self._wants(s, "four-leaf-clover"):
                 self._announce(Use(s, "four-leaf-clover", "phase-7"))
@@ -528,7 +534,7 @@ class _RoundPlayer:
                 self._announce(Use(s, "bludgeon", "phase-7", {"target": rng.choice(victims)}))
 
     def _end_of_round(self) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         if not self.uses:
             return
         for s in self._holders("the-specialist"):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..errors import RecordError
 from ..rules import Game, RuleSet, Use
 from ..rules import moves as mv
 from ..rules.advanced import CATALOG, check_setup
 from ..rules.cards import GANG_ORDER
 from ..rules.game import table_order
 from ..rules.round import Round
-from .schema import Record, RecordError, RoundRecord
+from .schema import Record, RoundRecord
 
 # How each field of a card use names players: converted to seats for the engine.
 _ONE, _MANY, _KEYS, _MAP = "one", "many", "keys", "map"
@@ -64,15 +67,18 @@ def _uses(game: Game, rr: RoundRecord, number: int) -> list[Use]:
     return uses
 
 
-def use_from_entry(game: Game, entry: dict, where: str) -> Use:
+def use_from_entry(game: Game, entry: object, where: str) -> Use:
     """A card use as a record (or the console) writes it: ``player``, ``card``, ``when`` (which may be left out
     for a card with one moment) and the card's own fields, with player names."""
     if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
         raise RecordError(f"{where}: a card use names its player")
-    spec = CATALOG.get(entry.get("card"))
+    card = entry.get("card")
+    spec = CATALOG.get(card) if isinstance(card, str) else None
     if spec is None:
         raise RecordError(f"{where}: {entry.get('card')!r} is not a card")
     when = entry.get("when")
+    if when is not None and not isinstance(when, str):
+        raise RecordError(f"{where}: when is a moment name, not {when!r}")
     if when is None:
         if len(spec.moments) != 1:
             raise RecordError(f"{where}: when is needed for {spec.id} (one of {', '.join(spec.moments)})")
@@ -82,25 +88,18 @@ def use_from_entry(game: Game, entry: dict, where: str) -> Use:
         for name, value in entry.items()
         if name not in ("player", "card", "when")
     }
-    try:
-        seat = game.seat_of(entry["player"])
-    except KeyError:
-        raise RecordError(f"{where}: {entry['player']!r} is not a player") from None
-    return Use(seat, spec.id, when, fields)
+    return Use(_seat(game, entry["player"], where), spec.id, when, fields)
 
 
-def seats_of(game: Game, value, kind: str | None, where: str):
+def seats_of(game: Game, value: Any, kind: str | None, where: str) -> Any:
     """Player names in a card use's field, as seats (``kind``: how the field names players)."""
     if kind is None:
         return value
 
-    def seat(name):
+    def seat(name: object) -> int:
         if not isinstance(name, str):
             raise RecordError(f"{where}: expected a player name, got {name!r}")
-        try:
-            return game.seat_of(name)
-        except KeyError:
-            raise RecordError(f"{where}: {name!r} is not a player") from None
+        return _seat(game, name, where)
 
     if kind == _ONE:
         return None if value is None else seat(value)
@@ -115,9 +114,9 @@ def seats_of(game: Game, value, kind: str | None, where: str):
     return {seat(k): seat(v) for k, v in value.items()}
 
 
-def use_to_dict(use: Use, names: list[str]) -> dict:
+def use_to_dict(use: Use, names: list[str]) -> dict[str, Any]:
     """A use, as a record entry: seats back to player names."""
-    out = {"player": names[use.player], "card": use.card, "when": use.when}
+    out: dict[str, Any] = {"player": names[use.player], "card": use.card, "when": use.when}
     for key, value in use.fields.items():
         kind = NAME_FIELDS.get(key)
         if kind is None or value is None:
@@ -208,12 +207,12 @@ def replay(record: Record) -> Game:
     return game
 
 
-def result(game: Game) -> dict:
+def result(game: Game) -> dict[str, Any]:
     """The ``--json`` result object of game-record.md."""
     names = [p.name for p in game.players]
-    players = {}
+    players: dict[str, dict[str, Any]] = {}
     for p in game.players:
-        entry = {"alive": p.alive, "wounds": p.wounds, "cowardice": p.cowardice}
+        entry: dict[str, Any] = {"alive": p.alive, "wounds": p.wounds, "cowardice": p.cowardice}
         if game.is_yakuzas:
             entry["honor"] = "finger" if p.finger else "none"
         players[p.name] = entry

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from ..rules import Game, RuleSet
+from collections.abc import Iterable
+
+from ..rules import Game, RoundSummary, RuleSet
 from ..rules import events as ev
-from ..rules.cards import GANG_ORDER, GODFATHER_TILE
+from ..rules.cards import GANG_ORDER, GODFATHER_TILE, Item
+from ..rules.events import Event
 from ..rules.game import table_order
 
 TOKENS = {
@@ -32,7 +35,7 @@ def money(value: int | None) -> str:
     return f"{sign}${abs(value):,}"
 
 
-def items(values) -> str:
+def items(values: Iterable[Item]) -> str:
     values = list(values)
     if not values:
         return "nothing"
@@ -45,7 +48,7 @@ def _join(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def event_line(game: Game, e, number: int = 0) -> str | None:
+def event_line(game: Game, e: Event, number: int = 0) -> str | None:
     """One event of a round, told in a line (``None`` for events the story leaves out)."""
     name = [p.name for p in game.players]
     if isinstance(e, ev.Revealed):
@@ -116,7 +119,7 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
     return None
 
 
-def round_lines(game: Game, summary) -> list[str]:
+def round_lines(game: Game, summary: RoundSummary) -> list[str]:
     """The story of one finished round."""
     lines = [line for e in summary.events if (line := event_line(game, e, summary.number)) is not None]
     if game.ruleset is RuleSet.CLASSIC_2014 and summary.sharers == ():

@@ -14,7 +14,7 @@ from .cards import Card
 class Revealed:
     """Phase 1: a pile was revealed; ``pot`` is what lies on the table now."""
 
-    pile: tuple
+    pile: tuple[int | str, ...]
     pot: int
 
 
@@ -93,7 +93,7 @@ class Shared:
     sharers: tuple[int, ...]
     share: int
     parts: tuple[tuple[int, ...], ...]
-    left: tuple
+    left: tuple[int | str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,18 +18,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from .advanced import Setup
 from .cards import (
     DIAMOND_BONUS,
     GANG_ORDER,
-    LOOT_RANK,
-    LOOT_VALUES,
-    Card,
     Gang,
-    Role,
+    Item,
     is_diamond,
     painting_score,
 )
-from .advanced import Setup
 from .errors import IllegalMove, PhaseError
 from .players import CARDS, MAX_WOUNDS, Kit, PlayerState, RoundSummary, clockwise_from, table_order, table_value
 from .round import Round
@@ -54,7 +51,7 @@ class Game:
         self,
         ruleset: RuleSet | str,
         players: Sequence[tuple[str, Gang | str | None]],
-        loot: Sequence[Sequence],
+        loot: Sequence[Sequence[Item]],
         *,
         free_seating: bool = False,
         setup: Setup | None = None,
@@ -74,16 +71,16 @@ class Game:
         for seat, card in self.setup.objects.items():
             self.players[seat].object = card
         self.first_death_round: int | None = None
-        self.piles: list[tuple] = self._check_loot(loot)
-        self.gang_size: Counter = Counter(p.gang for p in self.players if p.gang)
+        self.piles: list[tuple[Item, ...]] = self._check_loot(loot)
+        self.gang_size: Counter[Gang] = Counter(p.gang for p in self.players if p.gang)
         self.gang_money: dict[Gang, int] = {g: 0 for g in GANG_ORDER} if self.is_yakuzas else {}
-        self.table: list = []
+        self.table: list[Item] = []
         self.rounds_played = 0
         self.godfather = 0  # 2nd edition: round 1's Godfather is the first player listed
         self.finished = False
         self.winners: list[str] = []
         self.history: list[RoundSummary] = []
-        self.current = None  # the Round being played
+        self.current: Round | None = None  # the Round being played
 
     # -- setup ---------------------------------------------------------------
 
@@ -138,17 +135,17 @@ class Game:
                         )
         return states
 
-    def add_pile(self, pile: Sequence) -> None:
+    def add_pile(self, pile: Sequence[Item]) -> None:
         """A physical bank: the pile revealed for the next round, as the Godfather counts it."""
         if len(self.piles) > self.rounds_played:
             raise IllegalMove(self.rounds_played + 1, None, "this round's pile is already on the table")
         self.piles = self._check_loot([*self.piles, tuple(pile)])
 
-    def _check_loot(self, loot: Sequence[Sequence]) -> list[tuple]:
+    def _check_loot(self, loot: Sequence[Sequence[Item]]) -> list[tuple[Item, ...]]:
         spec = self.spec
         if len(loot) > ROUNDS:
             raise IllegalMove(None, None, f"loot: at most {ROUNDS} piles, not {len(loot)}")
-        total: Counter = Counter()
+        total: Counter[Item] = Counter()
         piles = []
         for k, pile in enumerate(loot, start=1):
             pile = tuple(pile)
@@ -182,12 +179,12 @@ class Game:
         players = self.players
         return [s for s in self.order if players[s].alive]
 
-    def scores(self) -> dict:
+    def scores(self) -> dict[str, int | None]:
         """The end-of-game score as if the game ended now: by gang (yakuzas) or player (None if dead)."""
         players = self.players
         dead = [p for p in players if p.counts_as_dead]
         if self.is_yakuzas:
-            out = {}
+            out: dict[str, int | None] = {}
             for gang in GANG_ORDER:
                 members = [p for p in players if p.gang is gang]
                 score = self.gang_money[gang]
@@ -237,14 +234,14 @@ class Game:
         best = max(keys.values(), default=None)
         return [who for who, key in keys.items() if key == best]
 
-    def _ranking_keys(self) -> dict[str, tuple]:
+    def _ranking_keys(self) -> dict[str, tuple[int, ...]]:
         """Scores with their tie-breaks, highest wins (rulings.md, end of game)."""
         scores = self.scores()
         if self.is_yakuzas:
-            keys = {}
+            keys: dict[str, tuple[int, ...]] = {}
             for gang in GANG_ORDER:
                 wounds = sum(p.wounds for p in self.players if p.gang is gang and not p.counts_as_dead)
-                keys[str(gang)] = (scores[str(gang)], -self.gang_size[gang], wounds)
+                keys[str(gang)] = (scores[str(gang)] or 0, -self.gang_size[gang], wounds)
             return keys
         by_name = {p.name: p for p in self.players}
         if self.ruleset is RuleSet.CLASSIC:
@@ -255,7 +252,7 @@ class Game:
 
     # -- playing -------------------------------------------------------------
 
-    def begin_round(self):
+    def begin_round(self) -> Round:
         """Reveal the next pile and begin its round: returns the :class:`~.round.Round` being played."""
         if self.finished:
             raise IllegalMove(self.rounds_played + 1, None, f"the game ended after round {self.rounds_played}")
@@ -266,7 +263,7 @@ class Game:
         self.current = Round(self)
         return self.current
 
-    def _end_round(self, rnd) -> RoundSummary:
+    def _end_round(self, rnd: Round) -> RoundSummary:
         summary = RoundSummary(rnd.number, rnd.pot, rnd.shared_by, rnd.share, tuple(table_order(self.table)), tuple(rnd.events))
         self.history.append(summary)
         self.rounds_played = rnd.number
@@ -306,3 +303,17 @@ class Game:
         for p in self.players:
             if p.dragon_until is not None and p.alive:
                 p.alive = False
+
+
+__all__ = [
+    "CARDS",
+    "MAX_NAME",
+    "MAX_WOUNDS",
+    "Game",
+    "Kit",
+    "PlayerState",
+    "RoundSummary",
+    "clockwise_from",
+    "table_order",
+    "table_value",
+]

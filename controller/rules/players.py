@@ -10,11 +10,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .cards import LOOT_RANK, LOOT_VALUES, Card, Gang, Role
+from .cards import LOOT_RANK, LOOT_VALUES, Card, Gang, Item, Role
 from .events import Event
 
 CARDS: dict[str, Card] = {**{c.value: c for c in Card}, **{c: c for c in Card}}
 MAX_WOUNDS = 3
+
+
+def card_of(value: object) -> Card | None:
+    """The card a name (or a card) stands for, or None."""
+    return CARDS.get(value) if isinstance(value, str) else None
 
 
 @dataclass
@@ -40,7 +45,7 @@ class PlayerState:
     alive: bool = True
     money: int = 0  # classic: bills collected; classic-2014: cash and diamond values
     loot: list[str] = field(default_factory=list)  # classic-2014: loot cards taken
-    discarded: Counter = field(default_factory=Counter)  # cards used or lost so far
+    discarded: Counter[Card] = field(default_factory=Counter)  # cards used or lost so far
     # -- advanced rules --
     power: str | None = None  # the Super Power or Super Kiai kept
     object: str | None = None  # the Object kept
@@ -74,23 +79,21 @@ class RoundSummary:
     pot: int
     sharers: tuple[int, ...]
     share: int
-    left: tuple[int | str, ...]
+    left: tuple[Item, ...]
     events: tuple[Event, ...]
 
 
-def table_order(items: Iterable) -> list:
+def table_order(items: Iterable[Item]) -> list[Item]:
     """Bills or loot cards, highest first."""
-    items = list(items)
-    if items and isinstance(items[0], str):
-        return sorted(items, key=LOOT_RANK.__getitem__)
-    return sorted(items, reverse=True)
+    listed = list(items)
+    if listed and isinstance(listed[0], str):
+        return sorted(listed, key=lambda card: LOOT_RANK[str(card)])
+    return sorted(listed, key=int, reverse=True)
 
 
-def table_value(items: Sequence) -> int:
+def table_value(items: Sequence[Item]) -> int:
     """Money on the table: bills, or the cash and diamond values of loot cards."""
-    if items and isinstance(items[0], str):
-        return sum(map(LOOT_VALUES.__getitem__, items))
-    return sum(items)
+    return sum(LOOT_VALUES[item] if isinstance(item, str) else item for item in items)
 
 
 def clockwise_from(seat: int, n: int) -> list[int]:

@@ -17,20 +17,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from . import events as ev
 from . import moves as mv
+from . import uses
 from .advanced import CATALOG, MOMENT_RANK, MOMENTS, PERMANENT_CARDS, REPEATABLE_CARDS, VISIBLE_ROUNDS, Use
 from .cards import GODFATHER_TILE, LOOT_VALUES, Card, Role
 from .errors import IllegalMove, PhaseError
-from .players import CARDS, MAX_WOUNDS, RoundSummary, clockwise_from, table_value
+from .players import MAX_WOUNDS, RoundSummary, card_of, clockwise_from, table_value
 from .rulesets import ROUNDS, RuleSet
 from .split import split_bills
 from .weapons import EXPLOSIONS, PISTOL_CARDS, YAKUZA_CARDS, Shot, Weapon, blank_of
-from . import uses
 
 if TYPE_CHECKING:
     from .game import Game
@@ -77,7 +76,7 @@ class Round:
         self.tile_taken = False
         self.clips: list[int] = []  # 2nd edition: players who took a clip this round
         self._picks = 0
-        self.events: list = [ev.Revealed(pile, self.pot)]
+        self.events: list[ev.Event] = [ev.Revealed(pile, self.pot)]
         self.phase = Phase.CARDS
         # -- advanced rules --
         self.advanced = any(p.power or p.object for p in self.players)
@@ -175,7 +174,7 @@ class Round:
             self.withdraw(move.seats)
         elif isinstance(move, mv.Bbb):
             for seat, card in move.shown.items():
-                if CARDS.get(card) is not Card.BBB:
+                if card_of(card) is not Card.BBB:
                     raise self.illegal(seat, f"shows {card}: in phase 5 only a Bang! Bang! Bang! is shown")
             self.reveal_cards(move.shown)
             self.bang_bang_bang()
@@ -241,7 +240,7 @@ class Round:
     # -- compatibility views ---------------------------------------------------
 
     @property
-    def card(self) -> dict[int, Card]:
+    def card(self) -> dict[int, Card | None]:
         """The card each seated player put down for his own weapon."""
         return {s: w.card for s, w in self.primary.items()}
 
@@ -587,14 +586,14 @@ class Round:
                 return
         for seat in cards:
             self._check_seated(seat, "play a card")
-        chosen = {}
+        chosen: dict[int, Card | None] = {}
         for seat in self.seated:
             if seat not in cards:
                 raise self.illegal(seat, "put down no card")
             if cards[seat] is None:
                 chosen[seat] = None
                 continue
-            card = CARDS.get(cards[seat])
+            card = card_of(cards[seat])
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
                 raise self.illegal(seat, f"has no {cards[seat]} card in hand")
             chosen[seat] = card
@@ -632,12 +631,12 @@ class Round:
         """Players show cards put down face down (see :meth:`play_cards`)."""
         if self.phase in (Phase.CARDS,):
             raise PhaseError(f"round {self.number}: no card is down yet")
-        shown = {}
+        shown: dict[int, Card] = {}
         for seat, value in cards.items():
             weapon = self.primary.get(seat)
             if weapon is None:
                 raise self.illegal(seat, "put down no card this round")
-            card = CARDS.get(value)
+            card = card_of(value)
             if weapon.card is not None:
                 if card is weapon.card:
                     continue
@@ -804,7 +803,7 @@ class Round:
             return [] if weapon.target is None else [Shot(weapon.owner, weapon.target, card, weapon)]
         return uses.shotgun_markers(self, weapon, card)
 
-    def bang_bang_bang(self) -> list[tuple[int, int]]:
+    def bang_bang_bang(self) -> list[tuple[int | None, int]]:
         """Every bbb in play hits at once; returns (shooter, target) pairs wounded or not."""
         self._expect(Phase.BBB)
         if self.advanced:
@@ -935,6 +934,8 @@ class Round:
         self._expect(Phase.SHURIKEN)
         for seat in self.pending_throwers():
             weapon = self._shuriken_of(seat)
+            if weapon is None:
+                continue
             if weapon.throws:  # a Double Shuriken's second throw not taken
                 weapon.live = False
                 continue
@@ -1042,7 +1043,7 @@ class Round:
         if self.advanced:
             self._act("phase-7", "start")
         sharers = self.shared_by = self.sharers()
-        split = split_bills(game.table, len(sharers))
+        split = split_bills([int(bill) for bill in game.table], len(sharers))
         self.received = {}
         for seat, part in zip(sharers, split.parts):
             self.pay(seat, sum(part))
@@ -1059,7 +1060,7 @@ class Round:
 
     def pay(self, seat: int, amount: int) -> None:
         p = self.players[seat]
-        if self.game.is_yakuzas:
+        if self.game.is_yakuzas and p.gang is not None:
             self.game.gang_money[p.gang] += amount
         else:
             p.money += amount
@@ -1107,7 +1108,7 @@ class Round:
 
     # -- end of round --------------------------------------------------------
 
-    def finish(self):
+    def finish(self) -> RoundSummary:
         """Close the round: end-of-round cards, the cards played are discarded, the dead leave."""
         self._expect(Phase.DONE)
         hidden = self.hidden_cards()
@@ -1125,7 +1126,7 @@ class Round:
                             use.player, f"may not use {use.card} at {moment}: the round ended at {self.over_at} ({self.over})"
                         )
         for w in self.weapons:
-            if not w.returned:
+            if not w.returned and w.card is not None:  # every card is shown by now (checked above)
                 self.players[w.owner].discarded[w.card] += 1
         for seat in self.clips:  # "used" includes this round's bang, discarded just now
             p = self.players[seat]

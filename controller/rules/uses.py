@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .advanced import CATALOG, FIRST_WOUND_OBJECTS, MOMENTS, Use
-from .events import CardUsed
 from .cards import Card, Role
-from .players import CARDS, Kit
+from .events import CardUsed
+from .players import Kit, card_of
 from .weapons import Shot, Weapon, blank_of
 
 if TYPE_CHECKING:
@@ -49,8 +49,8 @@ def _opponents(rnd: Round, use: Use, seats: list[int]) -> None:
             raise _fail(rnd, use, f"{rnd.name_of(seat)} is not an opponent")
 
 
-def _card(rnd: Round, use: Use, value, hand: dict, whose: str) -> Card:
-    card = CARDS.get(value)
+def _card(rnd: Round, use: Use, value: object, hand: dict[Card, int], whose: str) -> Card:
+    card = card_of(value)
     if card is None or hand.get(card, 0) <= 0:
         raise _fail(rnd, use, f"{whose} has no {value} card in hand")
     return card
@@ -255,7 +255,8 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
     markers = weapon.markers
     if markers is None:
         raise rnd.illegal(weapon.owner, "fired the Shotgun at two players: the record must say how the markers landed")
-    hits = [t for t in weapon.pair if markers[t] == "wound"]
+    pair = weapon.pair or ()
+    hits = [t for t in pair if markers[t] == "wound"]
     if hits:
         return [Shot(weapon.owner, t, card, weapon) for t in hits]
     use = weapon.jam
@@ -263,10 +264,12 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
     if use is not None and use.get("take_back"):
         discard = use.get("discard") or []
         hand = weapon.hand
+        fired = weapon.card
+        assert fired is not None  # the Shotgun fired a card shown: bang or bbb
         if len(discard) != 1:
             raise rnd.illegal(weapon.owner, "takes his card back after the jam and discards one other card")
-        other = _card(rnd, use, discard[0], {**hand, weapon.card: hand.get(weapon.card, 0) + 1}, rnd.name_of(weapon.owner))
-        hand[weapon.card] = hand.get(weapon.card, 0) + 1
+        other = _card(rnd, use, discard[0], {**hand, fired: hand.get(fired, 0) + 1}, rnd.name_of(weapon.owner))
+        hand[fired] = hand.get(fired, 0) + 1
         hand[other] -= 1
         rnd.players[weapon.owner].discarded[other] += 1
         weapon.returned = True
@@ -275,7 +278,7 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
     return []
 
 
-def _used(seat: int, card: str, note: str):
+def _used(seat: int, card: str, note: str) -> CardUsed:
 
     return CardUsed(seat, card, "", note)
 
@@ -336,11 +339,14 @@ def laser_burst(rnd: Round, weapon: Weapon, fired: list[Shot]) -> list[Shot]:
 def first_wound_object(rnd: Round, shot: Shot) -> list[Shot]:
     """The shooter's "first wound" Object on a hit that lands: more damage, or a second victim."""
 
-    p = rnd.players[shot.source]
+    source, weapon = shot.source, shot.weapon
+    if source is None or weapon is None:
+        return []
+    p = rnd.players[source]
     obj = p.object
     if obj not in FIRST_WOUND_OBJECTS or not p.has(obj):
         return []
-    pistol = shot.card in ("bang", "bbb") and not shot.weapon.yakuza
+    pistol = shot.card in ("bang", "bbb") and not weapon.yakuza
     if obj in ("dum-dum-bullet", "magic-bullet-right", "magic-bullet-left") and not pistol:
         return []
     if obj in ("poisoned-tanto", "dark-tanto") and shot.card != "tanto":
@@ -348,20 +354,20 @@ def first_wound_object(rnd: Round, shot: Shot) -> list[Shot]:
     p.spent.add(obj)
     if obj in ("dum-dum-bullet", "poisoned-tanto"):
         shot.damage = 2
-        rnd.events.append(_used(shot.source, obj, f"doubles the wound on {rnd.name_of(shot.target)}"))
+        rnd.events.append(_used(source, obj, f"doubles the wound on {rnd.name_of(shot.target)}"))
         return []
     if obj == "dark-tanto":
-        other = rnd.next_in_share(shot.source, -shot.weapon.step) if shot.weapon.step else None
+        other = rnd.next_in_share(source, -weapon.step) if weapon.step else None
         if other is None or other == shot.target:
             return []
-        rnd.events.append(_used(shot.source, obj, f"the second blade hits {rnd.name_of(other)}"))
-        return [Shot(shot.source, other, shot.card, shot.weapon, extra=True)]
+        rnd.events.append(_used(source, obj, f"the second blade hits {rnd.name_of(other)}"))
+        return [Shot(source, other, shot.card, weapon, extra=True)]
     step = -1 if obj == "magic-bullet-right" else 1
     other = rnd.next_in_share(shot.target, step)
     if other == shot.target:
         return []
-    rnd.events.append(_used(shot.source, obj, f"also hits {rnd.name_of(other)}"))
-    return [Shot(shot.source, other, shot.card, shot.weapon, extra=True)]
+    rnd.events.append(_used(source, obj, f"also hits {rnd.name_of(other)}"))
+    return [Shot(source, other, shot.card, weapon, extra=True)]
 
 
 def ronin(rnd: Round, weapon: Weapon) -> None:
@@ -471,7 +477,7 @@ def four_leaf_clover(rnd: Round, use: Use) -> None:
     table = rnd.game.table
     if not table:
         raise _fail(rnd, use, "the share was exact: no bills are left")
-    amount = sum(table)
+    amount = sum(int(bill) for bill in table)
     table.clear()
     rnd.pay(use.player, amount)
     rnd.use_up(use, f"takes the {amount:,} left on the table")

@@ -23,8 +23,8 @@ class Weapon:
 
     owner: int
     yakuza: bool  # tanto reach and shuriken throws
-    card: Card  # the card put down
-    effect: Card  # what it does: the card, or a blank for a card of the other kit (Magnet)
+    card: Card | None  # the card put down (None: face down, not shown yet)
+    effect: Card | None  # what it does: the card, or a blank for a card of the other kit (Magnet)
     hand: dict[Card, int]  # the hand the card came from, for a card taken back
     second: bool = False  # the second weapon of You Don't Need It Anymore
     target: int | None = None
@@ -35,7 +35,7 @@ class Weapon:
     live: bool = True
     throws: int = 0
     returned: bool = False  # the card went back to the hand (shuriken kept, Ronin, a jam)
-    requested: object = None  # the second weapon's aim, from its use
+    requested: int | None = None  # the second weapon's aim, from its use
     hand_when_down: dict[Card, int] | None = None  # a face-down card: the hand it was chosen from
 
 

@@ -18,13 +18,15 @@ the cards discarded unseen at the end of the round).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from ..errors import CashNGunsError, TableInputError
 from ..record.replay import new_game, use_from_entry
-from ..record.schema import Record, RoundRecord, Throw as ThrowRecord
+from ..record.schema import Record, RoundRecord
+from ..record.schema import Throw as ThrowRecord
 from ..rules import Game, RoundSummary
 from ..rules import moves as mv
 from ..rules.advanced import CATALOG
@@ -145,7 +147,7 @@ class Referee:
     def round(self) -> Round | None:
         return self.state.rnd
 
-    def names(self, seats) -> list[str]:
+    def names(self, seats: Iterable[int]) -> list[str]:
         players = self.game.players
         return [players[s].name for s in seats]
 
@@ -161,6 +163,7 @@ class Referee:
         if step is Step.PILE:
             spec = game.spec
             return Prompt(step, number, f"count the revealed pile ({spec.pile_size} items)", options={"size": spec.pile_size})
+        assert rnd is not None  # every other step is a round's
         living = self.names(rnd.seated)
         if step is Step.CARDS:
             return Prompt(step, number, "each player puts a card face down", living)

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from rules_kit import illegal, play
 from test_rules_advanced import game, r, res, throw, use
 

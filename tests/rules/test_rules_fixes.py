@@ -6,12 +6,11 @@ Each with its effect and its refusal."""
 from __future__ import annotations
 
 import pytest
-
-from controller.record import from_dict, replay
-from controller.record.story import story
-from controller.rules import Game, IllegalMove
 from rules_kit import all_cards, illegal, play, record, rnd
 from test_rules_advanced import game, r, res, throw, use
+
+from controller.record.story import story
+from controller.rules import Game, IllegalMove
 
 N4 = ["A", "B", "C", "D"]
 A4 = {"A": "B", "B": "C", "C": "D", "D": "A"}
