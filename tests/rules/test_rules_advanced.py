@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from rules_kit import illegal, play
 
 from controller.record.generator import deal_loot
 from controller.rules import RuleSet
+from rules_kit import illegal, play
 
 NAMES = ["Aiko", "Bo", "Cy", "Dai", "Eve", "Finn", "Gin", "Hal", "Ivo"]
 GANG = {"Aiko": "purple", "Bo": "yellow", "Cy": "red", "Dai": "purple", "Eve": "yellow", "Finn": "red",

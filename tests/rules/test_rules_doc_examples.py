@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from rules_kit import illegal, play
 from test_rules_advanced import game, r, res, throw, use
 

@@ -6,11 +6,11 @@ Each with its effect and its refusal."""
 from __future__ import annotations
 
 import pytest
-from rules_kit import all_cards, illegal, play, record, rnd
-from test_rules_advanced import game, r, res, throw, use
 
 from controller.record.story import story
 from controller.rules import Game, IllegalMove
+from rules_kit import all_cards, illegal, play, record, rnd
+from test_rules_advanced import game, r, res, throw, use
 
 N4 = ["A", "B", "C", "D"]
 A4 = {"A": "B", "B": "C", "C": "D", "D": "A"}
@@ -264,3 +264,24 @@ def test_the_specialist_must_be_alive():
     assert illegal(game([wounds, three], powers={"Eve": "the-specialist"})) == (
         "round 2: Eve may not use the-specialist: he is dead"
     )
+
+
+def test_shotgun_pair_first_wound_object_goes_to_the_target_actually_wounded():
+    reveal = r(powers=[use("Eve", "the-shotgun", "phase-1")], objects=[use("Eve", "dum-dum-bullet", "phase-1")])
+    pair = use("Eve", "the-shotgun", "phase-3", targets=["Finn", "Gin"], markers={"Finn": "wound", "Gin": "wound"})
+    shot = r({"Bo": "bbb", "Eve": "bang"}, {"Bo": "Finn", "Eve": "Finn"}, powers=[pair, use("Finn", "dragon-skin", "phase-5")])
+    kept = {"Eve": "the-shotgun", "Finn": "dragon-skin"}
+    out = res(game([reveal, shot], powers=kept, objects={"Eve": "dum-dum-bullet"}))
+    assert out["players"]["Finn"]["wounds"] == 1 and out["players"]["Gin"]["wounds"] == 2
+    plain = r({"Bo": "bbb", "Eve": "bang"}, {"Bo": "Finn", "Eve": "Finn"}, powers=[pair])
+    out = res(game([reveal, plain], powers={"Eve": "the-shotgun"}, objects={"Eve": "dum-dum-bullet"}))
+    assert out["players"]["Finn"]["wounds"] == 3 and out["players"]["Gin"]["wounds"] == 1  # first of the two, clockwise
+
+
+def test_the_grenade_does_not_use_its_holders_first_wound_object():
+    boom = r({"Eve": "bang"}, {"Eve": "Cy"}, withdraw=["Hal"], powers=[use("Cy", "the-insane", "phase-3")],
+             objects=[use("Cy", "dum-dum-bullet", "phase-1")])
+    later = r({"Cy": "bang"}, {"Cy": "Hal"})
+    out = res(game([boom, later], powers={"Cy": "the-insane"}, objects={"Cy": "dum-dum-bullet"}))
+    assert out["players"]["Aiko"]["wounds"] == 1  # the grenade
+    assert out["players"]["Hal"]["wounds"] == 2  # Cy's first wounding bang

@@ -6,12 +6,12 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_rules_split import brute_force
 
 from controller.record import from_dict, loads, new_game, play_round, replay, result
 from controller.record.generator import Style, random_game
 from controller.rules import events as ev
 from controller.rules.rulesets import SPECS, RuleSet, starting_hand
+from test_rules_split import brute_force
 
 GAMES = st.one_of(
     *[

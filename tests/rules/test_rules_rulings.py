@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from rules_kit import YAKUZA_NAMES, all_cards, illegal, play, record, rnd
+
+import random
 
 from controller.record.generator import deal_loot
 from controller.rules import Game, IllegalMove, RuleSet
+from rules_kit import YAKUZA_NAMES, all_cards, illegal, play, record, rnd
 
 C5 = ["A", "B", "C", "D", "E"]
 Y6 = YAKUZA_NAMES[6]  # P1 Y1 R1 P2 Y2 R2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-from table_kit import table
 
 from controller.table import inputs as I
 from controller.table.referee import Refused, Step
+from table_kit import table
 
 
 def advance_to(session, step, *, round_no=None):
