@@ -24,7 +24,7 @@ from typing import Any
 
 from ..rules import Game, IllegalMove, RuleSet, Use
 from ..rules import moves as mv
-from ..rules.advanced import Deck, deck_cards
+from ..rules.advanced import CATALOG, Deck, deck_cards
 from ..rules.cards import GODFATHER_TILE, Card, Gang, Item
 from ..rules.round import Round
 from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
@@ -544,8 +544,6 @@ class _RoundPlayer:
 
 
 def _is_object(card: str) -> bool:
-    from ..rules.advanced import CATALOG
-
     return CATALOG[card].is_object
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .advanced import CATALOG, FIRST_WOUND_OBJECTS, MOMENTS, Use
 from .cards import Card, Role
-from .events import CardUsed
+from .events import CardUsed, Died
 from .players import Kit, card_of
 from .weapons import Shot, Weapon, blank_of
 
@@ -442,16 +442,13 @@ def specialist(rnd: Round, use: Use) -> None:
 def bury_dragons(rnd: Round) -> None:
     """Angry Dragon holders whose extra round ends now die for good (their Kamikaze with them)."""
     players = rnd.players
-    blast = []
-
+    blast: list[Shot] = []
     for s in rnd.seated:
         p = players[s]
         if p.alive and p.dragon_until is not None and p.dragon_until <= rnd.number:
             p.alive = False
             rnd.died.append(s)
-            from . import events as ev
-
-            rnd.events.append(ev.Died(s))
+            rnd.events.append(Died(s))
             if rnd.take_use("end-of-round", s, "kamikaze") is not None:
                 blast += [Shot(s, n, "blast") for n in sorted(rnd.neighbours(s)) if n not in rnd.withdrew]
     if blast:
