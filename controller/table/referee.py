@@ -1,9 +1,12 @@
 """The referee: a game played at the table, step by step, through the rules engine.
 
-The referee is deterministic and does no I/O: it takes :mod:`inputs <.inputs>` in the
-order the table gives them, asks the engine whether each is legal, and keeps the game
-record up to date.  Everything else (the counts, the sensors, the camera, the console,
-the game log) lives around it, in :mod:`.session`.
+The referee is deterministic and does no I/O.  It keeps only the table's own steps (the
+revealed pile of a physical bank, the Yakuzas intermission, game over) and the game record;
+a round is the engine's.  Each :mod:`input <.inputs>` of a round is turned into a move of
+:mod:`controller.rules.moves` (names become seats) and pushed onto the round, which applies
+it or refuses it; the step the table is at is derived from the moves the round expects.
+Everything else (the counts, the sensors, the camera, the console, the game log) lives
+around it, in :mod:`.session`.
 
 An input is first tried on a copy of the game (:meth:`Referee.check`), so a refused
 input changes nothing; the session writes an accepted one to the game log, then
