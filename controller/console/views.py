@@ -14,7 +14,7 @@ from typing import Any
 
 from ..rules.advanced import CATALOG, Deck, deck_cards
 from ..rules.cards import GANG_ORDER, GODFATHER_TILE, Role
-from ..table.referee import EXPECTED, Step
+from ..table.referee import Step
 from ..table.session import Session
 from ..words import card_name
 
@@ -54,7 +54,7 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
             "card": None,
             "late": False,
         }
-        if rnd is not None and p.alive and p.seat in rnd._pos:
+        if rnd is not None and p.alive and p.seat in rnd.position:
             weapon = rnd.primary.get(p.seat)
             if weapon is not None:
                 entry["aim"] = game.players[weapon.target].name if weapon.target is not None else None
@@ -110,7 +110,7 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["role"] = GODFATHER
     view["who"] = prompt.players
     view["options"] = prompt.options
-    view["expects"] = [cls.kind for cls in EXPECTED[prompt.step]]
+    view["expects"] = referee.expected_inputs()
     view["pending"] = session.pending
     view["cards"] = _hand_choices(session) if prompt.step in (Step.BBB, Step.THROWS, Step.REVEAL, Step.DISCARDS) else {}
     view["sensors"] = _sensors(session)

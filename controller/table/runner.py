@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import CashNGunsError
 from ..record import replay, result
 from ..record.generator import deal_loot
 from ..record.schema import Record, from_dict
@@ -269,7 +270,7 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
         )
         setup = Setup(config, int(header["seed"]), bool(header["simulate"]), bool(header["camera"]), bool(header.get("hub")),
                       header.get("console"))
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, CashNGunsError) as exc:
         raise LogError(f"{where}: line 1: not a usable game log header ({exc})") from None
     return setup, record
 
