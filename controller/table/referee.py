@@ -30,7 +30,7 @@ from ..errors import CashNGunsError, TableInputError
 from ..record.replay import new_game, use_from_entry
 from ..record.schema import Record, RoundRecord
 from ..record.schema import Throw as ThrowRecord
-from ..rules import Game, RoundSummary
+from ..rules import Game, RoundSummary, RuleSet
 from ..rules import moves as mv
 from ..rules.advanced import CATALOG
 from ..rules.events import Event
