@@ -34,8 +34,8 @@ def test_pages_need_their_token(console):
     assert client.get(f"/godfather?token={gf(hub)}").status_code == 200
     assert client.get(f"/team/purple?token={hub.tokens.teams['purple']}").status_code == 200
     assert client.get(f"/team/purple?token={hub.tokens.teams['red']}").status_code == 403
-    assert client.get(f"/api/qr/purple.svg?token={gf(hub)}").headers["content-type"].startswith("image/svg")
-    assert client.get(f"/api/qr/purple.svg?token={hub.tokens.teams['purple']}").status_code == 403
+    assert client.get(f"/api/qr?team=purple&token={gf(hub)}").headers["content-type"].startswith("image/svg")
+    assert client.get(f"/api/qr?team=purple&token={hub.tokens.teams['purple']}").status_code == 403
     assert client.get(f"/api/frame?token={gf(hub)}").status_code == 404  # no verdict waiting
 
 
@@ -156,7 +156,7 @@ def test_card_uses_entered_on_the_console(console):
     session, hub, client = console
     token = gf(hub)
     state = client.get(f"/api/state?token={token}").json()
-    assert "geisha" in state["uses"] and state["uses"]["kevlar"] == ["phase-5", "phase-5b", "phase-6", "deaths"]
+    assert "geisha" in state["uses"] and state["uses"]["kevlar"]["moments"] == ["phase-5", "phase-5b", "phase-6", "deaths"]
     table = client.get("/api/state").json()
     assert "uses" not in table
     holder = next(p for p in session.referee.game.players if p.power)
@@ -170,7 +170,7 @@ def test_card_uses_entered_on_the_console(console):
 def test_the_intermission_ends_after_five_minutes():
     import time
 
-    from controller.console.hub import ConsoleSource
+    from controller.console.relay import ConsoleSource
     from controller.table import inputs as I
     from controller.table.referee import Step
     from console_kit import console_table
