@@ -41,6 +41,7 @@ class Relay:
         self.condition = threading.Condition()
         self.stopped = False
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
+        self.grace = {"aims": 2.5, "bbb": 4.0}  # seconds before the page sends an answer by itself
         self._pages: dict[str, list[tuple[asyncio.Queue, str, str | None]]] = {}
         self._cache: dict[tuple[str, str | None], tuple[int, dict[str, Any]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -67,6 +68,7 @@ class Relay:
                 return cached[1]
             if role == GODFATHER:
                 view = views.godfather_view(self.session, version, self.team_links())
+                view["grace"] = dict(self.grace)
             elif role == TEAM and team is not None:
                 view = views.team_view(self.session, version, team)
             else:

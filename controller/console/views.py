@@ -13,6 +13,7 @@ copy of the game), and a step whose only possible answer is known is answered by
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import Any
 
@@ -152,6 +153,7 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["expects"] = [cls.kind for cls in EXPECTED[prompt.step]]
     view["pending"] = session.pending
     view["cards"] = card_choices(session)
+    view["next_cards"] = next_choices(session)
     view["sensors"] = _sensors(session)
     view["teams"] = [{"team": t, "url": url} for t, url in links.items()]
     view["uses"] = _card_forms(session)
@@ -211,29 +213,74 @@ def team_view(session: Session, version: int, team: str) -> dict[str, Any]:
 
 def card_choices(session: Session) -> dict[str, dict[str, Any]]:
     """For each player who shows a card at this step: the cards the rules let him show, and the
-    likely one (the only legal one, else the one he holds most of), preselected on the page."""
+    likely one (the only legal one, else the one he holds most of), preselected on the page.
+
+    At phase 6 the cards to be discarded unseen at the end of the round come too (``later``), so
+    the Godfather enters every card once."""
     referee = session.referee
     prompt = referee.prompt()
-    rnd = referee.round
-    if rnd is None or prompt.step not in (Step.BBB, Step.THROWS, Step.REVEAL, Step.DISCARDS):
+    if referee.round is None or prompt.step not in (Step.BBB, Step.THROWS, Step.REVEAL, Step.DISCARDS):
         return {}
     key = (prompt.round, prompt.step, session.history.count, session.undos)
     cache = getattr(session, "_console_choices", None)
     if cache is not None and cache[0] == key:
         return cache[1]
+    out = _choices(referee)
+    if prompt.step is Step.REVEAL:
+        out.update(_later(referee, set(prompt.players)))
+    session._console_choices = (key, out)  # type: ignore[attr-defined]
+    return out
+
+
+def next_choices(session: Session) -> dict[str, dict[str, Any]]:
+    """At the shuriken step: the cards phase 6 will ask for (and those discarded unseen), so that
+    "no more throws" and the cards shown are entered with one tap."""
+    referee = session.referee
+    if referee.step is not Step.THROWS or session.pending is not None:
+        return {}
+    key = (referee.prompt().round, session.history.count, session.undos)
+    cache = getattr(session, "_console_next", None)
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    after = copy.deepcopy(referee)
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        after.submit(I.ThrowsDone())
+    except Refused:
+        pass
+    else:
+        if after.step is Step.REVEAL:
+            out = _choices(after)
+            out.update(_later(after, set(after.prompt().players)))
+    session._console_next = (key, out)  # type: ignore[attr-defined]
+    return out
+
+
+def _hand(referee, name: str) -> dict[str, int]:
     game = referee.game
-    hidden = set(rnd.hidden_cards())
-    hands: dict[str, dict[str, int]] = {}
-    for name in prompt.players:
-        seat = game.seat_of(name)
-        if seat in hidden:
-            hands[name] = {str(c): n for c, n in game.players[seat].hand.items() if n > 0}
+    return {str(c): n for c, n in game.players[game.seat_of(name)].hand.items() if n > 0}
+
+
+def _choices(referee) -> dict[str, dict[str, Any]]:
+    prompt = referee.prompt()
+    game = referee.game
+    hidden = set(referee.round.hidden_cards())
+    hands = {n: _hand(referee, n) for n in prompt.players if game.seat_of(n) in hidden}
     if prompt.step in (Step.REVEAL, Step.DISCARDS):
         legal = _legal_together(referee, prompt.round, hands)
     else:  # shown one by one: each card tried alone
         legal = {n: [c for c in sorted(h) if _accepted(referee, prompt.round, {n: c}, n)] for n, h in hands.items()}
-    out = {n: {"cards": cards, "likely": max(cards, key=lambda c: hands[n][c]) if cards else None} for n, cards in legal.items()}
-    session._console_choices = (key, out)  # type: ignore[attr-defined]
+    return {n: {"cards": cards, "likely": max(cards, key=lambda c: hands[n][c]) if cards else None} for n, cards in legal.items()}
+
+
+def _later(referee, now: set[str]) -> dict[str, dict[str, Any]]:
+    """The cards still face down that are not shown now: discarded unseen at the end of the round."""
+    out = {}
+    for name in referee.names(referee.round.hidden_cards()):
+        if name not in now:
+            hand = _hand(referee, name)
+            cards = sorted(hand)
+            out[name] = {"cards": cards, "likely": max(cards, key=lambda c: hand[c]) if cards else None, "later": True}
     return out
 
 
@@ -289,8 +336,9 @@ def only_answer(session: Session) -> I.Input | None:
             choices = card_choices(session)
             if step is Step.BBB:
                 return None if any(c["cards"] for c in choices.values()) else I.Show({})
-            if all(len(c["cards"]) == 1 for c in choices.values()):
-                return I.Show({n: c["cards"][0] for n, c in choices.items()})
+            now = {n: c for n, c in choices.items() if not c.get("later")}
+            if all(len(c["cards"]) == 1 for c in now.values()):
+                return I.Show({n: c["cards"][0] for n, c in now.items()})
             return None
         if step is Step.THROWS:
             if session.pending is not None:
