@@ -95,3 +95,237 @@ def test_classic_2014_five_players_by_tapping(browser, tmp_path):
     picked = [sum(1 for e in session.referee.record.rounds[n - 1].picks) for n in (1, 2, 3)]
     assert picks == picked  # one tap per loot card taken, none more
     assert all(total - p <= 12 for total, p in zip(rounds, picks)), (rounds, godfather.log)  # was 28 a round
+
+
+def open_table(browser, ruleset="yakuzas", players=6, seed=11, viewport=PHONE, camera=None):
+    camera = camera or TruthCamera()
+    session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
+    relay.grace = {"aims": 0.8, "bbb": 0.8}
+    table = Table.start(session, relay)
+    context = browser.new_context(viewport=viewport, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(relay.godfather_link())
+    page.wait_for_selector("#link:not(.down)", timeout=10000)
+    return session, relay, table, context, page, Godfather(page, table, camera), errors
+
+
+def wait_step(godfather, step, timeout=15.0):
+    import time
+
+    end = time.monotonic() + timeout
+    while godfather.session.referee.step.value != step and time.monotonic() < end:
+        time.sleep(0.02)
+    assert godfather.session.referee.step.value == step
+    godfather.settle()
+
+
+def test_a_cut_connection_loses_no_tap_and_a_failed_send_is_retried(browser, tmp_path):
+    session, relay, table, context, page, godfather, errors = open_table(browser)
+    try:
+        wait_step(godfather, "aims")
+        prompt = session.referee.prompt()
+        truth = session.bots.answer(prompt)
+        shooters = [n for n in session.referee.names(session.referee.game.order) if n in prompt.players]
+        entered = []
+
+        def aim_next():
+            shooter = page.get_attribute(".seat.shooter", "data-seat")
+            target = truth.aims[shooter]
+            if shooter in truth.late:
+                godfather.tap(f'[data-action="late-{shooter}"]')
+            else:
+                godfather.tap(f'[data-seat="{target}"]')
+            entered.append(shooter)
+
+        aim_next()
+        aim_next()
+        context.set_offline(True)  # the phone loses the network in the middle of the aims
+        page.wait_for_selector("#link.down")
+        assert page.inner_text("#link") == "offline"
+        assert page.locator("[data-action=undo]").is_disabled()
+        aim_next()
+        aim_next()
+        if SHOTS:
+            page.screenshot(path=str(shots(tmp_path) / "console-offline.png"))
+        context.set_offline(False)
+        page.reload()  # and the page is reloaded (a locked phone, a closed tab): the taps are still there
+        page.wait_for_selector("#link:not(.down)")
+        for shooter in entered:
+            want = "late" if shooter in truth.late else truth.aims[shooter]
+            assert page.inner_text(f'[data-action="shooter-{shooter}"]').endswith(want)
+        while page.locator(".seat.shooter").count():
+            aim_next()
+        wait_step(godfather, "bbb" if session.referee.step.value != "withdraw" else "withdraw")
+        assert session.referee.round.events and session.referee.record is not None
+        aims = session.history.entries[-2 if session.referee.step.value != "withdraw" else -1].input
+        assert aims.kind == "aims" and aims.aims == {n: (None if n in truth.late else truth.aims[n]) for n in shooters}
+
+        # a send that fails (the server unreachable for that request) says so, and is retried with one tap
+        while session.referee.step.value not in ("reveal", "throws") or session.pending is not None:
+            godfather.play_step()
+        godfather.settle()
+        page.route("**/api/input*", lambda route: route.abort())
+        button = "[data-action=submit-throws-done]" if session.referee.step.value == "throws" else "[data-action=submit-reveal]"
+        before = session.history.count
+        page.click(button)
+        page.wait_for_selector("#sent.failed")
+        assert page.inner_text("#sent") == "not sent: retry" and session.history.count == before
+        page.unroute("**/api/input*")
+        page.click("[data-action=retry]")
+        page.wait_for_function("() => document.querySelector('#sent').textContent === 'sent'")
+        assert session.history.count > before
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
+def test_undo_the_last_input_on_the_page(browser, tmp_path):
+    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    try:
+        wait_step(godfather, "aims")
+        godfather.play_step()  # the aims
+        wait_step(godfather, "privilege")
+        state_before = json_state(session)
+        assert page.inner_text("[data-action=undo]") == "Undo the aims"
+        page.click("[data-action=undo]")
+        wait_step(godfather, "aims")
+        assert session.undos == 1 and json_state(session)["step"] == "aims"
+        page.wait_for_function("() => document.body.dataset.step === 'aims'")
+        # the aims come back on the page as they were entered: nothing goes by itself after an undo
+        page.wait_for_timeout(1200)
+        assert session.referee.step.value == "aims"
+        page.click("[data-action=submit-aims]")
+        wait_step(godfather, "privilege")
+        assert json_state(session) == state_before
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
+def json_state(session):
+    from controller.console.views import table_view
+
+    view = table_view(session, 0)
+    return {k: view[k] for k in ("round", "step", "players", "pot", "money")}
+
+
+def test_camera_aims_confirmed_in_one_tap_and_corrected_seat_by_seat(browser, tmp_path):
+    session, relay, table, context, page, godfather, errors = open_table(browser)
+    try:
+        wait_step(godfather, "aims")
+        prompt = session.referee.prompt()
+        truth = session.bots.answer(prompt)
+        names = [n for n in prompt.players if n not in truth.late]
+        wrong, refused = names[0], names[1]
+        legal = prompt.options["targets"]
+        seen = dict(truth.aims)
+        seen[wrong] = next(t for t in legal[wrong] if t != truth.aims[wrong])
+        seen[refused] = None
+        from controller.table.camera import SimulatedCamera
+
+        frame = SimulatedCamera(3).judge(thrower=0, seats=6, number=1, truth=([], [])).frame
+        with session.lock:
+            session.pending = {"kind": "aims", "aims": seen, "late": list(truth.late), "unsure": [wrong],
+                               "refused": {refused: "his arm hides the standee"}, "margins": {}}
+            session.frame = frame
+        relay.changed()
+        page.wait_for_selector(f'[data-refused="{refused}"]')
+        assert "his arm hides the standee" in page.inner_text(f'[data-refused="{refused}"]')
+        assert page.locator(".frame img").count() == 1
+        page.wait_for_function("() => document.querySelector('.frame img').naturalWidth > 0")
+        if SHOTS:
+            page.screenshot(path=str(shots(tmp_path) / "console-camera-aims.png"))
+        taps = 0
+        page.click(f'[data-seat="{truth.aims[refused]}"]')  # the refused one is the shooter to enter
+        taps += 1
+        page.click(f'[data-action="shooter-{wrong}"]')  # a wrong one is corrected
+        page.click(f'[data-seat="{truth.aims[wrong]}"]')
+        taps += 2
+        page.click("[data-action=submit-aims]")  # and the rest confirmed with one tap
+        taps += 1
+        wait_step(godfather, "bbb") if session.referee.step.value != "withdraw" else None
+        aims = next(e.input for e in reversed(session.history.entries) if e.input.kind == "aims")
+        assert aims.aims == {n: (None if n in truth.late else truth.aims[n]) for n in prompt.players}
+        assert taps == 4
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
+def contrast(a, b):
+    def lum(rgb):
+        def ch(c):
+            c /= 255
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+        r, g, b = rgb
+        return 0.2126 * ch(r) + 0.7152 * ch(g) + 0.0722 * ch(b)
+    la, lb = sorted((lum(a), lum(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def colour(page, selector):
+    text = page.eval_on_selector(selector, "e => getComputedStyle(e).backgroundColor")
+    return tuple(int(v) for v in text[text.index("(") + 1: text.index(")")].split(",")[:3])
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 568}, {"width": 844, "height": 390}, PHONE])
+def test_the_main_button_stays_on_screen_and_states_differ_in_contrast(browser, tmp_path, viewport):
+    session, relay, table, context, page, godfather, errors = open_table(browser, viewport=viewport)
+    try:
+        wait_step(godfather, "aims")
+        box = page.locator("[data-action=submit-aims]").bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+        header = page.locator("#bar").bounding_box()
+        assert header["y"] == 0
+        if viewport is PHONE:
+            # every state a player must tell apart: 3:1 at least
+            shooter = page.get_attribute(".seat.shooter", "data-seat")
+            assert contrast(colour(page, f'[data-action="shooter-{shooter}"]'), colour(page, "[data-action^=shooter-][aria-pressed=false]")) >= 3
+            assert contrast(colour(page, ".seat:disabled"), colour(page, ".seat.legal")) >= 3
+            assert contrast(colour(page, "[data-tab=table]"), colour(page, "[data-tab=money]")) >= 3
+            target = page.get_attribute(".seat.legal", "data-seat")
+            page.click(f'[data-seat="{target}"]')
+            page.click(f'[data-action="shooter-{shooter}"]')
+            assert contrast(colour(page, f'[data-seat="{target}"]'), colour(page, ".seat.legal[aria-pressed=false]")) >= 3
+            assert page.get_attribute(f'[data-seat="{target}"]', "aria-pressed") == "true"
+            assert contrast(colour(page, "[data-action=undo]:disabled"), colour(page, "[data-tab=money]")) >= 1  # labelled
+            if SHOTS:
+                page.screenshot(path=str(shots(tmp_path) / "console-aims.png"))
+        elif SHOTS and viewport["width"] > viewport["height"]:
+            page.screenshot(path=str(shots(tmp_path) / "console-landscape.png"))
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
+def test_the_gang_page_says_which_gang_and_a_bad_token_gets_a_readable_page(browser, tmp_path):
+    session, relay, table, context, page, godfather, errors = open_table(browser)
+    try:
+        team = context.new_page()
+        team.goto(relay.team_links()["purple"])
+        team.wait_for_selector("#title")
+        assert team.inner_text("#title").startswith("purple's page")
+        team.click("[data-tab=secrets]")
+        assert "Only for purple" in team.inner_text("#tab-secrets")
+        if SHOTS:
+            team.screenshot(path=str(shots(tmp_path) / "console-gang.png"))
+        bad = context.new_page()
+        reply = bad.goto(relay.base_url + "/godfather?token=nope")
+        assert reply.status == 403 and "not the Godfather's link" in bad.inner_text("h1")
+        reply = bad.goto(relay.base_url + "/team/purple?token=nope")
+        assert reply.status == 403 and "QR code of purple's page" in bad.inner_text("body")
+        # the story, money and the teams' pages are in tabs
+        page.click("[data-tab=links]")
+        assert page.locator("#tab-links img").count() == 3
+        page.click("[data-tab=money]")
+        assert "score" in page.inner_text("#tab-money")
+    finally:
+        context.close()
+        table.stop()

@@ -14,6 +14,7 @@ let sending = false;   // an input is on its way
 let failed = null;     // the input that could not be sent, to retry
 let tab = "table";
 let countGone = null;
+let afterUndo = false;
 const STORE = `cashnguns:${token}:draft`;
 
 // -- small helpers -----------------------------------------------------------------------
@@ -134,7 +135,10 @@ function render(next) {
   if (state && next.version < state.version) return;  // an older state, arrived late
   state = next;
   const key = keyOf(state);
-  if (key !== draftKey) { draftKey = key; draft = loadDraft(key) || {}; cancelAims(); }
+  if (key !== draftKey) {
+    draftKey = key; draft = loadDraft(key) || {}; cancelAims();
+    if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
+  }
   document.body.dataset.version = state.version;
   document.body.dataset.step = state.step;
   document.body.dataset.role = state.role;
@@ -291,8 +295,12 @@ function drawPanel() {
   $("controls").replaceChildren(...controls);
   const buttons = [];
   if (failed) buttons.push(button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true }));
-  if (state.undo) buttons.push(button(state.undo.can ? `Undo ${state.undo.what}` : "Undo", "undo",
-    () => send({ kind: "undo", count: state.inputs }), { send: true, disabled: !state.undo.can, title: state.undo.can ? null : state.undo.what }));
+  if (state.undo) buttons.push(button(state.undo.can ? `Undo ${state.undo.what}` : "Undo", "undo", () => {
+    cancelAims(); afterUndo = true;
+    remember(state.round, {}); const all = known(); delete all[state.round];
+    try { localStorage.setItem(KNOWN, JSON.stringify(all)); } catch (e) { /* private mode */ }
+    send({ kind: "undo", count: state.inputs });
+  }, { send: true, disabled: !state.undo.can, title: state.undo.can ? null : state.undo.what }));
   if (!failed) buttons.push(...parts.main);
   $("buttons").replaceChildren(...buttons);
 }
@@ -344,7 +352,8 @@ function aimsInit() {
   draft.camera = !!pending;
   for (const n of shooters()) {
     const legal = state.options.targets[n] || [];
-    if (pending && n in pending.aims && (pending.aims[n] === null || legal.includes(pending.aims[n]))) draft.aims[n] = pending.aims[n];
+    const refused = pending && pending.refused && n in pending.refused;
+    if (pending && !refused && n in pending.aims && (pending.aims[n] === null ? !legal.length : legal.includes(pending.aims[n]))) draft.aims[n] = pending.aims[n];
     else if (legal.length <= 1) draft.aims[n] = legal.length ? legal[0] : null;
   }
   if (pending) for (const n of pending.late || []) { draft.late[n] = true; draft.aims[n] = null; }
