@@ -93,7 +93,7 @@ def test_classic_2014_five_players_by_tapping(browser, tmp_path):
     rounds = [godfather.per_round.get(n, 0) for n in (1, 2, 3)]
     picks = [sum(1 for r, step, _ in godfather.log if r == n and step == "picks") for n in (1, 2, 3)]
     picked = [sum(1 for e in session.referee.record.rounds[n - 1].picks) for n in (1, 2, 3)]
-    assert picks == picked  # one tap per loot card taken, none more
+    assert all(0 < t <= p for t, p in zip(picks, picked)), (picks, picked)  # one tap per loot card at most (a forced pick: none)
     assert all(total - p <= 12 for total, p in zip(rounds, picks)), (rounds, godfather.log)  # was 28 a round
 
 
