@@ -110,10 +110,12 @@ def test_a_round_through_the_api_with_every_refusal(console):
     reply = post(client, token, {"kind": "show", "cards": {}})
     if state["cards"]:
         assert reply.status_code == 409 and "has not shown his card" in reply.json()["refused"]
-    shown = {n: str(bots.card_of(n)) for n in state["cards"]}
+    shown = {n: str(bots.card_of(n)) for n, c in state["cards"].items() if not c.get("later")}
+    later = {n for n, c in state["cards"].items() if c.get("later")}
+    assert later == set(session.referee.names(session.referee.round.hidden_cards())) - set(shown)
     assert post(client, token, {"kind": "show", "cards": shown}).json()["ok"]
     state = client.get(f"/api/state?token={token}").json()
-    assert state["step"] == "discards"
+    assert state["step"] == "discards" and set(state["cards"]) == later
     shown = {n: str(bots.card_of(n)) for n in state["cards"]}
     assert post(client, token, {"kind": "show", "cards": shown}).json()["ok"]
     state = client.get(f"/api/state?token={token}").json()
@@ -186,3 +188,30 @@ def test_the_intermission_ends_after_five_minutes():
     assert 118 <= left <= 120
     session.intermission_ends = time.time() - 1
     assert ConsoleSource(hub).answer(prompt) == I.Resume()
+
+
+def test_team_links_and_qr_codes_work_for_any_name_the_configuration_accepts():
+    import urllib.error
+    import urllib.request
+    from urllib.parse import quote
+
+    from controller.console.server import ConsoleServer
+
+    names = ["C/d", "Bo#x", "Eve?&=", "Dée %20", "Fin+n"]
+    session, relay = console_table("classic", 5, names=names, cards=False, devices=False)
+    server = ConsoleServer(relay, host="127.0.0.1", port=0)  # a real server: the test client decodes paths twice
+    server.start()
+    relay.base_url = f"http://127.0.0.1:{server.port}"
+    try:
+        for team, link in relay.team_links().items():
+            assert urllib.request.urlopen(link).status == 200, (team, link)
+            token = relay.tokens.teams[team]
+            state = json.load(urllib.request.urlopen(f"{relay.base_url}/api/state?token={quote(token)}"))
+            assert state["team"] == team
+            svg = urllib.request.urlopen(f"{relay.base_url}/api/qr?team={quote(team, safe='')}&token={gf(relay)}")
+            assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg")
+        with pytest.raises(urllib.error.HTTPError) as wrong:
+            urllib.request.urlopen(f"{relay.base_url}/team/C%2Fd?token={relay.tokens.teams['Bo#x']}")
+        assert wrong.value.code == 403
+    finally:
+        server.stop()
