@@ -209,32 +209,52 @@ async def _drain(websocket: WebSocket) -> None:
 
 
 class Guard:
-    """Counts the open connections, in all and per address (a connection past a limit is closed
-    at once), and closes those that send a request too slowly."""
+    """Counts the open connections, in all and per address, and closes those that send a request
+    too slowly.  A connection past the limit for its address is closed at once; past the limit for
+    all, the oldest connection still waiting for its request gives way (so the Godfather's next
+    request always gets in while some of the connections are only held open)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.open: dict[str, set[asyncio.BaseTransport]] = {}
+        self.open: dict[str, list[H11Protocol]] = {}
         self.refused = 0
+        self.evicted = 0
         self.timed_out = 0
 
     def _prune(self) -> None:
-        for address, transports in list(self.open.items()):
-            transports -= {t for t in transports if t.is_closing()}
-            if not transports:
+        for address, protocols in list(self.open.items()):
+            protocols[:] = [p for p in protocols if p.transport is not None and not p.transport.is_closing()]
+            if not protocols:
                 del self.open[address]
 
     def count(self) -> int:
+        """Connections open now (WebSockets included)."""
         self._prune()
-        return sum(len(t) for t in self.open.values())
+        return sum(len(p) for p in self.open.values())
 
-    def admit(self, transport: asyncio.BaseTransport, address: str) -> bool:
+    @staticmethod
+    def _idle(protocol: H11Protocol) -> bool:
+        """Waiting for a request (or the rest of one): not handling one, not a WebSocket."""
+        upgraded = protocol not in protocol.connections
+        cycle = protocol.cycle
+        return not upgraded and (cycle is None or cycle.response_complete or cycle.more_body)
+
+    def admit(self, protocol: H11Protocol, address: str) -> bool:
         self._prune()
-        mine = self.open.get(address, set())
-        if self.count() >= self.limits.connections or len(mine) >= self.limits.per_address:
+        mine = self.open.get(address, [])
+        if len(mine) >= self.limits.per_address:
             self.refused += 1
             return False
-        self.open.setdefault(address, set()).add(transport)
+        if self.count() >= self.limits.connections:
+            idle = [p for ps in self.open.values() for p in ps if self._idle(p)]
+            if not idle:
+                self.refused += 1
+                return False
+            oldest = min(idle, key=lambda p: getattr(p, "_since", 0.0))
+            oldest.transport.close()
+            self.evicted += 1
+            self._prune()
+        self.open.setdefault(address, []).append(protocol)
         return True
 
     def protocol(self) -> type[H11Protocol]:
@@ -244,11 +264,11 @@ class Guard:
         class GuardedH11(H11Protocol):
             def connection_made(self, transport):  # type: ignore[no-untyped-def]
                 super().connection_made(transport)
+                self._since = self.loop.time()
                 peer = self.client[0] if self.client else "?"
-                if not guard.admit(transport, peer):
+                if not guard.admit(self, peer):
                     transport.abort()
                     return
-                self._since = self.loop.time()
                 self._watch = self.loop.call_later(1.0, self._check)
 
             def on_response_complete(self) -> None:
@@ -260,8 +280,8 @@ class Guard:
                     return
                 waiting = self.cycle is None or self.cycle.response_complete  # for a request (or its headers)
                 receiving = self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body
-                if (waiting or receiving) and self.loop.time() - self._since > guard.limits.request_seconds + (
-                        guard.limits.keep_alive_seconds if waiting and self.cycle is not None else 0):
+                allowed = guard.limits.request_seconds + (guard.limits.keep_alive_seconds if waiting and self.cycle else 0)
+                if (waiting or receiving) and self.loop.time() - self._since > allowed:
                     guard.timed_out += 1
                     self.transport.close()
                     return
