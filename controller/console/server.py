@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
 import html
 import io
 import json
@@ -82,7 +84,15 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
     return bytes(data)
 
 
-def create_app(relay: Relay, limits: Limits = Limits()) -> Starlette:
+def _malloc_trim() -> None:
+    """Return the freed heap to the system (glibc); elsewhere, nothing."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def create_app(relay: Relay, limits: Limits = Limits(), guard: Guard | None = None) -> Starlette:
     """The console's web application for ``relay``."""
 
     def role_of(request: Request | WebSocket) -> tuple[str, str | None]:
@@ -178,10 +188,17 @@ def create_app(relay: Relay, limits: Limits = Limits()) -> Starlette:
             receiver.cancel()
             relay.unsubscribe(queue)
 
+    async def tidy() -> None:
+        while guard is not None:
+            await asyncio.sleep(5)
+            guard.give_back()
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         relay.attach(asyncio.get_running_loop())
+        task = asyncio.ensure_future(tidy())
         yield
+        task.cancel()
 
     return Starlette(
         routes=[
@@ -220,6 +237,7 @@ class Guard:
         self.refused = 0
         self.evicted = 0
         self.timed_out = 0
+        self.seen = 0  # connections admitted since memory was last given back
 
     def _prune(self) -> None:
         for address, protocols in list(self.open.items()):
@@ -255,6 +273,16 @@ class Guard:
             self.evicted += 1
             self._prune()
         self.open.setdefault(address, []).append(protocol)
+        self.seen += 1
+        return True
+
+    def give_back(self) -> bool:
+        """After many connections came and went, give the memory they used back to the system."""
+        if self.seen < 200 or self.count() > self.limits.connections // 4:
+            return False
+        self.seen = 0
+        gc.collect()
+        _malloc_trim()
         return True
 
     def protocol(self) -> type[H11Protocol]:
@@ -305,7 +333,7 @@ class ConsoleServer:
         self.relay = relay
         self.guard = Guard(limits)
         config = uvicorn.Config(
-            create_app(relay, limits), host=host, port=port, log_level="warning", lifespan="on",
+            create_app(relay, limits, self.guard), host=host, port=port, log_level="warning", lifespan="on",
             http=self.guard.protocol(), ws="websockets-sansio",
             limit_concurrency=limits.connections + 8, timeout_keep_alive=limits.keep_alive_seconds,
             h11_max_incomplete_event_size=limits.header_bytes, ws_max_size=limits.message_bytes, ws_max_queue=4,
