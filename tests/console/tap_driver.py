@@ -87,6 +87,12 @@ class Godfather:
         self.taps = 0
         self.per_round: dict[int, int] = {}
         self.log: list[tuple[int, str, str]] = []  # (round, step, selector) of each tap
+        self.shots = None  # a folder: screenshots of the main screens, once each
+
+    def shoot(self, name: str) -> None:
+        if self.shots is None or (self.shots / name).exists():
+            return
+        self.page.screenshot(path=str(self.shots / name))
 
     # -- tapping and waiting -------------------------------------------------------
 
@@ -130,11 +136,11 @@ class Godfather:
         from controller.console.views import only_answer
 
         session = self.session
-        before = self.where()
-        step = session.referee.step
-        with session.lock:
+        with session.lock:  # one consistent look at the table
+            before = self.where()
+            prompt = session.referee.prompt()
+            step = prompt.step
             auto = only_answer(session)
-        prompt = session.referee.prompt()
         if auto is not None or (step is Step.WITHDRAW and session.pending is None and session.devices is not None):
             self.wait_change(before)
             return
@@ -142,6 +148,16 @@ class Godfather:
             self.wait_change(before)  # the session is about to put up the camera's verdict
             return
         self.settle()
+        if self.where() != before:
+            return  # the table moved on meanwhile (a step answered by itself): look again
+        if step is Step.THROWS and session.pending:
+            self.shoot("console-camera-verdict.png")
+        elif step is Step.THROWS:
+            self.shoot("console-cards.png")
+        elif step is Step.AIMS and prompt.round == 2:
+            self.shoot("console-next-round.png")
+        elif step is Step.PICKS:
+            self.shoot("console-picks.png")
         getattr(self, f"_{step.value}")(prompt)
         self.wait_change(before, timeout=20.0)
 
@@ -191,10 +207,17 @@ class Godfather:
 
     def _bbb(self, prompt) -> None:
         shown = self._truth(prompt).cards
+        if any(not self.page.locator(f'[data-action="bbb-{n}"]').count() for n in shown):
+            from controller.console.views import card_choices
+
+            raise AssertionError(("bbb", shown, prompt, card_choices(self.session), self.page.get_attribute("body", "data-version"),
+                                  self.relay.version, self.session.referee.step, self.session.referee.prompt()))
         for name in shown:
             self.tap(f'[data-action="bbb-{name}"]')
-        if shown:  # nobody: "nobody shows one" goes by itself after a moment
+        if shown:
             self.tap("[data-action=submit-bbb]")
+        else:  # "nobody shows one" goes by itself after a moment: the moment is cut short (not a tap)
+            self.page.locator("[data-action=submit-bbb]").first.click(timeout=10000)
 
     def _throws(self, prompt) -> None:
         pending = self.session.pending

@@ -44,7 +44,7 @@ def shots(tmp_path) -> Path:
 def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
     camera = TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
-    relay.grace = {"aims": 0.8, "bbb": 0.8}
+    relay.grace = {"aims": 0.8, "bbb": 60.0}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
@@ -54,12 +54,15 @@ def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
         page.goto(relay.godfather_link())
         page.wait_for_selector("#link:not(.down)", timeout=10000)
         godfather = Godfather(page, table, camera)
+        if SHOTS:
+            godfather.shots = shots(tmp_path)
         if shoot:
             shoot(page, godfather)
         try:
             godfather.play_until(rounds)
         finally:
             page.screenshot(path=str(tmp_path / "last.png"))
+            (tmp_path / "taps.json").write_text(json.dumps([godfather.log, session.lines]))
             assert not errors, errors
         assert not table.failures, table.failures
         assert session.referee.record.rounds and len(session.referee.record.rounds) >= rounds
@@ -100,7 +103,7 @@ def test_classic_2014_five_players_by_tapping(browser, tmp_path):
 def open_table(browser, ruleset="yakuzas", players=6, seed=11, viewport=PHONE, camera=None):
     camera = camera or TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
-    relay.grace = {"aims": 0.8, "bbb": 0.8}
+    relay.grace = {"aims": 0.8, "bbb": 60.0}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=viewport, device_scale_factor=1)
     page = context.new_page()
