@@ -176,12 +176,12 @@ class ConsoleSource:
         relay = self.relay
         session = relay.session
         referee = session.referee
-        undos = session.undos
+        undos, inputs = session.undos, session.history.count
         started = time.monotonic()
         with relay.condition:
             while not relay.stopped and referee.step is prompt.step and referee.prompt().round == prompt.round:
-                if session.undos != undos:
-                    return None  # an input was taken back: the session asks again
+                if session.undos != undos or session.history.count != inputs:
+                    return None  # an input was taken back, or one was given (a throw): the session asks again
                 ends = session.intermission_ends
                 if ends is not None and time.time() >= ends:
                     return I.Resume()  # the 5 minutes are up

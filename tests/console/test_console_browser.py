@@ -82,7 +82,7 @@ def record_taps(name, godfather):
 
 
 def test_yakuzas_six_players_by_tapping(browser, tmp_path):
-    godfather, session = play(browser, "yakuzas", 6, 3, 11, tmp_path)
+    godfather, session = play(browser, "yakuzas", 6, 3, 2, tmp_path)
     record_taps("yakuzas, 6 players", godfather)
     rounds = [godfather.per_round.get(n, 0) for n in (1, 2, 3)]
     aims = [sum(1 for r, step, _ in godfather.log if r == n and step == "aims") for n in (1, 2, 3)]
