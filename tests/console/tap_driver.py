@@ -240,7 +240,8 @@ class Godfather:
         truth = self._truth(prompt)
         if isinstance(truth, I.Show):
             (name,) = truth.cards
-            self.tap(f'[data-action="thrower-{name}"]')
+            if self.page.get_attribute(f'[data-action="thrower-{name}"]', "aria-pressed") != "true":
+                self.tap(f'[data-action="thrower-{name}"]')
             self.tap("[data-action=show-shuriken]")
             return
         if self.page.locator('[data-action^="next-"]').count():  # the cards of phase 6 come with "no more throws"

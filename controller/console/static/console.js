@@ -501,9 +501,10 @@ function throwsStep() {
     return { controls, main };
   }
   const can = state.who.filter((n) => !(n in state.cards) || state.cards[n].cards.includes("shuriken"));
-  if (!draft.thrower || !can.includes(draft.thrower)) draft.thrower = can[0] || null;
+  // a shuriken already shown must fly: its thrower is preselected; a yakuza's face-down card is not guessed
+  if (draft.thrower === undefined || (draft.thrower && !can.includes(draft.thrower))) draft.thrower = can.find((n) => !(n in state.cards)) || null;
   const t = draft.thrower;
-  controls.push(row(label("Thrower:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = n; draft.target = null; redraw(); }, { pressed: t === n }))));
+  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; redraw(); }, { pressed: t === n }))));
   if (t) {
     const targets = state.options.targets[t] || [];
     if (!targets.includes(draft.target)) draft.target = targets.length === 1 ? targets[0] : null;
@@ -512,7 +513,7 @@ function throwsStep() {
     const hits = draftHits();
     main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
       { primary: true, send: true, disabled: targets.length > 0 && !draft.target }));
-    if (t in state.cards) main.push(button(`${t} cannot throw`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true }));
+    if (t in state.cards) controls.push(row(button(`${t} shows a shuriken he cannot throw`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true })));
   }
   const next = state.next_cards || {};
   if (Object.keys(next).length) {
