@@ -102,15 +102,21 @@ def flood() -> dict:
     }
 
 
-def taps() -> dict:
+def taps(seed: int = 0) -> dict:
+    """Taps per round (``seed`` 0: the games the tests play; else another game of each)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "taps.json"
-        env = dict(os.environ, CASHNGUNS_TAPS=str(out))
+        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed))
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
                        cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL)
         data = json.loads(out.read_text()) if out.exists() else {}
-    return {game: {"per round": [rounds[k] for k in sorted(rounds, key=int) if int(k) <= 3],
-                   "median": statistics.median([rounds[k] for k in rounds if int(k) <= 3])} for game, rounds in data.items()}
+    out = {}
+    for game, figures in data.items():
+        rounds = {int(k): v for k, v in figures["per round"].items() if int(k) <= 3}
+        steps = {int(k): v for k, v in figures["by step"].items() if int(k) <= 3}
+        out[game] = {"per round": [rounds[k] for k in sorted(rounds)], "median": statistics.median(rounds.values()),
+                     "by step, rounds 1-3": [steps[k] for k in sorted(steps)]}
+    return out
 
 
 def main() -> None:
@@ -125,8 +131,9 @@ def main() -> None:
         for key, value in flood().items():
             print(f"{key}: {value}")
     if args.taps or both:
-        for game, figures in taps().items():
-            print(f"taps, {game}: {figures}")
+        for seed in (0, 101, 102):  # the tests' games, then two games never tuned on
+            for game, figures in taps(seed).items():
+                print(f"taps, {game}, {'the tests game' if not seed else f'seed {seed} (never tuned on)'}: {figures}")
 
 
 if __name__ == "__main__":
