@@ -123,9 +123,8 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
         "intermission_left": (
             max(0, round(session.intermission_ends - time.time())) if session.intermission_ends is not None else None
         ),
-        "log": session.lines[-60:],
-        "summary": round_story(session.lines, prompt.round - 1),
-        "story": round_story(session.lines, prompt.round),
+        "log": [words.tell(line) for line in session.lines[-60:]],
+        "summary": [words.tell(line) for line in round_story(session.lines, prompt.round - 1)],
         "finished": game.finished,
         "winners": list(game.winners),
         "words": words.labels(str(game.ruleset)),

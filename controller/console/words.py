@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..rules.advanced import CATALOG
 
 CARDS = {
@@ -47,3 +49,13 @@ def labels(ruleset: str) -> dict[str, dict[str, str]]:
     """The labels every page may need (the advanced cards' names go only to the pages that may see them)."""
     return {"cards": dict(CARDS), "loot": dict(LOOT) if ruleset == "classic-2014" else {}, "moments": dict(MOMENTS), "steps": dict(STEPS),
             "status": dict(STATUS)}
+
+
+_IDS = {**{k: v for k, v in LOOT.items() if k != "godfather"}, **{k: v for k, v in CARDS.items() if k != "bang"},
+        **{k: s.name for k, s in CATALOG.items()}}
+_ID = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, _IDS), key=len, reverse=True)) + r")(?![\w-])")
+
+
+def tell(line: str) -> str:
+    """A line of the game's story with the engine's ids (``diamond-5000``, ``clic``) in words."""
+    return _ID.sub(lambda m: _IDS[m.group(1)], line)
