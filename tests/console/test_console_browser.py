@@ -338,3 +338,38 @@ def test_the_gang_page_says_which_gang_and_a_bad_token_gets_a_readable_page(brow
     finally:
         context.close()
         table.stop()
+
+
+def test_a_card_use_is_entered_from_the_cards_own_form(browser, tmp_path):
+    from controller.rules.advanced import CATALOG
+
+    session, relay = console_table("yakuzas", 9, seed=5, cards=True, camera=TruthCamera(), cards_after=0.1)
+    table = Table.start(session, relay)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(relay.godfather_link())
+        page.wait_for_selector("[data-action=submit-cards]")  # with card uses, the cards wait for the Godfather
+        players = session.referee.game.players
+        holder = next(p for p in players if p.object and CATALOG[p.object].visible)
+        page.click("[data-action=use-open]")
+        page.click(f'[data-action="use-player-{holder.name}"]')
+        page.click(f'[data-action="use-card-{holder.object}"]')
+        assert page.locator("[data-action^=use-when-]").count() == 0  # one moment: nothing to choose
+        # a card with fields of its own shows them as buttons, never as text to type
+        page.click('[data-action="use-card-magnet"]')
+        assert page.locator("[data-action^=use-targets-]").count() == len(players)
+        page.click(f'[data-action="use-targets-{players[1].name}"]')
+        assert page.locator(f'[data-action^="use-took-{players[1].name}-"]').count() == 6
+        assert page.locator("input, textarea, select").count() == 0
+        page.click(f'[data-action="use-card-{holder.object}"]')
+        page.click("[data-action=submit-use]")
+        page.wait_for_function("() => document.querySelector('#sent').textContent === 'sent'")
+        entered = session.history.entries[-1].input
+        assert entered.kind == "use" and entered.use == {"player": holder.name, "card": holder.object, "when": "phase-1"}
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
