@@ -49,13 +49,19 @@ def godfather_times(url: str, n: int = 20) -> list[float]:
 
 
 def flood() -> dict:
-    from flood import close_all, half_open, open_files, rss_kib, websockets_without_token
+    from flood import (
+        close_all,
+        half_open,
+        open_files,
+        rss_kib,
+        websockets_without_token,
+    )
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))  # the attacker's side only
     code = SERVER.format(root=str(ROOT), kit=str(ROOT / "tests" / "console"))
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)))
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)))  # noqa: PLW1509 (no threads yet)
     try:
         port, token = proc.stdout.readline().split()
         url = f"http://127.0.0.1:{port}/api/state?token={token}"
@@ -87,7 +93,7 @@ def flood() -> dict:
     finally:
         proc.stdin.close()
         proc.wait(timeout=10)
-    ms = lambda xs: round(1000 * statistics.median(xs), 2)  # noqa: E731
+    ms = lambda xs: round(1000 * statistics.median(xs), 2)
     return {
         "half-open sockets opened": len(held),
         "server open files: before / during / after": [base_files, flood_files, after_files],

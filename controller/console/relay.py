@@ -25,6 +25,8 @@ from .tokens import GODFATHER, TEAM, Tokens
 
 log = logging.getLogger(__name__)
 
+PageQueue = asyncio.Queue[dict[str, Any] | None]  # the views for a live page (``None``: close it)
+
 # Live pages per token: a phone that reconnects while its old socket is not yet known dead
 # takes the oldest one's place.
 PAGES_PER_TOKEN = 4
@@ -42,7 +44,7 @@ class Relay:
         self.stopped = False
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
         self.grace = {"aims": 2.5, "bbb": 4.0}  # seconds before the page sends an answer by itself
-        self._pages: dict[str, list[tuple[asyncio.Queue, str, str | None]]] = {}
+        self._pages: dict[str, list[tuple[PageQueue, str, str | None]]] = {}
         self._cache: dict[tuple[str, str | None], tuple[int, dict[str, Any]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         session.listeners.append(self.changed)
@@ -95,7 +97,7 @@ class Relay:
             return str(exc)
         try:
             return self.session.try_submit(inp)
-        except Exception as exc:  # a bug in the engine: the input is refused, the game goes on unchanged
+        except Exception as exc:  # noqa: BLE001 (a bug in the engine: the input is refused, the game goes on unchanged)
             self.faults += 1
             log.error("the %s input could not be applied: %s: %s", kind, type(exc).__name__, exc)
             return f"this {kind} input could not be applied ({type(exc).__name__}); nothing changed"
@@ -126,15 +128,15 @@ class Relay:
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
 
-    def subscribe(self, token: str, role: str, team: str | None) -> tuple[asyncio.Queue, asyncio.Queue | None]:
+    def subscribe(self, token: str, role: str, team: str | None) -> tuple[PageQueue, PageQueue | None]:
         """A live page for ``token``: its queue of views, and the queue of the page it replaces (to close), if any."""
-        queue: asyncio.Queue = asyncio.Queue(maxsize=2)
+        queue: PageQueue = asyncio.Queue(maxsize=2)
         pages = self._pages.setdefault(token, [])
         pages.append((queue, role, team))
         dropped = pages.pop(0)[0] if len(pages) > PAGES_PER_TOKEN else None
         return queue, dropped
 
-    def unsubscribe(self, queue: asyncio.Queue) -> None:
+    def unsubscribe(self, queue: PageQueue) -> None:
         for token, pages in list(self._pages.items()):
             pages[:] = [p for p in pages if p[0] is not queue]
             if not pages:

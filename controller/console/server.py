@@ -25,7 +25,7 @@ import json
 import logging
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -194,7 +194,7 @@ def create_app(relay: Relay, limits: Limits = Limits(), guard: Guard | None = No
             guard.give_back()
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         relay.attach(asyncio.get_running_loop())
         task = asyncio.ensure_future(tidy())
         yield

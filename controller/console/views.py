@@ -20,7 +20,7 @@ from typing import Any
 from ..rules.advanced import CATALOG, Deck, deck_cards
 from ..rules.cards import GANG_ORDER, Role
 from ..table import inputs as I
-from ..table.referee import EXPECTED, Refused, Step
+from ..table.referee import EXPECTED, Referee, Refused, Step
 from ..table.session import Session
 from ..table.undo import describe
 from . import words
@@ -114,7 +114,7 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
         "prompt": prompt.text,
         "players": players,
         "order": [game.players[s].name for s in game.order],
-        "pot": 0 if split_done else rnd.pot,
+        "pot": 0 if split_done or rnd is None else rnd.pot,
         "table": list(game.table),
         "money": money,
         "scores": game.scores(),
@@ -223,7 +223,8 @@ def card_choices(session: Session) -> dict[str, dict[str, Any]]:
     key = (prompt.round, prompt.step, session.history.count, session.undos)
     cache = getattr(session, "_console_choices", None)
     if cache is not None and cache[0] == key:
-        return cache[1]
+        cached: dict[str, dict[str, Any]] = cache[1]
+        return cached
     out = _choices(referee)
     if prompt.step is Step.REVEAL:
         out.update(_later(referee, set(prompt.players)))
@@ -240,7 +241,8 @@ def next_choices(session: Session) -> dict[str, dict[str, Any]]:
     key = (referee.prompt().round, session.history.count, session.undos)
     cache = getattr(session, "_console_next", None)
     if cache is not None and cache[0] == key:
-        return cache[1]
+        cached: dict[str, dict[str, Any]] = cache[1]
+        return cached
     after = copy.deepcopy(referee)
     out: dict[str, dict[str, Any]] = {}
     try:
@@ -255,15 +257,16 @@ def next_choices(session: Session) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _hand(referee, name: str) -> dict[str, int]:
+def _hand(referee: Referee, name: str) -> dict[str, int]:
     game = referee.game
     return {str(c): n for c, n in game.players[game.seat_of(name)].hand.items() if n > 0}
 
 
-def _choices(referee) -> dict[str, dict[str, Any]]:
+def _choices(referee: Referee) -> dict[str, dict[str, Any]]:
     prompt = referee.prompt()
     game = referee.game
-    hidden = set(referee.round.hidden_cards())
+    rnd = referee.round
+    hidden = set(rnd.hidden_cards()) if rnd is not None else set()
     hands = {n: _hand(referee, n) for n in prompt.players if game.seat_of(n) in hidden}
     if prompt.step in (Step.REVEAL, Step.DISCARDS):
         legal = _legal_together(referee, prompt.round, hands)
@@ -272,10 +275,11 @@ def _choices(referee) -> dict[str, dict[str, Any]]:
     return {n: {"cards": cards, "likely": max(cards, key=lambda c: hands[n][c]) if cards else None} for n, cards in legal.items()}
 
 
-def _later(referee, now: set[str]) -> dict[str, dict[str, Any]]:
+def _later(referee: Referee, now: set[str]) -> dict[str, dict[str, Any]]:
     """The cards still face down that are not shown now: discarded unseen at the end of the round."""
     out = {}
-    for name in referee.names(referee.round.hidden_cards()):
+    rnd = referee.round
+    for name in referee.names(rnd.hidden_cards() if rnd is not None else []):
         if name not in now:
             hand = _hand(referee, name)
             cards = sorted(hand)
@@ -283,7 +287,7 @@ def _later(referee, now: set[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _accepted(referee, number: int, cards: dict[str, str], name: str) -> bool:
+def _accepted(referee: Referee, number: int, cards: dict[str, str], name: str) -> bool:
     """Whether the referee takes ``cards`` shown, as far as ``name``'s card is concerned."""
     try:
         referee.check(I.Show(cards))
@@ -292,7 +296,7 @@ def _accepted(referee, number: int, cards: dict[str, str], name: str) -> bool:
     return True
 
 
-def _legal_together(referee, number: int, hands: dict[str, dict[str, int]]) -> dict[str, list[str]]:
+def _legal_together(referee: Referee, number: int, hands: dict[str, dict[str, int]]) -> dict[str, list[str]]:
     """Cards shown all at once (phase 6, the discards): find one legal card for each player first,
     then try each other card of each player with the others' legal ones."""
     order = {n: sorted(h, key=lambda c: -h[c]) for n, h in hands.items()}

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from controller.console.server import ConsoleServer
 from controller.table import inputs as I
-from controller.table.bots import Bots
 from controller.table.referee import Step
 
 CHROMIUM = os.environ.get("CASHNGUNS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -63,7 +62,7 @@ class Table:
                 session.run()
             except SystemExit:
                 pass
-            except Exception as exc:  # reported by the test
+            except Exception as exc:  # noqa: BLE001 (reported by the test)
                 failures.append(exc)
 
         thread = threading.Thread(target=run, daemon=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from console_kit import console_table
 from starlette.testclient import TestClient
 
 from controller.console.server import create_app
-from console_kit import console_table
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def gf(hub):
 
 
 def test_pages_need_their_token(console):
-    session, hub, client = console
+    _session, hub, client = console
     assert client.get("/").status_code == 200
     assert client.get("/godfather").status_code == 403
     assert client.get(f"/godfather?token={hub.tokens.teams['purple']}").status_code == 403
@@ -58,7 +58,7 @@ def test_views_hold_only_what_each_page_may_see(console):
 
 
 def test_inputs_from_others_than_the_godfather_are_refused(console):
-    session, hub, client = console
+    _session, hub, client = console
     reply = post(client, hub.tokens.teams["purple"], {"kind": "cards", "cards": {}})
     assert reply.status_code == 403 and reply.json()["refused"] == "only the Godfather enters inputs"
     reply = client.post(f"/api/input?token={gf(hub)}", content=b"{not json")
@@ -124,7 +124,7 @@ def test_a_round_through_the_api_with_every_refusal(console):
 
 
 def test_live_updates_and_two_godfather_pages(console):
-    session, hub, client = console
+    _session, hub, client = console
     token = gf(hub)
     with client.websocket_connect(f"/ws?token={token}") as first, client.websocket_connect(f"/ws?token={token}") as second:
         a, b = first.receive_json(), second.receive_json()
@@ -172,10 +172,11 @@ def test_card_uses_entered_on_the_console(console):
 def test_the_intermission_ends_after_five_minutes():
     import time
 
+    from console_kit import console_table
+
     from controller.console.relay import ConsoleSource
     from controller.table import inputs as I
     from controller.table.referee import Step
-    from console_kit import console_table
 
     session, hub = console_table(cards=False, devices=False)
     bots = session.bots
@@ -198,7 +199,7 @@ def test_team_links_and_qr_codes_work_for_any_name_the_configuration_accepts():
     from controller.console.server import ConsoleServer
 
     names = ["C/d", "Bo#x", "Eve?&=", "Dée %20", "Fin+n"]
-    session, relay = console_table("classic", 5, names=names, cards=False, devices=False)
+    _session, relay = console_table("classic", 5, names=names, cards=False, devices=False)
     server = ConsoleServer(relay, host="127.0.0.1", port=0)  # a real server: the test client decodes paths twice
     server.start()
     relay.base_url = f"http://127.0.0.1:{server.port}"

@@ -15,7 +15,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from console_kit import console_table
 from tap_driver import ARGS, CHROMIUM, Godfather, Table, TruthCamera
 
@@ -88,7 +87,7 @@ def record_taps(name, godfather):
 
 
 def test_yakuzas_six_players_by_tapping(browser, tmp_path):
-    godfather, session = play(browser, "yakuzas", 6, 3, SEED or 2, tmp_path)
+    godfather, _session = play(browser, "yakuzas", 6, 3, SEED or 2, tmp_path)
     record_taps("yakuzas, 6 players", godfather)
     rounds = [godfather.per_round.get(n, 0) for n in (1, 2, 3)]
     aims = [sum(1 for r, step, _ in godfather.log if r == n and step == "aims") for n in (1, 2, 3)]
@@ -131,7 +130,7 @@ def wait_step(godfather, step, timeout=15.0):
 
 
 def test_a_cut_connection_loses_no_tap_and_a_failed_send_is_retried(browser, tmp_path):
-    session, relay, table, context, page, godfather, errors = open_table(browser)
+    session, _relay, table, context, page, godfather, errors = open_table(browser)
     try:
         wait_step(godfather, "aims")
         prompt = session.referee.prompt()
@@ -192,7 +191,7 @@ def test_a_cut_connection_loses_no_tap_and_a_failed_send_is_retried(browser, tmp
 
 
 def test_undo_the_last_input_on_the_page(browser, tmp_path):
-    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    session, _relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
     try:
         wait_step(godfather, "aims")
         godfather.play_step()  # the aims
@@ -284,7 +283,7 @@ def colour(page, selector):
 
 @pytest.mark.parametrize("viewport", [{"width": 320, "height": 568}, {"width": 844, "height": 390}, PHONE])
 def test_the_main_button_stays_on_screen_and_states_differ_in_contrast(browser, tmp_path, viewport):
-    session, relay, table, context, page, godfather, errors = open_table(browser, viewport=viewport)
+    _session, _relay, table, context, page, godfather, errors = open_table(browser, viewport=viewport)
     try:
         wait_step(godfather, "aims")
         box = page.locator("[data-action=submit-aims]").bounding_box()
@@ -315,7 +314,7 @@ def test_the_main_button_stays_on_screen_and_states_differ_in_contrast(browser, 
 
 
 def test_the_gang_page_says_which_gang_and_a_bad_token_gets_a_readable_page(browser, tmp_path):
-    session, relay, table, context, page, godfather, errors = open_table(browser)
+    _session, relay, table, context, page, _godfather, _errors = open_table(browser)
     try:
         team = context.new_page()
         team.goto(relay.team_links()["purple"])

@@ -8,15 +8,23 @@ import gc
 import time
 import urllib.request
 
-from controller.console.server import ConsoleServer, Limits
 from console_kit import console_table
-from flood import answer_time, close_all, half_open, open_files, rss_kib, websockets_without_token
+from flood import (
+    answer_time,
+    close_all,
+    half_open,
+    open_files,
+    rss_kib,
+    websockets_without_token,
+)
+
+from controller.console.server import ConsoleServer, Limits
 
 LIMITS = Limits(connections=40, per_address=8, request_seconds=1.5, keep_alive_seconds=1)
 
 
 def test_a_flood_past_the_limits_leaves_the_godfathers_page_answering_and_memory_comes_back():
-    session, relay = console_table(devices=False)
+    _session, relay = console_table(devices=False)
     server = ConsoleServer(relay, host="127.0.0.1", port=0, limits=LIMITS)
     server.start()
     url = f"http://127.0.0.1:{server.port}/api/state?token={relay.tokens.godfather}"

@@ -8,6 +8,7 @@ import copy
 import json
 
 import pytest
+from console_kit import console_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
@@ -16,7 +17,6 @@ from starlette.websockets import WebSocketDisconnect
 from controller.console.server import create_app
 from controller.console.shapes import INPUTS
 from controller.table.referee import Step
-from console_kit import console_table
 
 
 @pytest.fixture(scope="module")
@@ -155,13 +155,11 @@ def test_one_field_mutations_of_legal_inputs_along_a_round(table):
 
 def test_websockets_without_a_token_are_refused_and_messages_from_pages_are_ignored(table):
     session, relay, client = table
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with client.websocket_connect("/ws") as ws:
-            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect("/ws") as ws:
+        ws.receive_json()
     assert refused.value.code == 1008
-    with pytest.raises(WebSocketDisconnect):
-        with client.websocket_connect("/ws?token=nope") as ws:
-            ws.receive_json()
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws?token=nope") as ws:
+        ws.receive_json()
     assert relay.pages() == 0
     before = snapshot(session)
     with client.websocket_connect(f"/ws?token={relay.tokens.godfather}") as ws:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import stat
 
+from console_kit import console_table
+
 from controller.table import inputs as I
 from controller.table.gamelog import GameLog, read
 from controller.table.referee import Referee, Step
-from controller.table.runner import new_record
-from console_kit import console_table
 
 
 def state_of(referee: Referee) -> str:
@@ -81,7 +81,7 @@ def _wrong(session, prompt, truth):
     if prompt.step is Step.PRIVILEGE:
         orders = {n: t for n, t in prompt.options["orders"].items() if t}
         if truth.player is None and orders:
-            n = sorted(orders)[0]
+            n = min(orders)
             return I.Privilege(n, orders[n][0])
         return I.Privilege() if truth.player is not None else None
     return None
@@ -103,7 +103,7 @@ def test_a_log_whose_undo_does_not_name_the_last_input_is_refused(tmp_path):
 
 
 def test_the_session_does_not_count_again_after_an_undo():
-    session, relay = console_table("yakuzas", 6, seed=11, devices=True, cards=False)
+    session, _relay = console_table("yakuzas", 6, seed=11, devices=True, cards=False)
     session.source = session.bots
     said = []
     session.say = said.append
