@@ -44,6 +44,8 @@ class Relay:
         self.stopped = False
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
         self.grace = {"aims": 2.5, "bbb": 4.0}  # seconds before the page sends an answer by itself
+        self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
+        self.cards_held = False  # the Godfather asked the table to wait
         self._pages: dict[str, list[tuple[PageQueue, str, str | None]]] = {}
         self._cache: dict[tuple[str, str | None], tuple[int, dict[str, Any]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -71,6 +73,9 @@ class Relay:
             if role == GODFATHER:
                 view = views.godfather_view(self.session, version, self.team_links())
                 view["grace"] = dict(self.grace)
+                due = self.cards_due
+                view["cards_in"] = None if due is None or self.cards_held else max(0.0, round(due - time.time(), 1))
+                view["cards_held"] = self.cards_held
             elif role == TEAM and team is not None:
                 view = views.team_view(self.session, version, team)
             else:
@@ -91,6 +96,12 @@ class Relay:
             return self._sensor(data)
         if kind == "undo":
             return self.session.undo(data.get("count"))
+        if kind == "wait":
+            if self.session.referee.step is not Step.CARDS:
+                return "the table waits only while the cards go down"
+            self.cards_held = True
+            self.changed()
+            return None
         try:
             inp = I.from_json(data)
         except I.BadInput as exc:
@@ -166,11 +177,12 @@ class Relay:
 class ConsoleSource:
     """The session's input source at a real table: the Godfather answers on his console.
 
-    A step with only one possible answer is answered here, at once (the cards put down after
-    ``cards_after`` seconds, to leave time to choose them and to undo the last round's input).
+    A step with only one possible answer is answered here, at once; the cards go down
+    ``cards_after`` seconds after the round begins (time to choose them, and to undo the last
+    round's input), unless the Godfather asks the table to wait, or starts the count sooner.
     """
 
-    def __init__(self, relay: Relay, *, cards_after: float = 3.0) -> None:
+    def __init__(self, relay: Relay, *, cards_after: float = 12.0) -> None:
         self.relay = relay
         self.cards_after = cards_after
 
@@ -180,6 +192,9 @@ class ConsoleSource:
         referee = session.referee
         undos, inputs = session.undos, session.history.count
         started = time.monotonic()
+        if prompt.step is Step.CARDS:
+            relay.cards_due, relay.cards_held = time.time() + self.cards_after, False
+            relay.changed()
         with relay.condition:
             while not relay.stopped and referee.step is prompt.step and referee.prompt().round == prompt.round:
                 if session.undos != undos or session.history.count != inputs:
@@ -188,7 +203,8 @@ class ConsoleSource:
                 if ends is not None and time.time() >= ends:
                     return I.Resume()  # the 5 minutes are up
                 auto = views.only_answer(session)
-                if auto is not None and (prompt.step is not Step.CARDS or time.monotonic() - started >= self.cards_after):
+                due = prompt.step is not Step.CARDS or (not relay.cards_held and time.monotonic() - started >= self.cards_after)
+                if auto is not None and due:
                     relay.condition.release()
                     try:
                         session.try_submit(auto, auto=True)  # refused: someone was first; the loop sees it
@@ -197,6 +213,7 @@ class ConsoleSource:
                     continue
                 wait = 0.5 if auto is None else max(0.01, min(0.5, self.cards_after - (time.monotonic() - started)))
                 relay.condition.wait(timeout=wait)
+        relay.cards_due = None
         if relay.stopped:
             raise SystemExit("the console stopped")
         return None

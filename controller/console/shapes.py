@@ -42,6 +42,7 @@ INPUTS: dict[str, dict[str, tuple[str, bool]]] = {
     # the console's own: not inputs of the game
     "sensor": {"player": (NAME, True), "godfather": (BOOL, False)},
     "undo": {"count": (COUNT, False)},
+    "wait": {},  # the cards are not down yet: the count waits for the Godfather
 }
 
 # The fields of a card use (docs/advanced-rules.md, section 9.2), by type.

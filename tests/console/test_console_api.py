@@ -216,3 +216,30 @@ def test_team_links_and_qr_codes_work_for_any_name_the_configuration_accepts():
         assert wrong.value.code == 403
     finally:
         server.stop()
+
+
+def test_the_cards_go_down_by_themselves_unless_the_godfather_asks_the_table_to_wait():
+    import threading
+    import time
+
+    from controller.console.relay import ConsoleSource
+
+    session, relay = console_table(cards=False, devices=False)
+    prompt = session.referee.prompt()
+    assert prompt.step.value == "cards"
+    source = ConsoleSource(relay, cards_after=0.3)
+    waiting = threading.Thread(target=source.answer, args=(prompt,))
+    waiting.start()
+    time.sleep(0.05)
+    view = relay.view("godfather", None)
+    assert view["auto"] and 0 < view["cards_in"] <= 0.3
+    assert relay.submit({"kind": "wait"}) is None and relay.cards_held
+    time.sleep(0.6)
+    assert session.referee.step.value == "cards"  # held: the count waits
+    assert relay.submit({"kind": "cards", "cards": {}}) is None  # "Start the count"
+    waiting.join(timeout=2)
+    assert not waiting.is_alive() and session.referee.step.value == "aims"
+    assert relay.submit({"kind": "wait"}) == "the table waits only while the cards go down"
+    session2, relay2 = console_table(cards=False, devices=False)  # without a wait, they go down by themselves
+    assert ConsoleSource(relay2, cards_after=0.1).answer(session2.referee.prompt()) is None
+    assert session2.referee.step.value == "aims" and session2.history.entries[-1].auto

@@ -15,6 +15,8 @@ let failed = null;     // the input that could not be sent, to retry
 let tab = "table";
 let countGone = null;
 let afterUndo = false;
+let cardsEnd = null;  // when the cards go down by themselves
+setInterval(() => { if (state && state.role === "godfather" && state.step === "cards" && state.auto && !state.cards_held) drawPanel(); }, 1000);
 const STORE = `cashnguns:${token}:draft`;
 
 // -- small helpers -----------------------------------------------------------------------
@@ -137,6 +139,7 @@ function render(next) {
   const key = keyOf(state);
   if (key !== draftKey) {
     draftKey = key; draft = loadDraft(key) || {}; cancelAims();
+    cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
     if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
   }
   document.body.dataset.version = state.version;
@@ -325,7 +328,13 @@ function pileStep() {
 }
 
 function cardsStep() {
-  if (state.auto) return { controls: [row("The cards go down; the count follows.")], main: [] };
+  const start = button("Start the count", "submit-cards", () => send({ kind: "cards", cards: {} }), { primary: true, send: true });
+  if (state.auto && state.cards_held) return { controls: [row("The table waits for the cards to go down.")], main: [start] };
+  if (state.auto) {
+    const left = cardsEnd === null ? "" : ` in ${Math.max(0, Math.ceil((cardsEnd - Date.now()) / 1000))} s`;
+    return { controls: [row(`Each player puts a card face down; the count starts by itself${left}.`)],
+      main: [button("Wait", "wait-cards", () => send({ kind: "wait" }), { send: true }), start] };
+  }
   return { controls: [row("Enter the card uses announced now, then:")],
     main: [button("Cards are down", "submit-cards", () => send({ kind: "cards", cards: {} }), { primary: true, send: true })] };
 }
