@@ -79,7 +79,7 @@ def _play(args: argparse.Namespace) -> int:
         if left is not None:  # the controller stopped mid-game (a crash, a power cut): go on with it
             print(f"Going on with the unfinished game in {left}.")
             args.log, args.record = str(left), args.record
-            return _resume(args)
+            return _resume(args, config)
     seed = config.seed or int.from_bytes(os.urandom(4), "big")
     console = not args.simulate or args.console
     setup = Setup(config, seed, simulate=args.simulate, camera=config.camera.source != "none",
@@ -93,21 +93,38 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _new_tokens(config) -> dict:
-    from .console.hub import Tokens
+    from .console.tokens import Tokens
 
     teams = ["purple", "yellow", "red"] if str(config.ruleset) == "yakuzas" else [n for n, _ in config.players]
     return Tokens.new(teams).to_json()
 
 
-def _console_factory(setup):
-    """The console for a game's setup (``None`` when the bots answer everything)."""
-    if setup.console is None:
-        return None
-    from .console.hub import Tokens, serve
+def _console_factory(setup, log_path: Path, config=None):
+    """The console for a game's setup (``None`` when the bots answer everything).
 
-    tokens = Tokens.from_json(setup.console)
-    config = setup.config
-    return lambda session: serve(session, tokens, host=config.console_host, port=config.console_port, say=_say)
+    Its tokens are kept beside the game log (``LOG.console``, for this user only), with where it is
+    served: a resumed game serves where ``config`` says, else where it was served before."""
+    if not setup.console:
+        return None
+    from .console import tokens as console_tokens
+    from .console.server import serve
+
+    where = console_tokens.file_for(log_path)
+    host, port = setup.config.console_host, setup.config.console_port
+    if isinstance(setup.console, dict):  # a new game (or a log from before the tokens had a file)
+        tokens = console_tokens.Tokens.from_json(setup.console)
+    else:
+        tokens, saved_host, saved_port = console_tokens.load(where)
+        if config is None:
+            host = saved_host if saved_host is not None else host
+            port = saved_port if saved_port is not None else port
+    if config is not None:
+        host, port = config.console_host, config.console_port
+
+    def saved(got: int) -> None:
+        console_tokens.save(where, tokens, host=host, port=port or got)
+
+    return lambda session: serve(session, tokens, host=host, port=port, say=_say, saved=saved)
 
 
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
@@ -117,7 +134,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
     progress = Progress()
     try:
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
-                        console=_console_factory(setup))
+                        console=_console_factory(setup, log_path))
     except (LogError, RuntimeError, OSError) as exc:
         progress.done()
         print(f"play: {exc}", file=sys.stderr)
@@ -142,15 +159,24 @@ def _finish(referee, record_path: Path, log_path: Path) -> int:
     return 0 if same.startswith("gives") else 1
 
 
-def _resume(args: argparse.Namespace) -> int:
+def _resume(args: argparse.Namespace, config=None) -> int:
+    from .errors import CashNGunsError
+    from .table import config as table_config
     from .table.gamelog import LogError
     from .table.runner import Progress, resume
 
     log_path = Path(args.log)
+    if config is None and getattr(args, "config", None):
+        try:
+            config = table_config.load(args.config)
+        except table_config.ConfigError as exc:
+            print(str(exc), file=sys.stderr)
+            return EXIT_BAD_INPUT
     progress = Progress()
     try:
-        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if args.fast else 1.0, console=_console_factory)
-    except (LogError, RuntimeError, OSError) as exc:
+        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if args.fast else 1.0,
+                         console=lambda setup: _console_factory(setup, log_path, config))
+    except (LogError, CashNGunsError, RuntimeError, OSError) as exc:
         progress.done()
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -216,6 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("resume", help="go on with a game from its game log, after a crash or a pulled plug")
     p.add_argument("log", help="the game log")
+    p.add_argument("--config", default=None, help="the table configuration: its [console] says where the console is served")
     p.add_argument("--record", help="where to write the game record (default: beside the log)")
     p.add_argument("--fast", action="store_true", help="no waiting between phases (simulated games)")
     p.set_defaults(run=_resume)

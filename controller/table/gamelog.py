@@ -6,7 +6,9 @@ played (the table's settings, the bots' seed...).  Then, in order:
 
 - ``{"seq": n, "input": {...}}``: an input the referee accepted (see :mod:`.inputs`);
 - ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict), kept
-  for the record of what happened, not replayed.
+  for the record of what happened, not replayed;
+- ``{"seq": n, "undo": k}``: the input of line ``seq`` ``k`` was taken back (see :mod:`.undo`):
+  reading the log drops it.
 
 A line is written, flushed and ``fsync``-ed before the input is applied, so after a crash
 or a pulled plug every input that had an effect is in the log, once.  A last line cut short
@@ -53,7 +55,7 @@ class GameLog:
         """A new log for a new game (the file must not exist)."""
         path = Path(path)
         try:
-            handle = path.open("x", encoding="utf-8")
+            handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8")
         except FileExistsError:
             raise LogError(f"{path}: a game log is already there (resume it, or choose another file)") from None
         except OSError as exc:
@@ -74,6 +76,7 @@ class GameLog:
             raise LogError(f"{path}: cannot open the game log: {exc.strerror}") from None
         game_log = cls(path, handle, game.next_seq)
         game_log._lock()
+        os.fchmod(handle.fileno(), 0o600)  # the table's user only
         handle.seek(0, os.SEEK_END)
         size = handle.tell()
         valid = _valid_length(path)
@@ -95,9 +98,15 @@ class GameLog:
         self._file.flush()
         os.fsync(self._file.fileno())
 
-    def input(self, data: dict[str, Any]) -> None:
-        """Log an input before it is applied."""
+    def input(self, data: dict[str, Any]) -> int:
+        """Log an input before it is applied; returns its ``seq``."""
         self._write({"seq": self._seq, "input": data})
+        self._seq += 1
+        return self._seq - 1
+
+    def undo(self, seq: int) -> None:
+        """Log that the input of line ``seq`` was taken back."""
+        self._write({"seq": self._seq, "undo": seq})
         self._seq += 1
 
     def seen(self, data: dict[str, Any]) -> None:
@@ -137,6 +146,7 @@ def read(path: str | Path) -> LoggedGame:
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise LogError(f"{path}: line 1: not a {FORMAT} game log")
     game = LoggedGame(header)
+    seqs: list[Any] = []  # the seq of each input kept, for the undo lines
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
@@ -146,6 +156,12 @@ def read(path: str | Path) -> LoggedGame:
             raise LogError(f"{path}: line {number}: not valid JSON") from None
         if "input" in entry:
             game.inputs.append(entry["input"])
+            seqs.append(entry.get("seq"))
+        elif "undo" in entry:
+            if not seqs or seqs[-1] != entry["undo"]:
+                raise LogError(f"{path}: line {number}: undoes input {entry['undo']!r}, which is not the last one")
+            game.inputs.pop()
+            seqs.pop()
         elif "seen" in entry:
             game.seen.append(entry["seen"])
         else:

@@ -40,7 +40,7 @@ class Setup:
     simulate: bool = True
     camera: bool = True
     hub: bool = False
-    console: dict | None = None  # the console's tokens (kept across a resume, so the phones' links stay good)
+    console: dict | bool | None = None  # the console's tokens (True: kept in LOG.console, so the phones' links stay good)
 
     def header(self, record: Record) -> dict[str, Any]:
         c = self.config
@@ -58,7 +58,7 @@ class Setup:
             "simulate": self.simulate,
             "camera": self.camera,
             "hub": self.hub,
-            "console": self.console,
+            "console": self.console is not None,  # its tokens are kept in a file of their own (LOG.console)
         }
 
 

@@ -33,6 +33,7 @@ from ..words import seat_label, withdraw_call
 from . import inputs as I
 from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
+from .undo import History, adopt, describe
 
 log = logging.getLogger(__name__)
 INTERMISSION_SECONDS = 300.0
@@ -122,6 +123,9 @@ class Session:
         self.count_shown: int | None = None  # the number of the count being given, if one is
         self.intermission_ends: float | None = None  # wall-clock time the gangs' meeting ends
         self.lines: list[str] = []  # the game's log, as told
+        self.history = History.start(referee)  # the inputs since the session started, for an undo
+        self.undos = 0  # how many times an input was taken back
+        self._counted: int | None = None  # the round whose aiming count was given
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
@@ -147,7 +151,8 @@ class Session:
         if self.progress:
             self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
         step = prompt.step
-        if step is Step.AIMS:
+        if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
+            self._counted = prompt.round
             self._count()
         if step is Step.WITHDRAW and self.devices is not None:
             inp = self._withdrawal_count(prompt)
@@ -181,13 +186,19 @@ class Session:
         for listener in list(self.listeners):
             listener()
 
-    def submit(self, inp: I.Input) -> Outcome:
-        """Check an input, log it (synced), apply it, and tell the table what happened."""
+    def submit(self, inp: I.Input, *, auto: bool = False) -> Outcome:
+        """Check an input, log it (synced), apply it, and tell the table what happened.
+
+        ``auto``: the console gave it by itself (a step with one possible answer)."""
         with self.lock:
             checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
+            seq = None
             if self.game_log is not None:
-                self.game_log.input(inp.to_json())
+                seq = self.game_log.input(inp.to_json())
             outcome = self.referee.accept(checked)
+            self.history.accepted(inp, seq=seq, auto=auto)
+            if isinstance(inp, I.Withdrawals):
+                self.history.seal()  # the withdrawal count's result is final
             self.pending = None
             self._tell(outcome)
             self._echo()
@@ -205,13 +216,39 @@ class Session:
             self.say("    \u00bb " + " ".join(sentence(item.clips, language) for item in new))
         self._speech = (language, len(played))
 
-    def try_submit(self, inp: I.Input) -> str | None:
+    def try_submit(self, inp: I.Input, *, auto: bool = False) -> str | None:
         """As :meth:`submit`, for the console: the reason an input was refused, or ``None``."""
         try:
-            self.submit(inp)
+            self.submit(inp, auto=auto)
         except Refused as refusal:
             self.refusals.append(str(refusal))
             return str(refusal)
+        return None
+
+    def undo(self, count: int | None = None) -> str | None:
+        """Take back the last input (see :mod:`.undo`): ``None`` when done, else why it cannot be.
+
+        ``count``: how many inputs the page saw accepted; an undo sent twice is refused the second time."""
+        with self.lock:
+            if count is not None and count != self.history.count:
+                return "that input was already taken back, or another came after it"
+            why = self.history.why_not()
+            if why is not None:
+                return why
+            replayed, dropped = self.history.undo()
+            if self.game_log is not None:
+                for entry in reversed(dropped):
+                    if entry.seq is not None:
+                        self.game_log.undo(entry.seq)
+            adopt(self.referee, replayed)
+            self.pending = None
+            self.frame = None
+            self.undos += 1
+            manual = next((e for e in dropped if not e.auto), dropped[0])
+            self.say(f"  Undone: {describe(manual.input)}.")
+            if self.devices is not None:
+                self._set_statuses()
+        self.changed()
         return None
 
     def override_sensor(self, seat: int, *, by_godfather: bool) -> None:
@@ -226,6 +263,7 @@ class Session:
 
     def _count(self) -> None:
         self.say("  1, 2, 3: everyone aims.")
+        self.history.seal()
         if self.devices is None:
             return
         run = self.devices.judge.counts.start()
@@ -250,6 +288,7 @@ class Session:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
+        self.history.seal()
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
