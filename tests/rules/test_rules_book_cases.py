@@ -27,8 +27,7 @@ CASES = sorted(path.name.removesuffix(".record.json") for path in CASES_DIR.glob
 # Cases in which the engine does not do what the books and rulings.md say (name -> the ruling at stake).
 ENGINE_WRONG: dict[str, str] = {
     "object-first-aid-kit-never-below-zero": (
-        "advanced-rules.md 6.1 / ruling E4: 'a player with fewer wounds is healed only what he has' (never below 0); "
-        "the engine refuses the use instead"
+        "advanced-rules.md 6.1 / ruling E4: 'a player with fewer wounds is healed only what he has' (never below 0); the engine refuses the use instead"
     ),
 }
 
