@@ -76,3 +76,17 @@ def test_book_case(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0, f"{name}: refused: {out.err.strip()}"
     differences = _differences(expected["result"], json.loads(out.out))
     assert not differences, f"{name} ({expected['about']}):\n" + "\n".join(differences)
+
+
+@pytest.mark.parametrize(("name", "pauses"), [("yakuzas-full-game-gang-wins", 1), ("yakuzas-early-end-one-gang-alive", 0)])
+def test_gang_meeting_after_round_4(name: str, pauses: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """PT: 'Ao final da 4ª Rodada do jogo ... a partida é interrompida por 5 minutos' (not if the game ended)."""
+    assert main(["replay", str(CASES_DIR / f"{name}.record.json")]) == 0
+    lines = capsys.readouterr().out.lower().splitlines()
+    meetings = [i for i, line in enumerate(lines) if "intermission" in line]
+    assert len(meetings) == pauses
+    for at in meetings:
+        before = [line for line in lines[:at] if line.startswith("round ")]
+        after = [line for line in lines[at:] if line.startswith("round ")]
+        assert before[-1].startswith("round 4:")
+        assert after[0].startswith("round 5:")
