@@ -111,14 +111,16 @@ def first_aid(rnd: Round, use: Use) -> None:
             raise _fail(rnd, use, f"heals only his own wounds or his gang's, not {p.name}'s")
         if not p.alive:
             raise _fail(rnd, use, f"{p.name} is dead")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1 or count > p.wounds:
-            raise _fail(rnd, use, f"{p.name} has {p.wounds} wound(s) to heal, not {count}")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise _fail(rnd, use, f"heals a whole number of wounds for {p.name}, not {count!r}")
         total += count
     if total > 2:
         raise _fail(rnd, use, f"heals 2 wounds, not {total}")
-    for seat, count in heal.items():
+    # a player with fewer wounds is healed only what they have: never below 0 (ruling E4)
+    healed = {seat: min(count, rnd.players[seat].wounds) for seat, count in heal.items()}
+    for seat, count in healed.items():
         rnd.players[seat].wounds -= count
-    rnd.use_up(use, "heals " + ", ".join(f"{rnd.name_of(s)} {n}" for s, n in heal.items()))
+    rnd.use_up(use, "heals " + ", ".join(f"{rnd.name_of(s)} {n}" for s, n in healed.items()))
 
 
 def xray(rnd: Round, use: Use) -> None:

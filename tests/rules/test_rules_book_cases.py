@@ -25,14 +25,7 @@ CASES_DIR = Path(__file__).resolve().parent.parent / "data" / "book_cases"
 CASES = sorted(path.name.removesuffix(".record.json") for path in CASES_DIR.glob("*.record.json"))
 
 # Cases in which the engine does not do what the books and rulings.md say (name -> the ruling at stake).
-_FIRST_AID = (
-    "advanced-rules.md 6.1 / ruling E4: 'a player with fewer wounds is healed only what he has' (never below 0 "
-    "wounds); the engine refuses the use instead of healing what there is"
-)
-ENGINE_WRONG: dict[str, str] = {
-    "object-first-aid-kit-never-below-zero": _FIRST_AID,
-    "object-first-aid-kit-classic-more-than-held": _FIRST_AID,
-}
+ENGINE_WRONG: dict[str, str] = {}
 
 
 def _param(name: str) -> Any:
