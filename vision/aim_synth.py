@@ -53,6 +53,7 @@ class WeaponPlan:
     height_cm: float
     aim_error_deg: float
     appear_at: float  # seconds after the "3" it comes into view
+    move_s: float  # how long its last move onto the target lasts
     arrive_at: float  # comes to rest on its target
     jitter_deg: float
     jitter_cm: float
@@ -275,7 +276,8 @@ def _one_weapon(rng: np.random.Generator, spec: AimSpec, seat: int, behaviour: s
         colour=tuple(int(c) for c in rng.integers(20, 235, 3)),  # type: ignore[arg-type]
         length_cm=float(rng.uniform(14, 22) if kind == "gun" else rng.uniform(20, 30)),
         foot=(float(foot[0]), float(foot[1])), height_cm=height, aim_error_deg=error,
-        appear_at=max(arrive - move - float(rng.uniform(0.1, 0.5)), CLEAR_START_S - spec.three_at), arrive_at=arrive,
+        appear_at=max(arrive - move - float(rng.uniform(0.0, 0.1)), CLEAR_START_S - spec.three_at), move_s=move,
+        arrive_at=arrive,
         jitter_deg=float(rng.uniform(0.2, 1.2)), jitter_cm=float(rng.uniform(0.05, 0.35)),
         pitch_deg=float(rng.uniform(-8, 8)), roll_deg=float(rng.uniform(-8, 8)),
         skin=tuple(int(c) for c in np.clip(skin, 0, 255)),  # type: ignore[arg-type]
@@ -487,8 +489,8 @@ class AimScene:
         jit_a = plan.jitter_deg * (math.sin(7.1 * t + ph[0]) * 0.6 + math.sin(12.9 * t + ph[1]) * 0.4)
         jit_p = plan.jitter_cm * np.array([math.sin(8.3 * t + ph[2]), math.sin(11.7 * t + ph[3])])
         start_dir = math.atan2(-out[1], -out[0]) + math.radians(25 * math.sin(ph[4]))
-        start_foot = foot + out * 12
-        start_h = 2.0
+        start_foot = foot + out * 25  # brought up from below the table's edge
+        start_h = 0.0
         if plan.behaviour == "never_waving":
             freq, amp, _ = self._wave[plan.seat]
             raise_f = _ease((t - plan.appear_at) / 0.4)
@@ -503,9 +505,10 @@ class AimScene:
             return math.atan2(to[1], to[0]) + math.radians(plan.aim_error_deg)
 
         end_dir = aim_dir(plan.target)
-        move_start = plan.appear_at + 0.1
+        move_start = max(plan.appear_at + 0.1, plan.arrive_at - plan.move_s)
         if plan.behaviour == "switch":
             first_dir = aim_dir(plan.first_target)
+            move_start = plan.appear_at + 0.1
             mid = (move_start + plan.arrive_at) / 2
             if t < mid:
                 k = _ease((t - move_start) / max(mid - 0.15 - move_start, 0.05))

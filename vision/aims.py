@@ -75,12 +75,16 @@ class AimConfig:
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
     rest_move_cm: float = 3.0  # largest spread of the ground point while at rest
-    min_rest_s: float = 0.3  # a rest shorter than this (not at the end of the clip) is a pause
+    min_rest_s: float = 0.3  # a rest shorter than this is a pause
+    max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
+    min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
+    settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
-    seen_near_deadline_s: float = 0.12  # a weapon must be seen this close to the deadline
+    seen_near_deadline_s: float = 0.12  # a weapon must be seen this close to the deadline ...
+    seen_moving_s: float = 0.3  # ... or, to be late, seen moving after this long before it
     min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
-    min_height_cm: float = -8.0  # a weapon "below the table" or far above the 0-40 cm is misread
-    max_height_cm: float = 55.0
+    min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
+    max_height_cm: float = 75.0
     track_pad_px: float = 40.0  # search box around the last place, beyond the marker itself
     small_marker_px: float = 24.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
@@ -527,7 +531,10 @@ class AimReader:
             run = after[0]
             if run.start < deadline + cfg.deadline_margin_s:
                 return result(run, True, "came to rest just after the deadline", False)
-            if not near:
+            moving = [s for s in sights if deadline - cfg.seen_moving_s <= s.t < run.start
+                      and (abs(_turn(s.direction, run.direction)) > math.radians(cfg.rest_angle_deg)
+                           or math.dist(s.foot, run.foot) > cfg.rest_move_cm)]
+            if not near and not moving:
                 return result(run, True, "came to rest after the deadline (not seen at it)", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
@@ -560,7 +567,7 @@ class AimReader:
             j = i
             lo_a = hi_a = angles[i]
             lo_f, hi_f = feet[i].copy(), feet[i].copy()
-            while j + 1 < n and times[j + 1] - times[j] <= 0.35:
+            while j + 1 < n and times[j + 1] - times[j] <= cfg.max_gap_s:
                 a, f = angles[j + 1], feet[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
@@ -568,7 +575,8 @@ class AimReader:
                     break
                 lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
                 j += 1
-            long_enough = times[j] - times[i] >= cfg.min_rest_s
+            span = times[j] - times[i]
+            long_enough = span >= cfg.min_rest_s and j - i + 1 >= cfg.min_seen_fraction * span * cfg.sample_hz
             if not long_enough:
                 i += 1
                 continue
@@ -577,11 +585,21 @@ class AimReader:
             direction = float(np.median(np.unwrap([s.direction for s in part])))
             target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
             height = float(np.median([s.height_cm for s in part]))
+            # it came to rest when it last entered the rest pose closely (the end of a slow approach
+            # stays within the loose tolerances above)
+            close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
+                     and float(np.linalg.norm(feet[k] - foot)) <= cfg.rest_move_cm * cfg.settle_fraction
+                     for k in range(i, j + 1)]
+            start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
             if target is not None:
-                runs.append(Rest(float(times[i]), float(times[j]), target, margin,
+                runs.append(Rest(float(times[start]), float(times[j]), target, margin,
                                  (float(foot[0]), float(foot[1])), direction, height))
             i = j + 1
         return runs
+
+
+def _turn(a: float, b: float) -> float:
+    return (a - b + math.pi) % (2 * math.pi) - math.pi
 
 
 @dataclass(frozen=True)
