@@ -168,6 +168,10 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
         weapons=(), cover_arm=None,
     )
     wanted_weapons = overrides.pop("behaviours", None)
+    fixed = overrides.pop("aims", None)  # {seat: (target or None, late)}: what the players really do
+    if fixed is not None:
+        wanted_weapons = [("absent" if s not in fixed else "never_hidden" if fixed[s][0] is None
+                           else "late" if fixed[s][1] else "in_time") for s in range(seats)]
     base.update({k: v for k, v in overrides.items()})
     spec = AimSpec(**base)
     for _ in range(60):  # a set-up the calibration accepts: every table marker at least 15 px wide
@@ -176,7 +180,8 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
         spec = AimSpec(**{**asdict(spec), "camera_height_cm": float(rng.uniform(60, 100)),
                           "tilt_deg": float(rng.uniform(0, 25)), "tilt_dir_deg": float(rng.uniform(0, 360)),
                           "fill": float(rng.uniform(0.86, 0.97))})
-    weapons, cover = _plan_weapons(rng, spec, wanted_weapons)
+    weapons, cover = _plan_weapons(rng, spec, wanted_weapons, None if fixed is None else
+                                   {s: t for s, (t, _) in fixed.items()})
     return AimSpec(**{**asdict(spec), "weapons": weapons, "cover_arm": cover,
                       "seat_jitter": spec.seat_jitter})
 
@@ -193,7 +198,8 @@ def _smallest_marker_px(spec: AimSpec) -> float:
     return min(sides)
 
 
-def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | None
+def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | None,
+                  targets: dict[int, int | None] | None = None
                   ) -> tuple[tuple[WeaponPlan, ...], tuple[int, int, float, float] | None]:
     standees = standee_positions(spec)
     camera = _Camera(spec)
@@ -209,14 +215,19 @@ def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | N
     cover = None
     for seat in range(n):
         behaviour = wanted[seat]
+        if behaviour == "absent":
+            continue
         others = [s for s in range(n) if s != seat]
         target = popular if popular != seat and rng.random() < 0.35 else int(rng.choice(others))
+        if targets is not None:
+            target = targets.get(seat)  # type: ignore[assignment]
         plan = None
         for _ in range(80):
             plan = _one_weapon(rng, spec, seat, behaviour, target, standees, camera)
             if plan is not None:
                 break
-            target = int(rng.choice(others))
+            if targets is None:
+                target = int(rng.choice(others))
         if plan is None:  # no clear line from this seat: the player keeps the weapon down
             plan = _one_weapon(rng, spec, seat, "never_hidden", None, standees, camera)
         assert plan is not None
@@ -398,7 +409,7 @@ class AimScene:
         self._shake = self._noise_rng.uniform(-1, 1, (self.frame_count + 1, 2)) * spec.shake_px
         self._sun = rng.uniform(-0.35, 0.35, 2)
         self._shadow = float(rng.uniform(0.15, 0.45))
-        self._cards = {w.seat: _card(markers.weapon_id(w.seat), 3.6, markers.WEAPON_SIZE_CM, spec.print_black,
+        self._cards = {w.seat: _card(markers.weapon_id(w.seat), 4.0, markers.WEAPON_SIZE_CM, spec.print_black,
                                      spec.print_white) for w in spec.weapons}
         self._jitter_phase = {w.seat: rng.uniform(0, 2 * math.pi, 6) for w in spec.weapons}
         self._wave = {w.seat: (float(rng.uniform(1.0, 1.6)), float(rng.uniform(30, 60)), float(rng.uniform(-1.0, 0.2)))
@@ -565,7 +576,7 @@ class AimScene:
             blade = np.array([at(4, 1.3), at(length - 8, 1.3), at(length - 5, 0.0 if plan.shape else -1.3),
                               at(length - 8 if plan.shape else length - 5, -1.3)])
             polys += [(handle, col), (guard, dark), (blade, (200, 200, 205))]  # type: ignore[list-item]
-        c = 1.8
+        c = 2.0  # the 3 cm marker on a 4 cm card
         card = np.array([at(c, c, 0.05), at(c, -c, 0.05), at(-c, -c, 0.05), at(-c, c, 0.05)])
         return polys, card
 

@@ -184,7 +184,8 @@ class TablePlane:
         foot = self.nadir + (centre - self.nadir) / ratio
         up = (q[0] - q[3]) + (q[1] - q[2])  # both side edges, bottom to top ...
         right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others, turned a quarter towards the top
-        turn = np.array([right[1], -right[0]]) if float(np.cross(right, up)) < 0 else np.array([-right[1], right[0]])
+        cross = float(right[0] * up[1] - right[1] * up[0])
+        turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
         d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
         height = self.camera_height_cm * (1 - 1 / ratio)
         return foot, math.atan2(d[1], d[0]), height
@@ -345,6 +346,7 @@ class AimReading:
     seats: dict[int, SeatAim]
     frames_analysed: int = 0
     deadline_frame: np.ndarray | None = field(default=None, repr=False)
+    plane: TablePlane | None = field(default=None, repr=False)
 
     @property
     def aims(self) -> dict[int, int | None]:
@@ -486,7 +488,7 @@ class AimReader:
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
-        return AimReading(seats, self._analysed, self.deadline_frame)
+        return AimReading(seats, self._analysed, self.deadline_frame, self.plane)
 
     # -- one weapon's count
     def _judge(self, seat: int, sights: list[Sight]) -> SeatAim:
@@ -531,11 +533,15 @@ class AimReader:
             run = after[0]
             if run.start < deadline + cfg.deadline_margin_s:
                 return result(run, True, "came to rest just after the deadline", False)
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+            there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
+                     and math.dist(s.foot, run.foot) <= tol_f]
             moving = [s for s in sights if deadline - cfg.seen_moving_s <= s.t < run.start
-                      and (abs(_turn(s.direction, run.direction)) > math.radians(cfg.rest_angle_deg)
-                           or math.dist(s.foot, run.foot) > cfg.rest_move_cm)]
-            if not near and not moving:
-                return result(run, True, "came to rest after the deadline (not seen at it)", False)
+                      and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
+            if len(there) > len(near) // 2:
+                return result(run, True, "on its target at the deadline, but not yet still", False)
+            if not moving:
+                return result(run, True, "came to rest after the deadline, not seen moving before", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
             return result(before[-1], False, "at rest before the deadline, moving at it and after", False)
@@ -795,10 +801,13 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
 # ----------------------------------------------------------------------------- drawing
 
 
-def draw_lines(frame: np.ndarray, reading: AimReading, plane: TablePlane) -> np.ndarray:
+def draw_lines(frame: np.ndarray, reading: AimReading, plane: TablePlane | None = None) -> np.ndarray:
     """A copy of ``frame`` with each weapon's line of fire at the deadline drawn on the table plane
     (green: sure, orange: late, red: unsure), from the weapon's foot to its target's standee."""
     out = frame.copy()
+    plane = plane or reading.plane
+    if plane is None:
+        return out
     for seat, aim in sorted(reading.seats.items()):
         if aim.line is None:
             continue
