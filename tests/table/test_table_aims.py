@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from controller.table import config as table_config
 from controller.table.bots import Bots
 from controller.table.camera import SimulatedCamera
-from controller.table.gamelog import read
+from controller.table.gamelog import GameLog, read
 from controller.table.referee import Step
 from controller.table.runner import Setup, start
 from tests.table.table_kit import table
@@ -47,11 +49,8 @@ def test_the_console_is_shown_the_camera_aims_and_the_frame():
     assert frame is not None and frame[:2] == b"\xff\xd8"  # a JPEG, lines of fire drawn
 
 
-def test_a_simulated_game_reads_the_aims_through_the_camera_and_logs_both(tmp_path):
-    names = ["Aiko", "Bo", "Cy", "Dee"]
-    config = table_config.from_dict({"game": {"ruleset": "classic", "players": names, "seed": 8}})
-    log_path = tmp_path / "game.log"
-    start(Setup(config, 8, simulate=True, camera=True), log_path=log_path, say=quiet)
+def check_log(log_path, names):
+    """Each aims input follows the camera's reading in the log; every sure aim the rules allow stood."""
     logged = read(log_path)
     seen = [s["aims"] for s in logged.seen if "aims" in s]
     confirmed = [i for i in logged.inputs if i.get("kind") == "aims"]
@@ -68,4 +67,26 @@ def test_a_simulated_game_reads_the_aims_through_the_camera_and_logs_both(tmp_pa
                 assert entered["aims"][name] == expected, (camera["round"], name, aim)
                 assert (name in entered["late"]) == aim["late"]
                 stood += 1
+            assert aim["reason"]  # the evidence, to replay a dispute
     assert stood >= len(confirmed) * 2  # most aims come from the camera, not from the Godfather
+    return seen
+
+
+def test_simulated_rounds_read_the_aims_through_the_camera_and_log_both(tmp_path):
+    log_path = tmp_path / "game.log"
+    game_log = GameLog.create(log_path, {"record": {}})
+    session, _ = table("classic", 4, seed=8, camera=SimulatedCamera(8), game_log=game_log)
+    names = [p.name for p in session.referee.game.players]
+    while session.referee.game.rounds_played < 2:
+        session.play_step()
+    game_log.close()
+    assert len(check_log(log_path, names)) == 2
+
+
+@pytest.mark.slow
+def test_a_whole_simulated_game_reads_the_aims_through_the_camera(tmp_path):
+    names = ["Aiko", "Bo", "Cy", "Dee", "Eli", "Fay"]
+    config = table_config.from_dict({"game": {"ruleset": "yakuzas", "players": names, "seed": 8}})
+    log_path = tmp_path / "game.log"
+    start(Setup(config, 8, simulate=True, camera=True), log_path=log_path, say=quiet)
+    assert len(check_log(log_path, names)) >= 4
