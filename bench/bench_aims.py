@@ -32,9 +32,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision import aim_evaluation, aim_synth, markers  # noqa: E402
-from vision.aims import AimReader, find_table  # noqa: E402
-from vision.progress import progress  # noqa: E402
+from vision import aim_evaluation, aim_synth, markers
+from vision.aims import AimReader, find_table
+from vision.progress import progress
 
 TUNED_SEED = 300
 HELD_OUT_SEED = 9_000_000
@@ -126,8 +126,9 @@ def taps(seed: int) -> dict[str, float]:
 
 
 def table(report: aim_evaluation.Report, title: str) -> list[str]:
-    out = [f"**{title}**", "", "| condition | clips | aims | right | right without asking | asked | wrong not asked | "
-           "late right / late | false late |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    header = ("| condition | clips | aims | right | right without asking | asked | wrong not asked | "
+              "late right / late | false late |")
+    out = [f"**{title}**", "", header, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 
     def row(name: str, t: aim_evaluation.Tally) -> str:
         j = t.as_json()
@@ -152,17 +153,17 @@ def main() -> None:
     parser.add_argument("--game-seed", type=int, default=3)
     parser.add_argument("--no-game", action="store_true")
     args = parser.parse_args()
-    lines = ["## Vision: aim reader (`bench/bench_aims.py`)", "",
-             f"{platform.machine()}, {platform.python_version()}, OpenCV {cv2.__version__}, {os.cpu_count()} cores "
-             f"(shared), {time.strftime('%Y-%m-%d', time.gmtime())}; one core for the cost.", ""]
+    machine = (f"{platform.machine()}, {platform.python_version()}, OpenCV {cv2.__version__}, {os.cpu_count()} cores "
+               f"(shared), {time.strftime('%Y-%m-%d', time.gmtime())}; one core for the cost.")
+    lines = ["## Vision: aim reader (`bench/bench_aims.py`)", "", machine, ""]
     c = cost(args.cost_clips)
-    lines += ["**Cost** (9-seat clips at 60 fps, 640x480, every frame of the clip fed; the table found once per clip "
-              "and the final judgement included in the mean):", "",
+    lines += [("**Cost** (9-seat clips at 60 fps, 640x480, every frame of the clip fed; the table found once per "
+               "clip and the final judgement included in the mean):"), "",
               "| per frame | aim reader | full-frame ArUco (baseline) |", "| --- | --- | --- |",
               f"| median | {c['reader_median_ms']:.2f} ms | {c['full_median_ms']:.2f} ms |",
               f"| mean | {c['reader_mean_ms']:.2f} ms | {c['full_mean_ms']:.2f} ms |", "",
-              f"{c['frames']} frames; the baseline costs {c['ratio_mean']:.1f} x the reader; the reader takes "
-              f"{100 * c['share_of_60fps']:.0f} % of a 60 fps frame interval on one core.", ""]
+              (f"{c['frames']} frames; the baseline costs {c['ratio_mean']:.1f} x the reader; the reader takes "
+               f"{100 * c['share_of_60fps']:.0f} % of a 60 fps frame interval on one core."), ""]
     print("\n".join(lines), flush=True)
     lines = table(accuracy(TUNED_SEED, args.tuned), f"Accuracy, tuning set (seeds {TUNED_SEED}..., {args.tuned} clips)")
     print("\n".join(lines), flush=True)
@@ -172,12 +173,12 @@ def main() -> None:
     if not args.no_game:
         t = taps(args.game_seed)
         print("\n".join([
-            f"**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas game, seed "
-            f"{args.game_seed}, {t['rounds']} rounds):", "",
+            (f"**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas game, seed "
+             f"{args.game_seed}, {t['rounds']} rounds):"), "",
             "| | taps per round |", "| --- | --- |",
             f"| without the camera (every living player's aim) | {t['without_camera']:.2f} |",
-            f"| with the camera: seats entered (unsure {t['unsure']:.2f} + refused {t['refused']:.2f} + wrong sure "
-            f"{t['wrong_sure']:.2f}) | {t['entries']:.2f} |",
+            (f"| with the camera: seats entered (unsure {t['unsure']:.2f} + refused {t['refused']:.2f} + wrong sure "
+             f"{t['wrong_sure']:.2f}) | {t['entries']:.2f} |"),
             f"| with the camera, plus the one confirm tap | {t['with_confirm']:.2f} |", ""]), flush=True)
 
 

@@ -7,8 +7,9 @@ the Godfather for that seat; the one fault that must never happen is a wrong aim
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from vision import aim_synth
 from vision.aims import AimConfig, AimError, read_frames
@@ -27,7 +28,7 @@ class Tally:
     clips: int = 0
     clips_unread: int = 0
 
-    def add(self, other: "Tally") -> None:
+    def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -53,7 +54,8 @@ class Report:
                 "failures": self.failures}
 
 
-def evaluate(specs: Iterable[aim_synth.AimSpec], config: AimConfig = AimConfig(), progress: Any = None) -> Report:
+def evaluate(specs: Iterable[aim_synth.AimSpec], config: AimConfig | None = None, progress: Any = None) -> Report:
+    config = config or AimConfig()
     report = Report()
     specs = list(specs)
     for n, spec in enumerate(specs):

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import cv2
 import numpy as np
@@ -148,25 +149,25 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
     rng = np.random.default_rng(seed)
     seats = int(overrides.pop("seats", rng.integers(4, 10)))
     light = overrides.pop("light", None) or _pick(rng, ["dim", "normal", "bright", "auto"])
-    base: dict[str, Any] = dict(
-        seed=seed, seats=seats, fps=int(_pick(rng, [30, 60], [0.4, 0.6])),
-        three_at=float(rng.uniform(2.0, 2.6)),
-        table_w=float(rng.uniform(75, 100)), table_h=float(rng.uniform(56, 76)),
-        surface=_pick(rng, ["felt", "wood", "cloth", "plain"]),
-        standee_h=float(rng.uniform(9, 13)),
-        seat_jitter=tuple((float(rng.uniform(-2.5, 2.5)), float(rng.uniform(-0.08, 0.08))) for _ in range(seats)),
-        camera_height_cm=float(rng.uniform(60, 100)),
-        tilt_deg=float(rng.uniform(0, 25)), tilt_dir_deg=float(rng.uniform(0, 360)),
-        yaw_deg=float(rng.uniform(-15, 15) + _pick(rng, [0, 90, 180, 270])),
-        fill=float(rng.uniform(0.82, 0.95)), lens_k1=float(rng.uniform(0, 0.15)),
-        light=light,
-        gain={"dim": float(rng.uniform(0.35, 0.6)), "normal": float(rng.uniform(0.75, 1.05)),
+    base: dict[str, Any] = {
+        "seed": seed, "seats": seats, "fps": int(_pick(rng, [30, 60], [0.4, 0.6])),
+        "three_at": float(rng.uniform(2.0, 2.6)),
+        "table_w": float(rng.uniform(75, 100)), "table_h": float(rng.uniform(56, 76)),
+        "surface": _pick(rng, ["felt", "wood", "cloth", "plain"]),
+        "standee_h": float(rng.uniform(9, 13)),
+        "seat_jitter": tuple((float(rng.uniform(-2.5, 2.5)), float(rng.uniform(-0.08, 0.08))) for _ in range(seats)),
+        "camera_height_cm": float(rng.uniform(60, 100)),
+        "tilt_deg": float(rng.uniform(0, 25)), "tilt_dir_deg": float(rng.uniform(0, 360)),
+        "yaw_deg": float(rng.uniform(-15, 15) + _pick(rng, [0, 90, 180, 270])),
+        "fill": float(rng.uniform(0.82, 0.95)), "lens_k1": float(rng.uniform(0, 0.15)),
+        "light": light,
+        "gain": {"dim": float(rng.uniform(0.35, 0.6)), "normal": float(rng.uniform(0.75, 1.05)),
               "bright": float(rng.uniform(1.15, 1.45)), "auto": float(rng.uniform(0.6, 1.2))}[light],
-        noise_sigma=float(rng.uniform(1, 7)), shake_px=float(_pick(rng, [0.0, rng.uniform(0.5, 2.0)])),
-        jpeg_quality=int(_pick(rng, [int(rng.integers(40, 61)), int(rng.integers(61, 95))])),
-        print_black=int(rng.integers(0, 70)), print_white=int(rng.integers(185, 250)),
-        weapons=(), cover_arm=None,
-    )
+        "noise_sigma": float(rng.uniform(1, 7)), "shake_px": float(_pick(rng, [0.0, rng.uniform(0.5, 2.0)])),
+        "jpeg_quality": int(_pick(rng, [int(rng.integers(40, 61)), int(rng.integers(61, 95))])),
+        "print_black": int(rng.integers(0, 70)), "print_white": int(rng.integers(185, 250)),
+        "weapons": (), "cover_arm": None,
+    }
     wanted_weapons = overrides.pop("behaviours", None)
     fixed = overrides.pop("aims", None)  # {seat: (target or None, late)}: what the players really do
     if fixed is not None:
@@ -239,7 +240,7 @@ def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | N
 
 
 def _one_weapon(rng: np.random.Generator, spec: AimSpec, seat: int, behaviour: str, target: int | None,
-                standees: list[np.ndarray], camera: "_Camera") -> WeaponPlan | None:
+                standees: list[np.ndarray], camera: _Camera) -> WeaponPlan | None:
     pos = standees[seat]
     out = pos / np.linalg.norm(pos)
     side = np.array([-out[1], out[0]])
@@ -269,7 +270,7 @@ def _one_weapon(rng: np.random.Generator, spec: AimSpec, seat: int, behaviour: s
             choices = [s for s in range(spec.seats) if s not in (seat, target)]
             first = int(rng.choice(choices))
             to1 = standees[first] - foot
-            got1, m1, a1 = true_target(foot, math.atan2(to1[1], to1[0]), standees, seat)
+            got1, _, a1 = true_target(foot, math.atan2(to1[1], to1[0]), standees, seat)
             if got1 != first or a1 < 9.0:
                 return None
     if behaviour == "late":
@@ -345,8 +346,8 @@ class _Camera:
 
 
 def _card(marker_id: int, card_cm: float, marker_cm: float, black: int, white: int, px_per_cm: float = 16) -> np.ndarray:
-    side = int(round(card_cm * px_per_cm))
-    m = int(round(marker_cm * px_per_cm))
+    side = round(card_cm * px_per_cm)
+    m = round(marker_cm * px_per_cm)
     tex = np.full((side, side, 3), white, np.uint8)
     off = (side - m) // 2
     img = markers.marker_image(marker_id, m)
@@ -399,7 +400,7 @@ class AimScene:
         self.camera = _Camera(spec)
         self.standees = standee_positions(spec)
         self.duration = spec.three_at + DEADLINE + AFTER_DEADLINE_S
-        self.frame_count = int(math.ceil(self.duration * spec.fps))
+        self.frame_count = math.ceil(self.duration * spec.fps)
         self.static = self._static(rng)
         self._light = self._light_field(rng)
         self._lens = self._lens_maps()
@@ -444,9 +445,9 @@ class AimScene:
             pic[:] = [int(c) for c in rng.integers(40, 220, 3)]
             cv2.ellipse(pic, (30, 27), (12, 12), 0, 0, 360, [int(c) for c in rng.integers(0, 255, 3)], -1)
             top = p0 + z * (up + 0.1)
-            c = 2.5
-            crown = np.array([top + i3 * c + side * c, top + i3 * c - side * c, top - i3 * c - side * c,
-                              top - i3 * c + side * c])
+            half = 2.5
+            crown = np.array([top + i3 * half + side * half, top + i3 * half - side * half,
+                              top - i3 * half - side * half, top - i3 * half + side * half])
             items.append((float(self.camera.depth(body.mean(0))[0]), body, pic))
             items.append((float(self.camera.depth(crown.mean(0))[0]) - 0.01, crown,
                           _card(markers.crown_id(seat), 5.0, markers.CROWN_SIZE_CM, black, white)))
@@ -479,8 +480,8 @@ class AimScene:
         x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 1, [w, h])
         if x1 <= x0 or y1 <= y0:
             return
-        src = np.float32([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]])
-        local = pts - np.float32([x0, y0])
+        src = np.array([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]], np.float32)
+        local = (pts - np.array([x0, y0], np.float32)).astype(np.float32)
         warped = cv2.warpPerspective(tex, cv2.getPerspectiveTransform(src, local), (int(x1 - x0), int(y1 - y0)),
                                      flags=cv2.INTER_LINEAR)
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -635,8 +636,8 @@ class AimScene:
         img = cv2.multiply(img, self._light, scale=gain, dtype=cv2.CV_8U)
         ox, oy = self._noise_rng.integers(0, 48, 2)
         img = cv2.add(img, self._noise[oy:oy + HEIGHT, ox:ox + WIDTH], dtype=cv2.CV_8U)
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
+        return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
     def frames(self) -> Iterator[np.ndarray]:
         for i in range(self.frame_count):
@@ -678,7 +679,7 @@ def write_clip(scene: AimScene, folder: Path, video: bool = False) -> Path:
                                                    "behaviours": {str(w.seat): w.behaviour for w in scene.spec.weapons},
                                                    "spec": asdict(scene.spec)}, indent=1) + "\n")
     if video:
-        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), scene.spec.fps,
+        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), scene.spec.fps,
                                  (WIDTH, HEIGHT))
         if not writer.isOpened():
             raise RuntimeError(f"{folder / 'video.avi'}: this OpenCV build cannot write MJPG video")
@@ -692,5 +693,14 @@ def write_clip(scene: AimScene, folder: Path, video: bool = False) -> Path:
     return folder
 
 
-__all__ = ["AimSpec", "AimScene", "WeaponPlan", "clip_set", "random_spec", "standee_positions", "true_target",
-           "variation_tags", "write_clip"]
+__all__ = [
+    "AimScene",
+    "AimSpec",
+    "WeaponPlan",
+    "clip_set",
+    "random_spec",
+    "standee_positions",
+    "true_target",
+    "variation_tags",
+    "write_clip",
+]

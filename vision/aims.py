@@ -31,9 +31,10 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -70,7 +71,7 @@ class AimConfig:
     """Every threshold of the aim reader."""
 
     sample_hz: float = 30.0  # frames analysed per second (at most)
-    full_every: int = 4  # a full-frame detection every this many analysed frames
+    full_every: int = 8  # a full-frame detection every this many analysed frames
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
@@ -85,19 +86,35 @@ class AimConfig:
     min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
-    track_pad_px: float = 40.0  # search box around the last place, beyond the marker itself
-    small_marker_px: float = 24.0  # a marker smaller than this is enlarged twice before detection
+    track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
+    small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
 
 
 # ----------------------------------------------------------------------------- the table plane
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.minMarkerPerimeterRate = 0.02
-    return cv2.aruco.ArucoDetector(markers.dictionary(), params)
+MIN_SIDE_PX = 10.0  # no marker smaller than this is looked for: smaller outlines are noise, and costly
+_DETECTORS: dict[float, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector(rate: float = 0.02) -> cv2.aruco.ArucoDetector:
+    """An ArUco detector ignoring outlines shorter than ``rate`` times the image's larger side."""
+    rate = round(min(max(rate, 0.01), 0.9), 2)
+    if rate not in _DETECTORS:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.minMarkerPerimeterRate = rate
+        _DETECTORS[rate] = cv2.aruco.ArucoDetector(markers.dictionary(), params)
+    return _DETECTORS[rate]
+
+
+def detect_markers(gray: np.ndarray, scale: float = 1.0) -> tuple[Any, Any]:
+    """ArUco corners and ids in ``gray`` (enlarged ``scale`` times from the frame): only outlines of
+    markers at least ``MIN_SIDE_PX`` wide in the frame are considered."""
+    rate = 4 * MIN_SIDE_PX * scale / max(gray.shape[:2])
+    corners, ids, _ = _detector(rate).detectMarkers(gray)
+    return corners, ids
 
 
 def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -226,7 +243,7 @@ def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tu
     size = (int(centre[0] * 2), int(centre[1] * 2))
     und = {m: _undistort(q, size, kappa) for m, q in flat.items()}
     centres = np.array([und[c].mean(axis=0) for c in markers.CORNER_IDS], np.float32)
-    square = np.float32([[0, 0], [0, 1], [1, 1], [1, 0]])
+    square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]], np.float32)
     unit = cv2.getPerspectiveTransform(centres, square).astype(np.float64)
     rows, rhs, mapped = [], [], {}
     for m, q in und.items():
@@ -403,7 +420,6 @@ class AimReader:
         self._analysed = 0
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
         self._last_box: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (image centre, side px, t)
-        self._detector = _detector()
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         self.deadline_frame: np.ndarray | None = None
@@ -442,10 +458,9 @@ class AimReader:
                         found.update(self._detect_box(gray, self._seat_px[seat], cfg.seat_search_px, 2))
         self._analysed += 1
         for mid, quad in found.items():
-            seat = self._wanted.get(mid)
-            if seat is None:
-                continue
-            self._record(seat, quad, t)
+            shooter = self._wanted.get(mid)
+            if shooter is not None:
+                self._record(shooter, quad, t)
 
     def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
         h, w = gray.shape[:2]
@@ -458,7 +473,7 @@ class AimReader:
     def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
-        corners, ids, _ = self._detector.detectMarkers(gray)
+        corners, ids = detect_markers(gray, upscale)
         found: dict[int, np.ndarray] = {}
         if ids is None:
             return found
@@ -629,14 +644,13 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     (sensor noise averaged out) and of each frame, each at its median place."""
     if not frames:
         raise AimError("no frame to find the table in")
-    det = _detector()
     grays = [f if f.ndim == 2 else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
     images = [np.median(np.stack(grays), axis=0).astype(np.uint8)] if len(grays) >= 3 else []
     seen: dict[int, list[np.ndarray]] = {}
     jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]
     for gray, scale in jobs:
         img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        corners, ids, _ = det.detectMarkers(img)
+        corners, ids = detect_markers(img, scale)
         if ids is None:
             continue
         got = set()
@@ -770,9 +784,7 @@ def open_aim_clip(folder: Path | str) -> tuple[AimClipInfo, Any, Iterable[np.nda
         return info, source, _Checked(source, video, limit)
     frames = folder / "frames"
     if frames.is_dir():
-        files = 0
-        for p in frames.iterdir():
-            files += 1
+        for files, p in enumerate(frames.iterdir(), start=1):
             if files > MAX_FRAME_FILES:
                 raise AimError(f"{frames}: more than {MAX_FRAME_FILES} files")
             if p.is_file() and p.stat().st_size > MAX_FRAME_FILE_BYTES:

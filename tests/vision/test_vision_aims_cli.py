@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "vision", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
+                          timeout=300, check=False)
 
 
 @pytest.fixture(scope="module")
