@@ -81,7 +81,7 @@ class AimConfig:
     min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
     settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
-    seen_near_deadline_s: float = 0.12  # a weapon must be seen this close to the deadline ...
+    seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
     seen_moving_s: float = 0.3  # ... or, to be late, seen moving after this long before it
     min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
