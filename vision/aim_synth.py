@@ -132,9 +132,12 @@ def true_target(foot: np.ndarray, direction: float, standees: list[np.ndarray], 
         rel = p - foot
         along = float(rel @ d)
         perp = float(rel[0] * d[1] - rel[1] * d[0])
-        dist = abs(perp) if along > 0 else float(np.hypot(*rel))
-        rows.append((dist, abs(math.degrees(math.atan2(perp, along))), s))
+        if along <= 0:  # behind the weapon
+            continue
+        rows.append((abs(perp), abs(math.degrees(math.atan2(perp, along))), s))
     rows.sort()
+    if len(rows) < 2:
+        rows.append((math.inf, 180.0, -1))
     return rows[0][2], rows[1][0] - rows[0][0], rows[1][1] - rows[0][1]
 
 
@@ -181,6 +184,11 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
         spec = AimSpec(**{**asdict(spec), "camera_height_cm": float(rng.uniform(60, 100)),
                           "tilt_deg": float(rng.uniform(0, 25)), "tilt_dir_deg": float(rng.uniform(0, 360)),
                           "fill": float(rng.uniform(0.86, 0.97))})
+    else:
+        if _smallest_marker_px(spec) < 15.0:  # a camera square over the table, its long side along the image's
+            spec = AimSpec(**{**asdict(spec), "camera_height_cm": 75.0, "tilt_deg": float(rng.uniform(0, 5)),
+                              "fill": 0.95, "yaw_deg": float(rng.uniform(-10, 10)),
+                              "table_w": min(spec.table_w, 85.0), "table_h": min(spec.table_h, 64.0)})
     weapons, cover = _plan_weapons(rng, spec, wanted_weapons, None if fixed is None else
                                    {s: t for s, (t, _) in fixed.items()})
     return AimSpec(**{**asdict(spec), "weapons": weapons, "cover_arm": cover,

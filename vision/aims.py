@@ -311,15 +311,17 @@ class Sight:
 
 def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
                 candidates: Iterable[int] | None = None) -> tuple[int | None, float]:
-    """The seat whose standee lies closest to the line of fire (a ray on the table plane) and the
-    angular margin (degrees) to the next candidate."""
+    """The seat whose standee lies closest to the line of fire (a ray on the table plane: standees
+    behind the weapon are not on it) and the angular margin (degrees) to the next candidate."""
     d = np.array([math.cos(direction), math.sin(direction)])
     allowed = set(standees) if candidates is None else set(candidates) & set(standees)
     scored = []
     for seat in sorted(allowed - {shooter}):
         rel = standees[seat] - foot
         along = float(rel @ d)
-        dist = abs(float(rel[0] * d[1] - rel[1] * d[0])) if along > 0 else float(np.linalg.norm(rel))
+        if along <= 0:  # behind the weapon: not on its line of fire
+            continue
+        dist = abs(float(rel[0] * d[1] - rel[1] * d[0]))
         angle = math.degrees(abs(math.atan2(float(rel[0] * d[1] - rel[1] * d[0]), along)))
         scored.append((dist, angle, seat))
     if not scored:
