@@ -47,7 +47,7 @@ def test_the_truth_follows_the_spec_definition():
 def test_a_small_seeded_set_is_read_right_and_never_wrong_without_asking():
     report = aim_evaluation.evaluate(specs(TUNING_SEEDS))
     total = report.total
-    assert total.clips == len(TUNING_SEEDS) and total.aims >= 20
+    assert total.clips == len(TUNING_SEEDS) and total.aims >= 20 and total.clips_unread == 0
     assert total.wrong_unasked == 0, report.failures
     assert total.right_sure >= 0.7 * total.aims, report.as_json()["total"]
 
@@ -61,6 +61,7 @@ def test_a_late_pointer_is_late_and_a_hidden_weapon_asks():
     spec = aim_synth.random_spec(41, fps=30, seats=6, behaviours=["late", "in_time", "never_hidden", "in_time",
                                                                   "in_time", "in_time"])
     report = aim_evaluation.evaluate([spec])
+    assert report.total.clips_unread == 0, report.failures
     behaviours = report.by_behaviour
     assert behaviours["late"].late_right == 1 or behaviours["late"].asked == 1
     assert behaviours["never_hidden"].asked == 1
