@@ -5,8 +5,10 @@ header: rule set, players, options, setup, the loot of a digital bank) and how i
 played (the table's settings, the bots' seed...).  Then, in order:
 
 - ``{"seq": n, "input": {...}}``: an input the referee accepted (see :mod:`.inputs`);
-- ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict), kept
-  for the record of what happened, not replayed.
+- ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict, the aims the
+  camera read: ``{"aims": {"round", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``
+  just before the ``aims`` input that was confirmed), kept for the record of what happened and to
+  replay a dispute, not replayed into the game.
 
 A line is written, flushed and ``fsync``-ed before the input is applied, so after a crash
 or a pulled plug every input that had an effect is in the log, once.  A last line cut short
