@@ -5,8 +5,10 @@ header: rule set, players, options, setup, the loot of a digital bank) and how i
 played (the table's settings, the bots' seed...).  Then, in order:
 
 - ``{"seq": n, "input": {...}}``: an input the referee accepted (see :mod:`.inputs`);
-- ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict), kept
-  for the record of what happened, not replayed;
+- ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict, the aims the
+  camera read: ``{"aims": {"round", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``
+  just before the ``aims`` input that was confirmed), kept for the record of what happened and to
+  replay a dispute, not replayed into the game.
 - ``{"seq": n, "undo": k}``: the input of line ``seq`` ``k`` was taken back (see :mod:`.undo`):
   reading the log drops it.
 

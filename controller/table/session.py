@@ -62,6 +62,31 @@ class CameraVerdict:
     frame: bytes | None = None  # the frame it was judged on (JPEG), for the Godfather to see
 
 
+@dataclass
+class CameraAims:
+    """What the camera read at an aim count, by seat: the target each weapon rested on, who came to
+    rest late, and the seats it is unsure of (the Godfather enters those)."""
+
+    aims: dict[int, int | None]
+    late: list[int]
+    unsure: list[int]
+    margins: dict[int, float]  # angular margin of each line of fire to the next seat, degrees
+    confidence: float
+    details: dict = field(default_factory=dict)
+    frame: bytes | None = None  # the frame at the deadline with each line of fire drawn (JPEG)
+
+
+class AimCamera(Protocol):
+    """Reads the aims of one aim count; ``None`` when it cannot."""
+
+    def read_aims(
+        self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
+        truth: dict[int, tuple[int | None, bool]] | None = None,
+    ) -> CameraAims | None:
+        """``truth`` (seat -> where the weapon really points, and whether late) is only known to a
+        simulated camera."""
+
+
 class ThrowCamera(Protocol):
     """Judges one shuriken throw; ``None`` when it cannot (no camera, a failure)."""
 
@@ -158,6 +183,8 @@ class Session:
             inp = self._withdrawal_count(prompt)
         elif step is Step.THROWS:
             inp = self._throw(prompt)
+        elif step is Step.AIMS and hasattr(self.camera, "read_aims"):
+            inp = self._aims(prompt)
         elif step is Step.INTERMISSION:
             self.say("Intermission: the gangs meet for 5 minutes.")
             self.intermission_ends = time.time() + INTERMISSION_SECONDS
@@ -339,6 +366,70 @@ class Session:
             name = names([seat])[0]
             self.say(f"  {name} lay down too late: the character stands back up, and {name} stays in the share.")
         return I.Withdrawals(names(sorted(withdrew)), names(sorted(too_late)), source=source)
+
+    # -- aims ------------------------------------------------------------------
+
+    def _aims(self, prompt: Prompt) -> I.Input | None:
+        """The camera reads the aims; the Godfather confirms them, entering only the seats the camera
+        is unsure of and the aims the rules refuse (the bots do it when they play his part)."""
+        game = self.referee.game
+        seat_of, name_of = game.seat_of, (lambda seat: game.players[seat].name)
+        plans = self.bots.aim_plans(prompt) if self.bots is not None else None
+        truth = None
+        if plans is not None:
+            truth = {seat_of(n): (None if p.target is None else seat_of(p.target), p.late) for n, p in plans.items()}
+        shooters = [seat_of(n) for n in prompt.players]
+        try:
+            seen = self.camera.read_aims(
+                seats=len(game.players), shooters=shooters, candidates=shooters, number=prompt.round, truth=truth)
+        except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
+            log.warning("the camera failed on round %d's aims: %s", prompt.round, exc)
+            self.say(f"  The camera failed ({exc}): the Godfather enters the aims.")
+            seen = None
+        if seen is None:
+            return self.source.answer(prompt)
+        aims = {name_of(s): (None if seen.aims.get(s) is None else name_of(seen.aims[s])) for s in shooters}
+        late = [name_of(s) for s in seen.late if s in shooters]
+        unsure = [name_of(s) for s in seen.unsure if s in shooters]
+        refused = {}
+        for name, target in aims.items():
+            if name in unsure or name in late:
+                continue
+            why = self.referee.check_aim(name, target)
+            if why:
+                refused[name] = why
+        if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
+            self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
+        self.pending = {
+            "kind": "aims", "aims": aims, "late": late, "unsure": unsure, "refused": refused,
+            "margins": {name_of(s): round(m, 1) for s, m in seen.margins.items() if s in shooters},
+        }
+        self.frame = seen.frame
+        told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
+        self.say(f"  The camera reads: {told or 'no aim'}.")
+        if unsure or refused:
+            asked = sorted(set(unsure) | set(refused))
+            self.say(f"  The Godfather enters the aims of {', '.join(asked)}.")
+        self.changed()
+        if not isinstance(self.source, Bots):
+            return self.source.answer(prompt)
+        entered = self.bots.answer(prompt)  # the Godfather's entry, used only for the seats he has to enter
+        assert isinstance(entered, I.Aims)
+        final = {n: (None if n in late else t) for n, t in aims.items()}
+        final_late = [n for n in late if n not in unsure]
+        for name in set(unsure) | set(refused):
+            final[name] = entered.aims.get(name)
+            if name in entered.late and name not in final_late:
+                final_late.append(name)
+            elif name not in entered.late and name in final_late:
+                final_late.remove(name)
+        inp = I.Aims(final, sorted(final_late, key=prompt.players.index))
+        try:
+            self.referee.check(inp)
+        except Refused as refusal:  # the rules refuse the whole of it: the Godfather enters every aim
+            self.say(f"  {refusal}: the Godfather enters every aim.")
+            return entered
+        return inp
 
     # -- shuriken --------------------------------------------------------------
 
