@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision import evaluation, synth  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
-from vision.judge import JudgeConfig, ThrowJudge  # noqa: E402
+from vision.throws import JudgeConfig, ThrowJudge  # noqa: E402
 from vision.markers import MarkerDetector  # noqa: E402
 from vision.progress import progress  # noqa: E402
 

@@ -1,13 +1,20 @@
 """Camera, calibration and Shuriken judgement.
 
 The controller uses ``calibrate`` once at set-up, then one ``ThrowJudge`` per throw (or
-``judge_clip`` for a recorded clip); see docs/vision.md.
+``judge_clip`` for a recorded clip); see docs/vision.md. Every error raised on purpose is a
+``VisionError`` (``vision.errors``).
 """
 
-from vision.calibration import Calibration, CalibrationError, calibrate
-from vision.judge import JudgeConfig, Outcome, SeatEvidence, ThrowJudge, Verdict, judge_clip, judge_frames
-from vision.sources import CameraSettings, ClipError, FrameSource, PiCamera, UvcCamera, open_clip
+import os
+
+# FFmpeg's own messages about a damaged video would go to stderr beside the one line that names it
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
+from vision.calibration import Calibration, calibrate  # noqa: E402
+from vision.errors import CalibrationError, ClipError, VisionError  # noqa: E402
+from vision.sources import CameraSettings, FrameSource, PiCamera, UvcCamera, open_clip  # noqa: E402
+from vision.throws import JudgeConfig, Outcome, SeatEvidence, ThrowJudge, Verdict, judge_clip, judge_frames  # noqa: E402
 
 __all__ = ["Calibration", "CalibrationError", "calibrate", "JudgeConfig", "Outcome", "SeatEvidence", "ThrowJudge",
            "Verdict", "judge_clip", "judge_frames", "CameraSettings", "ClipError", "FrameSource", "PiCamera",
-           "UvcCamera", "open_clip"]
+           "UvcCamera", "open_clip", "VisionError"]

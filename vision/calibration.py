@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision import markers
+from vision.errors import CalibrationError
 from vision.markers import Detection, MarkerDetector, MarkerKind
 
 log = logging.getLogger(__name__)
@@ -27,14 +28,7 @@ MIN_BRIGHTNESS = 30  # median grey level of the image
 MAX_BRIGHTNESS = 235
 MIN_MARKER_CONTRAST = 50  # grey levels between a corner marker's black and white cells
 FORMAT_VERSION = 1
-
-
-class CalibrationError(Exception):
-    """The scene cannot be calibrated; ``problems`` holds one actionable line per fault."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+MAX_FILE_BYTES = 256 << 10  # a calibration file is a few KiB
 
 
 @dataclass
@@ -97,9 +91,13 @@ class Calibration:
     @classmethod
     def load(cls, path: Path) -> "Calibration":
         try:
-            return cls.from_json(json.loads(Path(path).read_text()))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise CalibrationError([f"{path}: not a calibration file ({exc})"]) from exc
+            with open(path, "rb") as f:
+                raw = f.read(MAX_FILE_BYTES + 1)
+            if len(raw) > MAX_FILE_BYTES:
+                raise ValueError(f"larger than {MAX_FILE_BYTES // 1024} KiB")
+            return cls.from_json(json.loads(raw))
+        except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError, AttributeError) as exc:
+            raise CalibrationError([f"{path}: not a calibration file ({str(exc)[:80]})"]) from None
 
 
 def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:

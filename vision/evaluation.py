@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 
 from vision import synth
 from vision.calibration import CalibrationError
-from vision.judge import JudgeConfig, judge_frames
+from vision.throws import JudgeConfig, judge_frames
 
 
 @dataclass(frozen=True)

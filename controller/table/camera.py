@@ -3,7 +3,7 @@
 The simulated camera renders each throw as a camera over the table would film it
 (``vision.synth``: the table, the standees and their markers, the flying star, blur,
 noise, JPEG) from what the throw really did, and judges the frames with the real
-judge (``vision.judge``): the verdict is the vision code's, not the truth.
+judge (``vision.throws``): the verdict is the vision code's, not the truth.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 
 
 def verdict_of(verdict) -> CameraVerdict:
-    """A ``vision.judge.Verdict`` as the session's :class:`CameraVerdict`."""
+    """A ``vision.throws.Verdict`` as the session's :class:`CameraVerdict`."""
     return CameraVerdict(
         knocked=sorted(verdict.knocked),
         touched=sorted(verdict.touched),
@@ -40,7 +40,7 @@ class SimulatedCamera:
         return set(clear_targets(seats, thrower))
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
-        from vision.judge import judge_frames
+        from vision.throws import judge_frames
         from vision.synth import Scenario, random_spec, render_clip
 
         if truth is None:
@@ -69,7 +69,7 @@ def jpeg(frame) -> bytes:
 
 
 class LiveCamera:
-    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.judge``.
+    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.throws``.
 
     Before each throw the exposure and white balance are set again, a few frames of the table
     at rest arm the judge, and frames are fed until it gives its verdict (no throw before its
@@ -101,7 +101,7 @@ class LiveCamera:
         return cls(source, calibration, fps=getattr(source, "fps", 60.0) or 60.0)
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
-        from vision.judge import ThrowJudge
+        from vision.throws import ThrowJudge
 
         if hasattr(self.source, "lock_exposure"):
             self.source.lock_exposure()

@@ -4,7 +4,7 @@ import pytest
 
 from vision import synth
 from vision.calibration import calibrate
-from vision.judge import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
 from vision.synth import HandMove, Scenario
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30)
