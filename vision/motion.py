@@ -41,8 +41,18 @@ class MotionFrame:
     blobs: list[Blob]
 
 
+MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image is not camera shake
+EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
+
+
 class MotionDetector:
-    """Keeps the reference and the recent low-resolution frames; ``update`` classifies one frame."""
+    """Keeps the reference and the recent low-resolution frames; ``update`` classifies one frame.
+
+    Every frame is first put into the reference's frame: its shift against the reference (camera
+    shake, a slow drift) is found by phase correlation and undone, and its brightness is brought to
+    the reference's row by row (auto exposure, a lamp's flicker, rolling-shutter bands). A pixel
+    then counts as changed when it differs by more than the noise threshold plus what an edge shows
+    when the registration is off by a fraction of a pixel."""
 
     def __init__(self, px_per_cm: float, fps: float, scale: int = 4, min_threshold: int = 12) -> None:
         self.scale = scale
@@ -51,8 +61,14 @@ class MotionDetector:
         self.threshold = float(min_threshold)
         self.star_area = STAR_AREA_CM2 * px_per_cm * px_per_cm  # full-resolution pixels
         self.reference: np.ndarray | None = None
-        self.recent: deque[np.ndarray] = deque(maxlen=self.lag + 1)
+        self._ref_gray: np.ndarray | None = None
+        self._ref_edges: np.ndarray | None = None
+        self._window: np.ndarray | None = None
+        self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
         self.size = (0, 0)
+        self.shift = (0.0, 0.0)  # latest frame's shift against the reference, full-resolution pixels
+        self.reference_shifts: list[tuple[float, float]] = []
+        self.gain = 1.0  # latest frame's brightness against the reference (median over rows)
         self._speck = np.ones((2, 2), np.uint8)
         self._arm_margin = np.ones((5, 5), np.uint8)
 
@@ -63,43 +79,104 @@ class MotionDetector:
         return cv2.resize(frame, (w // self.scale, h // self.scale), interpolation=cv2.INTER_AREA)
 
     @staticmethod
-    def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def _gray(small: np.ndarray) -> np.ndarray:
+        g = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return g.astype(np.float32)
+
+    @staticmethod
+    def _edges(small: np.ndarray) -> np.ndarray:
+        """How much each pixel changes per pixel of displacement (largest colour gradient)."""
+        gx = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)
+        g = cv2.max(cv2.convertScaleAbs(gx, alpha=0.25), cv2.convertScaleAbs(gy, alpha=0.25))
+        if g.ndim == 3:
+            g = np.max(g, axis=2)
+        return cv2.dilate(g, np.ones((3, 3), np.uint8))
+
+    def _register(self, small: np.ndarray) -> np.ndarray:
+        """``small`` moved onto the reference and brought to its brightness, row by row."""
+        gray = self._gray(small)
+        if self._ref_gray is not None:
+            # copies: phaseCorrelate applies the window in place when no padding is needed
+            (dx, dy), response = cv2.phaseCorrelate(self._ref_gray.copy(), gray.copy(), self._window)
+            if not (abs(dx) <= MAX_SHIFT_LOW and abs(dy) <= MAX_SHIFT_LOW) or response < 0.02:
+                dx, dy = self.shift[0] / self.scale, self.shift[1] / self.scale
+            self.shift = (dx * self.scale, dy * self.scale)
+            if abs(dx) > 0.02 or abs(dy) > 0.02:
+                m = np.float32([[1, 0, -dx], [0, 1, -dy]])
+                small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+                gray = self._gray(small)
+            ratio = np.median((self._ref_gray + 8.0) / (gray + 8.0), axis=1)
+            ratio = cv2.blur(ratio.reshape(-1, 1).astype(np.float32), (1, 5)).ravel()
+            self.gain = float(1.0 / np.median(ratio))
+            if np.abs(ratio - 1.0).max() > 0.01:
+                gains = ratio[:, None, None] if small.ndim == 3 else ratio[:, None]
+                small = np.clip(small.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        return small
+
+    def difference(self, a: np.ndarray, b: np.ndarray, edges: np.ndarray) -> np.ndarray:
+        """How far ``a`` differs from ``b`` beyond what a fraction of a pixel of registration error
+        shows at ``b``'s edges (largest over the colour channels)."""
         d = cv2.absdiff(a, b)
-        if d.ndim == 2:
-            return d
-        blue, green, red = cv2.split(d)
-        return cv2.max(cv2.max(blue, green), red)
+        if d.ndim == 3:
+            blue, green, red = cv2.split(d)
+            d = cv2.max(cv2.max(blue, green), red)
+        return cv2.subtract(d, cv2.convertScaleAbs(edges, alpha=EDGE_TOLERANCE))
 
     def set_reference(self, frames: list[np.ndarray]) -> None:
         """The scene at rest; the noise between these frames sets the change threshold."""
-        small = [self.shrink(f) for f in frames]
+        first = self.shrink(frames[0])
+        self._ref_gray = self._gray(first)
+        self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
+        self.shift = (0.0, 0.0)
+        small = [first]
+        self.reference_shifts = [(0.0, 0.0)]  # each reference frame's shift against the first
+        for f in frames[1:]:
+            small.append(self._register(self.shrink(f)))
+            self.reference_shifts.append(self.shift)
         self.reference = np.mean(small, axis=0).round().astype(np.uint8)
+        self._ref_gray = self._gray(self.reference)
+        self._ref_edges = self._edges(self.reference)
         if len(small) > 1:
-            spread = np.mean([np.percentile(self._difference(a, b), 99.5) for a, b in zip(small, small[1:])])
+            spread = np.mean([np.percentile(self.difference(a, b, self._edges(b)), 99.5)
+                              for a, b in zip(small, small[1:])])
             self.threshold = max(float(self.min_threshold), 1.5 * float(spread))
         self.recent.clear()
-        self.recent.extend(small[-self.recent.maxlen:])
+        self.recent.extend((f, self._edges(f)) for f in small[-self.recent.maxlen:])
         self.size = frames[0].shape[1], frames[0].shape[0]
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
         if self.recent:
-            self.reference = self.recent[-1].copy()
+            self.reference = self.recent[-1][0].copy()
+            self._ref_edges = self.recent[-1][1]
+            self._ref_gray = self._gray(self.reference)
+            self.shift = (0.0, 0.0)
+
+    def changed_now(self) -> np.ndarray:
+        """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
+        return self.difference(self.recent[-1][0], self.reference, self._ref_edges) > self.threshold
 
     def arm_in(self, box: tuple[int, int, int, int]) -> bool:
         """Whether an arm or hand (something from the border) covers part of ``box`` (low
         resolution) in the latest frame."""
         x0, y0, x1, y1 = box
-        return bool(self._arm_mask(self._difference(self.recent[-1], self.reference))[y0:y1, x0:x1].any())
+        return bool(self.arm_mask()[y0:y1, x0:x1].any())
+
+    def arm_mask(self) -> np.ndarray:
+        """Low-resolution mask (bool) of arms and hands in the latest frame."""
+        return self._arm_mask(self.difference(self.recent[-1][0], self.reference, self._ref_edges))
 
     def update(self, frame: np.ndarray) -> MotionFrame:
-        small = self.shrink(frame)
-        past = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
-        self.recent.append(small)
+        small = self._register(self.shrink(frame))
+        edges = self._edges(small)
+        past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
+        self.recent.append((small, edges))
         thr = self.threshold
-        changed = (self._difference(small, past) > thr).astype(np.uint8)
+        changed = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # lone noisy pixels are no motion
-        from_reference = self._difference(small, self.reference)
+        from_reference = self.difference(small, self.reference, self._ref_edges)
         moving = changed & (from_reference > thr).astype(np.uint8)
         activity = int(changed.sum())
         return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])

@@ -20,17 +20,21 @@ from enum import Enum
 from pathlib import Path
 from typing import Iterable
 
+import cv2
 import numpy as np
 
 from vision import markers
 from vision.calibration import Calibration, calibrate
 from vision.markers import Detection, MarkerDetector
 from vision.motion import BlobKind, MotionDetector
-from vision.sources import ClipError, open_clip
+from vision.errors import ClipError
+from vision.sources import open_clip
 
 log = logging.getLogger(__name__)
 
 
+FALL_REACH_CM = 15.0  # a fallen standee lies within this of its crown's place, along the seat's line
+FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
 
@@ -54,13 +58,16 @@ class JudgeConfig:
     motion_scale: int = 4  # motion detection works at 1/scale of the frame size
     settle_s: float = 0.3  # this long without motion ends a throw
     timeout_s: float = 20.0  # armed this long without a throw: a miss
-    max_throw_s: float = 5.0  # motion this long without settling: judged anyway, with low confidence
+    max_throw_s: float = 6.0  # motion this long without settling: judged anyway, with low confidence
+    arm_wait_s: float = 2.5  # a still hand or arm in view: waited for this long before judging without it
     moved_cm: float = 0.3  # crown displacement that counts as a touch: twice the largest jitter of still crowns
     fallen_cm: float = 3.0  # crown this far from its place at the end: the standee is not up any more
     turned_deg: float = 25.0
     shrunk_ratio: float = 0.6  # crown area at the end below this share of the armed one: turned away
     ask_godfather_below: float = 0.6
     final_frames: int = 3  # settled frames looked at for the final state
+    fallen_area_cm2: float = 35.0  # changed table area along a standee's fall line that a fallen standee leaves
+    covered_share: float = 0.25  # share of the crown card that must differ for the crown to be hidden, not unread
 
 
 @dataclass
@@ -80,6 +87,10 @@ class SeatEvidence:
     frames_examined: int = 0
     frames_crown_hidden: int = 0
     first_change_s: float | None = None  # seconds after arming when the crown first moved or was lost
+    shift_measured_against: str | None = None  # "base marker" or "registered frame" (table coordinates)
+    crown_card_changed: float | None = None  # share of the crown card's place that differs at the end
+    changed_area_cm2: float | None = None  # changed table area along the standee's fall line at the end
+    arm_over_seat: bool = False  # a hand or arm covered the seat at the end
     reason: str = "nothing moved there"
 
     def as_json(self) -> dict:
@@ -98,6 +109,7 @@ class Verdict:
     frames: int
 
     def as_json(self) -> dict[str, list[int]]:
+        """The seat lists: ``{"knocked": [...], "touched": [...]}``."""
         return {"knocked": sorted(self.knocked), "touched": sorted(self.touched)}
 
     def details(self) -> dict:
@@ -117,6 +129,9 @@ class _SeatTrack:
     crop: tuple[int, int, int, int]
     watch: tuple[int, int, int, int]  # low-resolution box where motion makes us look closely
     body: tuple[int, int, int, int]  # full-resolution box of the standee seen from above
+    to_cm: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)))  # image px -> cm on the crown's plane
+    card_mask: np.ndarray | None = None  # low-resolution mask of the crown card's place
+    fall_mask: np.ndarray | None = None  # low-resolution mask of the strip a fallen standee lies in
     shifts: list[float] = field(default_factory=list)
     examined: int = 0
     hidden: int = 0
@@ -165,7 +180,8 @@ class ThrowJudge:
         self._quiet_pixels = max(4, int(0.3 * self.motion.star_area / config.motion_scale ** 2))
         self.state = State.IDLE
         self.tracks: dict[int, _SeatTrack] = {}
-        self._recent: deque[np.ndarray] = deque(maxlen=config.final_frames)
+        self._recent: deque[tuple[np.ndarray, tuple[float, float]]] = deque(maxlen=config.final_frames)
+        self._shape: tuple[int, ...] = ()
         self._frames = 0
         self._armed_at = 0
         self._motion_since = 0
@@ -180,9 +196,15 @@ class ThrowJudge:
         frames = list(frames)
         if not frames:
             raise ValueError("arming needs at least one reference frame")
+        self._shape = frames[0].shape
+        for i, f in enumerate(frames):
+            if f.shape != self._shape:
+                raise ClipError(f"frame {i}: {f.shape[1]}x{f.shape[0]}, but frame 0 is "
+                                f"{self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
         self.motion.set_reference(frames)
+        shifts = self.motion.reference_shifts
         self._recent.clear()
-        self._recent.extend(frames[-self.config.final_frames:])
+        self._recent.extend(zip(frames[-self.config.final_frames:], shifts[-self.config.final_frames:]))
         size = (frames[0].shape[1], frames[0].shape[0])
         scale = self.config.motion_scale
         self.tracks = {}
@@ -190,10 +212,10 @@ class ThrowJudge:
             marks = self.calibration.seats[seat]
             crown = base = None
             if marks.crown is not None:
-                crown = self._find(frames, markers.crown_id(seat), np.mean(marks.crown, axis=0),
+                crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
                                    2.0 * _side(marks.crown), upscale=1)
             if marks.base is not None:
-                base = self._find(frames, markers.base_id(seat), np.mean(marks.base, axis=0),
+                base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
                                   2.0 * _side(marks.base), upscale=2)
             if crown is None:
                 self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0),
@@ -205,7 +227,10 @@ class ThrowJudge:
             watch_full = _box_around(centre, 1.4 * side, size)
             watch = tuple(v // scale for v in watch_full)
             body = _box_around(centre, 0.75 * side, size)
-            self.tracks[seat] = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
+            track = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
+            track.to_cm = _pixels_to_cm(crown)
+            track.card_mask, track.fall_mask = self._masks(crown, size)
+            self.tracks[seat] = track
         self._frames = 0
         self._armed_at = 0
         self._still = 0
@@ -215,16 +240,51 @@ class ThrowJudge:
         self.state = State.ARMED
         log.debug("armed: %s standing", [s for s, t in self.tracks.items() if t.crown is not None])
 
-    def _find(self, frames: list[np.ndarray], marker_id: int, centre: np.ndarray, half: float,
-              upscale: int) -> Detection | None:
-        """The marker near ``centre`` in the latest of ``frames`` that shows it; None if none does."""
+    def _masks(self, crown: Detection, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """Low-resolution masks of the crown card's place and of the strip along the seat's fall
+        line (towards and away from the table's centre) where a fallen standee lies."""
+        scale = self.config.motion_scale
+        low = (size[1] // scale, size[0] // scale)
+        card = np.zeros(low, np.uint8)
+        cv2.fillConvexPoly(card, np.round(crown.corners / scale).astype(np.int32), 1)
+        ppc = self.calibration.px_per_cm
+        centre = crown.center
+        middle = self.calibration.table_centre()
+        along = middle - centre
+        along = along / max(float(np.linalg.norm(along)), 1e-6)
+        across = np.array([-along[1], along[0]])
+        half_len, half_wide = FALL_REACH_CM * ppc, FALL_WIDTH_CM / 2 * ppc
+        strip = np.array([centre + along * half_len + across * half_wide, centre + along * half_len - across * half_wide,
+                          centre - along * half_len - across * half_wide, centre - along * half_len + across * half_wide])
+        fall = np.zeros(low, np.uint8)
+        cv2.fillConvexPoly(fall, np.round(strip / scale).astype(np.int32), 1)
+        return card.astype(bool), fall.astype(bool)
+
+    def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
+              centre: np.ndarray, half: float, upscale: int) -> Detection | None:
+        """The marker near ``centre`` in the latest of ``frames`` that shows it, moved back by that
+        frame's shift against the reference (so in the reference's frame); None if none shows it."""
         size = (frames[0].shape[1], frames[0].shape[0])
-        box = _box_around(centre, half, size)
-        for frame in reversed(frames):  # the latest frame that shows it
+        for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
+            box = _box_around(centre + np.float32(shift), half, size)
             found = self.detector.detect_in(frame, box, upscale).get(marker_id)
             if found is not None:
-                return found
+                return Detection(marker_id, found.corners - np.float32(shift))
         return None
+
+    def _crown_shift(self, t: _SeatTrack, frame: np.ndarray, shift: tuple[float, float],
+                     crown: Detection) -> tuple[np.ndarray, str]:
+        """The crown's displacement from its armed place in cm on its own (horizontal) plane:
+        against the seat's base marker when it is seen in the same frame (camera shake and drift
+        move both alike), else in the frame registered to the reference."""
+        moved = crown.center - t.crown.center
+        against = "registered frame"
+        if t.base is not None:
+            box = _box_around(t.base.center + np.float32(shift), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
+            base = self.detector.detect_in(frame, box, upscale=2).get(t.base.marker_id)
+            if base is not None:
+                return t.to_cm @ (moved - (base.center - t.base.center)), "base marker"
+        return t.to_cm @ (moved - np.float32(shift)), against
 
     # ------------------------------------------------------------------ feeding
     def feed(self, frame: np.ndarray) -> Verdict | None:
@@ -233,15 +293,18 @@ class ThrowJudge:
             raise RuntimeError("arm the judge with reference frames before feeding it")
         if self.state is State.JUDGED:
             return self.verdict
+        if frame.shape != self._shape:
+            raise ClipError(f"frame {self._frames + self.config.reference_frames}: {frame.shape[1]}x{frame.shape[0]}, "
+                            f"but the reference frames are {self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
         self._frames += 1
-        self._recent.append(frame)
         m = self.motion.update(frame)
+        self._recent.append((frame, self.motion.shift))
         settle_frames = max(2, round(self.config.settle_s * self.fps))
         quiet = m.activity <= self._quiet_pixels
         if self.state is State.ARMED:
             if quiet:
                 if self._frames - self._armed_at > self.config.timeout_s * self.fps:
-                    return self._conclude("timeout: no throw seen", timed_out=True)
+                    return self._timeout()
                 return None
             self.state = State.MOTION
             self._motion_since = self._frames
@@ -262,6 +325,9 @@ class ThrowJudge:
                 self._examine(t, frame)
         self._still = self._still + 1 if quiet else 0
         if self._still >= settle_frames:
+            # a hand or arm still in view hides what is under it: wait for it to go, a while
+            if self._still < settle_frames + self.config.arm_wait_s * self.fps and self.motion.arm_mask().any():
+                return None
             return self._settled()
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
             return self._conclude("the table did not settle", unsettled=True)
@@ -280,22 +346,28 @@ class ThrowJudge:
 
     def _examine(self, t: _SeatTrack, frame: np.ndarray) -> None:
         t.examined += 1
-        found = self.detector.detect_in(frame, t.crop, upscale=1).get(t.crown.marker_id)
+        offset = self.motion.shift
+        x0, y0, x1, y1 = t.crop
+        box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
+        found = self.detector.detect_in(frame, box, upscale=1).get(t.crown.marker_id)
         if found is None:
             t.hidden += 1
             shift = None
         else:
-            shift = float(np.linalg.norm(found.center - t.crown.center)) * t.cm_per_px
+            moved, _ = self._crown_shift(t, frame, offset, found)
+            shift = float(np.linalg.norm(moved))
             t.shifts.append(shift)
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
 
-    def _settled(self) -> Verdict | None:
+    def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen:
             return self._conclude("judged")
-        final = self._final_states()
-        if any(o is not Outcome.NOTHING for o, _ in final.values()):
-            return self._conclude("a standee changed but no shuriken was seen", final=final, unsure=True)
+        states = self._final_states()
+        if any(o is not Outcome.NOTHING for o, _ in states.values()):
+            return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
+        if final:
+            return self._conclude("no throw seen before the frames ran out", final=states)
         log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
         self.motion.rebase()
         self._last_candidates = []
@@ -306,18 +378,24 @@ class ThrowJudge:
         return None
 
     def finish(self) -> Verdict:
-        """No more frames: judges with what was seen (a throw still moving gets a low confidence)."""
+        """No more frames: judges with what was seen (a throw still moving gets a low confidence).
+        Every standing seat is looked at once more: a standee that fell unseen is not a miss."""
         if self.state is State.JUDGED:
+            assert self.verdict is not None
             return self.verdict
         if self.state is State.IDLE:
             raise RuntimeError("the judge was never armed")
-        if self.state is State.ARMED:
-            return self._conclude("no throw seen before the frames ran out", timed_out=True)
-        if not self._shuriken_seen:
-            final = self._final_states()
-            if all(o is Outcome.NOTHING for o, _ in final.values()):
-                return self._conclude("no throw seen before the frames ran out", timed_out=True)
+        settle_frames = max(2, round(self.config.settle_s * self.fps))
+        if self.state is State.ARMED or self._still >= settle_frames:
+            return self._settled(final=True)  # type: ignore[return-value]
         return self._conclude("the frames ran out before the table settled", unsettled=True)
+
+    def _timeout(self) -> Verdict:
+        """Armed this long without a throw: a miss, unless a standee changed unseen."""
+        states = self._final_states()
+        if any(o is not Outcome.NOTHING for o, _ in states.values()):
+            return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
+        return self._conclude("timeout: no throw seen", final=states)
 
     # ------------------------------------------------------------------ judging
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
@@ -328,78 +406,122 @@ class ThrowJudge:
         return out
 
     def _seat_evidence(self, t: _SeatTrack) -> SeatEvidence:
+        """One seat's outcome from its last settled frames, every measure in table coordinates."""
         cfg = self.config
         ev = SeatEvidence(t.seat, shuriken_contact=t.contact, frames_examined=t.examined,
                           frames_crown_hidden=t.hidden,
                           first_change_s=None if t.first_change is None else round(t.first_change / self.fps, 3))
         if t.crown is None:
             ev.standing_when_armed = False
-            ev.reason = "not standing when armed"
+            if t.base is None:  # neither marker seen: the camera cannot vouch for this seat
+                ev.reason, ev.confidence = "neither its crown nor its base marker was seen when armed", 0.4
+            else:
+                ev.reason = "not standing when armed (its base marker seen, its crown not)"
             return ev
         shifts = sorted(t.shifts)
         ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
-        if t.examined == 0:
-            ev.confidence = 0.97
-            return ev
-        frames = list(self._recent)
-        crown = self._find(frames, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1)
+        frames = [f for f, _ in self._recent]
+        offsets = [o for _, o in self._recent]
+        crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1)
         if t.base is not None:
-            base = self._find(frames, t.base.marker_id, t.base.center, 2.0 * t.base.side_px, upscale=2)
+            base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2)
             ev.base_seen_at_end = base is not None
         ev.crown_seen_at_end = crown is not None
         if crown is not None:
-            ev.final_shift_cm = round(float(np.linalg.norm(crown.center - t.crown.center)) * t.cm_per_px, 3)
+            # found in reference coordinates: measure against the base in those too
+            moved = crown.center - t.crown.center
+            if t.base is not None and base is not None:
+                moved = moved - (base.center - t.base.center)
+                ev.shift_measured_against = "base marker"
+            else:
+                ev.shift_measured_against = "registered frame"
+            ev.final_shift_cm = round(float(np.linalg.norm(t.to_cm @ moved)), 3)
             ev.final_turn_deg = round(_turn(t.crown, crown), 1)
             shrunk = crown.area_px < cfg.shrunk_ratio * t.crown.area_px
             if ev.final_shift_cm < cfg.fallen_cm and ev.final_turn_deg < cfg.turned_deg and not shrunk:
                 return self._standing(ev, t)
-            ev.outcome, ev.reason = Outcome.KNOCKED, "crown marker turned or far from its place"
+            ev.outcome = Outcome.KNOCKED
+            ev.reason = (f"crown marker {ev.final_shift_cm:.1f} cm from its place or turned "
+                         f"{ev.final_turn_deg:.0f} degrees (a standee is down from {cfg.fallen_cm:g} cm or "
+                         f"{cfg.turned_deg:g} degrees)")
             ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
             return ev
+        return self._crown_unseen(ev, t)
+
+    def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
+        """The crown marker is not found at the end: fallen, covered (by the star at rest on it, or
+        by a hand), or only not decoded. What changed where the crown card was, and along the line a
+        fallen standee lies on, in cm² of table, tells them apart."""
+        cfg = self.config
+        changed = self.motion.changed_now()
+        cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        card_share = float(changed[t.card_mask].mean()) if t.card_mask is not None and t.card_mask.any() else 1.0
+        area = float(changed[t.fall_mask].sum()) * cm2_per_pixel if t.fall_mask is not None else 0.0
+        ev.crown_card_changed = round(card_share, 2)
+        ev.changed_area_cm2 = round(area, 1)
+        arm = self.motion.arm_mask()
+        ev.arm_over_seat = bool(t.fall_mask is not None and (arm & t.card_mask).any())
+        if ev.arm_over_seat:
+            ev.outcome = Outcome.TOUCHED if ev.max_shift_cm >= cfg.moved_cm else Outcome.NOTHING
+            ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
+            ev.confidence = 0.3
+            return ev
+        if card_share < cfg.covered_share:
+            ev = self._standing(ev, t)
+            ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
+                         f"({100 * card_share:.0f} % changed): still up; {ev.reason}")
+            ev.confidence = min(ev.confidence, 0.75)
+            return ev
+        if area < cfg.fallen_area_cm2:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = (f"crown covered: {area:.0f} cm² changed along its fall line, a star-sized blob, less "
+                         f"than a fallen standee ({cfg.fallen_area_cm2:g} cm²)"
+                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down")
+            ev.confidence = 0.75 if (t.contact or ev.max_shift_cm >= cfg.moved_cm) else 0.5
+            return ev
         ev.outcome = Outcome.KNOCKED
+        ev.reason = (f"crown marker gone, its card's place {100 * card_share:.0f} % changed and {area:.0f} cm² "
+                     f"changed along its fall line (a fallen standee, at least {cfg.fallen_area_cm2:g} cm²)")
         if ev.base_seen_at_end:
-            ev.reason, ev.confidence = "crown marker gone, base marker still seen", 0.97
-        elif ev.base_seen_at_end is None:
-            ev.reason, ev.confidence = "crown marker gone (no base marker to confirm)", 0.75
-        elif self.motion.arm_in(t.watch):
-            ev.reason, ev.confidence = "crown and base markers both hidden, an arm or hand over the seat", 0.4
+            ev.reason += ", base marker still seen"
+            ev.confidence = 0.95
         else:
-            ev.reason, ev.confidence = "crown and base markers both hidden: fallen forward over its base", 0.75
+            ev.confidence = 0.8
         return ev
 
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
         cfg = self.config
         moved = ev.max_shift_cm
+        final = ev.final_shift_cm or 0.0
         if moved >= cfg.moved_cm:
-            ev.outcome, ev.reason = Outcome.TOUCHED, "crown marker moved and came back"
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames) and came back"
             ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
-        elif ev.final_shift_cm >= cfg.moved_cm:
-            ev.outcome, ev.reason = Outcome.TOUCHED, "standee still up but pushed from its place"
+        elif final >= cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
             ev.confidence = 0.7
         elif t.contact and moved >= 0.6 * cfg.moved_cm:
-            ev.outcome, ev.reason = Outcome.TOUCHED, "shuriken met the standee, which barely moved"
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = f"shuriken met the standee, which barely moved ({moved:.2f} cm)"
             ev.confidence = 0.55
         else:
-            ev.outcome, ev.reason = Outcome.NOTHING, "crown marker stayed in place"
+            ev.outcome = Outcome.NOTHING
+            ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
             seen = t.examined - t.hidden
             ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85
             if moved > 0.5 * cfg.moved_cm:
                 ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
         return ev
 
-    def _conclude(self, reason: str, *, timed_out: bool = False, unsettled: bool = False, unsure: bool = False,
+    def _conclude(self, reason: str, *, unsettled: bool = False, unsure: bool = False,
                   final: dict[int, tuple[Outcome, SeatEvidence]] | None = None) -> Verdict:
-        if timed_out:
-            evidence = {s: SeatEvidence(s, standing_when_armed=t.crown is not None,
-                                        reason="no throw seen") for s, t in self.tracks.items()}
-            conf = 0.9
-        else:
-            final = final or self._final_states()
-            evidence = {s: ev for s, (_, ev) in final.items()}
-            if unsettled or unsure:
-                for ev in evidence.values():
-                    ev.confidence *= 0.5
-            conf = min((ev.confidence for ev in evidence.values()), default=1.0)
+        final = final or self._final_states()
+        evidence = {s: ev for s, (_, ev) in final.items()}
+        if unsettled or unsure:
+            for ev in evidence.values():
+                ev.confidence *= 0.5
+        conf = min((ev.confidence for ev in evidence.values()), default=1.0)
         knocked = sorted(s for s, e in evidence.items() if e.outcome is Outcome.KNOCKED)
         touched = sorted(s for s, e in evidence.items() if e.outcome is Outcome.TOUCHED)
         self.verdict = Verdict(knocked, touched, evidence, float(conf), conf < self.config.ask_godfather_below,
@@ -407,6 +529,19 @@ class ThrowJudge:
         self.state = State.JUDGED
         log.info("throw judged (%s): knocked %s touched %s, confidence %.2f", reason, knocked, touched, conf)
         return self.verdict
+
+
+def _pixels_to_cm(crown: Detection) -> np.ndarray:
+    """The 2x2 matrix taking a small image displacement at the crown to cm on the crown's plane
+    (parallel to the table): the inverse of the marker's own edges per cm, so tilt and lens
+    distortion foreshortening the marker are undone."""
+    c = crown.corners.astype(np.float64)
+    along_x = ((c[1] - c[0]) + (c[2] - c[3])) / (2 * markers.CROWN_SIZE_CM)
+    along_y = ((c[3] - c[0]) + (c[2] - c[1])) / (2 * markers.CROWN_SIZE_CM)
+    basis = np.column_stack([along_x, along_y])
+    if abs(np.linalg.det(basis)) < 1e-6:
+        return np.eye(2) * markers.CROWN_SIZE_CM / max(crown.side_px, 1.0)
+    return np.linalg.inv(basis)
 
 
 def _side(corners: np.ndarray) -> float:
@@ -442,5 +577,7 @@ def judge_clip(path: Path | str, calibration: Calibration | None = None,
         try:
             return judge_frames(source.frames(), seats=info.seats, thrower=info.thrower, fps=info.fps,
                                 calibration=calibration, config=config)
+        except ClipError as exc:
+            raise ClipError(f"{path}: {exc}") if not str(exc).startswith(str(path)) else exc from None
         except ValueError as exc:
-            raise ClipError(f"{path}: {exc}") from exc
+            raise ClipError(f"{path}: {exc}") from None

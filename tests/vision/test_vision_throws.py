@@ -7,7 +7,8 @@ from vision.calibration import calibrate
 from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
 from vision.synth import HandMove, Scenario
 
-CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30)
+CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
+             tilt_deg=5.0, lens_k1=0.03)
 
 
 def _clip(seed, scenario, hand=HandMove.NONE, **kw):
@@ -26,7 +27,8 @@ def test_knocked_standee_evidence():
     assert verdict.as_json() == {"knocked": [seat], "touched": []}
     ev = verdict.seats[seat]
     assert ev.outcome is Outcome.KNOCKED and ev.crown_seen_at_end is False
-    assert ev.max_shift_cm > JudgeConfig().moved_cm and ev.frames_examined > 0
+    assert ev.changed_area_cm2 >= JudgeConfig().fallen_area_cm2 and ev.frames_examined > 0
+    assert "fall line" in ev.reason  # the reason is in words, with the measures in table units
     assert 0 < ev.first_change_s < len(list(clip.frames())) / spec.fps  # when it fell, to match the tilt sensor
     assert verdict.shuriken_seen and verdict.reason == "judged"
     assert 0.0 < ev.confidence <= 1.0
