@@ -36,6 +36,11 @@ class ClipResult:
         return not self.refused and self.truth == self.verdict
 
     @property
+    def wrong_and_sure(self) -> bool:
+        """Wrong without asking the Godfather: the worst outcome, counted on its own."""
+        return not self.correct and not self.needs_godfather
+
+    @property
     def false_knock(self) -> bool:
         """A seat called knocked that was not (the worst error: it wounds a player)."""
         return bool(set(self.verdict["knocked"]) - set(self.truth["knocked"]))

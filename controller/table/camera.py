@@ -3,16 +3,32 @@
 The simulated camera renders each throw as a camera over the table would film it
 (``vision.synth``: the table, the standees and their markers, the flying star, blur,
 noise, JPEG) from what the throw really did, and judges the frames with the real
-judge (``vision.throws``): the verdict is the vision code's, not the truth.
+judge (``vision.throws``): the verdict is the vision code's, not the truth. Every error vision raises
+on purpose (``vision.errors.VisionError``) comes out of here as :class:`CameraError`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
+from ..errors import CameraError
 from .session import CameraVerdict
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def _vision(call: Callable[[], T]) -> T:
+    """Runs ``call``, turning a vision error into the controller's :class:`CameraError`."""
+    from vision.errors import VisionError
+
+    try:
+        return call()
+    except VisionError as exc:
+        raise CameraError(f"camera: {exc}") from exc
 
 
 def verdict_of(verdict) -> CameraVerdict:
@@ -55,7 +71,7 @@ class SimulatedCamera:
             scenario = Scenario.MULTI
         spec = random_spec(self.seed * 1000 + number, seats=seats, thrower=thrower, scenario=scenario, hits=hits)
         frames = list(render_clip(spec).frames())
-        verdict = verdict_of(judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps))
+        verdict = verdict_of(_vision(lambda: judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps)))
         verdict.frame = jpeg(frames[-1])
         return verdict
 
@@ -90,17 +106,20 @@ class LiveCamera:
 
         if calibration_path is None:
             raise ValueError("camera.calibration: the camera needs its calibration file (python -m vision calibrate)")
-        calibration = Calibration.load(calibration_path)
+        calibration = _vision(lambda: Calibration.load(calibration_path))
         if spec == "picamera":
-            source = PiCamera()
+            source = _vision(PiCamera)
         elif spec.startswith("webcam:"):
             device = spec.split(":", 1)[1]
-            source = UvcCamera(int(device) if device.isdigit() else device)
+            source = _vision(lambda: UvcCamera(int(device) if device.isdigit() else device))
         else:
             raise ValueError(f"camera.source: {spec!r} is not a camera")
         return cls(source, calibration, fps=getattr(source, "fps", 60.0) or 60.0)
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
+        return _vision(lambda: self._judge(thrower=thrower, seats=seats))
+
+    def _judge(self, *, thrower: int, seats: int) -> CameraVerdict:
         from vision.throws import ThrowJudge
 
         if hasattr(self.source, "lock_exposure"):

@@ -2,6 +2,8 @@ import json
 
 import pytest
 
+from vision.errors import ClipError
+
 from vision import synth
 from vision.calibration import calibrate
 from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
@@ -37,7 +39,7 @@ def test_knocked_standee_evidence():
 
 
 def test_touched_standee_moved_and_came_back():
-    spec, clip = _clip(12, Scenario.TOUCH)
+    spec, clip = _clip(12, Scenario.TOUCH, rest=synth.StarRest.TABLE)
     verdict = _judge(spec, clip)
     (seat, _), = spec.hits
     assert verdict.as_json() == {"knocked": [], "touched": [seat]}
@@ -130,3 +132,22 @@ def test_low_confidence_asks_the_godfather():
     assert verdict.needs_godfather
     verdict = _judge(spec, synth.render_clip(spec), JudgeConfig(ask_godfather_below=0.0))
     assert not verdict.needs_godfather
+
+
+def test_a_star_at_rest_on_a_crown_is_covered_not_down():
+    spec, clip = _clip(12, Scenario.TOUCH, rest=synth.StarRest.CROWN)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    ev = verdict.seats[seat]
+    assert seat not in verdict.knocked
+    assert ev.crown_seen_at_end is False and ev.changed_area_cm2 < JudgeConfig().fallen_area_cm2
+    if ev.outcome is not Outcome.TOUCHED:
+        assert verdict.needs_godfather
+
+
+def test_frames_of_mixed_sizes_are_refused():
+    spec, clip = _clip(20, Scenario.MISS)
+    frames = list(clip.frames())[:6]
+    frames[4] = frames[4][:240, :320]
+    with pytest.raises(ClipError, match="frame 4: 320x240.*mixed sizes"):
+        _judge(spec, type("C", (), {"frames": lambda self: iter(frames)})())
