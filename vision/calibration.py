@@ -113,12 +113,8 @@ def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -
     seen: dict[int, list[np.ndarray]] = {}
     for frame in frames:
         dets = detector.detect(frame)
-        if not _complete(dets):  # small base markers often decode only when enlarged
-            dets = {**dets, **detector.detect(frame, upscale=2)}
-        if not _complete(dets):  # faint prints in dim light: stretch the contrast locally
-            gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-            stretched = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(gray)
-            dets = {**detector.detect(stretched, upscale=2), **dets}
+        if not _complete(dets):  # small, dim or defocused markers: enlarged, sharpened
+            dets = {**detector.detect_hard(frame), **dets}
         for mid, det in dets.items():
             seen.setdefault(mid, []).append(det.corners)
     need = max(1, math.ceil(len(frames) / 2))

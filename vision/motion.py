@@ -45,6 +45,49 @@ MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image 
 EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
 
 
+ANCHOR_HALF = 32  # full-resolution half side of the patch around each fixed marker used to register frames
+
+
+class Anchors:
+    """Registers frames to the reference with the markers that never move (the corner markers and
+    the base markers, flat on the table): each one's shift is found by phase correlation of a small
+    full-resolution patch around it, and the median over them is the frame's shift. An arm or the
+    star over a few of them does not move the median."""
+
+    def __init__(self, centres: list[np.ndarray], size: tuple[int, int]) -> None:
+        w, h = size
+        a = ANCHOR_HALF
+        self.boxes = [(int(c[0]) - a, int(c[1]) - a) for c in centres
+                      if a <= c[0] < w - a and a <= c[1] < h - a]
+        self.window = cv2.createHanningWindow((2 * a, 2 * a), cv2.CV_32F)
+        self.reference: list[np.ndarray] = []
+
+    def _patches(self, frame: np.ndarray) -> list[np.ndarray]:
+        a2 = 2 * ANCHOR_HALF
+        out = []
+        for x, y in self.boxes:
+            patch = frame[y:y + a2, x:x + a2]
+            if patch.ndim == 3:
+                patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+            out.append(patch.astype(np.float32))
+        return out
+
+    def set_reference(self, frame: np.ndarray) -> None:
+        self.reference = self._patches(frame)
+
+    def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
+        """The frame's shift against the reference, full-resolution pixels; None if too few markers agree."""
+        found = []
+        for ref, patch in zip(self.reference, self._patches(frame)):
+            (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
+            if response >= 0.15 and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
+                found.append((dx, dy))
+        if len(found) < 2:
+            return None
+        dx, dy = np.median(np.array(found), axis=0)
+        return float(dx), float(dy)
+
+
 class MotionDetector:
     """Keeps the reference and the recent low-resolution frames; ``update`` classifies one frame.
 
@@ -60,6 +103,7 @@ class MotionDetector:
         self.min_threshold = min_threshold
         self.threshold = float(min_threshold)
         self.star_area = STAR_AREA_CM2 * px_per_cm * px_per_cm  # full-resolution pixels
+        self.anchors: Anchors | None = None  # fixed markers to register frames with (else the whole frame)
         self.reference: np.ndarray | None = None
         self._ref_gray: np.ndarray | None = None
         self._ref_edges: np.ndarray | None = None
@@ -93,14 +137,18 @@ class MotionDetector:
             g = np.max(g, axis=2)
         return cv2.dilate(g, np.ones((3, 3), np.uint8))
 
-    def _register(self, small: np.ndarray) -> np.ndarray:
+    def _register(self, small: np.ndarray, frame: np.ndarray) -> np.ndarray:
         """``small`` moved onto the reference and brought to its brightness, row by row."""
         gray = self._gray(small)
         if self._ref_gray is not None:
-            # copies: phaseCorrelate applies the window in place when no padding is needed
-            (dx, dy), response = cv2.phaseCorrelate(self._ref_gray.copy(), gray.copy(), self._window)
-            if not (abs(dx) <= MAX_SHIFT_LOW and abs(dy) <= MAX_SHIFT_LOW) or response < 0.02:
-                dx, dy = self.shift[0] / self.scale, self.shift[1] / self.scale
+            anchored = self.anchors.shift(frame) if self.anchors is not None else None
+            if anchored is not None:
+                dx, dy = anchored[0] / self.scale, anchored[1] / self.scale
+            else:
+                # copies: phaseCorrelate applies the window in place when no padding is needed
+                (dx, dy), response = cv2.phaseCorrelate(self._ref_gray.copy(), gray.copy(), self._window)
+                if not (abs(dx) <= MAX_SHIFT_LOW and abs(dy) <= MAX_SHIFT_LOW) or response < 0.02:
+                    dx, dy = self.shift[0] / self.scale, self.shift[1] / self.scale
             self.shift = (dx * self.scale, dy * self.scale)
             if abs(dx) > 0.02 or abs(dy) > 0.02:
                 m = np.float32([[1, 0, -dx], [0, 1, -dy]])
@@ -124,8 +172,14 @@ class MotionDetector:
             d = cv2.max(cv2.max(blue, green), red)
         return cv2.subtract(d, cv2.convertScaleAbs(edges, alpha=EDGE_TOLERANCE))
 
-    def set_reference(self, frames: list[np.ndarray]) -> None:
-        """The scene at rest; the noise between these frames sets the change threshold."""
+    def set_reference(self, frames: list[np.ndarray], anchors: list[np.ndarray] | None = None) -> None:
+        """The scene at rest; the noise between these frames sets the change threshold. ``anchors``:
+        image centres of markers that never move, to register every frame with."""
+        if anchors:
+            self.anchors = Anchors(anchors, (frames[0].shape[1], frames[0].shape[0]))
+            self.anchors.set_reference(frames[0])
+            if len(self.anchors.boxes) < 3:
+                self.anchors = None
         first = self.shrink(frames[0])
         self._ref_gray = self._gray(first)
         self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
@@ -133,7 +187,7 @@ class MotionDetector:
         small = [first]
         self.reference_shifts = [(0.0, 0.0)]  # each reference frame's shift against the first
         for f in frames[1:]:
-            small.append(self._register(self.shrink(f)))
+            small.append(self._register(self.shrink(f), f))
             self.reference_shifts.append(self.shift)
         self.reference = np.mean(small, axis=0).round().astype(np.uint8)
         self._ref_gray = self._gray(self.reference)
@@ -148,11 +202,10 @@ class MotionDetector:
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
-        if self.recent:
+        if self.recent:  # already registered: the reference's coordinates stay those of the first
             self.reference = self.recent[-1][0].copy()
             self._ref_edges = self.recent[-1][1]
             self._ref_gray = self._gray(self.reference)
-            self.shift = (0.0, 0.0)
 
     def changed_now(self) -> np.ndarray:
         """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
@@ -169,7 +222,7 @@ class MotionDetector:
         return self._arm_mask(self.difference(self.recent[-1][0], self.reference, self._ref_edges))
 
     def update(self, frame: np.ndarray) -> MotionFrame:
-        small = self._register(self.shrink(frame))
+        small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
         self.recent.append((small, edges))

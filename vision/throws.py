@@ -202,7 +202,9 @@ class ThrowJudge:
             if f.shape != self._shape:
                 raise ClipError(f"frame {i}: {f.shape[1]}x{f.shape[0]}, but frame 0 is "
                                 f"{self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
-        self.motion.set_reference(frames)
+        fixed = [np.mean(c, axis=0) for c in self.calibration.corners.values()]
+        fixed += [np.mean(m.base, axis=0) for m in self.calibration.seats.values() if m.base is not None]
+        self.motion.set_reference(frames, anchors=fixed)
         shifts = self.motion.reference_shifts
         self._recent.clear()
         self._recent.extend(zip(frames[-self.config.final_frames:], shifts[-self.config.final_frames:]))
@@ -268,7 +270,7 @@ class ThrowJudge:
         size = (frames[0].shape[1], frames[0].shape[0])
         for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
             box = _box_around(centre + np.float32(shift), half, size)
-            found = self.detector.detect_in(frame, box, upscale).get(marker_id)
+            found = self.detector.find_in(frame, box, marker_id, upscale)
             if found is not None:
                 return Detection(marker_id, found.corners - np.float32(shift))
         return None
@@ -282,7 +284,7 @@ class ThrowJudge:
         against = "registered frame"
         if t.base is not None:
             box = _box_around(t.base.center + np.float32(shift), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
-            base = self.detector.detect_in(frame, box, upscale=2).get(t.base.marker_id)
+            base = self.detector.find_in(frame, box, t.base.marker_id, upscale=2)
             if base is not None:
                 return t.to_cm @ (moved - (base.center - t.base.center)), "base marker"
         return t.to_cm @ (moved - np.float32(shift)), against
@@ -327,7 +329,8 @@ class ThrowJudge:
         self._still = self._still + 1 if quiet else 0
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
-            if self._still < settle_frames + self.config.arm_wait_s * self.fps and self.motion.arm_mask().any():
+            if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
+                    self._arm_over(t) for t in self.tracks.values() if t.crown is not None):
                 return None
             return self._settled()
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
@@ -350,7 +353,7 @@ class ThrowJudge:
         offset = self.motion.shift
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
-        found = self.detector.detect_in(frame, box, upscale=1).get(t.crown.marker_id)
+        found = self.detector.find_in(frame, box, t.crown.marker_id, upscale=1)
         if found is None:
             t.hidden += 1
             shift = None
@@ -461,8 +464,7 @@ class ThrowJudge:
         area = float(changed[t.fall_mask].sum()) * cm2_per_pixel if t.fall_mask is not None else 0.0
         ev.crown_card_changed = round(card_share, 2)
         ev.changed_area_cm2 = round(area, 1)
-        arm = self.motion.arm_mask()
-        ev.arm_over_seat = bool(t.fall_mask is not None and (arm & t.card_mask).any())
+        ev.arm_over_seat = self._arm_over(t)
         if ev.arm_over_seat:
             ev.outcome = Outcome.TOUCHED if ev.max_shift_cm >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
@@ -490,6 +492,22 @@ class ThrowJudge:
         else:
             ev.confidence = 0.8
         return ev
+
+    def _arm_over(self, t: _SeatTrack) -> bool:
+        """Whether a hand or arm covers the crown card's place: a change reaching in from the image
+        border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
+        view also reaches the border, but lies inside its strip)."""
+        if t.card_mask is None or t.fall_mask is None:
+            return False
+        arm = self.motion.arm_mask()
+        if not (arm & t.card_mask).any():
+            return False
+        n, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
+        for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
+            blob = labels == i
+            if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
+                return True
+        return False
 
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
         cfg = self.config
