@@ -28,11 +28,11 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision import evaluation, synth  # noqa: E402
-from vision.calibration import calibrate  # noqa: E402
-from vision.throws import JudgeConfig, ThrowJudge  # noqa: E402
-from vision.markers import MarkerDetector  # noqa: E402
-from vision.progress import progress  # noqa: E402
+from vision import evaluation, synth
+from vision.calibration import calibrate
+from vision.markers import MarkerDetector
+from vision.progress import progress
+from vision.throws import JudgeConfig, ThrowJudge
 
 
 def cost(clips: int, seed: int) -> dict[str, float]:
@@ -123,11 +123,11 @@ def main() -> None:
 
     out = [
         "\n## Vision: Shuriken judge (`bench/bench_vision.py`)\n",
-        f"Machine: {os.cpu_count()}-core {platform.machine()} sandbox, Python {platform.python_version()}, "
-        f"OpenCV {cv2.__version__}, while other jobs used the machine (load average {os.getloadavg()[0]:.1f} at "
-        f"the end). Date: {time.strftime('%Y-%m-%d')}. Command: `.venv/bin/python bench/bench_vision.py "
-        f"--clips {args.clips} --tuned-clips {args.tuned_clips} --held-out-clips {args.held_out_clips} "
-        f"--seed {args.seed} --held-out-seed {args.held_out_seed}`.\n",
+        (f"Machine: {os.cpu_count()}-core {platform.machine()} sandbox, Python {platform.python_version()}, "
+         f"OpenCV {cv2.__version__}, while other jobs used the machine (load average {os.getloadavg()[0]:.1f} at "
+         f"the end). Date: {time.strftime('%Y-%m-%d')}. Command: `.venv/bin/python bench/bench_vision.py "
+         f"--clips {args.clips} --tuned-clips {args.tuned_clips} --held-out-clips {args.held_out_clips} "
+         f"--seed {args.seed} --held-out-seed {args.held_out_seed}`.\n"),
         f"### Cost per frame at 640x480, one core (OpenCV threads = 1), {c['frames']} frames of {args.clips} synthetic clips\n",
         "| measure | median ms | mean ms |",
         "| --- | --- | --- |",
@@ -135,14 +135,14 @@ def main() -> None:
         f"| full-frame ArUco detection of the same frames (baseline, same run) | {c['aruco_median']:.2f} | {c['aruco_mean']:.2f} |",
         f"| ratio judge / detection | {c['judge_median'] / c['aruco_median']:.2f} | {c['judge_mean'] / c['aruco_mean']:.2f} |",
         "",
-        f"Judge alone: {1000 / c['judge_mean']:.0f} frames/s on one core (mean), 95th percentile "
-        f"{c['judge_p95']:.2f} ms/frame; arming (per throw): median {c['arm_median']:.1f} ms. Target (judge "
-        f"cheaper than one detection per frame on average): "
-        f"{'met' if c['judge_mean'] < c['aruco_mean'] else 'NOT met'}.\n",
+        (f"Judge alone: {1000 / c['judge_mean']:.0f} frames/s on one core (mean), 95th percentile "
+         f"{c['judge_p95']:.2f} ms/frame; arming (per throw): median {c['arm_median']:.1f} ms. Target (judge "
+         f"cheaper than one detection per frame on average): "
+         f"{'met' if c['judge_mean'] < c['aruco_mean'] else 'NOT met'}.\n"),
         "### Summary: exact verdicts per clip\n",
-        "A clip is exact when both seat lists equal the truth. A wrong clip either asks the Godfather "
-        "(confidence below 0.6, or the calibration refused the scene) or is *wrong and sure*, the worst "
-        "outcome. False `knocked`: a seat called knocked that nothing knocked over.\n",
+        ("A clip is exact when both seat lists equal the truth. A wrong clip either asks the Godfather "
+         "(confidence below 0.6, or the calibration refused the scene) or is *wrong and sure*, the worst "
+         "outcome. False `knocked`: a seat called knocked that nothing knocked over.\n"),
         *HEADER,
     ]
     for name, (seed, results) in sets.items():

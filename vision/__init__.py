@@ -10,11 +10,35 @@ import os
 # FFmpeg's own messages about a damaged video would go to stderr beside the one line that names it
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
-from vision.calibration import Calibration, calibrate  # noqa: E402
-from vision.errors import CalibrationError, ClipError, VisionError  # noqa: E402
-from vision.sources import CameraSettings, FrameSource, PiCamera, UvcCamera, open_clip  # noqa: E402
-from vision.throws import JudgeConfig, Outcome, SeatEvidence, ThrowJudge, Verdict, judge_clip, judge_frames  # noqa: E402
+from vision.calibration import Calibration, calibrate
+from vision.errors import CalibrationError, ClipError, VisionError
+from vision.sources import CameraSettings, FrameSource, PiCamera, UvcCamera, open_clip
+from vision.throws import (
+           JudgeConfig,
+           Outcome,
+           SeatEvidence,
+           ThrowJudge,
+           Verdict,
+           judge_clip,
+           judge_frames,
+)
 
-__all__ = ["Calibration", "CalibrationError", "calibrate", "JudgeConfig", "Outcome", "SeatEvidence", "ThrowJudge",
-           "Verdict", "judge_clip", "judge_frames", "CameraSettings", "ClipError", "FrameSource", "PiCamera",
-           "UvcCamera", "open_clip", "VisionError"]
+__all__ = [
+           "Calibration",
+           "CalibrationError",
+           "CameraSettings",
+           "ClipError",
+           "FrameSource",
+           "JudgeConfig",
+           "Outcome",
+           "PiCamera",
+           "SeatEvidence",
+           "ThrowJudge",
+           "UvcCamera",
+           "Verdict",
+           "VisionError",
+           "calibrate",
+           "judge_clip",
+           "judge_frames",
+           "open_clip",
+]

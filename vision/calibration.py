@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import cv2
 import numpy as np
@@ -82,7 +82,7 @@ class Calibration:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Calibration":
+    def from_json(cls, data: dict) -> Calibration:
         def arr(a: list | None) -> np.ndarray | None:
             return None if a is None else np.asarray(a, np.float32)
 
@@ -97,7 +97,7 @@ class Calibration:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
-    def load(cls, path: Path) -> "Calibration":
+    def load(cls, path: Path) -> Calibration:
         try:
             with open(path, "rb") as f:
                 raw = f.read(MAX_FILE_BYTES + 1)

@@ -23,4 +23,4 @@ class CalibrationError(VisionError):
         self.problems = problems
 
 
-__all__ = ["VisionError", "ClipError", "CalibrationError"]
+__all__ = ["CalibrationError", "ClipError", "VisionError"]

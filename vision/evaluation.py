@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from vision import synth
 from vision.calibration import CalibrationError

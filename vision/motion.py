@@ -8,6 +8,7 @@ of the foam star, away from the border, is the shuriken.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
@@ -151,7 +152,7 @@ class MotionDetector:
                     dx, dy = self.shift[0] / self.scale, self.shift[1] / self.scale
             self.shift = (dx * self.scale, dy * self.scale)
             if abs(dx) > 0.02 or abs(dy) > 0.02:
-                m = np.float32([[1, 0, -dx], [0, 1, -dy]])
+                m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
                 small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
                 gray = self._gray(small)
@@ -194,7 +195,7 @@ class MotionDetector:
         self._ref_edges = self._edges(self.reference)
         if len(small) > 1:
             spread = np.mean([np.percentile(self.difference(a, b, self._edges(b)), 99.5)
-                              for a, b in zip(small, small[1:])])
+                              for a, b in itertools.pairwise(small)])
             self.threshold = max(float(self.min_threshold), 1.5 * float(spread))
         self.recent.clear()
         self.recent.extend((f, self._edges(f)) for f in small[-self.recent.maxlen:])

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -235,7 +236,7 @@ class MjpegAvi(_Frames):
     def __init__(self, path: Path, fps: float | None = None) -> None:
         self.path = Path(path)
         try:
-            self._file = open(self.path, "rb")
+            self._file = open(self.path, "rb")  # noqa: SIM115 - kept open while frames are read, closed by close()
             self._size = self.path.stat().st_size
         except OSError as exc:
             raise ClipError(f"{self.path}: cannot be read ({exc.strerror})") from None

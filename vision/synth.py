@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Iterator
 
 import cv2
 import numpy as np
@@ -948,5 +948,20 @@ def still_scene(spec: ClipSpec) -> np.ndarray:
     return Scene(spec).render(0)
 
 
-__all__ = ["ClipSpec", "Scenario", "HandMove", "StarRest", "Truth", "HARD_TAGS", "is_hard", "Clip", "Scene", "random_spec", "clip_set",
-           "render_clip", "write_clip", "still_scene", "variation_tags"]
+__all__ = [
+    "HARD_TAGS",
+    "Clip",
+    "ClipSpec",
+    "HandMove",
+    "Scenario",
+    "Scene",
+    "StarRest",
+    "Truth",
+    "clip_set",
+    "is_hard",
+    "random_spec",
+    "render_clip",
+    "still_scene",
+    "variation_tags",
+    "write_clip",
+]

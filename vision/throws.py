@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Iterable
 
 import cv2
 import numpy as np
 
 from vision import markers
 from vision.calibration import Calibration, calibrate
+from vision.errors import ClipError
 from vision.markers import Detection, MarkerDetector
 from vision.motion import BlobKind, MotionDetector
-from vision.errors import ClipError
 from vision.sources import open_clip
 
 log = logging.getLogger(__name__)
@@ -269,10 +269,10 @@ class ThrowJudge:
         frame's shift against the reference (so in the reference's frame); None if none shows it."""
         size = (frames[0].shape[1], frames[0].shape[0])
         for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
-            box = _box_around(centre + np.float32(shift), half, size)
+            box = _box_around(centre + np.asarray(shift, np.float32), half, size)
             found = self.detector.find_in(frame, box, marker_id, upscale)
             if found is not None:
-                return Detection(marker_id, found.corners - np.float32(shift))
+                return Detection(marker_id, found.corners - np.asarray(shift, np.float32))
         return None
 
     def _crown_shift(self, t: _SeatTrack, frame: np.ndarray, shift: tuple[float, float],
@@ -283,11 +283,11 @@ class ThrowJudge:
         moved = crown.center - t.crown.center
         against = "registered frame"
         if t.base is not None:
-            box = _box_around(t.base.center + np.float32(shift), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
+            box = _box_around(t.base.center + np.asarray(shift, np.float32), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
             base = self.detector.find_in(frame, box, t.base.marker_id, upscale=2)
             if base is not None:
                 return t.to_cm @ (moved - (base.center - t.base.center)), "base marker"
-        return t.to_cm @ (moved - np.float32(shift)), against
+        return t.to_cm @ (moved - np.asarray(shift, np.float32)), against
 
     # ------------------------------------------------------------------ feeding
     def feed(self, frame: np.ndarray) -> Verdict | None:
@@ -502,7 +502,7 @@ class ThrowJudge:
         arm = self.motion.arm_mask()
         if not (arm & t.card_mask).any():
             return False
-        n, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
+        _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
             blob = labels == i
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):

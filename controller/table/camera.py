@@ -56,8 +56,8 @@ class SimulatedCamera:
         return set(clear_targets(seats, thrower))
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
-        from vision.throws import judge_frames
         from vision.synth import Scenario, random_spec, render_clip
+        from vision.throws import judge_frames
 
         if truth is None:
             return None
@@ -107,6 +107,7 @@ class LiveCamera:
         if calibration_path is None:
             raise ValueError("camera.calibration: the camera needs its calibration file (python -m vision calibrate)")
         calibration = _vision(lambda: Calibration.load(calibration_path))
+        source: PiCamera | UvcCamera
         if spec == "picamera":
             source = _vision(PiCamera)
         elif spec.startswith("webcam:"):

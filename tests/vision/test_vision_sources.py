@@ -4,8 +4,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (CameraSettings, ClipError, FrameFolder, MemoryFrames, PiCamera, UvcCamera,
-                            VideoFile, open_clip, read_clip_info)
+from vision.sources import (
+    CameraSettings,
+    ClipError,
+    FrameFolder,
+    MemoryFrames,
+    PiCamera,
+    UvcCamera,
+    VideoFile,
+    open_clip,
+    read_clip_info,
+)
 
 
 def _frames(n=3):

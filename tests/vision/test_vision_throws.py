@@ -2,12 +2,11 @@ import json
 
 import pytest
 
-from vision.errors import ClipError
-
 from vision import synth
 from vision.calibration import calibrate
-from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.errors import ClipError
 from vision.synth import HandMove, Scenario
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
              tilt_deg=5.0, lens_k1=0.03)
