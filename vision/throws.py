@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 FALL_REACH_CM = 15.0  # a fallen standee lies within this of its crown's place, along the seat's line
 FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
+MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
 
@@ -420,8 +421,14 @@ class ThrowJudge:
             ev.standing_when_armed = False
             if t.base is None:  # neither marker seen: the camera cannot vouch for this seat
                 ev.reason, ev.confidence = "neither its crown nor its base marker was seen when armed", 0.4
-            else:
-                ev.reason = "not standing when armed (its base marker seen, its crown not)"
+                return ev
+            ev.reason = "not standing when armed (its base marker seen, its crown not)"
+            changed = self._changed_near_base(t)
+            ev.changed_area_cm2 = round(changed, 1)
+            if changed >= 0.5 * cfg.fallen_area_cm2:
+                # lying, or only its crown unread when armed: what changed there may be its fall
+                ev.reason += f"; {changed:.0f} cm² changed around it since: the Godfather looks"
+                ev.confidence = 0.4
             return ev
         shifts = sorted(t.shifts)
         ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
@@ -493,6 +500,17 @@ class ThrowJudge:
             ev.confidence = 0.8
         return ev
 
+    def _changed_near_base(self, t: _SeatTrack) -> float:
+        """cm² of table changed at the end within a standee's length of the seat's base marker."""
+        if t.base is None:
+            return 0.0
+        scale = self.config.motion_scale
+        changed = self.motion.changed_now()
+        disc = np.zeros(changed.shape, np.uint8)
+        centre = np.round(t.base.center / scale).astype(int)
+        cv2.circle(disc, (int(centre[0]), int(centre[1])), int(FALL_REACH_CM * self.calibration.px_per_cm / scale), 1, -1)
+        return float((changed & disc.astype(bool)).sum()) * (scale / self.calibration.px_per_cm) ** 2
+
     def _arm_over(self, t: _SeatTrack) -> bool:
         """Whether a hand or arm covers the crown card's place: a change reaching in from the image
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
@@ -503,10 +521,13 @@ class ThrowJudge:
         if not (arm & t.card_mask).any():
             return False
         _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
+        cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
             blob = labels == i
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
-                return True
+                return True  # reaches in from beyond the seat's strip
+            if float(blob.sum()) * cm2_per_pixel > MAX_STANDEE_AREA_CM2:
+                return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
 
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
@@ -526,13 +547,19 @@ class ThrowJudge:
             ev.outcome = Outcome.TOUCHED
             ev.reason = f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames) and came back"
             ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
-        elif final >= cfg.moved_cm:
+        elif final >= 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
             ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
             ev.confidence = 0.7
+        elif final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
+            ev.outcome = Outcome.NOTHING
+            ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
+            ev.confidence = 0.5
         elif t.contact and moved >= 0.6 * cfg.moved_cm:
-            ev.outcome = Outcome.TOUCHED
-            ev.reason = f"shuriken met the standee, which barely moved ({moved:.2f} cm)"
+            # the star's blob met the standee in the image (it may have flown above it) and the crown
+            # moved less than a touch moves it: nothing, but not sure
+            ev.outcome = Outcome.NOTHING
+            ev.reason = f"shuriken's blob met the standee, whose crown barely moved ({moved:.2f} cm)"
             ev.confidence = 0.55
         else:
             ev.outcome = Outcome.NOTHING
