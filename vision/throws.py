@@ -138,11 +138,13 @@ class _SeatTrack:
     hidden: int = 0
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
+    lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
     first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
 
     def reset(self) -> None:
         self.shifts.clear()
         self.examined = self.hidden = self.registered = 0
+        self.lost_under_arm = None
         self.contact = False
         self.first_change = None
 
@@ -357,6 +359,8 @@ class ThrowJudge:
         found = self.detector.find_in(frame, box, t.crown.marker_id, upscale=1)
         if found is None:
             t.hidden += 1
+            if t.lost_under_arm is None:
+                t.lost_under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
             shift = None
         else:
             moved, against = self._crown_shift(t, frame, offset, found)
@@ -526,6 +530,8 @@ class ThrowJudge:
             blob = labels == i
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
+            if t.lost_under_arm is False:
+                continue  # the crown went before anything came in from the border: the standee itself
             if float(blob.sum()) * cm2_per_pixel > MAX_STANDEE_AREA_CM2:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
