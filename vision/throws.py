@@ -271,9 +271,14 @@ class ThrowJudge:
         """The marker near ``centre`` in the latest of ``frames`` that shows it, moved back by that
         frame's shift against the reference (so in the reference's frame); None if none shows it."""
         size = (frames[0].shape[1], frames[0].shape[0])
+        latest = True
         for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
             box = _box_around(centre + np.asarray(shift, np.float32), half, size)
-            found = self.detector.find_in(frame, box, marker_id, upscale)
+            if latest:  # enlarged and sharpened passes too, on one frame only
+                found = self.detector.find_in(frame, box, marker_id, upscale)
+                latest = False
+            else:
+                found = self.detector.detect_in(frame, box, upscale).get(marker_id)
             if found is not None:
                 return Detection(marker_id, found.corners - np.asarray(shift, np.float32))
         return None
@@ -287,7 +292,7 @@ class ThrowJudge:
         against = "registered frame"
         if t.base is not None:
             box = _box_around(t.base.center + np.asarray(shift, np.float32), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
-            base = self.detector.find_in(frame, box, t.base.marker_id, upscale=2)
+            base = self.detector.detect_in(frame, box, upscale=2).get(t.base.marker_id)
             if base is not None:
                 return t.to_cm @ (moved - (base.center - t.base.center)), "base marker"
         return t.to_cm @ (moved - np.asarray(shift, np.float32)), against
@@ -356,7 +361,7 @@ class ThrowJudge:
         offset = self.motion.shift
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
-        found = self.detector.find_in(frame, box, t.crown.marker_id, upscale=1)
+        found = self.detector.detect_in(frame, box, upscale=1).get(t.crown.marker_id)
         if found is None:
             t.hidden += 1
             if t.lost_under_arm is None:
