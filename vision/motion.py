@@ -203,6 +203,7 @@ class MotionDetector:
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
+        self._arms = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
             self.reference = self.recent[-1][0].copy()
             self._ref_edges = self.recent[-1][1]
@@ -219,10 +220,15 @@ class MotionDetector:
         return bool(self.arm_mask()[y0:y1, x0:x1].any())
 
     def arm_mask(self) -> np.ndarray:
-        """Low-resolution mask (bool) of arms and hands in the latest frame."""
-        return self._arm_mask(self.difference(self.recent[-1][0], self.reference, self._ref_edges))
+        """Low-resolution mask (bool) of arms and hands in the latest frame (worked out once a frame)."""
+        if self._arms is None:
+            self._arms = self._arm_mask(self.difference(self.recent[-1][0], self.reference, self._ref_edges))
+        return self._arms
+
+    _arms: np.ndarray | None = None
 
     def update(self, frame: np.ndarray) -> MotionFrame:
+        self._arms = None
         small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]

@@ -138,6 +138,7 @@ class _SeatTrack:
     hidden: int = 0
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
+    hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
     lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
     first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
 
@@ -145,6 +146,7 @@ class _SeatTrack:
         self.shifts.clear()
         self.examined = self.hidden = self.registered = 0
         self.lost_under_arm = None
+        self.hidden_free = 0
         self.contact = False
         self.first_change = None
 
@@ -364,8 +366,10 @@ class ThrowJudge:
         found = self.detector.detect_in(frame, box, upscale=1).get(t.crown.marker_id)
         if found is None:
             t.hidden += 1
+            under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+            t.hidden_free += not under_arm
             if t.lost_under_arm is None:
-                t.lost_under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+                t.lost_under_arm = under_arm
             shift = None
         else:
             moved, against = self._crown_shift(t, frame, offset, found)
@@ -572,6 +576,13 @@ class ThrowJudge:
             ev.outcome = Outcome.NOTHING
             ev.reason = f"shuriken's blob met the standee, whose crown barely moved ({moved:.2f} cm)"
             ev.confidence = 0.55
+        elif t.hidden_free >= 2:
+            # the crown vanished for a while with no hand over it: tilted away by a touch, or the star
+            # passing over it; the frames that would tell are the ones it was not seen in
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"crown marker back in place, but unseen in {t.hidden_free} frames with no hand over it "
+                         f"(moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
         else:
             ev.outcome = Outcome.NOTHING
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
