@@ -19,10 +19,11 @@ from pathlib import Path
 import cv2
 
 from vision import sheet, synth
-from vision.calibration import Calibration, CalibrationError, calibrate
-from vision.judge import judge_clip
+from vision.calibration import Calibration, calibrate
+from vision.errors import CalibrationError, ClipError, VisionError
 from vision.progress import progress
-from vision.sources import ClipError, FrameFolder, PiCamera, UvcCamera, VideoFile
+from vision.sources import FrameFolder, PiCamera, UvcCamera, open_video
+from vision.throws import judge_clip
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read
@@ -34,7 +35,7 @@ def _open_source(args: argparse.Namespace):
     if args.picamera:
         return PiCamera()
     if args.video:
-        return VideoFile(Path(args.video))
+        return open_video(Path(args.video))
     if args.frames:
         return FrameFolder(Path(args.frames), fps=30)
     raise ClipError("no source: give --camera N, --picamera, --video FILE, --frames DIR or --image FILE")
@@ -83,7 +84,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
         more = f" (and {len(exc.problems) - 1} more)" if len(exc.problems) > 1 else ""
         raise ClipError(f"{args.clip}: cannot calibrate from its first frames: {exc.problems[0]}{more}") from None
     if args.json:
-        print(json.dumps(verdict.details() if args.details else verdict.as_json()))
+        summary = {**verdict.as_json(), "needs_godfather": verdict.needs_godfather,
+                   "confidence": round(verdict.confidence, 3)}
+        print(json.dumps({**verdict.details(), **summary} if args.details else summary))
         return 0
     print(f"knocked: {verdict.knocked}  touched: {verdict.touched}  confidence {verdict.confidence:.2f}"
           f"{'  (the Godfather decides)' if verdict.needs_godfather else ''}  [{verdict.reason}]")
@@ -158,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("judge", help="judge a recorded throw")
     p.add_argument("clip", help="folder with clip.json and video.avi or frames/")
-    p.add_argument("--json", action="store_true", help='print {"knocked": [...], "touched": [...]}')
+    p.add_argument("--json", action="store_true", help='print {"knocked": [...], "touched": [...], "needs_godfather": bool, "confidence": x}')
     p.add_argument("--details", action="store_true", help="with --json: add confidence and per-seat evidence")
     p.add_argument("--calibration", help="a saved calibration (default: calibrate from the clip's first frames)")
     p.set_defaults(run=cmd_judge)
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         return args.run(args)
-    except (ClipError, CalibrationError) as exc:
+    except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
 

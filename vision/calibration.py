@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import cv2
 import numpy as np
 
 from vision import markers
+from vision.errors import CalibrationError
 from vision.markers import Detection, MarkerDetector, MarkerKind
 
 log = logging.getLogger(__name__)
@@ -27,14 +28,7 @@ MIN_BRIGHTNESS = 30  # median grey level of the image
 MAX_BRIGHTNESS = 235
 MIN_MARKER_CONTRAST = 50  # grey levels between a corner marker's black and white cells
 FORMAT_VERSION = 1
-
-
-class CalibrationError(Exception):
-    """The scene cannot be calibrated; ``problems`` holds one actionable line per fault."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("; ".join(problems))
-        self.problems = problems
+MAX_FILE_BYTES = 256 << 10  # a calibration file is a few KiB
 
 
 @dataclass
@@ -64,6 +58,14 @@ class Calibration:
     def seat_count(self) -> int:
         return len(self.seats)
 
+    def table_centre(self) -> np.ndarray:
+        """The play area's centre in the image: from the corner markers, else the seats' markers."""
+        if len(self.corners) == len(markers.CORNER_IDS):
+            inverse = np.linalg.inv(self.play_area_homography)
+            return cv2.perspectiveTransform(np.float32([[[0.5, 0.5]]]), inverse)[0, 0]
+        points = [np.mean(m, axis=0) for s in self.seats.values() for m in (s.crown, s.base) if m is not None]
+        return np.mean(points, axis=0) if points else np.float32([self.image_size[0] / 2, self.image_size[1] / 2])
+
     def to_json(self) -> dict:
         def arr(a: np.ndarray | None) -> list | None:
             return None if a is None else np.asarray(a, float).round(3).tolist()
@@ -80,7 +82,7 @@ class Calibration:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Calibration":
+    def from_json(cls, data: dict) -> Calibration:
         def arr(a: list | None) -> np.ndarray | None:
             return None if a is None else np.asarray(a, np.float32)
 
@@ -95,11 +97,15 @@ class Calibration:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
-    def load(cls, path: Path) -> "Calibration":
+    def load(cls, path: Path) -> Calibration:
         try:
-            return cls.from_json(json.loads(Path(path).read_text()))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise CalibrationError([f"{path}: not a calibration file ({exc})"]) from exc
+            with open(path, "rb") as f:
+                raw = f.read(MAX_FILE_BYTES + 1)
+            if len(raw) > MAX_FILE_BYTES:
+                raise ValueError(f"larger than {MAX_FILE_BYTES // 1024} KiB")
+            return cls.from_json(json.loads(raw))
+        except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError, AttributeError) as exc:
+            raise CalibrationError([f"{path}: not a calibration file ({str(exc)[:80]})"]) from None
 
 
 def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:
@@ -107,8 +113,8 @@ def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -
     seen: dict[int, list[np.ndarray]] = {}
     for frame in frames:
         dets = detector.detect(frame)
-        if not _complete(dets):  # small base markers often decode only when enlarged
-            dets = {**dets, **detector.detect(frame, upscale=2)}
+        if not _complete(dets):  # small, dim or defocused markers: enlarged, sharpened
+            dets = {**detector.detect_hard(frame), **dets}
         for mid, det in dets.items():
             seen.setdefault(mid, []).append(det.corners)
     need = max(1, math.ceil(len(frames) / 2))
@@ -159,14 +165,15 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
     found = _median_detections(frames, detector)
     problems: list[str] = []
     warnings: list[str] = []
+    advice = problems if setup else warnings  # set-up faults; during a game, what is decoded is used
 
     gray = cv2.cvtColor(frames[-1], cv2.COLOR_BGR2GRAY) if frames[-1].ndim == 3 else frames[-1]
     brightness = float(np.median(gray))
     if brightness < MIN_BRIGHTNESS:
-        problems.append(f"too dark: the image's median brightness is {brightness:.0f}/255, needs at least "
+        advice.append(f"too dark: the image's median brightness is {brightness:.0f}/255, needs at least "
                         f"{MIN_BRIGHTNESS}: add light or raise the camera's exposure")
     elif brightness > MAX_BRIGHTNESS:
-        problems.append(f"too bright: the image's median brightness is {brightness:.0f}/255, at most "
+        advice.append(f"too bright: the image's median brightness is {brightness:.0f}/255, at most "
                         f"{MAX_BRIGHTNESS}: lower the exposure")
 
     if seats is None:
@@ -179,7 +186,7 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
 
     for cid in markers.CORNER_IDS:
         if cid not in found:
-            problems.append(f"corner marker id {cid} not found: it lies flat at a corner of the play area, "
+            advice.append(f"corner marker id {cid} not found: it lies flat at a corner of the play area, "
                             "clockwise from seat 0's left")
     seat_markers: dict[int, SeatMarkers] = {}
     for seat in range(max(0, min(seats, markers.MAX_SEATS))):
@@ -187,8 +194,8 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         if base is None:
             (problems if setup else warnings).append(f"seat {seat}: base marker id {markers.base_id(seat)} not found")
         if crown is None and (setup or base is None):
-            problems.append(f"seat {seat}: crown marker id {markers.crown_id(seat)} not found "
-                            "(is the standee up, with its crown card facing the camera?)")
+            advice.append(f"seat {seat}: crown marker id {markers.crown_id(seat)} not found "
+                          "(is the standee up, with its crown card facing the camera?)")
         if crown is not None and base is not None:
             if np.linalg.norm(crown.center - base.center) > 4 * crown.side_px:
                 problems.append(f"seat {seat}: base marker id {base.marker_id} is far from crown marker id "
@@ -202,7 +209,7 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
 
     for mid, det in found.items():
         if det.side_px < MIN_SIDE_PX:
-            problems.append(f"{_describe(mid)} is {det.side_px:.0f} px wide, needs at least {MIN_SIDE_PX:.0f} px: "
+            advice.append(f"{_describe(mid)} is {det.side_px:.0f} px wide, needs at least {MIN_SIDE_PX:.0f} px: "
                             "bring the camera closer or raise its resolution")
 
     homography = np.eye(3)
@@ -215,12 +222,18 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         for cid in markers.CORNER_IDS:
             contrast = _marker_contrast(gray, found[cid].corners)
             if contrast < MIN_MARKER_CONTRAST:
-                problems.append(f"corner marker id {cid}: contrast {contrast:.0f} grey levels, needs "
+                advice.append(f"corner marker id {cid}: contrast {contrast:.0f} grey levels, needs "
                                 f"{MIN_MARKER_CONTRAST}: the light is too dim or glaring there")
         standing = {s: np.mean(m.crown, axis=0) for s, m in seat_markers.items() if m.crown is not None}
         order = _clockwise_problem(standing, homography)
         if order:
             problems.append(order)
+    if px_per_cm == 0.0:  # during a game without every corner marker: the crowns give the scale
+        sides = [found[markers.crown_id(s)].side_px for s in seat_markers if markers.crown_id(s) in found]
+        if not sides:
+            problems.append("no corner marker and no crown marker found: nothing gives the table's scale")
+        else:
+            px_per_cm = float(np.median(sides)) / markers.CROWN_SIZE_CM
     if problems:
         log.debug("calibration refused: %s", problems)
         raise CalibrationError(problems)
@@ -228,8 +241,8 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         if det.side_px < 1.3 * MIN_SIDE_PX:
             warnings.append(f"{_describe(mid)} is only {det.side_px:.0f} px wide")
     log.info("calibrated %d seats at %.1f px/cm, brightness %.0f", len(seat_markers), px_per_cm, brightness)
-    return Calibration((w, h), {c: found[c].corners for c in markers.CORNER_IDS}, seat_markers, brightness,
-                       px_per_cm, homography, warnings)
+    return Calibration((w, h), {c: found[c].corners for c in markers.CORNER_IDS if c in found}, seat_markers,
+                       brightness, px_per_cm, homography, warnings)
 
 
 def _marker_contrast(gray: np.ndarray, corners: np.ndarray) -> float:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from vision import synth
 from vision.calibration import CalibrationError
-from vision.judge import JudgeConfig, judge_frames
+from vision.throws import JudgeConfig, judge_frames
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,11 @@ class ClipResult:
     @property
     def correct(self) -> bool:
         return not self.refused and self.truth == self.verdict
+
+    @property
+    def wrong_and_sure(self) -> bool:
+        """Wrong without asking the Godfather: the worst outcome, counted on its own."""
+        return not self.correct and not self.needs_godfather
 
     @property
     def false_knock(self) -> bool:

@@ -108,12 +108,17 @@ class MarkerDetector:
         self._detector = cv2.aruco.ArucoDetector(dictionary(), params)
 
     def detect(self, image: np.ndarray, origin: tuple[int, int] = (0, 0),
-               upscale: int = 1) -> dict[int, Detection]:
+               upscale: int = 1, sharpen: float = 0.0) -> dict[int, Detection]:
         """Markers found in ``image`` (BGR or gray); ``origin`` shifts crop coordinates back to the
-        full frame and ``upscale`` enlarges a small crop first (small markers decode better)."""
+        full frame, ``upscale`` enlarges a small crop first (small markers decode better) and
+        ``sharpen`` (an unsharp mask's amount) restores the cells of a defocused marker."""
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if upscale > 1:
-            gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+            gray = cv2.resize(gray, None, fx=upscale, fy=upscale,
+                              interpolation=cv2.INTER_CUBIC if sharpen else cv2.INTER_LINEAR)
+        if sharpen:
+            soft = cv2.GaussianBlur(gray, (0, 0), 1.5 * upscale)
+            gray = cv2.addWeighted(gray, 1.0 + sharpen, soft, -sharpen, 0)
         corners, ids, _ = self._detector.detectMarkers(gray)
         found: dict[int, Detection] = {}
         if ids is None:
@@ -133,10 +138,32 @@ class MarkerDetector:
         return found
 
     def detect_in(self, frame: np.ndarray, box: tuple[int, int, int, int],
-                  upscale: int = 2) -> dict[int, Detection]:
+                  upscale: int = 2, sharpen: float = 0.0) -> dict[int, Detection]:
         """Markers inside ``box`` = (x0, y0, x1, y1) of ``frame``, clipped to the frame."""
         h, w = frame.shape[:2]
         x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
         if x1 - x0 < 8 or y1 - y0 < 8:
             return {}
-        return self.detect(frame[y0:y1, x0:x1], origin=(x0, y0), upscale=upscale)
+        return self.detect(frame[y0:y1, x0:x1], origin=(x0, y0), upscale=upscale, sharpen=sharpen)
+
+    def find_in(self, frame: np.ndarray, box: tuple[int, int, int, int], marker_id: int,
+                upscale: int = 1) -> Detection | None:
+        """Marker ``marker_id`` inside ``box``: as is first, then enlarged and sharpened (a dim,
+        defocused or small marker), None if no way shows it."""
+        for up, amount in [p for p in HARD_PASSES if p[0] >= upscale]:
+            found = self.detect_in(frame, box, max(up, upscale), amount).get(marker_id)
+            if found is not None:
+                return found
+        return None
+
+    def detect_hard(self, image: np.ndarray) -> dict[int, Detection]:
+        """Every marker any pass finds in a whole frame (as is, enlarged, enlarged and sharpened);
+        a marker found as is keeps those corners."""
+        found: dict[int, Detection] = {}
+        for up, amount in HARD_PASSES:
+            for mid, det in self.detect(image, upscale=up, sharpen=amount).items():
+                found.setdefault(mid, det)
+        return found
+
+
+HARD_PASSES = ((1, 0.0), (2, 0.0), (2, 0.8), (2, 1.5))  # (upscale, sharpening) tried in turn

@@ -8,6 +8,7 @@ of the foam star, away from the border, is the shuriken.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
@@ -41,8 +42,61 @@ class MotionFrame:
     blobs: list[Blob]
 
 
+MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image is not camera shake
+EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
+
+
+ANCHOR_HALF = 32  # full-resolution half side of the patch around each fixed marker used to register frames
+
+
+class Anchors:
+    """Registers frames to the reference with the markers that never move (the corner markers and
+    the base markers, flat on the table): each one's shift is found by phase correlation of a small
+    full-resolution patch around it, and the median over them is the frame's shift. An arm or the
+    star over a few of them does not move the median."""
+
+    def __init__(self, centres: list[np.ndarray], size: tuple[int, int]) -> None:
+        w, h = size
+        a = ANCHOR_HALF
+        self.boxes = [(int(c[0]) - a, int(c[1]) - a) for c in centres
+                      if a <= c[0] < w - a and a <= c[1] < h - a]
+        self.window = cv2.createHanningWindow((2 * a, 2 * a), cv2.CV_32F)
+        self.reference: list[np.ndarray] = []
+
+    def _patches(self, frame: np.ndarray) -> list[np.ndarray]:
+        a2 = 2 * ANCHOR_HALF
+        out = []
+        for x, y in self.boxes:
+            patch = frame[y:y + a2, x:x + a2]
+            if patch.ndim == 3:
+                patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+            out.append(patch.astype(np.float32))
+        return out
+
+    def set_reference(self, frame: np.ndarray) -> None:
+        self.reference = self._patches(frame)
+
+    def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
+        """The frame's shift against the reference, full-resolution pixels; None if too few markers agree."""
+        found = []
+        for ref, patch in zip(self.reference, self._patches(frame)):
+            (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
+            if response >= 0.15 and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
+                found.append((dx, dy))
+        if len(found) < 2:
+            return None
+        dx, dy = np.median(np.array(found), axis=0)
+        return float(dx), float(dy)
+
+
 class MotionDetector:
-    """Keeps the reference and the recent low-resolution frames; ``update`` classifies one frame."""
+    """Keeps the reference and the recent low-resolution frames; ``update`` classifies one frame.
+
+    Every frame is first put into the reference's frame: its shift against the reference (camera
+    shake, a slow drift) is found by phase correlation and undone, and its brightness is brought to
+    the reference's row by row (auto exposure, a lamp's flicker, rolling-shutter bands). A pixel
+    then counts as changed when it differs by more than the noise threshold plus what an edge shows
+    when the registration is off by a fraction of a pixel."""
 
     def __init__(self, px_per_cm: float, fps: float, scale: int = 4, min_threshold: int = 12) -> None:
         self.scale = scale
@@ -50,9 +104,16 @@ class MotionDetector:
         self.min_threshold = min_threshold
         self.threshold = float(min_threshold)
         self.star_area = STAR_AREA_CM2 * px_per_cm * px_per_cm  # full-resolution pixels
+        self.anchors: Anchors | None = None  # fixed markers to register frames with (else the whole frame)
         self.reference: np.ndarray | None = None
-        self.recent: deque[np.ndarray] = deque(maxlen=self.lag + 1)
+        self._ref_gray: np.ndarray | None = None
+        self._ref_edges: np.ndarray | None = None
+        self._window: np.ndarray | None = None
+        self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
         self.size = (0, 0)
+        self.shift = (0.0, 0.0)  # latest frame's shift against the reference, full-resolution pixels
+        self.reference_shifts: list[tuple[float, float]] = []
+        self.gain = 1.0  # latest frame's brightness against the reference (median over rows)
         self._speck = np.ones((2, 2), np.uint8)
         self._arm_margin = np.ones((5, 5), np.uint8)
 
@@ -63,43 +124,119 @@ class MotionDetector:
         return cv2.resize(frame, (w // self.scale, h // self.scale), interpolation=cv2.INTER_AREA)
 
     @staticmethod
-    def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        d = cv2.absdiff(a, b)
-        if d.ndim == 2:
-            return d
-        blue, green, red = cv2.split(d)
-        return cv2.max(cv2.max(blue, green), red)
+    def _gray(small: np.ndarray) -> np.ndarray:
+        g = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return g.astype(np.float32)
 
-    def set_reference(self, frames: list[np.ndarray]) -> None:
-        """The scene at rest; the noise between these frames sets the change threshold."""
-        small = [self.shrink(f) for f in frames]
+    @staticmethod
+    def _edges(small: np.ndarray) -> np.ndarray:
+        """How much each pixel changes per pixel of displacement (largest colour gradient)."""
+        gx = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)
+        g = cv2.max(cv2.convertScaleAbs(gx, alpha=0.25), cv2.convertScaleAbs(gy, alpha=0.25))
+        if g.ndim == 3:
+            g = np.max(g, axis=2)
+        return cv2.dilate(g, np.ones((3, 3), np.uint8))
+
+    def _register(self, small: np.ndarray, frame: np.ndarray) -> np.ndarray:
+        """``small`` moved onto the reference and brought to its brightness, row by row."""
+        gray = self._gray(small)
+        if self._ref_gray is not None:
+            anchored = self.anchors.shift(frame) if self.anchors is not None else None
+            if anchored is not None:
+                dx, dy = anchored[0] / self.scale, anchored[1] / self.scale
+            else:
+                # copies: phaseCorrelate applies the window in place when no padding is needed
+                (dx, dy), response = cv2.phaseCorrelate(self._ref_gray.copy(), gray.copy(), self._window)
+                if not (abs(dx) <= MAX_SHIFT_LOW and abs(dy) <= MAX_SHIFT_LOW) or response < 0.02:
+                    dx, dy = self.shift[0] / self.scale, self.shift[1] / self.scale
+            self.shift = (dx * self.scale, dy * self.scale)
+            if abs(dx) > 0.02 or abs(dy) > 0.02:
+                m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
+                small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+                gray = self._gray(small)
+            ratio = np.median((self._ref_gray + 8.0) / (gray + 8.0), axis=1)
+            ratio = cv2.blur(ratio.reshape(-1, 1).astype(np.float32), (1, 5)).ravel()
+            self.gain = float(1.0 / np.median(ratio))
+            if np.abs(ratio - 1.0).max() > 0.01:
+                gains = ratio[:, None, None] if small.ndim == 3 else ratio[:, None]
+                small = np.clip(small.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        return small
+
+    def difference(self, a: np.ndarray, b: np.ndarray, edges: np.ndarray) -> np.ndarray:
+        """How far ``a`` differs from ``b`` beyond what a fraction of a pixel of registration error
+        shows at ``b``'s edges (largest over the colour channels)."""
+        d = cv2.absdiff(a, b)
+        if d.ndim == 3:
+            blue, green, red = cv2.split(d)
+            d = cv2.max(cv2.max(blue, green), red)
+        return cv2.subtract(d, cv2.convertScaleAbs(edges, alpha=EDGE_TOLERANCE))
+
+    def set_reference(self, frames: list[np.ndarray], anchors: list[np.ndarray] | None = None) -> None:
+        """The scene at rest; the noise between these frames sets the change threshold. ``anchors``:
+        image centres of markers that never move, to register every frame with."""
+        if anchors:
+            self.anchors = Anchors(anchors, (frames[0].shape[1], frames[0].shape[0]))
+            self.anchors.set_reference(frames[0])
+            if len(self.anchors.boxes) < 3:
+                self.anchors = None
+        first = self.shrink(frames[0])
+        self._ref_gray = self._gray(first)
+        self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
+        self.shift = (0.0, 0.0)
+        small = [first]
+        self.reference_shifts = [(0.0, 0.0)]  # each reference frame's shift against the first
+        for f in frames[1:]:
+            small.append(self._register(self.shrink(f), f))
+            self.reference_shifts.append(self.shift)
         self.reference = np.mean(small, axis=0).round().astype(np.uint8)
+        self._ref_gray = self._gray(self.reference)
+        self._ref_edges = self._edges(self.reference)
         if len(small) > 1:
-            spread = np.mean([np.percentile(self._difference(a, b), 99.5) for a, b in zip(small, small[1:])])
+            spread = np.mean([np.percentile(self.difference(a, b, self._edges(b)), 99.5)
+                              for a, b in itertools.pairwise(small)])
             self.threshold = max(float(self.min_threshold), 1.5 * float(spread))
         self.recent.clear()
-        self.recent.extend(small[-self.recent.maxlen:])
+        self.recent.extend((f, self._edges(f)) for f in small[-self.recent.maxlen:])
         self.size = frames[0].shape[1], frames[0].shape[0]
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
-        if self.recent:
-            self.reference = self.recent[-1].copy()
+        self._arms = None
+        if self.recent:  # already registered: the reference's coordinates stay those of the first
+            self.reference = self.recent[-1][0].copy()
+            self._ref_edges = self.recent[-1][1]
+            self._ref_gray = self._gray(self.reference)
+
+    def changed_now(self) -> np.ndarray:
+        """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
+        return self.difference(self.recent[-1][0], self.reference, self._ref_edges) > self.threshold
 
     def arm_in(self, box: tuple[int, int, int, int]) -> bool:
         """Whether an arm or hand (something from the border) covers part of ``box`` (low
         resolution) in the latest frame."""
         x0, y0, x1, y1 = box
-        return bool(self._arm_mask(self._difference(self.recent[-1], self.reference))[y0:y1, x0:x1].any())
+        return bool(self.arm_mask()[y0:y1, x0:x1].any())
+
+    def arm_mask(self) -> np.ndarray:
+        """Low-resolution mask (bool) of arms and hands in the latest frame (worked out once a frame)."""
+        if self._arms is None:
+            self._arms = self._arm_mask(self.difference(self.recent[-1][0], self.reference, self._ref_edges))
+        return self._arms
+
+    _arms: np.ndarray | None = None
 
     def update(self, frame: np.ndarray) -> MotionFrame:
-        small = self.shrink(frame)
-        past = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
-        self.recent.append(small)
+        self._arms = None
+        small = self._register(self.shrink(frame), frame)
+        edges = self._edges(small)
+        past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
+        self.recent.append((small, edges))
         thr = self.threshold
-        changed = (self._difference(small, past) > thr).astype(np.uint8)
+        changed = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # lone noisy pixels are no motion
-        from_reference = self._difference(small, self.reference)
+        from_reference = self.difference(small, self.reference, self._ref_edges)
         moving = changed & (from_reference > thr).astype(np.uint8)
         activity = int(changed.sum())
         return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
+from vision.errors import ClipError
+
 log = logging.getLogger(__name__)
-
-
-class ClipError(Exception):
-    """A clip or frame source that cannot be read; the message names the file and the fault."""
 
 
 class FrameSource(Protocol):
@@ -146,24 +146,212 @@ class PiCamera(_Frames):
         self.cam.close()
 
 
+MAX_FRAME_SIDE = 4096  # pixels: a frame wider or taller than this is not a table camera's
+MAX_FRAME_BYTES = 32 << 20  # one encoded frame (an image file, a video chunk)
+MAX_FRAMES = 20 * 60 * 240  # frames read from one clip: twenty minutes at 240 fps
+MAX_CLIP_JSON_BYTES = 64 << 10
+MAX_JSON_DEPTH = 16
+ZERO_RUN = 48  # zero bytes in a row that compressed image data never holds (256 bits of the shortest code)
+
+
+def _check_frame(frame: np.ndarray, where: str, first: tuple[int, ...] | None) -> np.ndarray:
+    """A decoded frame's size: within limits and the same as the clip's first frame."""
+    h, w = frame.shape[:2]
+    if not (8 <= w <= MAX_FRAME_SIDE and 8 <= h <= MAX_FRAME_SIDE):
+        raise ClipError(f"{where}: a {w}x{h} frame is not a camera frame (8-{MAX_FRAME_SIDE} pixels a side)")
+    if first is not None and frame.shape != first:
+        raise ClipError(f"{where}: {w}x{h}, but the clip's first frame is {first[1]}x{first[0]}: frames of mixed sizes")
+    return frame
+
+
 class VideoFile(_Frames):
+    """A video file decoded by OpenCV (FFmpeg). A file that ends before the frame count in its
+    header is broken: ``read`` raises ``ClipError`` naming the frame where it broke."""
+
     def __init__(self, path: Path, fps: float | None = None) -> None:
         self.path = Path(path)
         self.cap = cv2.VideoCapture(str(self.path))
         if not self.cap.isOpened():
             raise ClipError(f"{self.path}: cannot be opened as a video")
         self.fps = float(fps or self.cap.get(cv2.CAP_PROP_FPS) or 30.0)
-        self._first = True
+        count = self.cap.get(cv2.CAP_PROP_FRAME_COUNT)
+        self.expected = int(count) if np.isfinite(count) and 0 < count < MAX_FRAMES else None
+        self._read = 0
+        self._shape: tuple[int, ...] | None = None
 
     def read(self) -> np.ndarray | None:
+        if self._read >= MAX_FRAMES:
+            return None
         ok, frame = self.cap.read()
-        if not ok and self._first:
-            raise ClipError(f"{self.path}: no frame can be decoded")
-        self._first = False
-        return frame if ok else None
+        if not ok or frame is None:
+            if self._read == 0:
+                raise ClipError(f"{self.path}: no frame can be decoded")
+            if self.expected is not None and self._read < self.expected:
+                raise ClipError(f"{self.path}: broken at frame {self._read}: it ends there, its header "
+                                f"announces {self.expected} frames")
+            return None
+        frame = _check_frame(frame, f"{self.path}: frame {self._read}", self._shape)
+        self._shape = frame.shape
+        self._read += 1
+        return frame
 
     def close(self) -> None:
         self.cap.release()
+
+
+def _jpeg_fault(data: bytes) -> str | None:
+    """Why ``data`` is not one whole baseline JPEG image, or None: start and end markers, the byte
+    stuffing of its compressed data (0xFF inside it is followed by 0x00 or a restart marker), and no
+    long run of zero bytes (a wiped block of the file)."""
+    if len(data) < 4 or data[:2] != b"\xff\xd8":
+        return "no JPEG start marker"
+    end = data.rfind(b"\xff\xd9")
+    if end < 0 or data[end + 2:].strip(b"\0"):
+        return "the JPEG data is cut short (no end marker)"
+    sos = data.find(b"\xff\xda")
+    if sos < 0 or sos + 4 > end:
+        return "no JPEG scan"
+    scan = np.frombuffer(data, np.uint8, end - sos, sos)
+    length = int(scan[2]) << 8 | int(scan[3])
+    body = scan[2 + length:]
+    marks = np.nonzero(body[:-1] == 0xFF)[0]
+    after = body[marks + 1]
+    bad = ~((after == 0) | ((after >= 0xD0) & (after <= 0xD7)) | (after == 0xFF))
+    if bad.any():
+        code = int(after[np.argmax(bad)])
+        if code in (0xC4, 0xDA, 0xDB, 0xDD) or 0xE0 <= code <= 0xEF or code == 0xFE:
+            return None  # another segment (a progressive or multi-scan image): not checked further
+        return f"damaged JPEG data (marker 0xff{code:02x} inside the image data)"
+    nonzero = np.flatnonzero(body)
+    if nonzero.size and int(np.diff(nonzero, prepend=-1, append=body.size).max()) > ZERO_RUN:
+        return f"damaged JPEG data (more than {ZERO_RUN} zero bytes in a row inside the image data)"
+    return None
+
+
+class MjpegAvi(_Frames):
+    """An AVI file of Motion-JPEG frames, read chunk by chunk: every frame's JPEG data is checked
+    whole before it is decoded, so a truncated or damaged file raises ``ClipError`` naming the
+    frame where it broke instead of ending early or giving a concealed, wrong picture."""
+
+    def __init__(self, path: Path, fps: float | None = None) -> None:
+        self.path = Path(path)
+        try:
+            self._file = open(self.path, "rb")  # noqa: SIM115 - kept open while frames are read, closed by close()
+            self._size = self.path.stat().st_size
+        except OSError as exc:
+            raise ClipError(f"{self.path}: cannot be read ({exc.strerror})") from None
+        self.expected, self._pos, movi_fps = self._headers()
+        self.fps = float(fps or movi_fps or 30.0)
+        self._read = 0
+        self._shape: tuple[int, ...] | None = None
+        self._last: np.ndarray | None = None
+
+    @staticmethod
+    def probe(path: Path) -> bool:
+        """Whether ``path`` is an AVI whose video is Motion-JPEG."""
+        try:
+            with open(path, "rb") as f:
+                head = f.read(4096)
+        except OSError:
+            return False
+        return head[:4] == b"RIFF" and head[8:12] == b"AVI " and b"vids" in head and (
+            b"MJPG" in head or b"mjpg" in head)
+
+    def _chunk(self, pos: int) -> tuple[bytes, int]:
+        self._file.seek(pos)
+        head = self._file.read(8)
+        if len(head) < 8:
+            return b"", -1
+        return head[:4], int.from_bytes(head[4:], "little")
+
+    def _headers(self) -> tuple[int | None, int, float]:
+        """Frames announced by the header, where the first movie chunk starts, frames per second."""
+        self._file.seek(0)
+        riff = self._file.read(12)
+        if len(riff) < 12 or riff[:4] != b"RIFF" or riff[8:] != b"AVI ":
+            raise ClipError(f"{self.path}: not an AVI file")
+        total: int | None = None
+        fps = 0.0
+        pos = 12
+        while pos + 8 <= self._size:
+            cid, size = self._chunk(pos)
+            if cid == b"LIST":
+                kind = self._file.read(4)
+                if kind == b"movi":
+                    return total, pos + 12, fps
+                if kind in (b"hdrl", b"strl", b"odml"):
+                    pos += 12
+                    continue
+            elif cid == b"avih" and size >= 20:
+                data = self._file.read(min(size, 64))
+                per_frame_us = int.from_bytes(data[0:4], "little")
+                fps = 1e6 / per_frame_us if 0 < per_frame_us < 10_000_000 else 0.0
+                total = int.from_bytes(data[16:20], "little") or None
+            elif cid == b"dmlh" and size >= 4:
+                total = max(total or 0, int.from_bytes(self._file.read(4), "little")) or None
+            if size > self._size:
+                break
+            pos += 8 + size + (size & 1)
+        raise ClipError(f"{self.path}: no movie data (the AVI file is cut short or damaged before frame 0)")
+
+    def _broken(self, why: str) -> ClipError:
+        return ClipError(f"{self.path}: broken at frame {self._read}: {why}")
+
+    def read(self) -> np.ndarray | None:
+        while self._read < MAX_FRAMES:
+            cid, size = self._chunk(self._pos)
+            complete = self.expected is None or self._read >= self.expected
+            if cid == b"":
+                if self._read == 0:
+                    raise ClipError(f"{self.path}: no frame can be decoded")
+                if not complete:
+                    raise self._broken(f"the file ends there, its header announces {self.expected} frames")
+                return None
+            if cid == b"RIFF":  # an OpenDML extension: its own movie list follows
+                self._pos += 12
+                continue
+            if cid == b"LIST":
+                kind = self._file.read(4)
+                self._pos += 12 if kind in (b"rec ", b"movi") else 8 + size + (size & 1)
+                continue
+            if not all(32 <= c < 127 for c in cid):
+                raise self._broken(f"damaged chunk header at byte {self._pos}")
+            is_frame = cid[2:] in (b"dc", b"db")
+            if self._pos + 8 + size > self._size:
+                if not is_frame and complete:
+                    return None  # only the index is cut short: every frame was there
+                raise self._broken(f"the file is cut short inside that frame's data (at byte {self._size})")
+            start = self._pos + 8
+            self._pos += 8 + size + (size & 1)
+            if not is_frame:
+                continue  # audio, index or padding
+            if size > MAX_FRAME_BYTES:
+                raise self._broken(f"{size} bytes for one frame, more than {MAX_FRAME_BYTES}")
+            if size == 0:
+                if self._last is None:
+                    raise self._broken("an empty frame")
+                self._read += 1  # a dropped frame: the previous one again
+                return self._last
+            self._file.seek(start)
+            data = self._file.read(size)
+            fault = _jpeg_fault(data)
+            frame = None if fault else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise self._broken(fault or "the JPEG image cannot be decoded")
+            frame = _check_frame(frame, f"{self.path}: frame {self._read}", self._shape)
+            self._shape = frame.shape
+            self._read += 1
+            self._last = frame
+            return frame
+        return None
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def open_video(path: Path, fps: float | None = None) -> _Frames:
+    """A video file: Motion-JPEG AVI read and checked frame by frame, anything else through OpenCV."""
+    return MjpegAvi(path, fps) if MjpegAvi.probe(path) else VideoFile(path, fps)
 
 
 class FrameFolder(_Frames):
@@ -171,20 +359,34 @@ class FrameFolder(_Frames):
 
     def __init__(self, folder: Path, fps: float) -> None:
         self.folder = Path(folder)
-        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
+        try:
+            names = [p for _, p in zip(range(MAX_FRAMES + 1), self.folder.iterdir())]
+        except OSError as exc:
+            raise ClipError(f"{self.folder}: cannot be listed ({exc.strerror})") from None
+        self.files = sorted(p for p in names if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
         if not self.files:
             raise ClipError(f"{self.folder}: no image frames")
         self.fps = float(fps)
         self._next = 0
+        self._shape: tuple[int, ...] | None = None
 
     def read(self) -> np.ndarray | None:
         if self._next >= len(self.files):
             return None
         path = self.files[self._next]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            size = path.stat().st_size
+            if size > MAX_FRAME_BYTES:
+                raise ClipError(f"{path}: {size} bytes, more than {MAX_FRAME_BYTES} for one frame")
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ClipError(f"{path}: cannot be read ({exc.strerror})") from None
+        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
         if frame is None:
             raise ClipError(f"{path}: cannot be decoded as an image")
+        frame = _check_frame(frame, str(path), self._shape)
+        self._shape = frame.shape
         return frame
 
 
@@ -206,21 +408,81 @@ class ClipInfo:
     thrower: int
 
 
-def read_clip_info(folder: Path) -> ClipInfo:
+def _json_depth(text: str) -> int:
+    """How deeply ``text``'s arrays and objects nest (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def read_clip_json(folder: Path) -> dict[str, Any]:
+    """A clip folder's ``clip.json`` as a dict, read with limits: at most 64 KiB, nesting at most 16
+    deep; anything else is a ``ClipError`` naming the file."""
     path = Path(folder) / "clip.json"
     try:
-        data = json.loads(path.read_text())
+        with open(path, "rb") as f:
+            raw = f.read(MAX_CLIP_JSON_BYTES + 1)
     except FileNotFoundError:
         raise ClipError(f"{path}: missing") from None
-    except (OSError, ValueError) as exc:
-        raise ClipError(f"{path}: not readable JSON ({exc})") from None
+    except OSError as exc:
+        raise ClipError(f"{path}: cannot be read ({exc.strerror})") from None
+    if len(raw) > MAX_CLIP_JSON_BYTES:
+        raise ClipError(f"{path}: larger than {MAX_CLIP_JSON_BYTES // 1024} KiB, not a clip description")
     try:
-        info = ClipInfo(float(data["fps"]), int(data["seats"]), int(data["thrower"]))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ClipError(f"{path}: needs numbers fps, seats and thrower ({exc!r})") from None
-    if info.fps <= 0 or not 6 <= info.seats <= 9 or not 0 <= info.thrower < info.seats:
-        raise ClipError(f"{path}: fps must be positive, seats 6-9 and thrower a seat number")
-    return info
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ClipError(f"{path}: not UTF-8 text") from None
+    if _json_depth(text) > MAX_JSON_DEPTH:
+        raise ClipError(f"{path}: nested more than {MAX_JSON_DEPTH} deep, not a clip description")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ClipError(f"{path}: not readable JSON ({str(exc)[:80]})") from None
+    if not isinstance(data, dict):
+        raise ClipError(f"{path}: must hold a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number")
+
+
+def clip_number(data: dict[str, Any], key: str, path: Path, low: float, high: float,
+                integer: bool = False) -> float:
+    """``data[key]`` as a finite number in [low, high] (a whole number if ``integer``), or ``ClipError``."""
+    value = data.get(key)
+    if value is None:
+        raise ClipError(f"{path}: needs {key!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ClipError(f"{path}: {key} must be a number, not {str(value)[:20]!r}")
+    if not (math.isfinite(value) and low <= value <= high) or (integer and value != int(value)):
+        kind = "a whole number" if integer else "a number"
+        raise ClipError(f"{path}: {key} is {str(value)[:24]}, must be {kind} from {low:g} to {high:g}")
+    return float(value)
+
+
+def read_clip_info(folder: Path) -> ClipInfo:
+    path = Path(folder) / "clip.json"
+    data = read_clip_json(folder)
+    fps = clip_number(data, "fps", path, 1, 1000)
+    seats = int(clip_number(data, "seats", path, 6, 9, integer=True))
+    thrower = int(clip_number(data, "thrower", path, 0, seats - 1, integer=True))
+    return ClipInfo(fps, seats, thrower)
 
 
 def open_clip(folder: Path) -> tuple[ClipInfo, _Frames]:
@@ -230,7 +492,7 @@ def open_clip(folder: Path) -> tuple[ClipInfo, _Frames]:
         raise ClipError(f"{folder}: not a clip folder")
     info = read_clip_info(folder)
     if (folder / "video.avi").exists():
-        return info, VideoFile(folder / "video.avi", info.fps)
+        return info, open_video(folder / "video.avi", info.fps)
     if (folder / "frames").is_dir():
         return info, FrameFolder(folder / "frames", info.fps)
     raise ClipError(f"{folder}: neither video.avi nor frames/ found")

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Iterator
 
 import cv2
 import numpy as np
@@ -51,6 +51,15 @@ class HandMove(Enum):
     BEFORE = "before"  # a player reaches over the table and withdraws before the throw
     THROWER_ARM = "thrower_arm"  # the thrower's arm follows the shuriken in
     AFTER = "after"  # another player reaches for the shuriken once it lies still
+    OVER = "over"  # a hand comes over a seat at any time (while another standee falls, too) and rests there
+
+
+class StarRest(Enum):
+    """Where the star ends up."""
+
+    TABLE = "table"  # on the table away from the standees, or off it
+    CROWN = "crown"  # on top of the crown of the standee it touched (the crown marker hidden)
+    BETWEEN = "between"  # on the table between two standees, by their bases
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,20 @@ class ClipSpec:
     jpeg_quality: int
     star_speed_cm_s: float
     exposure_s: float
+    # the camera and the room during the clip
+    shake_px: float = 0.0  # per-frame camera shake, pixels (each frame its own random offset)
+    drift_px: float = 0.0  # slow drift of the whole image over the clip, pixels
+    exposure_change: float = 1.0  # auto exposure: brightness ratio reached mid-clip (1: none)
+    rolling_flicker: float = 0.0  # amplitude of bands of a rolling shutter under mains light
+    rest: StarRest = StarRest.TABLE
+    # how this table and its cards look
+    print_black: int = 0  # grey level of a marker's black cells as printed
+    print_white: int = 235  # and of the card's white
+    table_kind: str = "felt"  # felt, wood or cloth
+    standee_w_cm: float = 6.0
+    standee_h_cm: float = 11.0
+    crown_card_cm: float = 5.0
+    blur_sigma: float = 0.6  # defocus, pixels
 
 
 @dataclass(frozen=True)
@@ -91,13 +114,34 @@ def variation_tags(spec: ClipSpec) -> list[str]:
     tags = [f"scenario:{spec.scenario.value}", f"hand:{spec.hand.value}", f"seats:{spec.seats}",
             f"fps:{spec.fps}"]
     tags.append("camera:high" if spec.camera_height_cm >= 80 else "camera:low")
-    tags.append("tilt:strong" if abs(spec.tilt_deg) >= 8 else "tilt:mild")
-    tags.append("lens:barrel" if spec.lens_k1 >= 0.04 else "lens:straight")
-    tags.append("light:dim" if spec.light < 0.7 else "light:bright")
-    tags.append("gradient:strong" if spec.gradient >= 0.2 else "gradient:flat")
-    tags.append("noise:high" if spec.noise_sigma >= 4 else "noise:low")
-    tags.append("jpeg:low" if spec.jpeg_quality < 70 else "jpeg:high")
+    tags.append("tilt:strong" if abs(spec.tilt_deg) >= 15 else "tilt:mild")
+    tags.append("lens:barrel" if spec.lens_k1 >= 0.08 else "lens:straight")
+    tags.append("light:dim" if spec.light < 0.6 else "light:over" if spec.light > 1.2 else "light:normal")
+    tags.append("gradient:strong" if spec.gradient >= 0.3 else "gradient:flat")
+    tags.append("noise:high" if spec.noise_sigma >= 5 else "noise:low")
+    tags.append("jpeg:low" if spec.jpeg_quality < 60 else "jpeg:high")
+    tags.append("shake:strong" if spec.shake_px >= 1.0 else "shake:none" if spec.shake_px == 0 else "shake:mild")
+    if spec.drift_px >= 1.0:
+        tags.append("drift")
+    if abs(spec.exposure_change - 1) >= 0.1:
+        tags.append("exposure:changes")
+    if spec.rolling_flicker >= 0.03:
+        tags.append("flicker:rolling")
+    tags.append(f"rest:{spec.rest.value}")
+    tags.append("print:faint" if spec.print_white - spec.print_black < 170 else "print:crisp")
+    tags.append(f"table:{spec.table_kind}")
+    tags.append("blur:strong" if spec.blur_sigma >= 1.0 else "blur:mild")
     return tags
+
+
+HARD_TAGS = ("light:dim", "light:over", "noise:high", "jpeg:low", "shake:strong", "tilt:strong", "lens:barrel",
+             "exposure:changes", "flicker:rolling", "rest:crown", "rest:between", "hand:over", "print:faint",
+             "blur:strong")
+
+
+def is_hard(spec: ClipSpec) -> bool:
+    """A clip in hard conditions (the kinds a different renderer's hard third has, and more)."""
+    return bool(set(variation_tags(spec)) & set(HARD_TAGS))
 
 
 # ----------------------------------------------------------------------------- scene layout
@@ -142,7 +186,7 @@ def random_spec(seed: int, **overrides) -> ClipSpec:
     scenario = overrides.pop("scenario", None) or Scenario(rng.choice(
         [s.value for s in Scenario], p=[0.2, 0.1, 0.25, 0.25, 0.2]))
     hand = overrides.pop("hand", None) or HandMove(rng.choice(
-        [h.value for h in HandMove], p=[0.35, 0.2, 0.25, 0.2]))
+        [h.value for h in HandMove], p=[0.3, 0.15, 0.2, 0.15, 0.2]))
     others = clear_targets(seats, thrower)
     hits: tuple[tuple[int, str], ...] = ()
     if scenario in (Scenario.TOUCH, Scenario.KNOCK):
@@ -153,20 +197,43 @@ def random_spec(seed: int, **overrides) -> ClipSpec:
         second = int(rng.choice(nxt))
         kinds = rng.choice(["knocked", "touched"], size=2)
         hits = ((first, str(kinds[0])), (second, str(kinds[1])))
+    if "rest" in overrides:
+        rest = overrides.pop("rest")
+    elif hits and hits[-1][1] == "touched" and rng.random() < 0.35:
+        rest = StarRest.CROWN
+    elif not hits and rng.random() < 0.35:
+        rest = StarRest.BETWEEN
+    else:
+        rest = StarRest.TABLE
+    hard = rng.random() < 0.5  # half the clips draw their camera and room from the hard ranges
+    black = int(rng.integers(0, 90)) if rng.random() < 0.4 else int(rng.integers(0, 30))
     values = dict(
         seed=seed, seats=seats, thrower=thrower, scenario=scenario, hits=hits, hand=hand,
-        fps=int(rng.choice([30, 60], p=[0.8, 0.2])),
+        fps=int(rng.choice([30, 60], p=[0.75, 0.25])),
         camera_height_cm=float(rng.uniform(60, 100)),
-        tilt_deg=float(rng.uniform(-12, 12)),
-        yaw_deg=float(rng.uniform(-12, 12) + rng.choice([0, 180])),
+        tilt_deg=float(rng.choice([-1, 1]) * (rng.uniform(0, 25) if hard else rng.uniform(0, 12))),
+        yaw_deg=float(rng.uniform(-15, 15) + rng.choice([0, 180])),
         fill=float(rng.uniform(0.86, 0.97)),
-        lens_k1=float(rng.uniform(0.0, 0.08)),
-        light=float(rng.uniform(0.5, 1.15)),
-        gradient=float(rng.uniform(0.0, 0.3)),
-        noise_sigma=float(rng.uniform(1.0, 6.0)),
-        jpeg_quality=int(rng.integers(55, 93)),
-        star_speed_cm_s=float(rng.uniform(250, 500)),
-        exposure_s=float(rng.uniform(1 / 250, 1 / 60)),
+        lens_k1=float(rng.uniform(0.0, 0.15) if hard else rng.uniform(0.0, 0.06)),
+        light=float(rng.choice([rng.uniform(0.35, 0.6), rng.uniform(1.2, 1.6), rng.uniform(0.6, 1.2)]) if hard
+                    else rng.uniform(0.6, 1.2)),
+        gradient=float(rng.uniform(0.0, 0.5)),
+        noise_sigma=float(rng.uniform(1.0, 9.0) if hard else rng.uniform(1.0, 5.0)),
+        jpeg_quality=int(rng.integers(40, 93) if hard else rng.integers(60, 93)),
+        star_speed_cm_s=float(rng.uniform(250, 550)),
+        exposure_s=float(rng.uniform(1 / 250, 1 / 50)),
+        shake_px=float(rng.choice([0.0, rng.uniform(0.2, 1.0), rng.uniform(1.0, 2.0)], p=[0.3, 0.35, 0.35])),
+        drift_px=float(rng.uniform(0, 4) if rng.random() < 0.4 else 0.0),
+        exposure_change=float(rng.uniform(0.7, 1.35) if rng.random() < 0.3 else 1.0),
+        rolling_flicker=float(rng.uniform(0.02, 0.08) if rng.random() < 0.3 else 0.0),
+        rest=rest,
+        print_black=black,
+        print_white=int(rng.integers(185, 250)),
+        table_kind=str(rng.choice(["felt", "wood", "cloth"])),
+        standee_w_cm=float(rng.uniform(5.0, 7.0)),
+        standee_h_cm=float(rng.uniform(9.0, 13.0)),
+        crown_card_cm=float(rng.uniform(4.6, 5.8)),
+        blur_sigma=float(rng.uniform(0.3, 1.4)),
     )
     values.update(overrides)
     return ClipSpec(**values)
@@ -230,17 +297,21 @@ def _noise_field(rng: np.random.Generator, shape: tuple[int, int], scale: int) -
     return cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
 
 
-def _card_texture(marker_id: int, card_cm: float, marker_cm: float, px_per_cm: float = TEX_PX_PER_CM * 1.5) -> np.ndarray:
+def _card_texture(marker_id: int, card_cm: float, marker_cm: float, px_per_cm: float = TEX_PX_PER_CM * 1.5,
+                  ink: tuple[int, int] = (0, 235)) -> np.ndarray:
+    """A card with a marker printed on it: ``ink`` is the grey of the black cells and of the paper."""
     side = int(round(card_cm * px_per_cm))
     m = int(round(marker_cm * px_per_cm))
-    tex = np.full((side, side, 3), 235, np.uint8)
+    tex = np.full((side, side, 3), ink[1], np.uint8)
     off = (side - m) // 2
-    tex[off:off + m, off:off + m] = cv2.cvtColor(markers.marker_image(marker_id, m), cv2.COLOR_GRAY2BGR)
+    mark = markers.marker_image(marker_id, m).astype(np.float32) / 255.0
+    mark = (ink[0] + (ink[1] - ink[0]) * mark).astype(np.uint8)
+    tex[off:off + m, off:off + m] = cv2.cvtColor(mark, cv2.COLOR_GRAY2BGR)
     return cv2.GaussianBlur(tex, (0, 0), 0.8)
 
 
-def _character_texture(rng: np.random.Generator) -> np.ndarray:
-    w, h = int(STANDEE_W * TEX_PX_PER_CM), int(STANDEE_H * TEX_PX_PER_CM)
+def _character_texture(rng: np.random.Generator, width_cm: float = STANDEE_W, height_cm: float = STANDEE_H) -> np.ndarray:
+    w, h = int(width_cm * TEX_PX_PER_CM), int(height_cm * TEX_PX_PER_CM)
     colour = [int(c) for c in rng.integers(40, 220, 3)]
     tex = np.zeros((h, w, 3), np.uint8)
     tex[:] = colour
@@ -251,18 +322,26 @@ def _character_texture(rng: np.random.Generator) -> np.ndarray:
     return tex
 
 
-def _table_texture(rng: np.random.Generator) -> tuple[np.ndarray, float]:
-    """The table's surface (felt or wood, uneven), and how many cm it reaches beyond the play area."""
+def _table_texture(rng: np.random.Generator, kind: str = "felt") -> tuple[np.ndarray, float]:
+    """The table's surface (felt, wood with its grain, or a patterned cloth, uneven), and how many cm
+    it reaches beyond the play area."""
     extent = 30.0
     w = int((PLAY_W + 2 * extent) * TABLE_PX_PER_CM)
     h = int((PLAY_H + 2 * extent) * TABLE_PX_PER_CM)
-    base = np.array(rng.choice([[50, 110, 50], [60, 95, 140], [110, 110, 110], [80, 80, 130], [120, 130, 140]]),
-                    np.float32) * rng.uniform(0.85, 1.2)
+    base = np.array(rng.choice([[50, 110, 50], [60, 95, 140], [110, 110, 110], [80, 80, 130], [120, 130, 140],
+                                [40, 60, 90], [150, 160, 170]]), np.float32) * rng.uniform(0.85, 1.2)
     grain = _noise_field(rng, (h, w), 24) * 10 + _noise_field(rng, (h, w), 2) * 5
+    if kind == "wood":  # long stripes of grain along the table
+        yy = np.arange(h, dtype=np.float32)[:, None] + _noise_field(rng, (h, w), 40) * 12
+        grain += 14 * np.sin(yy / rng.uniform(3, 8)) + 6 * np.sin(yy / rng.uniform(0.8, 1.6))
+    elif kind == "cloth":  # a woven check
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        period = rng.uniform(8, 30)
+        grain += 12 * (np.sign(np.sin(xx / period)) * np.sign(np.sin(yy / period)))
     return np.clip(base[None, None, :] + grain[..., None], 0, 255).astype(np.uint8), extent
 
 
-def _flat_cards(seats: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def _flat_cards(seats: int, ink: tuple[int, int] = (0, 235)) -> list[tuple[np.ndarray, np.ndarray]]:
     """Corner and base marker cards lying on the table: (texture, world corners TL TR BR BL)."""
     def quad(centre: np.ndarray, side_cm: float, angle: float) -> np.ndarray:
         half = side_cm / 2
@@ -270,13 +349,13 @@ def _flat_cards(seats: int) -> list[tuple[np.ndarray, np.ndarray]]:
         c, s = math.cos(angle), math.sin(angle)
         return np.column_stack([local @ np.array([[c, s], [-s, c]]) + centre, np.zeros(4)])
 
-    cards = [(_card_texture(i, 6.0, markers.CORNER_SIZE_CM, CARD_PX_PER_CM), quad(centre, 6.0, 0.0))
+    cards = [(_card_texture(i, 6.0, markers.CORNER_SIZE_CM, CARD_PX_PER_CM, ink), quad(centre, 6.0, 0.0))
              for i, centre in enumerate(corner_positions())]
     for seat in range(seats):
         pos = standee_position(seat, seats)
         inward = -pos / np.linalg.norm(pos)
         angle = math.atan2(inward[1], inward[0]) - math.pi / 2
-        cards.append((_card_texture(markers.base_id(seat), BASE_CARD, markers.BASE_SIZE_CM, CARD_PX_PER_CM),
+        cards.append((_card_texture(markers.base_id(seat), BASE_CARD, markers.BASE_SIZE_CM, CARD_PX_PER_CM, ink),
                       quad(pos + inward * BASE_MARKER_OFFSET, BASE_CARD, angle)))
     return cards
 
@@ -295,6 +374,9 @@ class Standee:
     picture: np.ndarray
     crown: np.ndarray
     events: list[tuple[float, str, np.ndarray, dict]] = field(default_factory=list)
+    width: float = STANDEE_W
+    height: float = STANDEE_H
+    card: float = CROWN_CARD
 
     def tilt(self, t: float) -> tuple[float, np.ndarray]:
         """(angle, horizontal direction) of the standee at time t; angle 0 is upright."""
@@ -314,12 +396,12 @@ class Standee:
         pivot = np.append(self.position + direction * 1.2 * (1 if angle >= 0 else -1), 0.0)
         axis = np.append(np.array([-direction[1], direction[0]]), 0.0)  # tipping towards `direction`
         rot = _axis_rotation(axis, angle)
-        hw, up = STANDEE_W / 2, STANDEE_H
+        hw, up = self.width / 2, self.height
         p0 = np.append(self.position, 0.0)
         s3, i3, z = np.append(side, 0), np.append(self.inward, 0), np.array([0, 0, 1.0])
         body = [p0 - s3 * hw + z * up, p0 + s3 * hw + z * up, p0 + s3 * hw, p0 - s3 * hw]
         top = p0 + z * (up + 0.1)
-        c = CROWN_CARD / 2
+        c = self.card / 2
         crown = [top + i3 * c + s3 * c, top + i3 * c - s3 * c, top - i3 * c - s3 * c, top - i3 * c + s3 * c]
         base = [p0 + z * 1.2 + i3 * 1.3 - s3 * 3.5, p0 + z * 1.2 + i3 * 1.3 + s3 * 3.5,
                 p0 + z * 1.2 - i3 * 1.3 + s3 * 3.5, p0 + z * 1.2 - i3 * 1.3 - s3 * 3.5]
@@ -381,11 +463,19 @@ class ArmMove:
     t0: float
     t1: float
     colour: tuple[int, int, int]
+    hold: float = 0.0  # seconds the hand rests at ``reach`` before going back
 
     def hand_at(self, t: float) -> np.ndarray | None:
         if not self.t0 <= t <= self.t1:
             return None
-        phase = math.sin(math.pi * (t - self.t0) / (self.t1 - self.t0))
+        move = max(1e-3, (self.t1 - self.t0 - self.hold) / 2)
+        since = t - self.t0
+        if since < move:
+            phase = math.sin(math.pi / 2 * since / move)
+        elif since < move + self.hold:
+            phase = 1.0
+        else:
+            phase = math.cos(math.pi / 2 * min(1.0, (since - move - self.hold) / move))
         return self.start + (self.reach - self.start) * phase
 
 
@@ -399,10 +489,14 @@ class Scene:
         rng = np.random.default_rng(spec.seed + 7)
         self.camera = make_camera(spec)
         self.standees = []
+        ink = (spec.print_black, spec.print_white)
         for seat in range(spec.seats):
             pos = standee_position(seat, spec.seats)
-            self.standees.append(Standee(seat, pos, -pos / np.linalg.norm(pos), _character_texture(rng),
-                                         _card_texture(markers.crown_id(seat), CROWN_CARD, markers.CROWN_SIZE_CM)))
+            self.standees.append(Standee(
+                seat, pos, -pos / np.linalg.norm(pos),
+                _character_texture(rng, spec.standee_w_cm, spec.standee_h_cm),
+                _card_texture(markers.crown_id(seat), spec.crown_card_cm, markers.CROWN_SIZE_CM, ink=ink),
+                width=spec.standee_w_cm, height=spec.standee_h_cm, card=spec.crown_card_cm))
         self._card_back = np.full((8, 8, 3), 200, np.uint8)
         self._base_top = np.full((8, 8, 3), 35, np.uint8)
         self._layer_key: tuple | None = None
@@ -427,12 +521,30 @@ class Scene:
             t0 = rest_t + float(rng.uniform(0.05, 0.3))
             self.arms.append(self._arm(rng, seat, t0, t0 + 0.7, 0.0, reach=rest))
             self.end_of_action = max(self.end_of_action, t0 + 0.8)
+        if spec.hand is HandMove.OVER:  # over any seat, at any time around the throw, resting a while
+            seat = int(rng.integers(0, spec.seats))
+            t0 = float(rng.uniform(max(0.15, self.lead - 0.4), self.end_of_action - 0.2))
+            hold = float(rng.uniform(0.3, 1.2))
+            t1 = t0 + hold + 2 * float(rng.uniform(0.25, 0.45))
+            self.arms.append(self._arm(rng, seat, t0, t1, 0.0, hold=hold))
+            self.end_of_action = max(self.end_of_action, t1 + 0.1)
         self.duration = self.end_of_action + 0.9
         self.frame_count = int(math.ceil(self.duration * spec.fps))
         self._light = self._light_field(rng)
         # mains-powered lamps beat with the frame rate: a slow, slight brightness wobble
         self._flicker = (float(rng.uniform(0, 0.025)), float(rng.uniform(0.5, 8)), float(rng.uniform(0, 2 * math.pi)))
         self._lens_maps = self._lens()
+        # the camera and the room: shake, drift, auto exposure, rolling flicker (their own generator)
+        motion_rng = np.random.default_rng(spec.seed + 13)
+        r = spec.shake_px * np.sqrt(motion_rng.uniform(0, 1, self.frame_count))
+        a = motion_rng.uniform(0, 2 * math.pi, self.frame_count)
+        drift = motion_rng.uniform(0, 2 * math.pi)
+        ramp = np.arange(self.frame_count) / max(1, self.frame_count - 1)
+        self._offsets = np.column_stack([r * np.cos(a) + spec.drift_px * ramp * math.cos(drift),
+                                         r * np.sin(a) + spec.drift_px * ramp * math.sin(drift)])
+        self._exposure_at = float(motion_rng.uniform(0.2, max(0.3, self.duration - 0.4)))
+        self._rolling = (float(motion_rng.uniform(60, 240)), float(motion_rng.uniform(2, 12)),
+                         float(motion_rng.uniform(0, 2 * math.pi)))
         self._star_colour = self._pick_star_colour(rng)
         self._noise_rng = np.random.default_rng(spec.seed + 11)
         sigma = spec.noise_sigma / max(spec.light, 0.3) ** 0.5  # a dim scene needs more sensor gain
@@ -441,7 +553,7 @@ class Scene:
 
     # -- set-up
     def _background(self, rng: np.random.Generator) -> np.ndarray:
-        tex, extent = _table_texture(rng)
+        tex, extent = _table_texture(rng, self.spec.table_kind)
         src = np.float32([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]])
         world = np.array([[-PLAY_W / 2 - extent, PLAY_H / 2 + extent, 0], [PLAY_W / 2 + extent, PLAY_H / 2 + extent, 0],
                           [PLAY_W / 2 + extent, -PLAY_H / 2 - extent, 0], [-PLAY_W / 2 - extent, -PLAY_H / 2 - extent, 0]])
@@ -449,12 +561,12 @@ class Scene:
         hmat = cv2.getPerspectiveTransform(src, dst)
         img = cv2.warpPerspective(tex, hmat, (WIDTH + 2 * PAD, HEIGHT + 2 * PAD), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REFLECT)
-        for card, quad in _flat_cards(self.spec.seats):
+        for card, quad in _flat_cards(self.spec.seats, (self.spec.print_black, self.spec.print_white)):
             self._draw_quad(img, card, quad)
         return img
 
     def _arm(self, rng: np.random.Generator, seat: int, t0: float, t1: float, depth: float,
-             reach: np.ndarray | None = None) -> ArmMove:
+             reach: np.ndarray | None = None, hold: float = 0.0) -> ArmMove:
         """An arm from behind ``seat``, reaching ``depth`` of the way to the centre (or to ``reach``)."""
         pos = standee_position(seat, self.spec.seats)
         outward = pos / np.linalg.norm(pos)
@@ -463,7 +575,7 @@ class Scene:
         if reach is None:
             reach = pos * (1 - depth) + side - outward * rng.uniform(0, 8)
         tone = np.array([150, 175, 215]) * rng.uniform(0.55, 1.05)
-        return ArmMove(start, reach, t0, t1, tuple(int(c) for c in np.clip(tone, 0, 255)))
+        return ArmMove(start, reach, t0, t1, tuple(int(c) for c in np.clip(tone, 0, 255)), hold)
 
     def _pick_star_colour(self, rng: np.random.Generator) -> tuple[int, int, int]:
         """Any colour that stands out from the table in brightness or in hue."""
@@ -508,16 +620,21 @@ class Scene:
                 here, speed = impact, speed * 0.55
             if not ok:
                 continue
-            # after the last hit the star bounces back and falls to the table
-            back = -towards
-            ang = rng.uniform(-0.9, 0.9)
-            c, s = math.cos(ang), math.sin(ang)
-            bounce = np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]])
-            land = here + bounce * rng.uniform(6, 14)
-            if any(np.linalg.norm(land - p) < 7 for p in positions.values()):
-                continue
-            knots.append((t + 0.15, *land, 0.0))
-            knots.append((t + 0.3, *(land + bounce * 2), 0.0))
+            if spec.rest is StarRest.CROWN:  # the star drops onto the crown of the standee it touched
+                top = positions[spec.hits[-1][0]] + rng.uniform(-1.0, 1.0, 2)
+                height = self.standees[spec.hits[-1][0]].height + 0.4
+                knots.append((t + 0.08, *top, height + 1.5))
+                knots.append((t + 0.16, *top, height))
+            else:  # after the last hit the star bounces back and falls to the table
+                back = -towards
+                ang = rng.uniform(-0.9, 0.9)
+                c, s = math.cos(ang), math.sin(ang)
+                bounce = np.array([c * back[0] - s * back[1], s * back[0] + c * back[1]])
+                land = here + bounce * rng.uniform(6, 14)
+                if any(np.linalg.norm(land - p) < 7 for p in positions.values()):
+                    continue
+                knots.append((t + 0.15, *land, 0.0))
+                knots.append((t + 0.3, *(land + bounce * 2), 0.0))
             for seat, outcome, t_hit, travel in events:
                 st = self.standees[seat]
                 # a card tips across its own plane: away from the star unless hit from behind
@@ -537,7 +654,16 @@ class Scene:
                    knots: list, v: float) -> tuple[bool, list]:
         spec = self.spec
         clearance = (7.5, 10.0) if spec.scenario is Scenario.NEAR_MISS else (10.0, 99.0)
-        if rng.random() < 0.5:  # between two standees and off the table
+        if spec.rest is StarRest.BETWEEN:  # comes to rest on the table between two standees, by their bases
+            a = int(rng.integers(0, spec.seats))
+            pair = [positions[a], positions[(a + 1) % spec.seats]]
+            mid = (pair[0] + pair[1]) / 2
+            end = mid - mid / np.linalg.norm(mid) * rng.uniform(0, 4)
+            if min(float(np.linalg.norm(end - p)) for p in positions.values()) < 7.5:
+                return False, knots
+            clearance = (7.0, 99.0)
+            land_z = 0.0
+        elif rng.random() < 0.5:  # between two standees and off the table
             a = seat_angle(int(rng.integers(0, spec.seats)), spec.seats) - math.pi / spec.seats
             end = np.array([(PLAY_W / 2 + 40) * math.cos(a), (PLAY_H / 2 + 40) * math.sin(a)])
             land_z = 3.0
@@ -550,7 +676,7 @@ class Scene:
             return False, knots
         t = knots[0][0] + float(np.linalg.norm(end - start)) / v
         knots = knots + [(t, *end, land_z)]
-        if land_z == 0.0:
+        if land_z == 0.0 and spec.rest is not StarRest.BETWEEN:
             knots.append((t + 0.2, *(end + (end - start) / np.linalg.norm(end - start) * 4), 0.0))
         return True, knots
 
@@ -570,8 +696,7 @@ class Scene:
         yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
         xn, yn = (xx - WIDTH / 2) / f, (yy - HEIGHT / 2) / f
         k = 1 + self.spec.lens_k1 * (xn * xn + yn * yn)
-        return cv2.convertMaps((xn * k * f + WIDTH / 2 + PAD).astype(np.float32),
-                               (yn * k * f + HEIGHT / 2 + PAD).astype(np.float32), cv2.CV_16SC2)
+        return (xn * k * f + WIDTH / 2 + PAD).astype(np.float32), (yn * k * f + HEIGHT / 2 + PAD).astype(np.float32)
 
     # -- truth
     def truth(self) -> Truth:
@@ -747,10 +872,20 @@ class Scene:
         if star is not None:  # standee parts nearer the camera than the star hide it
             self._redraw_over(img, items, *star)
         self._draw_arms(img, t)
-        img = cv2.remap(img, *self._lens_maps, cv2.INTER_LINEAR)
-        img = cv2.GaussianBlur(img, (0, 0), 0.6)
+        dx, dy = self._offsets[min(index, len(self._offsets) - 1)]
+        map_x, map_y = self._lens_maps
+        img = cv2.remap(img, map_x + np.float32(dx), map_y + np.float32(dy), cv2.INTER_LINEAR)
+        img = cv2.GaussianBlur(img, (0, 0), self.spec.blur_sigma)
         flicker = 1.0 + self._flicker[0] * math.sin(2 * math.pi * self._flicker[1] * t + self._flicker[2])
-        img = cv2.multiply(img, self._light, scale=flicker, dtype=cv2.CV_8U)
+        ae = min(1.0, max(0.0, (t - self._exposure_at) / 0.4))
+        flicker *= 1.0 + (self.spec.exposure_change - 1.0) * ae * ae * (3 - 2 * ae)
+        light = self._light
+        if self.spec.rolling_flicker > 0:
+            period, freq, phase = self._rolling
+            rows = np.arange(HEIGHT, dtype=np.float32)
+            band = 1.0 + self.spec.rolling_flicker * np.sin(2 * math.pi * (rows / period - freq * t) + phase)
+            light = light * band[:, None, None].astype(np.float32)
+        img = cv2.multiply(img, light, scale=flicker, dtype=cv2.CV_8U)
         ox, oy = self._noise_rng.integers(0, NOISE_MARGIN, 2)
         img = cv2.add(img, self._noise_bank[oy:oy + HEIGHT, ox:ox + WIDTH], dtype=cv2.CV_8U)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.spec.jpeg_quality])
@@ -791,6 +926,7 @@ def write_clip(clip: Clip, folder: Path, video: bool = False) -> Path:
     spec = asdict(clip.spec)
     spec["scenario"] = clip.spec.scenario.value
     spec["hand"] = clip.spec.hand.value
+    spec["rest"] = clip.spec.rest.value
     (folder / "truth.json").write_text(json.dumps({**clip.truth.as_json(), "spec": spec}, indent=1) + "\n")
     if video:
         writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), clip.spec.fps,
@@ -812,5 +948,20 @@ def still_scene(spec: ClipSpec) -> np.ndarray:
     return Scene(spec).render(0)
 
 
-__all__ = ["ClipSpec", "Scenario", "HandMove", "Truth", "Clip", "Scene", "random_spec", "clip_set",
-           "render_clip", "write_clip", "still_scene", "variation_tags"]
+__all__ = [
+    "HARD_TAGS",
+    "Clip",
+    "ClipSpec",
+    "HandMove",
+    "Scenario",
+    "Scene",
+    "StarRest",
+    "Truth",
+    "clip_set",
+    "is_hard",
+    "random_spec",
+    "render_clip",
+    "still_scene",
+    "variation_tags",
+    "write_clip",
+]

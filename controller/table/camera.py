@@ -4,22 +4,38 @@ simulated one.
 The simulated camera renders each throw as a camera over the table would film it
 (``vision.synth``: the table, the standees and their markers, the flying star, blur,
 noise, JPEG) from what the throw really did, and judges the frames with the real
-judge (``vision.judge``): the verdict is the vision code's, not the truth.  Each aim count
+judge (``vision.throws``): the verdict is the vision code's, not the truth.  Each aim count
 is rendered the same way from where the weapons really point (``vision.aim_synth``) and
-read by the real aim reader (``vision.aims``).
+read by the real aim reader (``vision.aims``).  Every error vision raises on purpose
+(``vision.errors.VisionError``) comes out of here as :class:`CameraError`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
+from ..errors import CameraError
 from .session import CameraAims, CameraVerdict
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
+
+def _vision(call: Callable[[], T]) -> T:
+    """Runs ``call``, turning a vision error into the controller's :class:`CameraError`."""
+    from vision.errors import VisionError
+
+    try:
+        return call()
+    except VisionError as exc:
+        raise CameraError(f"camera: {exc}") from exc
+
 
 def verdict_of(verdict) -> CameraVerdict:
-    """A ``vision.judge.Verdict`` as the session's :class:`CameraVerdict`."""
+    """A ``vision.throws.Verdict`` as the session's :class:`CameraVerdict`."""
     return CameraVerdict(
         knocked=sorted(verdict.knocked),
         touched=sorted(verdict.touched),
@@ -76,8 +92,8 @@ class SimulatedCamera:
         return set(clear_targets(seats, thrower))
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
-        from vision.judge import judge_frames
         from vision.synth import Scenario, random_spec, render_clip
+        from vision.throws import judge_frames
 
         if truth is None:
             return None
@@ -91,7 +107,7 @@ class SimulatedCamera:
             scenario = Scenario.MULTI
         spec = random_spec(self.seed * 1000 + number, seats=seats, thrower=thrower, scenario=scenario, hits=hits)
         frames = list(render_clip(spec).frames())
-        verdict = verdict_of(judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps))
+        verdict = verdict_of(_vision(lambda: judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps)))
         verdict.frame = jpeg(frames[-1])
         return verdict
 
@@ -105,7 +121,7 @@ def jpeg(frame) -> bytes:
 
 
 class LiveCamera:
-    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.judge``.
+    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.throws``.
 
     Before each throw the exposure and white balance are set again, a few frames of the table
     at rest arm the judge, and frames are fed until it gives its verdict (no throw before its
@@ -126,18 +142,22 @@ class LiveCamera:
 
         if calibration_path is None:
             raise ValueError("camera.calibration: the camera needs its calibration file (python -m vision calibrate)")
-        calibration = Calibration.load(calibration_path)
+        calibration = _vision(lambda: Calibration.load(calibration_path))
+        source: PiCamera | UvcCamera
         if spec == "picamera":
-            source = PiCamera()
+            source = _vision(PiCamera)
         elif spec.startswith("webcam:"):
             device = spec.split(":", 1)[1]
-            source = UvcCamera(int(device) if device.isdigit() else device)
+            source = _vision(lambda: UvcCamera(int(device) if device.isdigit() else device))
         else:
             raise ValueError(f"camera.source: {spec!r} is not a camera")
         return cls(source, calibration, fps=getattr(source, "fps", 60.0) or 60.0)
 
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
-        from vision.judge import ThrowJudge
+        return _vision(lambda: self._judge(thrower=thrower, seats=seats))
+
+    def _judge(self, *, thrower: int, seats: int) -> CameraVerdict:
+        from vision.throws import ThrowJudge
 
         if hasattr(self.source, "lock_exposure"):
             self.source.lock_exposure()

@@ -1,4 +1,8 @@
-"""The judge on a seeded set of synthetic clips across every variation (see vision/synth.py)."""
+"""The judge on seeded sets of synthetic clips across every variation (see vision/synth.py).
+
+A small set runs by default; a larger one is marked ``slow`` (CI runs it too). Neither is the set
+kept for reporting only (bench/bench_vision.py), which nothing is tuned on.
+"""
 
 import os
 
@@ -6,31 +10,47 @@ import pytest
 
 from vision import evaluation, synth
 
-CLIPS = 210
-SEED = 7
+SMALL, LARGE = 8, 60
+SEED_SMALL, SEED_LARGE = 7, 8
 
 
-@pytest.fixture(scope="module")
-def results():
-    specs = synth.clip_set(CLIPS, seed=SEED)
+def _results(count, seed):
+    specs = synth.clip_set(count, seed=seed)
     return list(evaluation.judge_specs(specs, workers=min(2, os.cpu_count() or 1)))
 
 
-def test_at_least_99_percent_of_clips_exactly_right(results):
-    wrong = [(r.seed, r.truth, r.verdict, r.reason) for r in results if not r.correct]
-    assert len(results) == CLIPS
-    assert len(wrong) <= CLIPS // 100, wrong
+@pytest.fixture(scope="module")
+def small():
+    return _results(SMALL, SEED_SMALL)
 
 
-def test_no_knocked_when_nothing_was_hit(results):
-    misses = [r for r in results if not r.truth["knocked"] and not r.truth["touched"]]
-    assert len(misses) >= 80
-    assert [r.seed for r in misses if r.verdict["knocked"]] == []
+@pytest.fixture(scope="module")
+def large():
+    return _results(LARGE, SEED_LARGE)
 
 
-def test_every_variation_is_in_the_set(results):
-    table = evaluation.accuracy_by_tag(results)
+def _check(results, count, least_exact):
+    assert len(results) == count
+    sure_wrong = [(r.seed, r.truth, r.verdict, r.reason) for r in results if r.wrong_and_sure]
+    assert sure_wrong == []  # a wrong verdict always asks the Godfather
+    assert [r.seed for r in results if r.false_knock] == []  # nobody is wounded by a camera mistake
+    exact = sum(r.correct for r in results)
+    assert exact >= least_exact, [(r.seed, r.truth, r.verdict, r.reason) for r in results if not r.correct]
+
+
+def test_small_set_never_wrong_and_sure(small):
+    _check(small, SMALL, SMALL - 2)
+
+
+@pytest.mark.slow
+def test_large_set_never_wrong_and_sure(large):
+    _check(large, LARGE, int(0.8 * LARGE))
+
+
+@pytest.mark.slow
+def test_every_variation_is_in_the_large_set(large):
+    table = evaluation.accuracy_by_tag(large)
     for tag in ("scenario:knock", "scenario:touch", "scenario:multi", "scenario:miss", "scenario:near_miss",
-                "hand:before", "hand:thrower_arm", "hand:after", "light:dim", "noise:high", "jpeg:low",
-                "lens:barrel", "tilt:strong", "camera:high", "camera:low", "fps:60", "seats:6", "seats:9"):
-        assert table[tag][1] >= 10, tag
+                "hand:before", "hand:thrower_arm", "hand:after", "hand:over", "shake:strong", "tilt:strong",
+                "lens:barrel", "rest:crown", "rest:between", "print:faint", "blur:strong"):
+        assert table[tag][1] >= 3, tag

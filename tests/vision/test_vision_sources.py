@@ -4,8 +4,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (CameraSettings, ClipError, FrameFolder, MemoryFrames, PiCamera, UvcCamera,
-                            VideoFile, open_clip, read_clip_info)
+from vision.sources import (
+    CameraSettings,
+    ClipError,
+    FrameFolder,
+    MemoryFrames,
+    PiCamera,
+    UvcCamera,
+    VideoFile,
+    open_clip,
+    read_clip_info,
+)
 
 
 def _frames(n=3):
@@ -56,7 +65,7 @@ def test_memory_frames_end_with_none():
     (None, "missing"),
     ("{not json", "not readable JSON"),
     (json.dumps({"fps": 60, "seats": 6}), "thrower"),
-    (json.dumps({"fps": 60, "seats": 12, "thrower": 0}), "seats 6-9"),
+    (json.dumps({"fps": 60, "seats": 12, "thrower": 0}), "seats is 12, must be a whole number from 6 to 9"),
 ])
 def test_clip_info_errors_name_the_file(tmp_path, content, message):
     if content is not None:

@@ -4,10 +4,12 @@ import pytest
 
 from vision import synth
 from vision.calibration import calibrate
-from vision.judge import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.errors import ClipError
 from vision.synth import HandMove, Scenario
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
 
-CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30)
+CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
+             tilt_deg=5.0, lens_k1=0.03)
 
 
 def _clip(seed, scenario, hand=HandMove.NONE, **kw):
@@ -26,7 +28,8 @@ def test_knocked_standee_evidence():
     assert verdict.as_json() == {"knocked": [seat], "touched": []}
     ev = verdict.seats[seat]
     assert ev.outcome is Outcome.KNOCKED and ev.crown_seen_at_end is False
-    assert ev.max_shift_cm > JudgeConfig().moved_cm and ev.frames_examined > 0
+    assert ev.changed_area_cm2 >= JudgeConfig().fallen_area_cm2 and ev.frames_examined > 0
+    assert "fall line" in ev.reason  # the reason is in words, with the measures in table units
     assert 0 < ev.first_change_s < len(list(clip.frames())) / spec.fps  # when it fell, to match the tilt sensor
     assert verdict.shuriken_seen and verdict.reason == "judged"
     assert 0.0 < ev.confidence <= 1.0
@@ -35,7 +38,7 @@ def test_knocked_standee_evidence():
 
 
 def test_touched_standee_moved_and_came_back():
-    spec, clip = _clip(12, Scenario.TOUCH)
+    spec, clip = _clip(12, Scenario.TOUCH, rest=synth.StarRest.TABLE)
     verdict = _judge(spec, clip)
     (seat, _), = spec.hits
     assert verdict.as_json() == {"knocked": [], "touched": [seat]}
@@ -128,3 +131,22 @@ def test_low_confidence_asks_the_godfather():
     assert verdict.needs_godfather
     verdict = _judge(spec, synth.render_clip(spec), JudgeConfig(ask_godfather_below=0.0))
     assert not verdict.needs_godfather
+
+
+def test_a_star_at_rest_on_a_crown_is_covered_not_down():
+    spec, clip = _clip(12, Scenario.TOUCH, rest=synth.StarRest.CROWN)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    ev = verdict.seats[seat]
+    assert seat not in verdict.knocked
+    assert ev.crown_seen_at_end is False and ev.changed_area_cm2 < JudgeConfig().fallen_area_cm2
+    if ev.outcome is not Outcome.TOUCHED:
+        assert verdict.needs_godfather
+
+
+def test_frames_of_mixed_sizes_are_refused():
+    spec, clip = _clip(20, Scenario.MISS)
+    frames = list(clip.frames())[:6]
+    frames[4] = frames[4][:240, :320]
+    with pytest.raises(ClipError, match="frame 4: 320x240.*mixed sizes"):
+        _judge(spec, type("C", (), {"frames": lambda self: iter(frames)})())

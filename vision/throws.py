@@ -1,0 +1,661 @@
+"""The Shuriken throw judge: frames in, per-seat verdict with evidence and confidence out.
+
+States: ARMED (reference frames taken, waiting) -> MOTION (something moves: a hand, the star, a
+standee) -> settled -> JUDGED. Motion is found cheaply at reduced resolution; only the seats where
+something moves get a close look (ArUco detection in a small crop around the crown). Motion that
+settles without a shuriken ever seen and with no standee changed (a hand reaching in) re-arms the
+judge instead of judging. No throw before the timeout is a miss.
+
+Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
+end (more certain when its base marker is still seen); ``touched`` when the crown moved during the
+throw and stands again, or when it moved a little while the shuriken's blob met the standee.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import markers
+from vision.calibration import Calibration, calibrate
+from vision.errors import ClipError
+from vision.markers import Detection, MarkerDetector
+from vision.motion import BlobKind, MotionDetector
+from vision.sources import open_clip
+
+log = logging.getLogger(__name__)
+
+
+FALL_REACH_CM = 15.0  # a fallen standee lies within this of its crown's place, along the seat's line
+FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
+MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
+MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
+MAX_STAR_SPEED_CM_S = 2000.0
+
+
+class Outcome(Enum):
+    KNOCKED = "knocked"
+    TOUCHED = "touched"
+    NOTHING = "nothing"
+
+
+class State(Enum):
+    IDLE = "idle"  # not armed yet
+    ARMED = "armed"
+    MOTION = "motion"
+    JUDGED = "judged"
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    reference_frames: int = 3
+    motion_scale: int = 4  # motion detection works at 1/scale of the frame size
+    settle_s: float = 0.3  # this long without motion ends a throw
+    timeout_s: float = 20.0  # armed this long without a throw: a miss
+    max_throw_s: float = 6.0  # motion this long without settling: judged anyway, with low confidence
+    arm_wait_s: float = 2.5  # a still hand or arm in view: waited for this long before judging without it
+    moved_cm: float = 0.3  # crown displacement that counts as a touch: twice the largest jitter of still crowns
+    fallen_cm: float = 3.0  # crown this far from its place at the end: the standee is not up any more
+    turned_deg: float = 25.0
+    shrunk_ratio: float = 0.6  # crown area at the end below this share of the armed one: turned away
+    ask_godfather_below: float = 0.6
+    final_frames: int = 3  # settled frames looked at for the final state
+    fallen_area_cm2: float = 35.0  # changed table area along a standee's fall line that a fallen standee leaves
+    covered_share: float = 0.25  # share of the crown card that must differ for the crown to be hidden, not unread
+
+
+@dataclass
+class SeatEvidence:
+    """What the camera saw at one seat, for the verdict and for fusion with the tilt sensors."""
+
+    seat: int
+    outcome: Outcome = Outcome.NOTHING
+    confidence: float = 1.0
+    standing_when_armed: bool = True
+    crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
+    base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
+    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames
+    final_shift_cm: float | None = None
+    final_turn_deg: float | None = None
+    shuriken_contact: bool = False  # the shuriken's blob met the standee in the image
+    frames_examined: int = 0
+    frames_crown_hidden: int = 0
+    first_change_s: float | None = None  # seconds after arming when the crown first moved or was lost
+    shift_measured_against: str | None = None  # "base marker" or "registered frame" (table coordinates)
+    crown_card_changed: float | None = None  # share of the crown card's place that differs at the end
+    changed_area_cm2: float | None = None  # changed table area along the standee's fall line at the end
+    arm_over_seat: bool = False  # a hand or arm covered the seat at the end
+    reason: str = "nothing moved there"
+
+    def as_json(self) -> dict:
+        return {k: (v.value if isinstance(v, Outcome) else v) for k, v in self.__dict__.items()}
+
+
+@dataclass
+class Verdict:
+    knocked: list[int]
+    touched: list[int]
+    seats: dict[int, SeatEvidence]
+    confidence: float  # the lowest seat confidence
+    needs_godfather: bool  # confidence too low: the Godfather decides
+    reason: str
+    shuriken_seen: bool
+    frames: int
+
+    def as_json(self) -> dict[str, list[int]]:
+        """The seat lists: ``{"knocked": [...], "touched": [...]}``."""
+        return {"knocked": sorted(self.knocked), "touched": sorted(self.touched)}
+
+    def details(self) -> dict:
+        return {**self.as_json(), "confidence": round(self.confidence, 3), "needs_godfather": self.needs_godfather,
+                "reason": self.reason, "shuriken_seen": self.shuriken_seen, "frames": self.frames,
+                "seats": {str(s): e.as_json() for s, e in self.seats.items()}}
+
+
+@dataclass
+class _SeatTrack:
+    """Per-seat state during a throw."""
+
+    seat: int
+    crown: Detection | None  # where the crown was when armed
+    base: Detection | None
+    cm_per_px: float
+    crop: tuple[int, int, int, int]
+    watch: tuple[int, int, int, int]  # low-resolution box where motion makes us look closely
+    body: tuple[int, int, int, int]  # full-resolution box of the standee seen from above
+    to_cm: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)))  # image px -> cm on the crown's plane
+    card_mask: np.ndarray | None = None  # low-resolution mask of the crown card's place
+    fall_mask: np.ndarray | None = None  # low-resolution mask of the strip a fallen standee lies in
+    shifts: list[float] = field(default_factory=list)
+    examined: int = 0
+    hidden: int = 0
+    contact: bool = False
+    registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
+    hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
+    lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
+    first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
+
+    def reset(self) -> None:
+        self.shifts.clear()
+        self.examined = self.hidden = self.registered = 0
+        self.lost_under_arm = None
+        self.hidden_free = 0
+        self.contact = False
+        self.first_change = None
+
+
+def _box_around(centre: np.ndarray, half: float, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    w, h = size
+    return (max(0, int(centre[0] - half)), max(0, int(centre[1] - half)),
+            min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1))
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _turn(a: Detection, b: Detection) -> float:
+    return abs((b.angle_deg - a.angle_deg + 180) % 360 - 180)
+
+
+class ThrowJudge:
+    """Judges one throw. ``arm`` with frames of the table at rest, then ``feed`` frames until it
+    returns a ``Verdict`` (or call ``finish`` when the frames run out)."""
+
+    def __init__(self, calibration: Calibration, *, seats: int, thrower: int, fps: float,
+                 config: JudgeConfig = JudgeConfig(), detector: MarkerDetector | None = None) -> None:
+        if seats != calibration.seat_count:
+            raise ValueError(f"the calibration has {calibration.seat_count} seats, the throw {seats}")
+        if not 0 <= thrower < seats:
+            raise ValueError(f"thrower seat {thrower} is not one of the {seats} seats")
+        self.calibration = calibration
+        self.seats = seats
+        self.thrower = thrower
+        self.fps = float(fps)
+        self.config = config
+        self.detector = detector or MarkerDetector()
+        self.motion = MotionDetector(calibration.px_per_cm, fps, config.motion_scale)
+        # fewer changed low-resolution pixels than a third of the star: sensor noise, not motion
+        self._quiet_pixels = max(4, int(0.3 * self.motion.star_area / config.motion_scale ** 2))
+        self.state = State.IDLE
+        self.tracks: dict[int, _SeatTrack] = {}
+        self._recent: deque[tuple[np.ndarray, tuple[float, float]]] = deque(maxlen=config.final_frames)
+        self._shape: tuple[int, ...] = ()
+        self._frames = 0
+        self._armed_at = 0
+        self._motion_since = 0
+        self._still = 0
+        self._shuriken_seen = False
+        self._last_candidates: list[np.ndarray] = []
+        self.verdict: Verdict | None = None
+
+    # ------------------------------------------------------------------ arming
+    def arm(self, frames: Iterable[np.ndarray]) -> None:
+        """Takes the reference: the table at rest just before the throw (a few frames)."""
+        frames = list(frames)
+        if not frames:
+            raise ValueError("arming needs at least one reference frame")
+        self._shape = frames[0].shape
+        for i, f in enumerate(frames):
+            if f.shape != self._shape:
+                raise ClipError(f"frame {i}: {f.shape[1]}x{f.shape[0]}, but frame 0 is "
+                                f"{self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
+        fixed = [np.mean(c, axis=0) for c in self.calibration.corners.values()]
+        fixed += [np.mean(m.base, axis=0) for m in self.calibration.seats.values() if m.base is not None]
+        self.motion.set_reference(frames, anchors=fixed)
+        shifts = self.motion.reference_shifts
+        self._recent.clear()
+        self._recent.extend(zip(frames[-self.config.final_frames:], shifts[-self.config.final_frames:]))
+        size = (frames[0].shape[1], frames[0].shape[0])
+        scale = self.config.motion_scale
+        self.tracks = {}
+        for seat in range(self.seats):
+            marks = self.calibration.seats[seat]
+            crown = base = None
+            if marks.crown is not None:
+                crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
+                                   2.0 * _side(marks.crown), upscale=1)
+            if marks.base is not None:
+                base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
+                                  2.0 * _side(marks.base), upscale=2)
+            if crown is None:
+                self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0),
+                                               (0, 0, 0, 0), (0, 0, 0, 0))
+                continue
+            side = crown.side_px
+            centre = crown.center
+            crop = _box_around(centre, 1.7 * side, size)
+            watch_full = _box_around(centre, 1.4 * side, size)
+            watch = tuple(v // scale for v in watch_full)
+            body = _box_around(centre, 0.75 * side, size)
+            track = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
+            track.to_cm = _pixels_to_cm(crown)
+            track.card_mask, track.fall_mask = self._masks(crown, size)
+            self.tracks[seat] = track
+        self._frames = 0
+        self._armed_at = 0
+        self._still = 0
+        self._shuriken_seen = False
+        self._last_candidates = []
+        self.verdict = None
+        self.state = State.ARMED
+        log.debug("armed: %s standing", [s for s, t in self.tracks.items() if t.crown is not None])
+
+    def _masks(self, crown: Detection, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """Low-resolution masks of the crown card's place and of the strip along the seat's fall
+        line (towards and away from the table's centre) where a fallen standee lies."""
+        scale = self.config.motion_scale
+        low = (size[1] // scale, size[0] // scale)
+        card = np.zeros(low, np.uint8)
+        cv2.fillConvexPoly(card, np.round(crown.corners / scale).astype(np.int32), 1)
+        ppc = self.calibration.px_per_cm
+        centre = crown.center
+        middle = self.calibration.table_centre()
+        along = middle - centre
+        along = along / max(float(np.linalg.norm(along)), 1e-6)
+        across = np.array([-along[1], along[0]])
+        half_len, half_wide = FALL_REACH_CM * ppc, FALL_WIDTH_CM / 2 * ppc
+        strip = np.array([centre + along * half_len + across * half_wide, centre + along * half_len - across * half_wide,
+                          centre - along * half_len - across * half_wide, centre - along * half_len + across * half_wide])
+        fall = np.zeros(low, np.uint8)
+        cv2.fillConvexPoly(fall, np.round(strip / scale).astype(np.int32), 1)
+        return card.astype(bool), fall.astype(bool)
+
+    def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
+              centre: np.ndarray, half: float, upscale: int) -> Detection | None:
+        """The marker near ``centre`` in the latest of ``frames`` that shows it, moved back by that
+        frame's shift against the reference (so in the reference's frame); None if none shows it."""
+        size = (frames[0].shape[1], frames[0].shape[0])
+        latest = True
+        for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
+            box = _box_around(centre + np.asarray(shift, np.float32), half, size)
+            if latest:  # enlarged and sharpened passes too, on one frame only
+                found = self.detector.find_in(frame, box, marker_id, upscale)
+                latest = False
+            else:
+                found = self.detector.detect_in(frame, box, upscale).get(marker_id)
+            if found is not None:
+                return Detection(marker_id, found.corners - np.asarray(shift, np.float32))
+        return None
+
+    def _crown_shift(self, t: _SeatTrack, frame: np.ndarray, shift: tuple[float, float],
+                     crown: Detection) -> tuple[np.ndarray, str]:
+        """The crown's displacement from its armed place in cm on its own (horizontal) plane:
+        against the seat's base marker when it is seen in the same frame (camera shake and drift
+        move both alike), else in the frame registered to the reference."""
+        moved = crown.center - t.crown.center
+        against = "registered frame"
+        if t.base is not None:
+            box = _box_around(t.base.center + np.asarray(shift, np.float32), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
+            base = self.detector.detect_in(frame, box, upscale=2).get(t.base.marker_id)
+            if base is not None:
+                return t.to_cm @ (moved - (base.center - t.base.center)), "base marker"
+        return t.to_cm @ (moved - np.asarray(shift, np.float32)), against
+
+    # ------------------------------------------------------------------ feeding
+    def feed(self, frame: np.ndarray) -> Verdict | None:
+        """One camera frame; returns the verdict once the throw is judged, else None."""
+        if self.state is State.IDLE:
+            raise RuntimeError("arm the judge with reference frames before feeding it")
+        if self.state is State.JUDGED:
+            return self.verdict
+        if frame.shape != self._shape:
+            raise ClipError(f"frame {self._frames + self.config.reference_frames}: {frame.shape[1]}x{frame.shape[0]}, "
+                            f"but the reference frames are {self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
+        self._frames += 1
+        m = self.motion.update(frame)
+        self._recent.append((frame, self.motion.shift))
+        settle_frames = max(2, round(self.config.settle_s * self.fps))
+        quiet = m.activity <= self._quiet_pixels
+        if self.state is State.ARMED:
+            if quiet:
+                if self._frames - self._armed_at > self.config.timeout_s * self.fps:
+                    return self._timeout()
+                return None
+            self.state = State.MOTION
+            self._motion_since = self._frames
+            self._still = 0
+        # MOTION
+        candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
+        self._confirm_shuriken(candidates)
+        for blob in candidates:
+            for t in self.tracks.values():
+                # the star leaves from behind the thrower's own standee: passing it is no contact
+                if t.crown is not None and t.seat != self.thrower and _overlap(blob.box, t.body):
+                    t.contact = True
+        for t in self.tracks.values():
+            if t.crown is None:
+                continue
+            x0, y0, x1, y1 = t.watch
+            if m.changed[y0:y1, x0:x1].any():
+                self._examine(t, frame)
+        self._still = self._still + 1 if quiet else 0
+        if self._still >= settle_frames:
+            # a hand or arm still in view hides what is under it: wait for it to go, a while
+            if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
+                    self._arm_over(t) for t in self.tracks.values() if t.crown is not None):
+                return None
+            return self._settled()
+        if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
+            return self._conclude("the table did not settle", unsettled=True)
+        return None
+
+    def _confirm_shuriken(self, candidates: list) -> None:
+        """The star counts as seen once star-sized blobs in two frames in a row are as far apart as
+        a thrown star flies in one frame; a single blob may be a piece of an arm."""
+        centres = [np.array(b.centre) for b in candidates]
+        if not self._shuriken_seen:
+            px_per_cm = self.calibration.px_per_cm
+            low, high = (v * px_per_cm / self.fps for v in (MIN_STAR_SPEED_CM_S, MAX_STAR_SPEED_CM_S))
+            self._shuriken_seen = any(low <= float(np.linalg.norm(c - p)) <= high
+                                      for c in centres for p in self._last_candidates)
+        self._last_candidates = centres
+
+    def _examine(self, t: _SeatTrack, frame: np.ndarray) -> None:
+        t.examined += 1
+        offset = self.motion.shift
+        x0, y0, x1, y1 = t.crop
+        box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
+        found = self.detector.detect_in(frame, box, upscale=1).get(t.crown.marker_id)
+        if found is None:
+            t.hidden += 1
+            under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+            t.hidden_free += not under_arm
+            if t.lost_under_arm is None:
+                t.lost_under_arm = under_arm
+            shift = None
+        else:
+            moved, against = self._crown_shift(t, frame, offset, found)
+            shift = float(np.linalg.norm(moved))
+            t.registered += against == "registered frame"
+            t.shifts.append(shift)
+        if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
+            t.first_change = self._frames
+
+    def _settled(self, final: bool = False) -> Verdict | None:
+        if self._shuriken_seen:
+            return self._conclude("judged")
+        states = self._final_states()
+        if any(o is not Outcome.NOTHING for o, _ in states.values()):
+            return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
+        if final:
+            return self._conclude("no throw seen before the frames ran out", final=states)
+        log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
+        self.motion.rebase()
+        self._last_candidates = []
+        for t in self.tracks.values():
+            t.reset()
+        self.state = State.ARMED
+        self._armed_at = self._frames
+        return None
+
+    def finish(self) -> Verdict:
+        """No more frames: judges with what was seen (a throw still moving gets a low confidence).
+        Every standing seat is looked at once more: a standee that fell unseen is not a miss."""
+        if self.state is State.JUDGED:
+            assert self.verdict is not None
+            return self.verdict
+        if self.state is State.IDLE:
+            raise RuntimeError("the judge was never armed")
+        settle_frames = max(2, round(self.config.settle_s * self.fps))
+        if self.state is State.ARMED or self._still >= settle_frames:
+            return self._settled(final=True)  # type: ignore[return-value]
+        return self._conclude("the frames ran out before the table settled", unsettled=True)
+
+    def _timeout(self) -> Verdict:
+        """Armed this long without a throw: a miss, unless a standee changed unseen."""
+        states = self._final_states()
+        if any(o is not Outcome.NOTHING for o, _ in states.values()):
+            return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
+        return self._conclude("timeout: no throw seen", final=states)
+
+    # ------------------------------------------------------------------ judging
+    def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
+        out = {}
+        for seat, t in self.tracks.items():
+            ev = self._seat_evidence(t)
+            out[seat] = (ev.outcome, ev)
+        return out
+
+    def _seat_evidence(self, t: _SeatTrack) -> SeatEvidence:
+        """One seat's outcome from its last settled frames, every measure in table coordinates."""
+        cfg = self.config
+        ev = SeatEvidence(t.seat, shuriken_contact=t.contact, frames_examined=t.examined,
+                          frames_crown_hidden=t.hidden,
+                          first_change_s=None if t.first_change is None else round(t.first_change / self.fps, 3))
+        if t.crown is None:
+            ev.standing_when_armed = False
+            if t.base is None:  # neither marker seen: the camera cannot vouch for this seat
+                ev.reason, ev.confidence = "neither its crown nor its base marker was seen when armed", 0.4
+                return ev
+            ev.reason = "not standing when armed (its base marker seen, its crown not)"
+            changed = self._changed_near_base(t)
+            ev.changed_area_cm2 = round(changed, 1)
+            if changed >= 0.5 * cfg.fallen_area_cm2:
+                # lying, or only its crown unread when armed: what changed there may be its fall
+                ev.reason += f"; {changed:.0f} cm² changed around it since: the Godfather looks"
+                ev.confidence = 0.4
+            return ev
+        shifts = sorted(t.shifts)
+        ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
+        frames = [f for f, _ in self._recent]
+        offsets = [o for _, o in self._recent]
+        crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1)
+        if t.base is not None:
+            base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2)
+            ev.base_seen_at_end = base is not None
+        ev.crown_seen_at_end = crown is not None
+        if crown is not None:
+            # found in reference coordinates: measure against the base in those too
+            moved = crown.center - t.crown.center
+            if t.base is not None and base is not None:
+                moved = moved - (base.center - t.base.center)
+                ev.shift_measured_against = "base marker"
+            else:
+                ev.shift_measured_against = "registered frame"
+            ev.final_shift_cm = round(float(np.linalg.norm(t.to_cm @ moved)), 3)
+            ev.final_turn_deg = round(_turn(t.crown, crown), 1)
+            shrunk = crown.area_px < cfg.shrunk_ratio * t.crown.area_px
+            if ev.final_shift_cm < cfg.fallen_cm and ev.final_turn_deg < cfg.turned_deg and not shrunk:
+                return self._standing(ev, t)
+            ev.outcome = Outcome.KNOCKED
+            ev.reason = (f"crown marker {ev.final_shift_cm:.1f} cm from its place or turned "
+                         f"{ev.final_turn_deg:.0f} degrees (a standee is down from {cfg.fallen_cm:g} cm or "
+                         f"{cfg.turned_deg:g} degrees)")
+            ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
+            return ev
+        return self._crown_unseen(ev, t)
+
+    def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
+        """The crown marker is not found at the end: fallen, covered (by the star at rest on it, or
+        by a hand), or only not decoded. What changed where the crown card was, and along the line a
+        fallen standee lies on, in cm² of table, tells them apart."""
+        cfg = self.config
+        changed = self.motion.changed_now()
+        cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        card_share = float(changed[t.card_mask].mean()) if t.card_mask is not None and t.card_mask.any() else 1.0
+        area = float(changed[t.fall_mask].sum()) * cm2_per_pixel if t.fall_mask is not None else 0.0
+        ev.crown_card_changed = round(card_share, 2)
+        ev.changed_area_cm2 = round(area, 1)
+        ev.arm_over_seat = self._arm_over(t)
+        if ev.arm_over_seat:
+            ev.outcome = Outcome.TOUCHED if ev.max_shift_cm >= cfg.moved_cm else Outcome.NOTHING
+            ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
+            ev.confidence = 0.3
+            return ev
+        if card_share < cfg.covered_share:
+            ev = self._standing(ev, t)
+            ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
+                         f"({100 * card_share:.0f} % changed): still up; {ev.reason}")
+            ev.confidence = min(ev.confidence, 0.75)
+            return ev
+        if area < cfg.fallen_area_cm2:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = (f"crown covered: {area:.0f} cm² changed along its fall line, a star-sized blob, less "
+                         f"than a fallen standee ({cfg.fallen_area_cm2:g} cm²)"
+                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down")
+            ev.confidence = 0.75 if (t.contact or ev.max_shift_cm >= cfg.moved_cm) else 0.5
+            return ev
+        ev.outcome = Outcome.KNOCKED
+        ev.reason = (f"crown marker gone, its card's place {100 * card_share:.0f} % changed and {area:.0f} cm² "
+                     f"changed along its fall line (a fallen standee, at least {cfg.fallen_area_cm2:g} cm²)")
+        if ev.base_seen_at_end:
+            ev.reason += ", base marker still seen"
+            ev.confidence = 0.95
+        else:
+            ev.confidence = 0.8
+        return ev
+
+    def _changed_near_base(self, t: _SeatTrack) -> float:
+        """cm² of table changed at the end within a standee's length of the seat's base marker."""
+        if t.base is None:
+            return 0.0
+        scale = self.config.motion_scale
+        changed = self.motion.changed_now()
+        disc = np.zeros(changed.shape, np.uint8)
+        centre = np.round(t.base.center / scale).astype(int)
+        cv2.circle(disc, (int(centre[0]), int(centre[1])), int(FALL_REACH_CM * self.calibration.px_per_cm / scale), 1, -1)
+        return float((changed & disc.astype(bool)).sum()) * (scale / self.calibration.px_per_cm) ** 2
+
+    def _arm_over(self, t: _SeatTrack) -> bool:
+        """Whether a hand or arm covers the crown card's place: a change reaching in from the image
+        border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
+        view also reaches the border, but lies inside its strip)."""
+        if t.card_mask is None or t.fall_mask is None:
+            return False
+        arm = self.motion.arm_mask()
+        if not (arm & t.card_mask).any():
+            return False
+        _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
+        cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
+            blob = labels == i
+            if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
+                return True  # reaches in from beyond the seat's strip
+            if t.lost_under_arm is False:
+                continue  # the crown went before anything came in from the border: the standee itself
+            if float(blob.sum()) * cm2_per_pixel > MAX_STANDEE_AREA_CM2:
+                return True  # larger than a standee lying flat: a forearm along the seat's line
+        return False
+
+    def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
+        cfg = self.config
+        moved = ev.max_shift_cm
+        final = ev.final_shift_cm or 0.0
+        # without the base marker the shift rests on registering the whole frame, which can be off
+        # by a pixel or two under shake: twice the threshold, and the band between asks
+        loose = t.registered * 2 > len(t.shifts) or ev.shift_measured_against == "registered frame"
+        if loose and cfg.moved_cm <= max(moved, final) < 2 * cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED if moved >= cfg.moved_cm else Outcome.NOTHING
+            ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
+                         f"marker unseen): too little to be sure")
+            ev.confidence = 0.5
+            return ev
+        if moved >= cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames) and came back"
+            ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
+        elif final >= 2 * cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
+            ev.confidence = 0.7
+        elif final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
+            ev.outcome = Outcome.NOTHING
+            ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
+            ev.confidence = 0.5
+        elif t.contact and moved >= 0.6 * cfg.moved_cm:
+            # the star's blob met the standee in the image (it may have flown above it) and the crown
+            # moved less than a touch moves it: nothing, but not sure
+            ev.outcome = Outcome.NOTHING
+            ev.reason = f"shuriken's blob met the standee, whose crown barely moved ({moved:.2f} cm)"
+            ev.confidence = 0.55
+        elif t.hidden_free >= 2:
+            # the crown vanished for a while with no hand over it: tilted away by a touch, or the star
+            # passing over it; the frames that would tell are the ones it was not seen in
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"crown marker back in place, but unseen in {t.hidden_free} frames with no hand over it "
+                         f"(moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
+        else:
+            ev.outcome = Outcome.NOTHING
+            ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
+            seen = t.examined - t.hidden
+            ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85
+            if moved > 0.5 * cfg.moved_cm:
+                ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
+        return ev
+
+    def _conclude(self, reason: str, *, unsettled: bool = False, unsure: bool = False,
+                  final: dict[int, tuple[Outcome, SeatEvidence]] | None = None) -> Verdict:
+        final = final or self._final_states()
+        evidence = {s: ev for s, (_, ev) in final.items()}
+        if unsettled or unsure:
+            for ev in evidence.values():
+                ev.confidence *= 0.5
+        conf = min((ev.confidence for ev in evidence.values()), default=1.0)
+        knocked = sorted(s for s, e in evidence.items() if e.outcome is Outcome.KNOCKED)
+        touched = sorted(s for s, e in evidence.items() if e.outcome is Outcome.TOUCHED)
+        self.verdict = Verdict(knocked, touched, evidence, float(conf), conf < self.config.ask_godfather_below,
+                               reason, self._shuriken_seen, self._frames)
+        self.state = State.JUDGED
+        log.info("throw judged (%s): knocked %s touched %s, confidence %.2f", reason, knocked, touched, conf)
+        return self.verdict
+
+
+def _pixels_to_cm(crown: Detection) -> np.ndarray:
+    """The 2x2 matrix taking a small image displacement at the crown to cm on the crown's plane
+    (parallel to the table): the inverse of the marker's own edges per cm, so tilt and lens
+    distortion foreshortening the marker are undone."""
+    c = crown.corners.astype(np.float64)
+    along_x = ((c[1] - c[0]) + (c[2] - c[3])) / (2 * markers.CROWN_SIZE_CM)
+    along_y = ((c[3] - c[0]) + (c[2] - c[1])) / (2 * markers.CROWN_SIZE_CM)
+    basis = np.column_stack([along_x, along_y])
+    if abs(np.linalg.det(basis)) < 1e-6:
+        return np.eye(2) * markers.CROWN_SIZE_CM / max(crown.side_px, 1.0)
+    return np.linalg.inv(basis)
+
+
+def _side(corners: np.ndarray) -> float:
+    return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
+
+
+def judge_frames(frames: Iterable[np.ndarray], *, seats: int, thrower: int, fps: float,
+                 calibration: Calibration | None = None, config: JudgeConfig = JudgeConfig()) -> Verdict:
+    """Arms on the first frames and judges the throw in the rest. Without a calibration the
+    reference frames are calibrated in game mode (standees may already lie down)."""
+    it = iter(frames)
+    reference = [f for _, f in zip(range(config.reference_frames), it)]
+    if not reference:
+        raise ValueError("no frames to judge")
+    if calibration is None:
+        calibration = calibrate(reference, seats, setup=False)
+    judge = ThrowJudge(calibration, seats=seats, thrower=thrower, fps=fps, config=config)
+    judge.arm(reference)
+    for frame in it:
+        verdict = judge.feed(frame)
+        if verdict is not None:
+            return verdict
+    return judge.finish()
+
+
+def judge_clip(path: Path | str, calibration: Calibration | None = None,
+               config: JudgeConfig = JudgeConfig()) -> Verdict:
+    """Judges a clip folder (``clip.json`` and ``video.avi`` or ``frames/``). Raises
+    ``vision.sources.ClipError`` for an unreadable clip and ``CalibrationError`` when the clip's
+    markers cannot be found."""
+    info, source = open_clip(Path(path))
+    with source:
+        try:
+            return judge_frames(source.frames(), seats=info.seats, thrower=info.thrower, fps=info.fps,
+                                calibration=calibration, config=config)
+        except ClipError as exc:
+            raise ClipError(f"{path}: {exc}") if not str(exc).startswith(str(path)) else exc from None
+        except ValueError as exc:
+            raise ClipError(f"{path}: {exc}") from None
