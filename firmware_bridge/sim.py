@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from . import firmware
 
@@ -304,7 +304,7 @@ class SimHub:
     def plugged(self) -> bool:
         return self._plugged
 
-    def start(self) -> SimHub:
+    def start(self) -> Self:
         self._running = True
         self._boot()
         self.plug()
@@ -321,7 +321,7 @@ class SimHub:
         _REGISTRY.pop(self.name, None)
         self._dir.cleanup()
 
-    def __enter__(self) -> SimHub:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -8,7 +8,7 @@ in tests exactly as they follow real time on the table.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from collections.abc import Sequence
 
 from gpiozero import LED, PWMLED, RGBLED
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from gpiozero.exc import BadPinFactory
 
@@ -46,7 +47,7 @@ class TableDevices:
     def close(self) -> None:
         _close_all(self._closers)
 
-    def __enter__(self) -> "TableDevices":
+    def __enter__(self) -> TableDevices:
         return self
 
     def __exit__(self, *exc: object) -> None:

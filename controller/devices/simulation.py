@@ -10,13 +10,12 @@ RGBLED and TonalBuzzer work on it.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 
 from .clock import Clock, ManualClock
-
 
 HISTORY = 1000
 """State changes a simulated pin keeps (gpiozero's mock keeps them all, which grows without end)."""

@@ -13,9 +13,9 @@ import shutil
 import subprocess
 import wave
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 

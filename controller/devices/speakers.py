@@ -5,10 +5,11 @@ The recording sink used by tests and the simulation is in ``recording``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
 import subprocess
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import TonalBuzzer
 from gpiozero.tones import Tone
@@ -74,7 +75,7 @@ class BuzzerSpeaker:
                     if at == start:
                         self._sound(frequency)  # the first note starts now, not on the next tick
                     else:
-                        self._timers.append(self._clock.call_at(at, lambda f=frequency: self._sound(f)))
+                        self._timers.append(self._clock.call_at(at, functools.partial(self._sound, frequency)))
                     at += seconds
             self._timers.append(self._clock.call_at(at, lambda: self._sound(None)))
 

@@ -9,7 +9,7 @@ disagree on it and the mock ignores it.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import DigitalInputDevice
 
