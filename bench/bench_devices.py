@@ -171,7 +171,7 @@ def main() -> None:
         runs.append(figures(*measure(args.edges, garbage=args.garbage)))
         print(f"{run:>6} " + _row(runs[-1]))
     medians = tuple(statistics.median(column) for column in zip(*runs))
-    print(f"{'median':>6} " + _row(medians))  # type: ignore[arg-type]
+    print(f"{'median':>6} " + _row(medians))
     print(f"target: judged p99 < 2x baseline p99: {'met' if medians[5] < 2 else 'not met'} (median {medians[5]:.2f}x)")
 
 

@@ -334,17 +334,17 @@ class SimHub:
     @property
     def firmware_exited(self) -> bool:
         """The firmware was told to stop (EXIT_TO_REPL), as before a reinstall."""
-        return self._hub.exit_requested
+        return bool(self._hub.exit_requested)
 
     @property
     def dropped(self) -> int:
         """Changes the firmware recorded but could not queue (its queue was full)."""
-        return self._hub.dropped
+        return int(self._hub.dropped)
 
     @property
     def queued(self) -> int:
         """Events the firmware holds that have not been framed yet."""
-        return self._hub.queued
+        return int(self._hub.queued)
 
     def hub_to_host(self, clock_us: int) -> float:
         """The true host time of a hub clock reading (full width)."""

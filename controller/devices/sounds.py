@@ -113,7 +113,7 @@ class SoundLibrary:
             raise ValueError(f"no prepared sound {key!r} for language {self.language!r}") from None
 
 
-Runner = Callable[..., subprocess.CompletedProcess]
+Runner = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def choose_engine(engine: str, *, espeak: str = "espeak-ng") -> str:

@@ -12,6 +12,7 @@ import subprocess
 from collections.abc import Callable, Sequence
 
 from gpiozero import TonalBuzzer
+from gpiozero.pins import Factory
 from gpiozero.tones import Tone
 
 from .clock import Clock, Timer
@@ -29,7 +30,7 @@ class AplaySpeaker:
         *,
         device: str | None = None,
         aplay: str = "aplay",
-        spawn: Callable[[list[str]], subprocess.Popen] | None = None,
+        spawn: Callable[[list[str]], subprocess.Popen[bytes]] | None = None,
     ) -> None:
         if spawn is None:
             if shutil.which(aplay) is None:
@@ -38,7 +39,7 @@ class AplaySpeaker:
         self._library = library
         self._base = [aplay, "-q", *(["-D", device] if device else [])]
         self._spawn = spawn
-        self._playing: subprocess.Popen | None = None
+        self._playing: subprocess.Popen[bytes] | None = None
 
     def play(self, clips: Sequence[str]) -> None:
         paths = [str(self._library.path(key)) for key in clips]
@@ -61,7 +62,7 @@ class AplaySpeaker:
 class BuzzerSpeaker:
     """The minimal speaker: each clip is a short tune on a ``TonalBuzzer``, stepped by the clock."""
 
-    def __init__(self, pin: int | str, *, clock: Clock, pin_factory=None) -> None:
+    def __init__(self, pin: int | str, *, clock: Clock, pin_factory: Factory | None = None) -> None:
         self.buzzer = TonalBuzzer(pin, pin_factory=pin_factory)
         self._clock = clock
         self._timers: list[Timer] = []
