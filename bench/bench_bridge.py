@@ -35,6 +35,7 @@ import tty
 
 import serial
 
+from controller.devices.events import TiltEvent
 from controller.devices.hub_backend import HubBackend
 from firmware_bridge.frames import SYNC, Decoder, encode
 from firmware_bridge.sim import Faults, SimHub, Wire
@@ -55,7 +56,11 @@ def raw_pty_baseline(baud: int, seconds: float) -> float:
     master, slave = os.openpty()
     tty.setraw(slave)
     wire = Wire("baseline", Faults(), random.Random(0), baud)
-    wire.sink = lambda data: os.write(master, data)
+
+    def to_master(data: bytes) -> None:
+        os.write(master, data)
+
+    wire.sink = to_master
     port = serial.Serial(os.ttyname(slave), timeout=0.05)
     received = 0
     stop = threading.Event()
@@ -123,7 +128,7 @@ def throughput(baud: int, seconds: float) -> dict[str, float]:
 
 def time_errors(jitter: float, seconds: float, seed: int) -> list[float]:
     with SimHub(transport="pty", faults=Faults(jitter=jitter), debounce_us=0, drift_ppm=-60, seed=seed) as sim:
-        got = []
+        got: list[TiltEvent] = []
         hub = HubBackend(sim.url, seats=9)
         hub.tilt.on_event(got.append)
         assert hub.wait_connected(20), "hub did not connect"
@@ -145,9 +150,9 @@ def time_errors(jitter: float, seconds: float, seed: int) -> list[float]:
 
 def replug_latency(rounds: int, seed: int) -> list[float]:
     rng = random.Random(seed)
-    out = []
+    out: list[float] = []
     with SimHub(transport="pty", debounce_us=1000, seed=seed) as sim:
-        got = []
+        got: list[float] = []
         hub = HubBackend(sim.url, seats=9)
         hub.tilt.on_event(lambda e: got.append(time.monotonic()))
         assert hub.wait_connected(20), "hub did not connect"
@@ -173,7 +178,7 @@ PICO_HEAP = 190 * 1024
 
 def micropython_heap(seed: int) -> dict[str, object]:
     """Live heap (bytes, after gc.collect) of the firmware under MicroPython at each stage."""
-    from bridge_helpers import wait_for
+    from bridge_helpers import recorded_at_least, wait_for
     from mpy_hub import MpyHub
 
     from firmware_bridge.driver import HubDriver
@@ -188,7 +193,7 @@ def micropython_heap(seed: int) -> dict[str, object]:
             before = len(hub.recorded)
             mask ^= bits
             hub.set_levels(mask)
-            wait_for(lambda: len(hub.recorded) >= before + bin(bits).count("1"), 10, "changes", poll=0.0005)
+            wait_for(recorded_at_least(hub, before + bin(bits).count("1")), 10, "changes", poll=0.0005)
         return mask
 
     with MpyHub(transport="pty", seats=9, seed=seed, debounce_us=0, clock_start_us=2**32 - 5_000_000) as hub:

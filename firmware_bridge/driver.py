@@ -83,7 +83,7 @@ class HubDriver:
         self.heartbeat: M.Heartbeat | None = None
         self._link = Link(stats=self.stats)
         self._decoder = Decoder()
-        self._port: serial.SerialBase | None = None
+        self._port: serial.Serial | None = None
         self._synced = False
         self._boot_id: int | None = None
         self._upright: list[bool | None] = [None] * seats

@@ -69,12 +69,12 @@ class Decoder:
 
     @property
     def crc_errors(self) -> int:
-        return self._decoder.crc_errors
+        return int(self._decoder.crc_errors)
 
     @property
     def resyncs(self) -> int:
         """Frames given up (bad length, SEQ, SYNC or CRC, or given up by :meth:`resync`)."""
-        return self._decoder.resyncs
+        return int(self._decoder.resyncs)
 
     @property
     def pending(self) -> int:

@@ -64,12 +64,12 @@ class Link:
     @property
     def tx_next(self) -> int:
         """Sequence number of the next new frame."""
-        return self._link.tx_next
+        return int(self._link.tx_next)
 
     @property
     def rx_expected(self) -> int:
         """Sequence number wanted next from the peer."""
-        return self._link.rx_expected
+        return int(self._link.rx_expected)
 
     @property
     def in_flight(self) -> int:
@@ -103,7 +103,7 @@ class Link:
     # -- receiving -----------------------------------------------------------
     def receive(self, frame: Frame, now: float) -> bool:
         """Handle a frame's header; True when its payload is new and in order."""
-        new = self._link.receive(frame.seq_byte, frame.ack_byte, _us(now))
+        new = bool(self._link.receive(frame.seq_byte, frame.ack_byte, _us(now)))
         self._update_stats()
         return new
 

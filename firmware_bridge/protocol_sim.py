@@ -10,14 +10,18 @@ from __future__ import annotations
 import threading
 import time
 import urllib.parse
+from typing import TYPE_CHECKING, Any
 
 from serial.serialutil import PortNotOpenError, SerialBase, SerialException
 
 from . import sim
 
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
 
 class Serial(SerialBase):
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # pyserial's own constructor options, passed through
         self._hub: sim.SimHub | None = None
         self._buffer = bytearray()
         self._cond = threading.Condition()
@@ -27,18 +31,18 @@ class Serial(SerialBase):
     def open(self) -> None:
         if self.is_open:
             raise SerialException("Port is already open.")
-        if self._port is None:
+        if self.port is None:
             raise SerialException("Port must be configured before it can be used.")
-        parts = urllib.parse.urlsplit(self._port)
+        parts = urllib.parse.urlsplit(self.port)
         if parts.scheme != "sim" or not parts.netloc:
-            raise SerialException(f"expected sim://<name>, got {self._port!r}")
+            raise SerialException(f"expected sim://<name>, got {self.port!r}")
         hub = sim.lookup(parts.netloc)
         if hub is None:
-            raise SerialException(f"{self._port}: no simulated hub of that name is running")
+            raise SerialException(f"{self.port}: no simulated hub of that name is running")
         try:
             hub.connect_port(self)
         except ConnectionError as exc:
-            raise SerialException(f"{self._port}: {exc}") from None
+            raise SerialException(f"{self.port}: {exc}") from None
         self._hub = hub
         self._lost = False
         self._buffer.clear()
@@ -71,7 +75,7 @@ class Serial(SerialBase):
         if not self.is_open:
             raise PortNotOpenError()
         if self._lost:
-            raise SerialException(f"{self._port}: device disconnected")
+            raise SerialException(f"{self.port}: device disconnected")
 
     @property
     def in_waiting(self) -> int:
@@ -79,7 +83,7 @@ class Serial(SerialBase):
         return len(self._buffer)
 
     def read(self, size: int = 1) -> bytes:
-        deadline = None if self._timeout is None else time.monotonic() + self._timeout
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
         with self._cond:
             while True:
                 self._check()
@@ -93,13 +97,14 @@ class Serial(SerialBase):
             del self._buffer[:size]
             return data
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: ReadableBuffer) -> int:
         self._check()
         hub = self._hub
         if hub is None:
             raise PortNotOpenError()
-        hub.from_host(bytes(data))
-        return len(data)
+        payload = bytes(data)
+        hub.from_host(payload)
+        return len(payload)
 
     def reset_input_buffer(self) -> None:
         with self._cond:

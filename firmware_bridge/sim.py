@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from . import firmware
 
@@ -304,7 +304,7 @@ class SimHub:
     def plugged(self) -> bool:
         return self._plugged
 
-    def start(self) -> SimHub:
+    def start(self) -> Self:
         self._running = True
         self._boot()
         self.plug()
@@ -321,7 +321,7 @@ class SimHub:
         _REGISTRY.pop(self.name, None)
         self._dir.cleanup()
 
-    def __enter__(self) -> SimHub:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -334,17 +334,17 @@ class SimHub:
     @property
     def firmware_exited(self) -> bool:
         """The firmware was told to stop (EXIT_TO_REPL), as before a reinstall."""
-        return self._hub.exit_requested
+        return bool(self._hub.exit_requested)
 
     @property
     def dropped(self) -> int:
         """Changes the firmware recorded but could not queue (its queue was full)."""
-        return self._hub.dropped
+        return int(self._hub.dropped)
 
     @property
     def queued(self) -> int:
         """Events the firmware holds that have not been framed yet."""
-        return self._hub.queued
+        return int(self._hub.queued)
 
     def hub_to_host(self, clock_us: int) -> float:
         """The true host time of a hub clock reading (full width)."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .clock import Clock, Timer
 from .events import CountLights, Speaker
@@ -57,7 +58,7 @@ class CountSequencer:
             off = times[2] + (self.interval if lights_off_after_three is None else lights_off_after_three)
             run = CountRun(times, off)
             for n, when in enumerate(times, start=1):
-                run._timers.append(self._clock.call_at(when, lambda n=n, when=when: self._give(n, when, on_count)))
+                run._timers.append(self._clock.call_at(when, functools.partial(self._give, n, when, on_count)))
             run._timers.append(self._clock.call_at(off, lambda: self._lights.show(0)))
             return run
 

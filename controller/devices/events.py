@@ -8,9 +8,10 @@ seat (Pi pins, the hub's WS2812 LEDs, a recording sink) implements
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,6 @@ from typing import Protocol
 
 from firmware_bridge.driver import Change, HubDriver
 from firmware_bridge.errors import BridgeError
-
 from ..errors import HubError
 from .events import SeatStatus, TiltEvent
 from .patterns import PATTERNS, LightPattern, colour_for

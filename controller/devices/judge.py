@@ -19,9 +19,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable, Iterable
 
 from .clock import Clock, Timer
 from .counts import CountRun, CountSequencer

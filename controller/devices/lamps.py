@@ -8,9 +8,10 @@ in tests exactly as they follow real time on the table.
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from collections.abc import Sequence
 
 from gpiozero import LED, PWMLED, RGBLED
+from gpiozero.pins import Factory
 
 from .clock import Clock
 from .events import SeatStatus
@@ -92,7 +93,7 @@ class SeatLamp:
         self.device.close()
 
 
-def make_led(pins: SeatLedPins, kind: str, *, pin_factory=None) -> LED | PWMLED | RGBLED:
+def make_led(pins: SeatLedPins, kind: str, *, pin_factory: Factory | None = None) -> LED | PWMLED | RGBLED:
     """Build the gpiozero device for one LED of ``kind`` ("led", "pwm" or "rgb")."""
     if kind == "rgb":
         if isinstance(pins, (int, str)) or len(pins) != 3:
@@ -110,7 +111,7 @@ def make_led(pins: SeatLedPins, kind: str, *, pin_factory=None) -> LED | PWMLED 
 class PinSeatLights:
     """A :class:`~controller.devices.events.SeatLights` on Pi pins, one LED per seat."""
 
-    def __init__(self, pins: Sequence[SeatLedPins], *, kind: str = "pwm", clock: Clock, pin_factory=None) -> None:
+    def __init__(self, pins: Sequence[SeatLedPins], *, kind: str = "pwm", clock: Clock, pin_factory: Factory | None = None) -> None:
         self._clock = clock
         self._lamps: list[SeatLamp] = []
         self._shown: list[SeatStatus] = []
@@ -148,7 +149,7 @@ class PinSeatLights:
 class PinCountLights:
     """A :class:`~controller.devices.events.CountLights`: three ``LED``\\ s on Pi pins."""
 
-    def __init__(self, pins: Sequence[int | str], *, pin_factory=None) -> None:
+    def __init__(self, pins: Sequence[int | str], *, pin_factory: Factory | None = None) -> None:
         self._leds: list[LED] = []
         try:
             for pin in pins:

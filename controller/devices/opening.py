@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from gpiozero.exc import BadPinFactory
+from gpiozero.pins import Factory
 
 from ..errors import HubError
 from .clock import Clock, ManualClock, MonotonicClock
@@ -46,7 +48,7 @@ class TableDevices:
     def close(self) -> None:
         _close_all(self._closers)
 
-    def __enter__(self) -> "TableDevices":
+    def __enter__(self) -> TableDevices:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -62,7 +64,7 @@ def open_devices(
     config: DevicesConfig,
     *,
     clock: Clock | None = None,
-    pin_factory=None,
+    pin_factory: Factory | None = None,
     mock_pins: bool | None = None,
 ) -> TableDevices:
     """Open every device ``config`` names, on ``clock`` (default: a real monotonic clock).
@@ -126,7 +128,9 @@ def open_simulated(config: DevicesConfig, *, start: float = 0.0, stand: bool = T
     return devices, script
 
 
-def _open_backend(config: DevicesConfig, clock: Clock, pin_factory, closers: list[Callable[[], None]]):
+def _open_backend(
+    config: DevicesConfig, clock: Clock, pin_factory: Factory | None, closers: list[Callable[[], None]]
+) -> tuple[TiltSource, SeatLights, CountLights]:
     seats = config.seats
     if config.backend == "hub":
         hub = _hub_backend()(config.hub_url, seats=seats, clock=clock)
@@ -156,7 +160,7 @@ def _hub_backend() -> type[HubBackend]:
     return HubBackend
 
 
-def _open_speaker(config: DevicesConfig, clock: Clock, pin_factory) -> Speaker:
+def _open_speaker(config: DevicesConfig, clock: Clock, pin_factory: Factory | None) -> Speaker:
     sound = config.sound
     if sound.output == "buzzer":
         assert config.buzzer_pin is not None  # checked by the config

@@ -7,12 +7,11 @@ without end.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .clock import Clock
 from .events import SeatStatus
-
 
 KEEP = 1000
 

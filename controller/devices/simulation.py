@@ -10,22 +10,26 @@ RGBLED and TonalBuzzer work on it.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 
 from .clock import Clock, ManualClock
 
-
 HISTORY = 1000
 """State changes a simulated pin keeps (gpiozero's mock keeps them all, which grows without end)."""
 
 
-class ClockedMockPin(MockPWMPin):
+class ClockedMockPin(MockPWMPin):  # type: ignore[misc]  # gpiozero has no type hints: mypy sees its classes as Any
     """A mock pin whose state changes are stamped by its factory's clock."""
 
-    def _change_state(self, value):
+    # gpiozero's MockPin's own attributes, as this class uses them (a PWM pin's state is a duty cycle)
+    _state: float
+    _last_change: float
+    states: deque[PinState]
+
+    def _change_state(self, value: float) -> bool:
         if self._state != value:
             t = self._factory.ticks()
             self._state = value
@@ -34,19 +38,19 @@ class ClockedMockPin(MockPWMPin):
             return True
         return False
 
-    def clear_states(self):
+    def clear_states(self) -> None:
         self._last_change = self._factory.ticks()
         self.states = deque([PinState(0.0, self._state)], maxlen=HISTORY)
 
 
-class ClockedMockFactory(MockFactory):
+class ClockedMockFactory(MockFactory):  # type: ignore[misc]  # gpiozero has no type hints: mypy sees its classes as Any
     """A :class:`MockFactory` whose ticks are the controller clock's seconds."""
 
     def __init__(self, clock: Clock, *, revision: str | None = None) -> None:
         self.clock = clock
         super().__init__(revision=revision, pin_class=ClockedMockPin)
 
-    def ticks(self) -> float:  # type: ignore[override]
+    def ticks(self) -> float:
         return self.clock.now()
 
 

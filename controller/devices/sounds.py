@@ -13,9 +13,9 @@ import shutil
 import subprocess
 import wave
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -113,7 +113,7 @@ class SoundLibrary:
             raise ValueError(f"no prepared sound {key!r} for language {self.language!r}") from None
 
 
-Runner = Callable[..., subprocess.CompletedProcess]
+Runner = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def choose_engine(engine: str, *, espeak: str = "espeak-ng") -> str:

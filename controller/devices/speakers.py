@@ -5,12 +5,14 @@ The recording sink used by tests and the simulation is in ``recording``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import shutil
 import subprocess
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import TonalBuzzer
+from gpiozero.pins import Factory
 from gpiozero.tones import Tone
 
 from .clock import Clock, Timer
@@ -28,7 +30,7 @@ class AplaySpeaker:
         *,
         device: str | None = None,
         aplay: str = "aplay",
-        spawn: Callable[[list[str]], subprocess.Popen] | None = None,
+        spawn: Callable[[list[str]], subprocess.Popen[bytes]] | None = None,
     ) -> None:
         if spawn is None:
             if shutil.which(aplay) is None:
@@ -37,7 +39,7 @@ class AplaySpeaker:
         self._library = library
         self._base = [aplay, "-q", *(["-D", device] if device else [])]
         self._spawn = spawn
-        self._playing: subprocess.Popen | None = None
+        self._playing: subprocess.Popen[bytes] | None = None
 
     def play(self, clips: Sequence[str]) -> None:
         paths = [str(self._library.path(key)) for key in clips]
@@ -60,7 +62,7 @@ class AplaySpeaker:
 class BuzzerSpeaker:
     """The minimal speaker: each clip is a short tune on a ``TonalBuzzer``, stepped by the clock."""
 
-    def __init__(self, pin: int | str, *, clock: Clock, pin_factory=None) -> None:
+    def __init__(self, pin: int | str, *, clock: Clock, pin_factory: Factory | None = None) -> None:
         self.buzzer = TonalBuzzer(pin, pin_factory=pin_factory)
         self._clock = clock
         self._timers: list[Timer] = []
@@ -74,7 +76,7 @@ class BuzzerSpeaker:
                     if at == start:
                         self._sound(frequency)  # the first note starts now, not on the next tick
                     else:
-                        self._timers.append(self._clock.call_at(at, lambda f=frequency: self._sound(f)))
+                        self._timers.append(self._clock.call_at(at, functools.partial(self._sound, frequency)))
                     at += seconds
             self._timers.append(self._clock.call_at(at, lambda: self._sound(None)))
 

@@ -9,9 +9,10 @@ disagree on it and the mock ignores it.
 from __future__ import annotations
 
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from gpiozero import DigitalInputDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock
 from .events import TiltEvent
@@ -22,7 +23,7 @@ ChangeHandler = Callable[[int, bool, float], None]
 """``(seat, up, time)``: a :class:`TiltEvent`'s fields, for callers that need no event object."""
 
 
-class TiltSwitch(DigitalInputDevice):
+class TiltSwitch(DigitalInputDevice):  # type: ignore[misc]  # gpiozero has no type hints: mypy sees its classes as Any
     """A standee's tilt switch: ``is_active`` while upright.
 
     ``when_edge(ticks, state)`` is the pin's own edge callback: the ticks the pin
@@ -31,13 +32,14 @@ class TiltSwitch(DigitalInputDevice):
     are not fired: they would only add a second, undebounced path.
     """
 
-    def __init__(self, pin=None, *, pin_factory=None) -> None:
+    def __init__(self, pin: int | str | None = None, *, pin_factory: Factory | None = None) -> None:
         super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         self.pin.when_changed = None  # no events until ``when_edge`` is given
 
     @property
     def when_edge(self) -> Callable[[object, int], None] | None:
-        return self.pin.when_changed
+        handler: Callable[[object, int], None] | None = self.pin.when_changed
+        return handler
 
     @when_edge.setter
     def when_edge(self, handler: Callable[[object, int], None] | None) -> None:
@@ -52,7 +54,7 @@ class TiltListeners:
     """
 
     def __init__(self) -> None:
-        self._callbacks: list[tuple[bool, Callable]] = []
+        self._callbacks: list[tuple[bool, Callable[..., None]]] = []
 
     def add(self, callback: Callable[[TiltEvent], None]) -> None:
         self._callbacks.append((True, callback))
@@ -114,7 +116,7 @@ class SeatDebouncer:
 class PinTiltSensors:
     """A :class:`~controller.devices.events.TiltSource` reading one :class:`TiltSwitch` per seat."""
 
-    def __init__(self, pins: Sequence[int | str], *, clock: Clock, debounce: float, pin_factory=None) -> None:
+    def __init__(self, pins: Sequence[int | str], *, clock: Clock, debounce: float, pin_factory: Factory | None = None) -> None:
         self._listeners = TiltListeners()
         self._switches: list[TiltSwitch] = []
         self._seats: list[SeatDebouncer] = []

@@ -27,7 +27,7 @@ class Timing:
     """A seat that should stand but has not read upright for this long is reported."""
 
     @classmethod
-    def from_mapping(cls, values: dict[str, Any], *, where: str) -> "Timing":
+    def from_mapping(cls, values: dict[str, Any], *, where: str) -> Timing:
         """Build from a config section; ``where`` names the file for error messages."""
         known = {f.name: f for f in fields(cls)}
         kwargs: dict[str, Any] = {}

@@ -5,11 +5,12 @@ import weakref
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.devices import FaultKind, SeatStatus, load_config
-from controller.devices.simulation import StandeeMove as Move
 from controller.devices.opening import open_simulated
+from controller.devices.simulation import StandeeMove as Move
 from controller.devices.timing import Timing
 
 T = Timing()

@@ -16,6 +16,11 @@ def wait_for(condition: Callable[[], bool], timeout: float = 20.0, what: str = "
         time.sleep(poll)
 
 
+def recorded_at_least(sim: SimHub, count: int) -> Callable[[], bool]:
+    """A condition for :func:`wait_for`: ``sim`` has recorded ``count`` changes or more."""
+    return lambda: len(sim.recorded) >= count
+
+
 def toggle(sim: SimHub, seat: int, state: list[bool]) -> None:
     """Flip one standee and wait until the firmware has recorded the change."""
     before = len(sim.recorded)

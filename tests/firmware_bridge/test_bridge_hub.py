@@ -78,7 +78,7 @@ def test_count_lights(table):
     sim, hub = table
     for count, mask in ((1, 0b001), (3, 0b111), (0, 0)):
         hub.count_lights.show(count)
-        wait_for(lambda: sim.count_mask == mask, what=f"count {count}")
+        wait_for(lambda mask=mask: sim.count_mask == mask, what=f"count {count}")
 
 
 def test_close_turns_every_light_off():

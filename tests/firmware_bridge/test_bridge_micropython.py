@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bridge_helpers import wait_for
+from bridge_helpers import recorded_at_least, wait_for
 from mpy_hub import RUNNER_DIR, MpyHub, run_script
 
 from firmware_bridge import FIRMWARE_DIR
@@ -97,7 +97,7 @@ def _flip_until(hub: MpyHub, n: int, rng: random.Random, mask: int) -> int:
         want = bin(flips).count("1")
         mask ^= flips
         hub.set_levels(mask)
-        wait_for(lambda: len(hub.recorded) >= before + want, 10, "MicroPython to record the changes", poll=0.0005)
+        wait_for(recorded_at_least(hub, before + want), 10, "MicroPython to record the changes", poll=0.0005)
     return mask
 
 

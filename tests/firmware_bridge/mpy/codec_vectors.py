@@ -6,13 +6,13 @@ import hub_proto as P
 
 
 def hx(b):
-    return "".join("%02x" % x for x in b)
+    return "".join(f"{x:02x}" for x in b)
 
 
-print("crc", "%04x" % P.crc16(b"123456789"))
-print("crc-empty", "%04x" % P.crc16(b""))
-print("crc-slice", "%04x" % P.crc16(b"xx123456789yy", 11, 2))
-print("crc-all", "%04x" % P.crc16(bytes(range(256))))
+print("crc", f"{P.crc16(b'123456789'):04x}")
+print("crc-empty", f"{P.crc16(b''):04x}")
+print("crc-slice", f"{P.crc16(b'xx123456789yy', 11, 2):04x}")
+print("crc-all", f"{P.crc16(bytes(range(256))):04x}")
 
 FRAMES = [
     (0, 0, b""),
@@ -50,7 +50,7 @@ def decode(chunk):
 for chunk in (1, 2, 7, 64, len(stream)):
     frames, crc_errors, resyncs, held = decode(chunk)
     print("dec", chunk, len(frames), crc_errors, resyncs, held,
-          " ".join("%02x/%02x/%s" % (s, a, hx(p)) for s, a, p in frames))
+          " ".join(f"{s:02x}/{a:02x}/{hx(p)}" for s, a, p in frames))
 
 # A partial frame held back, then given up (a corrupted LEN).
 d = P.Decoder()

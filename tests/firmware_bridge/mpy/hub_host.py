@@ -110,10 +110,10 @@ def build(boot_id):
     gc.collect()
     hub = hub_board.build(board.machine, board.neopixel, Time(), Io(), boot_id,
                           seats=seats, debounce_us=debounce_us, clock_start_us=clock_start_us)
-    hub.recorded = lambda seat, up, t: hostio.report("rec %d %d %d" % (seat, 1 if up else 0, t))
+    hub.recorded = lambda seat, up, t: hostio.report(f"rec {seat} {1 if up else 0} {t}")
     # hub time T is runner time (T - start) + ticks microseconds after the runner's origin
-    hostio.report("origin %s %d %d %d" % (hostio.origin_ns(), hub.clock.last, hostio.ticks_offset(), clock_start_us))
-    hostio.report("ready %d" % boot_id)
+    hostio.report(f"origin {hostio.origin_ns()} {hub.clock.last} {int(hostio.ticks_offset())} {clock_start_us}")
+    hostio.report(f"ready {boot_id}")
 
 
 def control(line):
@@ -136,12 +136,12 @@ def control(line):
         build(int(words[1]))
     elif cmd == "gc":
         live = measure()
-        hostio.report("heap %d %d" % (live, peak))
-        hostio.report("queue %d %d" % (hub.queued, hub.dropped))
+        hostio.report(f"heap {live} {peak}")
+        hostio.report(f"queue {hub.queued} {hub.dropped}")
     elif cmd == "quit":
         live = measure()
-        hostio.report("heap %d %d" % (live, peak))
-        hostio.report("queue %d %d" % (hub.queued, hub.dropped))
+        hostio.report(f"heap {live} {peak}")
+        hostio.report(f"queue {hub.queued} {hub.dropped}")
 
 
 def step(n):
@@ -160,7 +160,7 @@ def step(n):
     mask = sum(1 << i for i, pin in enumerate(hub_board.COUNT_PINS) if board.outputs.get(pin))
     if mask != last_count:
         last_count = mask
-        hostio.report("count %d" % mask)
+        hostio.report(f"count {mask}")
     if board.pixels != last_pixels:
         last_pixels = board.pixels
-        hostio.report("pixels " + " ".join("%d,%d,%d" % rgb for rgb in last_pixels))
+        hostio.report("pixels " + " ".join(f"{r},{g},{b}" for r, g, b in last_pixels))

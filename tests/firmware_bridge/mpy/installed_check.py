@@ -5,7 +5,7 @@
 import os
 import sys
 
-calls = []
+calls: list[object] = []
 
 
 class Reset(Exception):
@@ -33,11 +33,8 @@ def reset():
 
 
 class machine:
-    pass
-
-
-machine.Pin = Pin
-machine.reset = reset
+    Pin = Pin
+    reset = reset
 
 
 class NeoPixel:
@@ -56,10 +53,9 @@ class NeoPixel:
 
 
 class neopixel:
-    pass
+    NeoPixel = NeoPixel
 
 
-neopixel.NeoPixel = NeoPixel
 class os_with_urandom:
     # This MicroPython build (WebAssembly) has no os.urandom; the Pico's has.
     remove = os.remove
@@ -69,9 +65,10 @@ class os_with_urandom:
         return bytes(range(n))
 
 
-sys.modules["os"] = os_with_urandom
-sys.modules["machine"] = machine
-sys.modules["neopixel"] = neopixel
+# MicroPython cannot create module objects ("can't create 'module' instances"): classes stand in for them
+sys.modules["os"] = os_with_urandom  # type: ignore[assignment]
+sys.modules["machine"] = machine  # type: ignore[assignment]
+sys.modules["neopixel"] = neopixel  # type: ignore[assignment]
 
 for name in ("hub_proto", "hub_link", "hub_tilt", "hub_lights", "hub_clock", "hub_core", "hub_board"):
     __import__(name)

@@ -56,7 +56,7 @@ while (to_send or hub.unacked) and steps < 200000:
     for seq, ack, payload in dec_host.feed(a_to_b.due(now)):
         if host.receive(seq, ack, now) and payload:
             received.append(payload[0] << 8 | payload[1])
-    for seq, ack, payload in dec_hub.feed(b_to_a.due(now)):
+    for seq, ack, _payload in dec_hub.feed(b_to_a.due(now)):
         hub.receive(seq, ack, now)
     hub.service(now)
     host.service(now)
