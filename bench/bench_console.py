@@ -93,7 +93,10 @@ def flood() -> dict:
     finally:
         proc.stdin.close()
         proc.wait(timeout=10)
-    ms = lambda xs: round(1000 * statistics.median(xs), 2)
+
+    def ms(xs: list[float]) -> float:
+        return round(1000 * statistics.median(xs), 2)
+
     return {
         "half-open sockets opened": len(held),
         "server open files: before / during / after": [base_files, flood_files, after_files],

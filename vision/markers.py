@@ -126,7 +126,7 @@ class MarkerDetector:
         for quad, marker_id in zip(corners, ids.ravel()):
             pts = quad.reshape(4, 2).astype(np.float32)
             if upscale > 1:
-                pts = (pts + 0.5) / upscale - 0.5
+                pts = ((pts + 0.5) / upscale - 0.5).astype(np.float32)
             pts += np.asarray(origin, np.float32)
             mid = int(marker_id)
             if kind_of(mid) is None:

@@ -83,7 +83,7 @@ class UvcCamera(_Frames):
         if not self.cap.isOpened():
             raise ClipError(f"camera {device}: cannot be opened")
         s = settings
-        self.cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+        self.cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
         self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, s.width)
         self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, s.height)
         self.cap.set(cv2.CAP_PROP_FPS, s.fps)

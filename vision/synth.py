@@ -554,7 +554,7 @@ class Scene:
     # -- set-up
     def _background(self, rng: np.random.Generator) -> np.ndarray:
         tex, extent = _table_texture(rng, self.spec.table_kind)
-        src = np.float32([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]])
+        src = np.array([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]], dtype=np.float32)
         world = np.array([[-PLAY_W / 2 - extent, PLAY_H / 2 + extent, 0], [PLAY_W / 2 + extent, PLAY_H / 2 + extent, 0],
                           [PLAY_W / 2 + extent, -PLAY_H / 2 - extent, 0], [-PLAY_W / 2 - extent, -PLAY_H / 2 - extent, 0]])
         dst = self.camera.project(world).astype(np.float32)
@@ -575,7 +575,8 @@ class Scene:
         if reach is None:
             reach = pos * (1 - depth) + side - outward * rng.uniform(0, 8)
         tone = np.array([150, 175, 215]) * rng.uniform(0.55, 1.05)
-        return ArmMove(start, reach, t0, t1, tuple(int(c) for c in np.clip(tone, 0, 255)), hold)
+        r, g, b = (int(c) for c in np.clip(tone, 0, 255))
+        return ArmMove(start, reach, t0, t1, (r, g, b), hold)
 
     def _pick_star_colour(self, rng: np.random.Generator) -> tuple[int, int, int]:
         """Any colour that stands out from the table in brightness or in hue."""
@@ -583,7 +584,8 @@ class Scene:
         for _ in range(100):
             colour = rng.integers(0, 256, 3)
             if np.abs(colour - table).max() >= 60:
-                return tuple(int(c) for c in colour)
+                r, g, b = (int(c) for c in colour)
+                return (r, g, b)
         return (0, 200, 255)
 
     def _throw(self, rng: np.random.Generator) -> tuple[StarPath, float]:
@@ -664,8 +666,8 @@ class Scene:
             clearance = (7.0, 99.0)
             land_z = 0.0
         elif rng.random() < 0.5:  # between two standees and off the table
-            a = seat_angle(int(rng.integers(0, spec.seats)), spec.seats) - math.pi / spec.seats
-            end = np.array([(PLAY_W / 2 + 40) * math.cos(a), (PLAY_H / 2 + 40) * math.sin(a)])
+            angle = seat_angle(int(rng.integers(0, spec.seats)), spec.seats) - math.pi / spec.seats
+            end = np.array([(PLAY_W / 2 + 40) * math.cos(angle), (PLAY_H / 2 + 40) * math.sin(angle)])
             land_z = 3.0
         else:  # short, onto the table
             end = rng.uniform([-18, -12], [18, 12])
@@ -714,8 +716,8 @@ class Scene:
         x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 1, [w, h])
         if x1 <= x0 or y1 <= y0:
             return
-        src = np.float32([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]])
-        local = pts - np.float32([x0, y0])
+        src = np.array([[0, 0], [tex.shape[1], 0], [tex.shape[1], tex.shape[0]], [0, tex.shape[0]]], dtype=np.float32)
+        local = (pts - np.array([x0, y0], dtype=np.float32)).astype(np.float32)
         hmat = cv2.getPerspectiveTransform(src, local)
         warped = cv2.warpPerspective(tex, hmat, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
@@ -789,7 +791,9 @@ class Scene:
             else:
                 a = alpha[..., None]
                 roi[:] = (roi * (1 - a) + np.array(self._star_colour, np.float32) * a).astype(np.uint8)
-        return float(self.camera.depth(self.star.at(t)[None])[0]), (*allp.min(0), *allp.max(0))
+        at = self.star.at(t)
+        assert at is not None  # drawn only while the star is in flight or at rest
+        return float(self.camera.depth(at[None])[0]), (*allp.min(0), *allp.max(0))
 
     def _shadowed(self, pts: np.ndarray) -> np.ndarray:
         """Where points above the table cast their shadow on it (one lamp, a little off the vertical)."""
@@ -889,7 +893,10 @@ class Scene:
         ox, oy = self._noise_rng.integers(0, NOISE_MARGIN, 2)
         img = cv2.add(img, self._noise_bank[oy:oy + HEIGHT, ox:ox + WIDTH], dtype=cv2.CV_8U)
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, self.spec.jpeg_quality])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is None:
+            raise RuntimeError("OpenCV could not encode and decode a rendered frame as JPEG")
+        return np.asarray(decoded)
 
 
 # ----------------------------------------------------------------------------- clips
@@ -929,7 +936,7 @@ def write_clip(clip: Clip, folder: Path, video: bool = False) -> Path:
     spec["rest"] = clip.spec.rest.value
     (folder / "truth.json").write_text(json.dumps({**clip.truth.as_json(), "spec": spec}, indent=1) + "\n")
     if video:
-        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), clip.spec.fps,
+        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), clip.spec.fps,
                                  (WIDTH, HEIGHT))
         if not writer.isOpened():
             raise RuntimeError(f"{folder / 'video.avi'}: this OpenCV build cannot write MJPG video")

@@ -8,7 +8,7 @@
 # ACK, and the sender then retransmits at once instead of waiting.
 # The host runs this same class (firmware_bridge/link.py wraps it).
 
-from hub_proto import encode, UNSEQ, NAK, SEQ_MASK
+from hub_proto import NAK, SEQ_MASK, UNSEQ, encode
 
 MIN_RTO_US = 25000
 MAX_RTO_US = 1000000

@@ -10,6 +10,7 @@ from controller.devices import SeatStatus, load_config, open_devices
 from controller.devices.clock import ManualClock
 from controller.devices.config import DEFAULT_PINOUT, build_config, merge, read_toml
 from controller.devices.lamps import PinSeatLights
+from controller.devices.opening import open_simulated
 from controller.devices.recording import (
     RecordingCountLights,
     RecordingSeatLights,
@@ -17,7 +18,6 @@ from controller.devices.recording import (
 )
 from controller.devices.simulation import ClockedMockFactory
 from controller.devices.speakers import BuzzerSpeaker
-from controller.devices.opening import open_simulated
 from controller.devices.tilt import PinTiltSensors
 
 

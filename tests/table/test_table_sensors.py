@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from test_table_referee import advance_to
+
 from controller.record import replay, result
 from controller.table import inputs as I
 from controller.table.referee import Step
 from controller.table.session import CameraVerdict
 from table_kit import table
-from test_table_referee import advance_to
 
 
 class FailingCamera:

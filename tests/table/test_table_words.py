@@ -186,11 +186,10 @@ def test_the_console_shows_cards_by_their_printed_names():
 
 
 def test_two_hits_on_one_seat_are_said_once_and_a_death_replaces_the_wounds():
-    from table_kit import table
-
     from controller.devices.vocabulary import PAUSE
     from controller.rules import events as ev
     from controller.table.referee import Outcome
+    from table_kit import table
 
     session, _ = table("classic", 5, 1)
     players = session.referee.game.players

@@ -40,7 +40,7 @@ def test_frame_folder_names_an_undecodable_frame(tmp_path):
 
 def test_video_file_round_trip(tmp_path):
     path = tmp_path / "video.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30, (64, 48))
     for f in _frames(4):
         writer.write(f)
     writer.release()
@@ -108,7 +108,7 @@ class FakeCapture:
 def test_uvc_camera_asks_for_mjpg_and_locks_exposure_and_white_balance():
     cam = UvcCamera(0, CameraSettings(exposure_us=10000, white_balance_k=5000), capture_factory=FakeCapture)
     props = cam.cap.props
-    assert props[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter_fourcc(*"MJPG")
+    assert props[cv2.CAP_PROP_FOURCC] == cv2.VideoWriter.fourcc(*"MJPG")
     assert props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1 and props[cv2.CAP_PROP_EXPOSURE] == 100
     assert props[cv2.CAP_PROP_AUTO_WB] == 0 and props[cv2.CAP_PROP_WB_TEMPERATURE] == 5000
     cam.cap.log.clear()
