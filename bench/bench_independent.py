@@ -35,12 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import independent_clips as ic  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+PYTHON = sys.executable
 
 
 def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict | None, str]:
     """The command's JSON, or None and the one line it wrote on stderr."""
     try:
-        done = subprocess.run([sys.executable, "-m", "vision", command, str(clip), "--json"], cwd=ROOT,
+        done = subprocess.run([PYTHON, "-m", "vision", command, str(clip), "--json"], cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout:.0f} s"
@@ -54,7 +55,7 @@ def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict | None, str]
 
 
 def has_command(command: str) -> bool:
-    done = subprocess.run([sys.executable, "-m", "vision", command, "--help"], cwd=ROOT, capture_output=True,
+    done = subprocess.run([PYTHON, "-m", "vision", command, "--help"], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     return done.returncode == 0
 
@@ -108,7 +109,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
     ap.add_argument("--json", type=Path, help="write every clip's truth and result here")
     ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--repo", type=Path, help="run the commands of another checkout (its .venv's Python if any)")
     args = ap.parse_args(argv)
+    global ROOT, PYTHON
+    if args.repo:
+        ROOT = args.repo.resolve()
+        venv = ROOT / ".venv" / "bin" / "python"
+        PYTHON = str(venv) if venv.exists() else sys.executable
 
     aims_cmd = args.aims > 0 and has_command("aims")
     plan = ic.clip_plan(args.throws, args.aims if aims_cmd else 0, args.seed)

@@ -162,6 +162,7 @@ class Quad:
     back: Vec | None = None  # None: same texture seen from behind (mirrored, as paper printed through)
     shade_ok: bool = True
     outward: bool = False  # a face of a closed box: not drawn when it faces away from the camera
+    nearer: float = 0.0  # drawn as if this much nearer (cm): a card lying on top of the part it is fixed to
 
 
 @dataclass
@@ -464,7 +465,7 @@ class Renderer:
     def depth_of(self, it: Quad | Poly) -> float:
         """Painter's order: depth along the optical axis of the part's centre."""
         pts = it.corners if isinstance(it, Quad) else it.points
-        return float(self.cam.depth(pts.mean(axis=0)[None])[0])
+        return float(self.cam.depth(pts.mean(axis=0)[None])[0]) - (it.nearer if isinstance(it, Quad) else 0.0)
 
     def apply_shadows(self, img: Vec, polys: list[Vec]) -> None:
         if not polys:
@@ -707,12 +708,12 @@ def arm_polys(shoulder: Vec, hand: Vec, skin: tuple[float, float, float], sleeve
     side = cross(a, view)
     side = unit(side) if np.linalg.norm(side) > 1e-6 else np.array([1.0, 0, 0])
     elbow = shoulder + d * 0.55
-    for p, q, wp, wq, col in ((shoulder, elbow, 11, 9, sleeve), (elbow, hand - a * 3, 8, 7, skin)):
+    for p, q, wp, wq, col in ((shoulder, elbow, 10, 8, sleeve), (elbow, hand - a * 3, 7, 6, skin)):
         out.append(Poly(np.array([p - side * wp / 2, p + side * wp / 2, q + side * wq / 2, q - side * wq / 2]), col))
     # the hand: an octagon, longer along the arm
     ang = np.linspace(0, 2 * math.pi, 10, endpoint=False)
     hc = hand
-    pts = np.array([hc + a * math.cos(t) * hand_len / 2 + side * math.sin(t) * 4.5 for t in ang])
+    pts = np.array([hc + a * math.cos(t) * hand_len / 2 + side * math.sin(t) * 4.0 for t in ang])
     out.append(Poly(pts, skin))
     return out
 
@@ -1029,7 +1030,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
     for seat, th, v in flight.hits:
         table.standees[seat].motion = standee_motion(rng, table.standees[seat], th, v, seat in knocked, hard)
     moving = {h[0] for h in flight.hits}
-    end = max(flight.rest_t, max((h[1] for h in flight.hits), default=0) + 0.5) + rng.uniform(0.9, 1.4)
+    end = max(flight.rest_t, max((h[1] for h in flight.hits), default=0) + 0.5) + rng.uniform(0.8, 1.1)
     # the thrower's arm: wind-up, release, follow-through, out of the view again
     shoulder = ts.pos - ts.inward * rng.uniform(30, 40) + ts.right * rng.uniform(-12, 12) + np.array([0, 0, 38.0])
     skin = SKINS[int(rng.integers(len(SKINS)))]
@@ -1161,7 +1162,9 @@ def gun_parts(pos: Vec, yaw: float, pitch: float, seat: int, tanto: bool, body: 
         parts.append(Poly(np.array([pos - f * 6 - rt * 1.6 - up * 6, pos - f * 2 - rt * 1.6 - up * 6,
                                     pos - f * 1 - rt * 1.6 - up * 1, pos - f * 5 - rt * 1.6 - up * 1]), dark))
         muzzle = pos + f * 13
-    parts.append(flat_card(pos, f, 3.7, card_tex, None, up))
+    card = flat_card(pos, f, 3.7, card_tex, None, up)
+    card.nearer = 4.0  # fixed on top of the weapon: never under its own body
+    parts.append(card)
     return parts, muzzle
 
 
@@ -1205,6 +1208,13 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     deadline = three_at + 0.5
     paper, ink = 240, 25
     plans: list[AimPlan] = []
+    tantos = [bool(rng.random() < 0.2) for _ in range(seats)]
+    placed: list[Vec] = []  # image outlines of the weapons already at rest, and of every crown
+    placed += [cam.project(q.corners).astype(np.float32) for s in table.standees for q in s.parts(0)[-1:]]
+
+    def overlaps(poly: Vec) -> bool:
+        return any(cv2.intersectConvexConvex(poly, cv2.convexHull(o))[0] > 0.5 for o in placed)
+
     for st in table.standees:
         r = rng.random()
         kind = "on-time"
@@ -1217,16 +1227,29 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         if kind in ("on-time", "late"):
             for _ in range(80):
                 tgt = int(rng.choice([s for s in range(seats) if s != st.seat]))
-                z = rng.uniform(2, 40) if rng.random() < 0.8 else rng.uniform(0.5, 4)
-                pos = st.pos + st.inward * rng.uniform(4, 16) + st.right * rng.uniform(-7, 7) + np.array([0, 0, z + 3])
+                # held near the player's own seat, 0-40 cm over the table (the card is 3 cm over the weapon's
+                # lowest point); over a standee only higher than its crown
+                z = rng.uniform(1, 37) if rng.random() < 0.8 else rng.uniform(0.5, 3)
+                pos = st.pos + st.inward * rng.uniform(5, 13) + st.right * rng.uniform(-8, 8) + np.array([0, 0, z + 3])
+                if any(float(np.linalg.norm((pos - o.pos)[:2])) < 7 for o in table.standees) and pos[2] < 21:
+                    continue
                 goal = table.standees[tgt].pos + np.array([0, 0, 8.0])
                 d = goal - pos
                 yaw = math.atan2(d[1], d[0]) + math.radians(rng.uniform(-3, 3))
                 pitch = math.atan2(-d[2], math.hypot(d[0], d[1])) + math.radians(rng.uniform(-4, 4))
+                if abs(pitch) > math.radians(32):
+                    continue  # nobody aims a gun steeply down at a standee: a high hand is farther back
                 got, d1, d2 = line_of_fire_target(pos, yaw, table, st.seat)
                 px = cam.project(pos[None])[0]
                 inside = 25 < px[0] < 615 and 25 < px[1] < 455
                 if got == tgt and d2 - d1 > 4.0 and inside:
+                    parts, _ = gun_parts(pos, yaw, pitch, st.seat, tantos[st.seat], (0, 0, 0), 0, 0,
+                                         np.zeros((4, 4, 3), np.uint8))
+                    outlines = [cam.project(q.corners if isinstance(q, Quad) else q.points).astype(np.float32)
+                                for q in parts]
+                    if overlaps(outlines[-1]) or any(overlaps(o) for o in outlines[:-1]):
+                        continue  # one weapon over another's marker: players keep their weapons apart
+                    placed.extend(outlines)
                     target, pose = tgt, (pos, yaw, pitch)
                     break
             else:
@@ -1243,10 +1266,11 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     guns = []
     for p in plans:
         st = table.standees[p.seat]
-        tanto = rng.random() < 0.2
+        tanto = tantos[p.seat]
         body = tuple(float(c) for c in rng.uniform(20, 230, 3))
         card = marker_card(30 + p.seat, 3.0, 3.7, paper=paper, ink=ink)
-        shoulder = st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10) + np.array([0, 0, 40.0])
+        shoulder = st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10) \
+            + np.array([0, 0, rng.uniform(30, 40)])
         start = st.pos - st.inward * rng.uniform(25, 40) + st.right * rng.uniform(-10, 10) + np.array([0, 0, 5.0])
         move = rng.uniform(0.3, 0.7)
         tremor = (rng.uniform(0.05, 0.2), rng.uniform(0.2, 0.8))  # cm, degrees
@@ -1338,13 +1362,37 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     renderer.bake_static(table.corner_cards + table.base_cards, table.table_quad, table.floor,
                          [s.parts(0)[0].corners for s in table.standees], [s.parts(0) for s in table.standees])
 
+    # weapons whose marker something nearer covers at the end (another weapon, an arm): still aiming, but unseen
+    hidden_at_end = []
+    t_end = (int(round(duration * fps)) - 1) / fps
+    _, end_items = items(t_end)
+    end_items = end_items + [q for st in table.standees for q in st.parts(0)]
+    order = sorted(end_items, key=renderer.depth_of, reverse=True)
+    for p in plans:
+        if p.pose is None:
+            continue
+        card = next((q for q in end_items if isinstance(q, Quad) and q.front is guns[p.seat]["card"]), None)
+        if card is None:
+            continue
+        outline = cam.project(card.corners).astype(np.float32)
+        area = abs(cv2.contourArea(outline))
+        covered = 0.0
+        at = next(i for i, it in enumerate(order) if it is card)
+        for it in order[at + 1:]:
+            pts = it.corners if isinstance(it, Quad) else it.points
+            other = cv2.convexHull(cam.project(pts).astype(np.float32))
+            covered = max(covered, cv2.intersectConvexConvex(outline, other)[0])
+        if covered > 0.1 * area:
+            hidden_at_end.append(p.seat)
+    if hidden_at_end:
+        tags.append("weapon-covered")
     if any(p.kind == "late" for p in plans):
         tags.append("late")
     if any(p.kind in ("hidden", "waving") for p in plans):
         tags.append("no-aim")
     tags.append(f"{seats}-seats")
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
-             "kinds": {str(p.seat): p.kind for p in plans}, "conditions": tags, "hard": hard, "seed": seed,
+             "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
              "three_at": three_at, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
              "table_cm": [round(table.width, 1), round(table.depth, 1)]}
     meta = {"fps": fps, "seats": seats, "three_at": three_at}

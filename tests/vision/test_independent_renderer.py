@@ -137,3 +137,31 @@ def test_the_clip_folder_follows_the_clip_format(tmp_path):
     frames = sorted((clip / "frames").glob("*.png"))
     assert [f.name for f in frames[:2]] == ["000000.png", "000001.png"] and len(frames) == 6
     assert cv2.imread(str(frames[0])).shape == (480, 640, 3)
+
+
+@pytest.mark.slow
+def test_the_judge_on_independent_clips_in_good_conditions(tmp_path):
+    """Nine throws in good light from the independent renderer, judged by the command a user runs: at most one
+    wrong, and never a standee called knocked that was not."""
+    import json
+    import subprocess
+    import sys as _sys
+
+    repo = Path(__file__).resolve().parents[2]
+    wrong, false_knocked = [], []
+    for seed in range(70_000, 70_009):
+        scene = ic.make_scene("throw", seed, False)
+        clip = ic.write_clip(scene, tmp_path / f"throw-{seed}")
+        done = subprocess.run([_sys.executable, "-m", "vision", "judge", str(clip), "--json"], cwd=repo,
+                              capture_output=True, text=True, timeout=600)
+        truth = scene.truth
+        if done.returncode != 0:
+            wrong.append((seed, truth["outcome"], done.stderr.strip()[-200:]))
+            continue
+        out = json.loads(done.stdout.strip().splitlines()[-1])
+        if sorted(out["knocked"]) != truth["knocked"] or sorted(out["touched"]) != truth["touched"]:
+            wrong.append((seed, truth["outcome"], truth["knocked"], truth["touched"], out))
+        if set(out["knocked"]) - set(truth["knocked"]):
+            false_knocked.append(seed)
+    assert false_knocked == []
+    assert len(wrong) <= 1, wrong
