@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import independent_clips as ic  # noqa: E402
+import independent_clips as ic
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -41,7 +41,7 @@ PYTHON = sys.executable
 def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict | None, str]:
     """The command's JSON, or None and the one line it wrote on stderr."""
     try:
-        done = subprocess.run([PYTHON, "-m", "vision", command, str(clip), "--json"], cwd=ROOT,
+        done = subprocess.run([PYTHON, "-m", "vision", command, str(clip), "--json"], check=False, cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout:.0f} s"
@@ -55,7 +55,7 @@ def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict | None, str]
 
 
 def has_command(command: str) -> bool:
-    done = subprocess.run([PYTHON, "-m", "vision", command, "--help"], cwd=ROOT, capture_output=True,
+    done = subprocess.run([PYTHON, "-m", "vision", command, "--help"], check=False, cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     return done.returncode == 0
 
@@ -190,8 +190,8 @@ def report(results: list[dict], args: argparse.Namespace, aims_cmd: bool, render
             for g in groups_of(r["truth"], "aim"):
                 rows[g].append(r)
         lines += ["Aims (`python -m vision aims CLIP --json`): seats, and clips wrong and sure:", "",
-                  "| condition | clips | seats | right | late and right | no aim and right | wrong seats | "
-                  "clips exact | clips wrong, asks | clips wrong and sure | refused |",
+                  ("| condition | clips | seats | right | late and right | no aim and right | wrong seats | "
+                   "clips exact | clips wrong, asks | clips wrong and sure | refused |"),
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         for g in sorted(rows, key=lambda k: (k != "all", k != "good conditions", k != "hard", k)):
             rs = rows[g]

@@ -26,9 +26,9 @@ import json
 import math
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -114,11 +114,11 @@ def make_camera(rng: np.random.Generator, width: int, height: int, height_cm: fl
 def marker_card(marker_id: int, marker_cm: float, card_cm: float, px_per_cm: float = 30.0,
                 paper: int = 242, ink: int = 28, back: bool = False) -> Vec:
     """A printed marker card: the black-bordered marker of `marker_cm` centred on white paper of `card_cm`."""
-    side = int(round(card_cm * px_per_cm))
+    side = round(card_cm * px_per_cm)
     card = np.full((side, side, 3), paper, np.uint8)
     if back:
         return card
-    m = int(round(marker_cm * px_per_cm))
+    m = round(marker_cm * px_per_cm)
     img = cv2.aruco.generateImageMarker(DICT, marker_id, m)
     img = np.where(img > 127, paper, ink).astype(np.uint8)
     o = (side - m) // 2
@@ -133,8 +133,8 @@ def noise_texture(rng: np.random.Generator, h: int, w: int, base: Vec, amp: floa
     tex = low * 0.6 + fine
     if grain:  # wood: streaks along x
         streak = rng.normal(0, 1, (h, 1, 1)).astype(np.float32)
-        streak = cv2.GaussianBlur(streak, (1, 5), 0).reshape(h, 1, 1)
-        tex = tex + 1.4 * np.repeat(streak, w, axis=1)
+        streak = np.asarray(cv2.GaussianBlur(streak, (1, 5), 0), np.float32).reshape(h, 1, 1)
+        tex = tex + np.float32(1.4) * np.repeat(streak, w, axis=1)
     out = np.asarray(base, np.float32).reshape(1, 1, 3) + amp * tex
     return np.clip(out, 0, 255).astype(np.uint8)
 
@@ -315,8 +315,8 @@ class Renderer:
         K = cam.K
         ix = und[:, 0] * K[0, 0] + K[0, 2]
         iy = und[:, 1] * K[1, 1] + K[1, 2]
-        self.mx = int(math.ceil(max(0.0, -ix.min(), ix.max() - w))) + 4
-        self.my = int(math.ceil(max(0.0, -iy.min(), iy.max() - h))) + 4
+        self.mx = math.ceil(max(0.0, -ix.min(), ix.max() - w)) + 4
+        self.my = math.ceil(max(0.0, -iy.min(), iy.max() - h)) + 4
         self.map_x = (ix + self.mx).reshape(h, w).astype(np.float32)
         self.map_y = (iy + self.my).reshape(h, w).astype(np.float32)
         self.iw, self.ih = w + 2 * self.mx, h + 2 * self.my
@@ -526,8 +526,10 @@ class Renderer:
         ox, oy = self.rng.integers(0, 40, 2)
         img = (img + bank[oy:oy + img.shape[0], ox:ox + img.shape[1]] * shot) * gain
         out = np.clip(img, 0, 255).astype(np.uint8)
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(lk.jpeg)])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(lk.jpeg)])
+        frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert frame is not None
+        return frame
 
 
 # ----------------------------------------------------------------------------------------------- the table
@@ -624,7 +626,7 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
     while True:
         cam = make_camera(np.random.default_rng(cam_seed), 640, 480, cam_height, tilt, hfov, k1, look_at)
 
-        def fits(W: float) -> bool:
+        def fits(W: float, cam: Camera = cam) -> bool:
             D = W / aspect
             pts = []
             for sx in (-1, 1):
@@ -698,7 +700,7 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
 def arm_polys(shoulder: Vec, hand: Vec, skin: tuple[float, float, float], sleeve: tuple[float, float, float],
               cam_centre: Vec, hand_len: float = 10.0) -> list[Poly]:
     """An arm as a sleeve, a forearm and a hand, each a flat strip turned towards the camera."""
-    out = []
+    out: list[Poly] = []
     d = hand - shoulder
     L = float(np.linalg.norm(d))
     if L < 1e-6:
@@ -1002,7 +1004,7 @@ class Scene:
 
     @property
     def n_frames(self) -> int:
-        return int(round(self.duration * self.fps))
+        return round(self.duration * self.fps)
 
 
 def throw_scene(seed: int, hard: bool) -> Scene:
@@ -1115,7 +1117,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
         # the star, blurred over the exposure
         e = look.exposure
         samples = [star_pts(t + d) for d in np.linspace(-e / 2, e / 2, 6)]
-        its.append(Poly(samples[0], colour, samples))
+        its.append(Poly(samples[0], colour, samples))  # type: ignore[arg-type]
         shadows.append(samples[len(samples) // 2])
         return shadows, its
 
@@ -1277,10 +1279,10 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         phase = rng.uniform(0, 10, 6)
         skin = SKINS[int(rng.integers(len(SKINS)))]
         sleeve = tuple(float(c) for c in rng.uniform(20, 200, 3))
-        guns.append(dict(tanto=tanto, body=body, card=card, shoulder=shoulder, start=start, move=move,
-                         tremor=tremor, phase=phase, skin=skin, sleeve=sleeve,
-                         start_yaw=math.atan2(st.inward[1], st.inward[0]) + rng.uniform(-1, 1),
-                         enter=rng.uniform(0.2, 0.6)))
+        guns.append({"tanto": tanto, "body": body, "card": card, "shoulder": shoulder, "start": start,
+                     "move": move, "tremor": tremor, "phase": phase, "skin": skin, "sleeve": sleeve,
+                     "start_yaw": math.atan2(st.inward[1], st.inward[0]) + rng.uniform(-1, 1),
+                     "enter": rng.uniform(0.2, 0.6)})
     # occluding hands (sometimes): another arm passing over a resting gun
     occl: list[tuple[float, float, Vec, Vec, tuple, tuple]] = []
     if rng.random() < (0.5 if hard else 0.15):
@@ -1345,7 +1347,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
                 pose = gun_pose(p, g, tt)
                 if pose is None:
                     continue
-                pos, yaw, pitch = pose
+                pos, yaw, _ = pose
                 f = np.array([math.cos(yaw), math.sin(yaw), 0.0])
                 hand = pos - f * (6.5 if not g["tanto"] else 7.5) - np.array([0, 0, 3.0])
                 out += arm_polys(g["shoulder"], hand, g["skin"], g["sleeve"], cam.centre, hand_len=7)
@@ -1364,20 +1366,21 @@ def aim_scene(seed: int, hard: bool) -> Scene:
 
     # weapons whose marker something nearer covers at the end (another weapon, an arm): still aiming, but unseen
     hidden_at_end = []
-    t_end = (int(round(duration * fps)) - 1) / fps
-    _, end_items = items(t_end)
+    t_end = (round(duration * fps) - 1) / fps
+    end_items: list[Quad | Poly] = items(t_end)[1]
     end_items = end_items + [q for st in table.standees for q in st.parts(0)]
     order = sorted(end_items, key=renderer.depth_of, reverse=True)
     for p in plans:
         if p.pose is None:
             continue
-        card = next((q for q in end_items if isinstance(q, Quad) and q.front is guns[p.seat]["card"]), None)
-        if card is None:
+        held: Quad | None = next((q for q in end_items if isinstance(q, Quad) and q.front is guns[p.seat]["card"]),
+                                 None)
+        if held is None:
             continue
-        outline = cam.project(card.corners).astype(np.float32)
+        outline = cam.project(held.corners).astype(np.float32)
         area = abs(cv2.contourArea(outline))
         covered = 0.0
-        at = next(i for i, it in enumerate(order) if it is card)
+        at = next(i for i, it in enumerate(order) if it is held)
         for it in order[at + 1:]:
             pts = it.corners if isinstance(it, Quad) else it.points
             other = cv2.convexHull(cam.project(pts).astype(np.float32))
@@ -1409,7 +1412,7 @@ def write_clip(scene: Scene, out: Path, video: bool = False) -> Path:
     (out / "clip.json").write_text(json.dumps(scene.meta))
     (out / "truth.json").write_text(json.dumps(scene.truth, indent=1))
     if video:
-        w = cv2.VideoWriter(str(out / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), scene.fps,
+        w = cv2.VideoWriter(str(out / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), scene.fps,
                             (scene.renderer.cam.width, scene.renderer.cam.height))
         for i in range(scene.n_frames):
             w.write(scene.frame(i))

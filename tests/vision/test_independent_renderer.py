@@ -152,7 +152,7 @@ def test_the_judge_on_independent_clips_in_good_conditions(tmp_path):
     for seed in range(70_000, 70_009):
         scene = ic.make_scene("throw", seed, False)
         clip = ic.write_clip(scene, tmp_path / f"throw-{seed}")
-        done = subprocess.run([_sys.executable, "-m", "vision", "judge", str(clip), "--json"], cwd=repo,
+        done = subprocess.run([_sys.executable, "-m", "vision", "judge", str(clip), "--json"], check=False, cwd=repo,
                               capture_output=True, text=True, timeout=600)
         truth = scene.truth
         if done.returncode != 0:
