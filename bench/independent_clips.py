@@ -171,6 +171,7 @@ class Poly:
     points: Vec  # (N, 3)
     colour: tuple[float, float, float]
     blur_samples: list[Vec] | None = None  # positions over the exposure, for the star
+    nearer: float = 0.0  # drawn as if this much nearer (cm)
 
 
 def flat_card(centre: Vec, up: Vec, size: float, tex: Vec, back: Vec | None = None, normal: Vec | None = None) -> Quad:
@@ -465,7 +466,7 @@ class Renderer:
     def depth_of(self, it: Quad | Poly) -> float:
         """Painter's order: depth along the optical axis of the part's centre."""
         pts = it.corners if isinstance(it, Quad) else it.points
-        return float(self.cam.depth(pts.mean(axis=0)[None])[0]) - (it.nearer if isinstance(it, Quad) else 0.0)
+        return float(self.cam.depth(pts.mean(axis=0)[None])[0]) - it.nearer
 
     def apply_shadows(self, img: Vec, polys: list[Vec]) -> None:
         if not polys:
@@ -710,13 +711,19 @@ def arm_polys(shoulder: Vec, hand: Vec, skin: tuple[float, float, float], sleeve
     side = cross(a, view)
     side = unit(side) if np.linalg.norm(side) > 1e-6 else np.array([1.0, 0, 0])
     elbow = shoulder + d * 0.55
+    elbow[2] = max(elbow[2], min(shoulder[2], 22.0))  # over the standees (crowns up to 17 cm), not through them
     for p, q, wp, wq, col in ((shoulder, elbow, 10, 8, sleeve), (elbow, hand - a * 3, 7, 6, skin)):
-        out.append(Poly(np.array([p - side * wp / 2, p + side * wp / 2, q + side * wq / 2, q - side * wq / 2]), col))
+        # in short pieces, so that each is put in depth order where it passes (over or under a crown)
+        for k in range(3):
+            p1, q1 = p + (q - p) * (k / 3), p + (q - p) * ((k + 1) / 3)
+            w1, w2 = wp + (wq - wp) * (k / 3), wp + (wq - wp) * ((k + 1) / 3)
+            out.append(Poly(np.array([p1 - side * w1 / 2, p1 + side * w1 / 2, q1 + side * w2 / 2,
+                                      q1 - side * w2 / 2]), col, nearer=3.0))
     # the hand: an octagon, longer along the arm
     ang = np.linspace(0, 2 * math.pi, 10, endpoint=False)
     hc = hand
     pts = np.array([hc + a * math.cos(t) * hand_len / 2 + side * math.sin(t) * 4.0 for t in ang])
-    out.append(Poly(pts, skin))
+    out.append(Poly(pts, skin, nearer=3.0))
     return out
 
 
@@ -725,7 +732,7 @@ def blurred(make: Callable[[float], list[Poly]], t: float, exposure: float) -> l
     at = [make(t + d) for d in (-exposure / 2, 0.0, exposure / 2)]
     if not all(len(a) == len(at[1]) for a in at):
         return at[1]
-    return [Poly(p.points, p.colour, [a[i].points for a in at]) for i, p in enumerate(at[1])]
+    return [Poly(p.points, p.colour, [a[i].points for a in at], p.nearer) for i, p in enumerate(at[1])]
 
 
 SKINS = [(170, 200, 235), (130, 165, 210), (90, 125, 175), (60, 85, 125), (45, 60, 90)]
@@ -1211,6 +1218,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     paper, ink = 240, 25
     plans: list[AimPlan] = []
     tantos = [bool(rng.random() < 0.2) for _ in range(seats)]
+    shoulders: dict[int, Vec] = {}
     placed: list[Vec] = []  # image outlines of the weapons already at rest, and of every crown
     placed += [cam.project(q.corners).astype(np.float32) for s in table.standees for q in s.parts(0)[-1:]]
 
@@ -1233,14 +1241,23 @@ def aim_scene(seed: int, hard: bool) -> Scene:
                 # lowest point); over a standee only higher than its crown
                 z = rng.uniform(1, 37) if rng.random() < 0.8 else rng.uniform(0.5, 3)
                 pos = st.pos + st.inward * rng.uniform(5, 13) + st.right * rng.uniform(-8, 8) + np.array([0, 0, z + 3])
-                if any(float(np.linalg.norm((pos - o.pos)[:2])) < 7 for o in table.standees) and pos[2] < 21:
-                    continue
                 goal = table.standees[tgt].pos + np.array([0, 0, 8.0])
                 d = goal - pos
                 yaw = math.atan2(d[1], d[0]) + math.radians(rng.uniform(-3, 3))
                 pitch = math.atan2(-d[2], math.hypot(d[0], d[1])) + math.radians(rng.uniform(-4, 4))
                 if abs(pitch) > math.radians(32):
                     continue  # nobody aims a gun steeply down at a standee: a high hand is farther back
+                # the weapon, the hand behind it and the arm pass over the standees, not through them
+                shoulder = st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10) \
+                    + np.array([0, 0, rng.uniform(30, 40)])
+                back = np.array([math.cos(yaw), math.sin(yaw), 0.0])
+                hand = pos - back * 6.5 - np.array([0, 0, 3.0])
+                elbow = shoulder + (hand - shoulder) * 0.55
+                elbow[2] = max(elbow[2], min(shoulder[2], 22.0))
+                path = [pos - back * k for k in (0.0, 3.0)] + [hand + (elbow - hand) * k for k in np.linspace(0, 1, 8)]
+                if any(q[2] < 20 and float(np.linalg.norm((q - o.pos)[:2])) < 8 for q in path
+                       for o in table.standees):
+                    continue
                 got, d1, d2 = line_of_fire_target(pos, yaw, table, st.seat)
                 px = cam.project(pos[None])[0]
                 inside = 25 < px[0] < 615 and 25 < px[1] < 455
@@ -1253,6 +1270,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
                         continue  # one weapon over another's marker: players keep their weapons apart
                     placed.extend(outlines)
                     target, pose = tgt, (pos, yaw, pitch)
+                    shoulders[st.seat] = shoulder
                     break
             else:
                 kind = "waving"
@@ -1271,8 +1289,8 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         tanto = tantos[p.seat]
         body = tuple(float(c) for c in rng.uniform(20, 230, 3))
         card = marker_card(30 + p.seat, 3.0, 3.7, paper=paper, ink=ink)
-        shoulder = st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10) \
-            + np.array([0, 0, rng.uniform(30, 40)])
+        shoulder = shoulders.get(p.seat, st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10)
+                                 + np.array([0, 0, rng.uniform(30, 40)]))
         start = st.pos - st.inward * rng.uniform(25, 40) + st.right * rng.uniform(-10, 10) + np.array([0, 0, 5.0])
         move = rng.uniform(0.3, 0.7)
         tremor = (rng.uniform(0.05, 0.2), rng.uniform(0.2, 0.8))  # cm, degrees
@@ -1349,7 +1367,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
                     continue
                 pos, yaw, _ = pose
                 f = np.array([math.cos(yaw), math.sin(yaw), 0.0])
-                hand = pos - f * (6.5 if not g["tanto"] else 7.5) - np.array([0, 0, 3.0])
+                hand = pos - f * 6.5 - np.array([0, 0, 3.0])
                 out += arm_polys(g["shoulder"], hand, g["skin"], g["sleeve"], cam.centre, hand_len=7)
             for t0, t1, sh2, over, sk, sl in occl:
                 if t0 <= tt <= t1:
