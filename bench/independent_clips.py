@@ -1325,11 +1325,14 @@ def aim_scene(seed: int, hard: bool) -> Scene:
             # in view after the first moments, never still: sweeping across the table the whole time
             if t < g["enter"]:
                 return None
-            centre = st.pos + st.inward * 12 + np.array([0, 0, 15.0])
-            pos = centre + st.right * 8 * math.sin(2.2 * t + ph[0]) + st.inward * 4 * math.sin(3.1 * t + ph[1]) \
-                + np.array([0, 0, 6 * math.sin(2.7 * t + ph[2])])
-            yaw = math.atan2(st.inward[1], st.inward[0]) + 0.9 * math.sin(2.6 * t + ph[3])
-            return pos, yaw, 0.3 + 0.2 * math.sin(3.3 * t + ph[4])
+            # the hand circles (never slower than about 20 cm/s) while the muzzle swings from side to side
+            centre = st.pos + st.inward * 12 + np.array([0, 0, 22.0])
+            w = 3.0 + ph[5] * 0.2  # rad/s
+            a = w * t + ph[0]
+            pos = centre + st.right * 8 * math.cos(a) + st.inward * 5 * math.sin(a) \
+                + np.array([0, 0, 3 * math.sin(2 * a + ph[2])])
+            yaw = math.atan2(st.inward[1], st.inward[0]) + 0.8 * math.sin(1.7 * w * t + ph[3])
+            return pos, yaw, 0.25 + 0.15 * math.sin(2.3 * t + ph[4])
         assert p.pose is not None
         rest_pos, rest_yaw, rest_pitch = p.pose
         t0 = p.t_arrive - g["move"]
