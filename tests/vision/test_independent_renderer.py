@@ -163,5 +163,5 @@ def test_the_judge_on_independent_clips_in_good_conditions(tmp_path):
             wrong.append((seed, truth["outcome"], truth["knocked"], truth["touched"], out))
         if set(out["knocked"]) - set(truth["knocked"]):
             false_knocked.append(seed)
-    assert false_knocked == []
+    assert false_knocked == [], wrong
     assert len(wrong) <= 1, wrong
