@@ -129,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.flush()
             t = time.perf_counter()
             scene = ic.make_scene(kind, seed, hard)
-            clip = ic.write_clip(scene, (args.keep or work) / name)
+            clip = (args.keep or work) / name
+            if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
+                clip = ic.write_clip(scene, clip)
             render_s += time.perf_counter() - t
             sys.stderr.write(f"\r{n}/{len(plan)} {name} judging ...  ")
             sys.stderr.flush()
