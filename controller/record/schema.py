@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import files
+from ..errors import InputFileError
+
 FORMAT = "cashnguns-record/1"
 OPTIONS = ("super_powers", "objects", "free_seating")
 TOP_FIELDS = {"format", "ruleset", "options", "players", "loot", "rounds", "setup"}
@@ -20,6 +23,8 @@ USE_FIELDS = {
 }
 ROUND_FIELDS = {"cards", "aims", "late", "withdraw", "shuriken", "privilege", "picks", "powers", "objects"}
 THROW_FIELDS = {"thrower", "target", "knocked", "touched"}
+MAX_BYTES = 4 * files.MIB
+"""The largest record file read (a whole game of nine players takes about 20 kB)."""
 
 
 class RecordError(ValueError):
@@ -105,21 +110,18 @@ class Record:
 
 def load(path: str | Path) -> Record:
     """Read a record file; every failure is a one-line :class:`RecordError`."""
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read: {exc}") from None
-    return loads(text, source=str(path))
+        data = files.read_json(path, limit=MAX_BYTES, what="record")
+    except InputFileError as exc:
+        raise RecordError(str(exc)) from None
+    return from_dict(data)
 
 
 def loads(text: str, *, source: str = "record") -> Record:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        data = files.loads_json(text, where=source)
+    except InputFileError as exc:
+        raise RecordError(str(exc)) from None
     return from_dict(data)
 
 
@@ -182,8 +184,21 @@ def from_dict(data: Any) -> Record:
     for part, value in setup.items():
         _expect_type(value, dict, f"setup: {part}", "an object with dealt and kept")
         _unknown(value, {"dealt", "kept"}, f"setup: {part}")
-        for key, inner in value.items():
-            _expect_type(inner, dict, f"setup: {part}: {key}", "an object")
+        dealt = value.get("dealt")
+        if dealt is not None:
+            owners = names if ruleset != "yakuzas" else {g for _, g in players if g is not None}
+            for owner, cards in _expect_type(dealt, dict, f"setup: {part}: dealt", "an object").items():
+                if owner not in owners:
+                    what = "a gang of this game" if ruleset == "yakuzas" else "a player"
+                    raise _fail(f"setup: {part}: dealt", f"{owner!r} is not {what}")
+                _expect_type(cards, list, f"setup: {part}: dealt: {owner}", "a list of card ids")
+                for card in cards:
+                    _expect_type(card, str, f"setup: {part}: dealt: {owner}", "card ids")
+        kept = value.get("kept", {})
+        for name, card in _expect_type(kept, dict, f"setup: {part}: kept", "an object of player: card").items():
+            _name(name, names, f"setup: {part}: kept")
+            if card is not None:
+                _expect_type(card, str, f"setup: {part}: kept: {name}", "a card id or null")
     return Record(ruleset, players, loot, rounds, {k: options.get(k, False) for k in OPTIONS}, setup)
 
 

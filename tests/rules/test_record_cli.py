@@ -99,7 +99,7 @@ def test_broken_record_exit_2_one_line(tmp_path, case):
 def test_missing_file(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     err = capsys.readouterr().err
-    assert "no such file" in err and err.count("\n") == 1
+    assert "no such record" in err and err.count("\n") == 1
 
 
 def test_story_without_json(capsys):
