@@ -220,8 +220,9 @@ def set_aside(path: str | Path) -> Path:
     return target
 
 
-def cut(path: str | Path, offset: int) -> Path:
-    """Keep a copy of the whole log aside, then cut the log at ``offset`` (a line's first byte)."""
+def cut(path: str | Path, offset: int) -> tuple[Path, int]:
+    """Keep a copy of the whole log aside, then cut the log at ``offset`` (a line's first byte);
+    returns the copy's name and the number of lines dropped."""
     path = Path(path)
     data = _read_bytes(path)
     copy = set_aside(path)
@@ -232,4 +233,5 @@ def cut(path: str | Path, offset: int) -> Path:
             os.fsync(handle.fileno())
     except OSError as exc:
         raise LogError(f"{path}: cannot write the salvaged game log: {exc.strerror}") from None
-    return copy
+    rest = data[offset:]
+    return copy, rest.count(b"\n") + (0 if rest.endswith(b"\n") or not rest else 1)

@@ -120,7 +120,7 @@ def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.count("Round ") >= len(rec.rounds)
-    assert "Game finished after round" in out
+    assert "Game over after round" in out
     assert ("Winner" in out) or ("No one wins." in out)
 
 
