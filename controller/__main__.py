@@ -77,7 +77,7 @@ def _demo(args: argparse.Namespace) -> int:
     else:
         record_path = _new_record_path(demo_folder(), f"cashnguns-{ruleset}-seed{args.seed}")
     log_path = Path(args.log) if args.log else record_path.with_name(record_path.name.removesuffix(".record.json") + ".log")
-    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera, hub=args.hub, record_path=str(record_path))
+    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera, hub=args.hub, record_path=os.path.abspath(record_path))
     return _run_game(setup, record_path, log_path, fast=args.fast)
 
 
@@ -128,7 +128,7 @@ def _play(args: argparse.Namespace) -> int:
     log_path = Path(args.log) if args.log else config.log_dir / f"{stamp}.log"
     setup = Setup(config, seed, simulate=args.simulate, camera=config.camera.source != "none",
                   hub=args.simulate and config.devices().backend == "hub",
-                  console=_new_tokens(config) if console else None, record_path=str(record_path))
+                  console=_new_tokens(config) if console else None, record_path=os.path.abspath(record_path))
     try:
         log_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
