@@ -9,7 +9,6 @@ import sysconfig
 import tomllib
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
