@@ -9,7 +9,8 @@ Subcommands:
   vision ...                    the camera: calibrate, print markers, judge a throw (``vision.__main__``)
   hub ...                       the USB sensor hub: install its firmware, simulate it, watch it (``firmware_bridge.__main__``)
 
-Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on stderr), 130 stopped by Ctrl-C.
+Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on stderr), 70 an internal error
+(a bug; ``-v`` logs its traceback), 130 stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sys
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input
 EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGINT)
 DELEGATED = {
     # subcommand: (module whose main(argv) runs it, what it does)
@@ -103,7 +105,6 @@ def _play(args: argparse.Namespace) -> int:
         while (left := unfinished_log(config.log_dir)) is not None:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
-                print(f"Going on with the unfinished game in {path}.")
                 try:
                     return _go_on(path, record=args.record, fast=args.fast, salvage=False)
                 except LogBusy as exc:
@@ -362,6 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as exc:  # a bug: one line for the person at the table, the traceback in the log with -v
+        logging.getLogger("controller").debug("internal error", exc_info=True)
+        print(f"cashnguns: internal error ({type(exc).__name__}: {str(exc)[:200]}); run with -v for the details",
+              file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

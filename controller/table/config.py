@@ -79,7 +79,9 @@ def load(path: str | Path | None = None) -> TableConfig:
         data = files.read_toml(path, limit=MAX_BYTES)
     except errors.InputFileError as exc:
         raise ConfigError(str(exc)) from None
-    return from_dict(data, source=path)
+    config = from_dict(data, source=path)
+    config.devices()  # the device sections are checked now, not when the table opens them
+    return config
 
 
 def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfig:
@@ -102,7 +104,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     spec = SPECS[ruleset]
     names = game.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise fail("game.players", "a list of player names, clockwise from seat 0")
+        raise fail("game.players", "a list of player names, clockwise from seat 1")
     if not spec.min_players <= len(names) <= spec.max_players:
         raise fail("game.players", f"{ruleset} is for {spec.min_players}-{spec.max_players} players, not {len(names)}")
     _check_names(names, fail)

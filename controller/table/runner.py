@@ -245,7 +245,8 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         aside, dropped = cut(log_path, cut_at)
         say(f"Salvaged {log_path}: kept {replayed} inputs; dropped {dropped} line(s) from "
             f"{why.removeprefix(f'{log_path}: ')}; the whole damaged log is kept as {aside}.")
-    say(f"Resumed at round {referee.prompt().round}, step {referee.step.value}, after {replayed} inputs.")
+    say(f"Going on with the game in {log_path} at round {referee.prompt().round}, step {referee.step.value}, "
+        f"after {replayed} inputs.")
     if not play or referee.step is Step.OVER:
         return referee
     game_log, _ = GameLog.reopen(log_path)
