@@ -177,10 +177,10 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
     except OSError as exc:
         print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    _header(setup)
-    _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
     progress = Progress()
     try:
+        _header(setup)
+        _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                         console=_console_factory(setup))
     except KeyboardInterrupt:
