@@ -85,9 +85,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 def demo_folder() -> Path:
     """Where the demo writes its games: ``demos`` in the folder of the table's game logs."""
-    from .table.config import TableConfig
+    from .table.config import DEFAULT_LOG_DIR
 
-    return TableConfig.log_dir / "demos"
+    return DEFAULT_LOG_DIR / "demos"
 
 
 def _play(args: argparse.Namespace) -> int:

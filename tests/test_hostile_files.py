@@ -11,11 +11,11 @@ import tempfile
 import tracemalloc
 from pathlib import Path
 
+import hostile_kit as H
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hostile_kit as H
 from controller.record.generator import random_record
 
 MIB = 1024 * 1024
@@ -112,7 +112,7 @@ def test_the_named_mutations_are_refused(tmp_path):
         "a gang that is not one": (H.mutate(yakuzas, ("players", 0, "gang"), "x"), "expected a gang"),
     }
     for what, (data, message) in cases.items():
-        code, out, err = replay_file(H.write(tmp_path / "m.record.json", data))
+        code, _, err = replay_file(H.write(tmp_path / "m.record.json", data))
         assert code == 2 and err.count("\n") == 1 and message in err, (what, err)
 
 
@@ -120,7 +120,7 @@ def test_the_named_mutations_are_refused(tmp_path):
 def test_one_field_mutations_work_or_are_refused(tmp_path, index):
     """A seeded sample of the one-field mutations of each record (all of them: the slow test below)."""
     for what, data in H.sample(RECORDS[index], 400, seed=index):
-        code, out, err = replay_file(H.write(tmp_path / "m.record.json", data))
+        code, _, err = replay_file(H.write(tmp_path / "m.record.json", data))
         H.check_refused_or_done(code, err, what)
 
 
@@ -129,7 +129,7 @@ def test_every_one_field_mutation_works_or_is_refused(tmp_path):
     count = 0
     for record in RECORDS:
         for what, data in H.mutations(record):
-            code, out, err = replay_file(H.write(tmp_path / "m.record.json", data), "--json")
+            code, _, err = replay_file(H.write(tmp_path / "m.record.json", data), "--json")
             H.check_refused_or_done(code, err, what)
             count += 1
     assert count > 30_000

@@ -9,12 +9,21 @@ override key by key), the camera, the console and the game logs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .. import errors, files
-from ..devices.config import DEFAULT_PINOUT, HARDWARE_DEFAULTS, MAX_BYTES, DevicesConfig, build_config, merge, read_toml
+from ..devices.config import (
+    DEFAULT_PINOUT,
+    HARDWARE_DEFAULTS,
+    MAX_BYTES,
+    DevicesConfig,
+    build_config,
+    merge,
+    read_toml,
+)
 from ..rules import RuleSet
 from ..rules.rulesets import SEATINGS, SPECS
 
@@ -22,6 +31,9 @@ DEFAULT_CONFIG = HARDWARE_DEFAULTS / "table.toml"
 MAX_NAME = 24
 """The longest player name (it is spoken, shown on a phone and printed on a standee's base)."""
 GANGS = ("purple", "yellow", "red")
+LOG_DIR = "~/.local/share/cashnguns-table"
+"""The game logs' folder unless ``[log] dir`` says otherwise; the demo's games go in its ``demos`` folder."""
+DEFAULT_LOG_DIR = Path(LOG_DIR).expanduser()
 DEVICE_SECTIONS = ("devices", "tilt", "seat_leds", "count_leds", "buzzer", "sound", "timing")
 LANGUAGES = ("en", "pt", "fr", "hu")
 BANKS = ("digital", "physical")
@@ -51,7 +63,7 @@ class TableConfig:
     camera: CameraConfig = field(default_factory=CameraConfig)
     console_host: str = "0.0.0.0"
     console_port: int = 8080
-    log_dir: Path = Path("~/.local/share/cashnguns-table").expanduser()
+    log_dir: Path = DEFAULT_LOG_DIR
     device_overrides: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None
 
@@ -152,7 +164,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     host = console.get("host", "0.0.0.0")
     if not isinstance(host, str):
         raise fail("console.host", "an address, such as 0.0.0.0")
-    log_dir = data.get("log", {}).get("dir", "~/.local/share/cashnguns-table")
+    log_dir = data.get("log", {}).get("dir", LOG_DIR)
     if not isinstance(log_dir, str) or not log_dir:
         raise fail("log.dir", "the folder of the game logs")
     log_dir = Path(log_dir).expanduser()
@@ -174,7 +186,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     )
 
 
-def _check_names(names: list[str], fail) -> None:
+def _check_names(names: list[str], fail: Callable[[str, str], ConfigError]) -> None:
     """Each player's name: printable, at most :data:`MAX_NAME` characters, and no two alike."""
     seen: dict[str, str] = {}
     for seat, name in enumerate(names, start=1):

@@ -27,7 +27,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .. import files
 from ..errors import GameLogError, InputFileError
@@ -63,7 +63,7 @@ class LoggedGame:
 class GameLog:
     """An open game log, appended to with :meth:`input` and :meth:`seen`."""
 
-    def __init__(self, path: Path, handle, next_seq: int) -> None:
+    def __init__(self, path: Path, handle: TextIO, next_seq: int) -> None:
         self.path = path
         self._file = handle
         self._seq = next_seq

@@ -13,18 +13,18 @@ import logging
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from ..errors import CashNGunsError, RulesError
 from ..record import replay, result
 from ..record.generator import deal_loot
-from ..record.schema import Record, from_dict
+from ..record.schema import Record, RecordError, from_dict
 from . import config as table_config
 from . import inputs as I
 from .bots import Bots
-from ..errors import CashNGunsError, RulesError
-from ..record.schema import RecordError
 from .gamelog import GameLog, LogError, cut, read
 from .referee import Referee, Refused, Step
 from .session import Session
@@ -307,7 +307,7 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
         )
         seed, record_path, console = header["seed"], header.get("record_path"), header.get("console")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError("seed is not a whole number")
+            raise TypeError("seed is not a whole number")
         if record_path is not None and not isinstance(record_path, str):
             raise ValueError("record_path is not a path")
         if console is not None and not isinstance(console, dict):
@@ -323,7 +323,7 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
 def _flag(header: dict[str, Any], key: str, default: bool | None = None) -> bool:
     value = header.get(key, default)
     if not isinstance(value, bool):
-        raise ValueError(f"{key} is not true or false")
+        raise TypeError(f"{key} is not true or false")
     return value
 
 

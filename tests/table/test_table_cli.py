@@ -32,7 +32,7 @@ def test_a_broken_configuration_is_named(tmp_path, capsys):
 
 
 def test_selftest_options_pass_through():
-    proc = subprocess.run([sys.executable, "-m", "controller", "selftest", "--help"], capture_output=True, text=True,
+    proc = subprocess.run(check=False, args=[sys.executable, "-m", "controller", "selftest", "--help"], capture_output=True, text=True,
                           env={"GPIOZERO_PIN_FACTORY": "mock", "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0 and "Blink each seat LED" in proc.stdout
 
@@ -76,7 +76,7 @@ def test_ctrl_c_stops_the_demo_with_one_line_that_says_how_to_go_on(tmp_path):
 
 
 def _resume_fast(log: Path) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "controller", "resume", str(log), "--fast"], capture_output=True,
+    proc = subprocess.run(check=False, args=[sys.executable, "-m", "controller", "resume", str(log), "--fast"], capture_output=True,
                           text=True, timeout=300, cwd=ROOT)
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -90,12 +90,12 @@ def test_ctrl_c_stops_play_and_resume(tmp_path):
     assert code == 130 and "Traceback" not in err, err
     assert f"Game log: {log} (if the table stops, go on with: cashnguns resume {log})" in out
     assert err.strip().endswith(f"go on with: cashnguns resume {log}") and err.strip().count("\n") == 0
-    code, out, err = _interrupt(["resume", str(log)], after="Round 3:", cwd=tmp_path)
+    code, _, err = _interrupt(["resume", str(log)], after="Round 3:", cwd=tmp_path)
     assert code == 130 and "Traceback" not in err and err.strip().endswith(f"cashnguns resume {log}"), err
 
 
 def test_ctrl_c_before_the_first_move_leaves_no_game(tmp_path):
-    code, out, err = _interrupt(["demo", "--hub", "--record", str(tmp_path / "h.record.json")], after="Game log:",
+    code, _, err = _interrupt(["demo", "--hub", "--record", str(tmp_path / "h.record.json")], after="Game log:",
                                 cwd=tmp_path)
     assert code == 130 and "Traceback" not in err, err
     assert err.strip() in ("Stopped before the first move: there is no game to go on with.",
@@ -103,7 +103,7 @@ def test_ctrl_c_before_the_first_move_leaves_no_game(tmp_path):
 
 
 def test_ctrl_c_stops_selftest_in_one_line(tmp_path):
-    code, out, err = _interrupt(["selftest", "--mock", "--sound", "none", "--watch", "60", "--step", "0"],
+    code, _, err = _interrupt(["selftest", "--mock", "--sound", "none", "--watch", "60", "--step", "0"],
                                 after="tilt sensors for", cwd=tmp_path, env={"GPIOZERO_PIN_FACTORY": "mock"})
     assert code == 130 and err.strip() == "Stopped." and "Traceback" not in err
 
