@@ -67,7 +67,7 @@ def _interrupt(argv: list[str], *, after: str, cwd: Path, env: dict | None = Non
 
 def test_ctrl_c_stops_the_demo_with_one_line_that_says_how_to_go_on(tmp_path):
     record = tmp_path / "g.record.json"
-    code, out, err = _interrupt(["demo", "--record", str(record)], after="Round 2:", cwd=tmp_path)
+    code, out, err = _interrupt(["demo", "--record", str(record)], after="lie down to withdraw", cwd=tmp_path)
     assert code == 130 and "Traceback" not in err, err
     assert err.strip() == f"Stopped. The game is kept in its log: go on with: cashnguns resume {tmp_path / 'g.log'}"
     assert f"Game log: {tmp_path / 'g.log'}" in out
@@ -85,12 +85,12 @@ def test_ctrl_c_stops_play_and_resume(tmp_path):
     config = tmp_path / "table.toml"
     config.write_text(f'[game]\nruleset = "classic"\nplayers = ["Ann", "Bob", "Cid", "Dot"]\nseed = 4\n'
                       f'[log]\ndir = "{tmp_path / "games"}"\n')
-    code, out, err = _interrupt(["play", "--config", str(config), "--simulate"], after="Round 2:", cwd=tmp_path)
+    code, out, err = _interrupt(["play", "--config", str(config), "--simulate"], after="lie down to withdraw", cwd=tmp_path)
     log = tmp_path / "games" / "cashnguns-classic-4.log"
     assert code == 130 and "Traceback" not in err, err
     assert f"Game log: {log} (if the table stops, go on with: cashnguns resume {log})" in out
     assert err.strip().endswith(f"go on with: cashnguns resume {log}") and err.strip().count("\n") == 0
-    code, _, err = _interrupt(["resume", str(log)], after="Round 3:", cwd=tmp_path)
+    code, _, err = _interrupt(["resume", str(log)], after="1, 2, 3:", cwd=tmp_path)
     assert code == 130 and "Traceback" not in err and err.strip().endswith(f"cashnguns resume {log}"), err
 
 
