@@ -173,7 +173,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
 
     try:
         record_path.parent.mkdir(parents=True, exist_ok=True)
-        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT

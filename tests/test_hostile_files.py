@@ -416,3 +416,12 @@ def test_a_huge_configuration_is_refused_unread(tmp_path):
         handle.truncate(50 * MIB)
     code, _, err = H.run(["play", "--config", str(config)])
     assert code == 2 and err.strip() == f"{config}: 50.0 MB, more than a configuration file can be (256 kB)"
+
+
+def test_game_logs_are_readable_by_the_table_user_only(finished_log, tmp_path):
+    assert finished_log.stat().st_mode & 0o777 == 0o600
+    lines = _cut_short(finished_log, 8)
+    path = _log_with(tmp_path, finished_log, [*lines[:5], b"null", *lines[5:]])
+    code, _, err = H.run(["resume", "--salvage", str(path), "--fast", "--record", str(tmp_path / "r.record.json")])
+    assert code == 0, err
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -72,8 +72,8 @@ class GameLog:
     def create(cls, path: str | Path, header: dict[str, Any]) -> GameLog:
         """A new log for a new game (the file must not exist)."""
         path = Path(path)
-        try:
-            handle = path.open("x", encoding="utf-8")
+        try:  # readable by the table's user only: the header holds the console's tokens
+            handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8")
         except FileExistsError:
             raise LogError(f"{path}: a game log is already there (resume it, or choose another file)") from None
         except OSError as exc:
@@ -227,7 +227,7 @@ def cut(path: str | Path, offset: int) -> tuple[Path, int]:
     data = _read_bytes(path)
     copy = set_aside(path)
     try:
-        with path.open("xb") as handle:
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
             handle.write(data[:offset])
             handle.flush()
             os.fsync(handle.fileno())
