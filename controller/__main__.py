@@ -158,11 +158,13 @@ def _console_factory(setup):
 
 def _header(setup) -> None:
     """What the game is: the rule set, the seating clockwise (with the gangs), the seed."""
+    from .seats import seat_label
+
     config = setup.config
     options = [name.replace("_", " ") for name, on in config.options.items() if on]
     _say(f"Cash'n Guns, {config.ruleset}, {len(config.players)} players"
          + (f", with {' and '.join(options)}" if options else "") + f"; seed {setup.seed}.")
-    seats = [f"{seat} {name}" + (f" ({gang})" if gang else "") for seat, (name, gang) in enumerate(config.players, start=1)]
+    seats = [f"{name} ({seat_label(seat)}" + (f", {gang} gang)" if gang else ")") for seat, (name, gang) in enumerate(config.players)]
     _say("Seats, clockwise: " + ", ".join(seats) + ".")
 
 

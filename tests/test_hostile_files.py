@@ -370,10 +370,10 @@ def test_play_goes_on_with_an_unfinished_game(tmp_path, finished_log):
 @pytest.mark.parametrize(
     "players,message",
     [
-        ('["Ann", "Bob", "Ann", "Dot"]', "'Ann' is listed twice (seats 1 and 3)"),
-        ('["Ann", "Bob", "ann", "Dot"]', "'ann' is listed twice (seats 1 and 3)"),
-        ('["Ann", "Bob", "' + "x" * 300 + '", "Dot"]', "seat 3: 'xxxxxxxxxxxxxxxxxxxxxxxx'... is longer than 24 characters"),
-        ('["Ann", "Bob", "", "Dot"]', "seat 3: an empty name"),
+        ('["Ann", "Bob", "Ann", "Dot"]', "'Ann' is listed twice (seats 0 and 2)"),
+        ('["Ann", "Bob", "ann", "Dot"]', "'ann' is listed twice (seats 0 and 2)"),
+        ('["Ann", "Bob", "' + "x" * 300 + '", "Dot"]', "seat 2: 'xxxxxxxxxxxxxxxxxxxxxxxx'... is longer than 24 characters"),
+        ('["Ann", "Bob", "", "Dot"]', "seat 2: an empty name"),
         ('["Ann", "Bob", "C\\u0007d", "Dot"]', "do not print"),
         ('["Ann", "Bob", "Cid", 5]', "a list of player names"),
     ],

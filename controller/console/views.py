@@ -13,9 +13,10 @@ import time
 from typing import Any
 
 from ..rules.advanced import CATALOG, Deck, deck_cards
-from ..rules.cards import GANG_ORDER, Role
+from ..rules.cards import GANG_ORDER, GODFATHER_TILE, Role
 from ..table.referee import EXPECTED, Step
 from ..table.session import Session
+from ..words import card_name
 
 GODFATHER = "godfather"
 
@@ -90,7 +91,15 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
         "log": session.lines[-40:],
         "finished": game.finished,
         "winners": list(game.winners),
+        "card_names": _card_names(game),
     }
+
+
+def _card_names(game, *, advanced: bool = False) -> dict[str, str]:
+    """What a page shows for each bill and loot card id of this game, and for the Godfather each
+    advanced-rule card id too (controller.words: the names printed on the cards)."""
+    ids: list[object] = [*game.spec.loot_deck, GODFATHER_TILE, *(CATALOG if advanced else ())]
+    return {str(card): card_name(card) for card in ids}
 
 
 def godfather_view(session: Session, version: int, links: dict[str, str]) -> dict[str, Any]:
@@ -107,6 +116,7 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["sensors"] = _sensors(session)
     view["teams"] = [{"team": t, "url": url} for t, url in links.items()]
     view["uses"] = _card_moments(session)
+    view["card_names"] = _card_names(referee.game, advanced=True)
     return view
 
 

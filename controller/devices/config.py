@@ -40,7 +40,7 @@ OUTPUTS = ("aplay", "buzzer", "none")
 MAX_SEATS = 9
 
 _SECTIONS: dict[str, set[str]] = {
-    "devices": {"backend", "seats", "hub_url"},
+    "devices": {"backend", "seats", "hub_url", "reserved_pins"},
     "tilt": {"pins"},
     "seat_leds": {"kind", "pins"},
     "count_leds": {"pins"},
@@ -73,6 +73,8 @@ class DevicesConfig:
     buzzer_pin: int | str | None
     sound: SoundConfig
     timing: Timing
+    reserved_pins: tuple[int | str, ...] = ()
+    """Pi pins other hardware holds (an I2S amplifier): no device may use them."""
     sources: tuple[Path, ...] = ()
     """The files it was read from, defaults first."""
 
@@ -154,6 +156,7 @@ def build_config(data: dict[str, Any], *, where: str, sources: tuple[Path, ...] 
         buzzer_pin=data.get("buzzer", {}).get("pin"),
         sound=sound,
         timing=Timing.from_mapping(data.get("timing", {}), where=where),
+        reserved_pins=tuple(_get(data, "devices", "reserved_pins", list, where=where, default=[])),
         sources=sources,
     )
     check_pins(config, where=where)
@@ -170,6 +173,8 @@ def check_pins(config: DevicesConfig, *, where: str) -> None:
             raise ValueError(f"{where}: pin {pin} is used twice: {used[key]} and {role}")
         used[key] = role
 
+    for pin in config.reserved_pins:
+        claim(pin, "devices.reserved_pins")
     if config.backend == "gpio":
         for name, pins in (("tilt.pins", config.tilt_pins), ("seat_leds.pins", config.seat_led_pins)):
             if len(pins) < config.seats:

@@ -5,8 +5,8 @@ no GPIO pins) where it also plays a short scripted round of standee moves so the
 live view has something to show.  On mock pins a machine without ALSA's ``aplay``
 lists the sounds instead of playing them; on the Pi a missing ``aplay`` is an error.
 
-Seats are numbered 1 to 9, clockwise, as on the standee bases (seat 1 is the first
-entry of ``tilt.pins`` and ``seat_leds.pins``).
+Seats are numbered as on the standee bases (:mod:`controller.seats`): seat 0 is the first
+entry of ``tilt.pins`` and ``seat_leds.pins``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import TextIO
 
 from gpiozero.exc import PinFactoryFallback
 
+from ..seats import seat_label
 from .config import check_pins, load_config
 from .events import SeatFault, SeatStatus, TiltEvent
 from .simulation import ClockedMockFactory
@@ -72,10 +73,10 @@ class _Report:
         self.state[event.seat] = event.up
         if event.up:
             self.ever_up.add(event.seat)
-        self.say(f"  t={event.time - self.start:7.3f}  seat {event.seat + 1} {'up  ' if event.up else 'down'}   {self.line()}")
+        self.say(f"  t={event.time - self.start:7.3f}  {seat_label(event.seat)} {'up  ' if event.up else 'down'}   {self.line()}")
 
     def line(self) -> str:
-        return " ".join(f"{s}:{'?' if u is None else 'U' if u else '_'}" for s, u in enumerate(self.state, start=1))
+        return " ".join(f"{s}:{'?' if u is None else 'U' if u else '_'}" for s, u in enumerate(self.state))
 
     def fault(self, fault: SeatFault) -> None:
         self.faults.append(fault)
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
         report.say("seat LEDs, one by one:")
         for seat in range(config.seats):
-            report.say(f"  seat {seat + 1}")
+            report.say(f"  {seat_label(seat)}")
             devices.lights.show(seat, SeatStatus.IN_SHARE)
             _pause(args.step)
             devices.lights.show(seat, SeatStatus.OFF)
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     missing = [seat for seat in range(config.seats) if seat not in report.ever_up]
     for seat in missing:
-        report.say(f"seat {seat + 1}: never read upright (check its wire and plug; an empty base reads upright,"
+        report.say(f"{seat_label(seat)}: never read upright (check its wire and plug; an empty base reads upright,"
                    " so this is not a missing standee)")
     for fault in report.faults:
         if not fault.cleared:

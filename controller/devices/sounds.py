@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .vocabulary import clip_texts
+from .vocabulary import PAUSE, clip_texts
 
 log = logging.getLogger(__name__)
 
@@ -32,22 +32,38 @@ ESPEAK_VOICES = {"en": "en", "pt": "pt", "fr": "fr", "hu": "hu"}
 
 _SCALE = [262.0, 294.0, 330.0, 392.0, 440.0, 523.0, 587.0, 659.0, 784.0]
 _BEEP = (660.0, 0.07)
+_LOW_BEEP = (330.0, 0.07)
+_SEAT_MARK = (392.0, 0.12)
 _GAP = (None, 0.06)
 _FIXED_TUNES: dict[str, Tune] = {
     "banzai": [(523.0, 0.1), (659.0, 0.1), (784.0, 0.1), (880.0, 0.2)],
     "you_lost": [(784.0, 0.12), (659.0, 0.12), (523.0, 0.24)],
     "too_late": [(440.0, 0.15), (None, 0.05), (330.0, 0.3)],
+    "and": [(None, 0.1)],
+    PAUSE: [(None, 0.35)],
 }
 
 
+def _beeps(n: int, beep: tuple[float, float]) -> Tune:
+    tune: Tune = []
+    for i in range(n):
+        tune += [beep, _GAP] if i < n - 1 else [beep]
+    return tune
+
+
 def tune_for(key: str) -> Tune:
-    """The tune standing for clip ``key`` (within A3..A5, a TonalBuzzer's default range)."""
-    if key.startswith("number."):
-        n = int(key.split(".", 1)[1])
-        tune: Tune = []
-        for i in range(n):
-            tune += [_BEEP, _GAP] if i < n - 1 else [_BEEP]
-        return tune
+    """The tune standing for clip ``key`` (within A3..A5, a TonalBuzzer's default range).
+
+    A count "n" is n beeps; a seat is a longer low note and one beep per seat number
+    (seat 0: the note alone); wounds are low beeps, one per wound.
+    """
+    kind, _, number = key.partition(".")
+    if kind == "number":
+        return _beeps(int(number), _BEEP)
+    if kind == "seat":
+        return [_SEAT_MARK, _GAP, *_beeps(int(number), _BEEP), _GAP]
+    if kind == "wounds":
+        return [*_beeps(int(number), _LOW_BEEP), _GAP]
     if key in _FIXED_TUNES:
         return _FIXED_TUNES[key]
     seed = zlib.crc32(key.encode())
@@ -120,7 +136,7 @@ def prepare_sounds(
     run: Runner = subprocess.run,
 ) -> SoundLibrary:
     """Make (or reuse from ``cache_dir``) every clip of ``language``."""
-    texts = clip_texts(language)
+    texts: dict[str, str] = {**clip_texts(language), PAUSE: ""}
     engine = choose_engine(engine, espeak=espeak)
     cache_dir.mkdir(parents=True, exist_ok=True)
     files: dict[str, Path] = {}
@@ -131,7 +147,7 @@ def prepare_sounds(
         path = cache_dir / f"{language}-{key}-{engine}-{digest}.wav"
         if not path.exists():
             partial = path.with_suffix(".part")
-            if engine == "espeak":
+            if engine == "espeak" and key != PAUSE:
                 command = [espeak, "-v", ESPEAK_VOICES[language], "-s", "190", "-w", str(partial), text]
                 result = run(command, capture_output=True, text=True)
                 if result.returncode != 0:

@@ -2,57 +2,46 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from ..rules import Game, RuleSet
 from ..rules import events as ev
-from ..rules.cards import GANG_ORDER, GODFATHER_TILE
-from ..rules.game import table_order
+from ..rules.cards import GANG_ORDER
+from ..rules.game import RoundSummary, table_order
+from ..words import card_list, card_name, join, moment_name, seat_label
+from ..words import money as _money
 
 TOKENS = {
     "cowardice": "takes a cowardice token",
     "finger": "takes an honour marker, finger side up",
-    "band-aid": "turns his honour marker to the band-aid: one wound",
-    "fake-finger": "discards his honour marker with a fake finger: no wound",
+    "band-aid": "turns the honour marker held to the band-aid side: one wound",
+    "fake-finger": "discards the honour marker held with a Fake Finger: no wound",
     "none": "lies down",
-}
-CARD_NAMES = {
-    "bang": "Bang!",
-    "tanto": "tanto",
-    "bbb": "Bang! Bang! Bang!",
-    "shuriken": "shuriken",
-    "laser": "laser burst",
-    "grenade": "grenade",
-    "blast": "Kamikaze blast",
 }
 
 
 def money(value: int | None) -> str:
-    if value is None:
-        return "dead"
-    sign = "-" if value < 0 else ""
-    return f"{sign}${abs(value):,}"
+    return _money(value)
 
 
-def items(values) -> str:
-    values = list(values)
-    if not values:
-        return "nothing"
-    return " ".join(v if isinstance(v, str) else f"{v:,}" for v in table_order(values))
+def items(values: Iterable[object]) -> str:
+    """Bills or loot cards as a player reads them, highest first: "$20,000, a $5,000 diamond and a painting"."""
+    return card_list(table_order(list(values)))
 
 
-def _join(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+_join = join
+_MOMENT = re.compile(r"\bphase-\w+|\bend-of-round\b")
 
 
-def event_line(game: Game, e, number: int = 0) -> str | None:
+def event_line(game: Game, e: object, number: int = 0) -> str | None:
     """One event of a round, told in a line (``None`` for events the story leaves out)."""
     name = [p.name for p in game.players]
     if isinstance(e, ev.Revealed):
         return f"Round {number}: pot {money(e.pot)} (new pile: {items(e.pile)})"
     if isinstance(e, ev.LostCard):
-        why = "pointed late" if e.reason == "late" else "his target withdrew"
-        return f"  {name[e.seat]} loses his card: {why}."
+        why = "pointed late" if e.reason == "late" else "the target withdrew"
+        return f"  {name[e.seat]} loses the card played: {why}."
     if isinstance(e, ev.PrivilegeUsed):
         return (
             f"  The Godfather, {name[e.godfather]}, orders {name[e.seat]} to aim at "
@@ -66,16 +55,21 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
         if e.card in ("shuriken", "grenade"):
             return None
         more = f", {e.wounds} wounds" if e.wounds > 1 else ""
-        return f"  {name[e.source]} hits {name[e.target]} ({CARD_NAMES[e.card]}{more})."
+        return f"  {name[e.source]} hits {name[e.target]} ({card_name(e.card)}{more})."
     if isinstance(e, ev.CardUsed):
-        return f"  {name[e.seat]} uses {e.card}" + (f": {e.note}." if e.note else ".")
+        note = _MOMENT.sub(lambda m: moment_name(m.group(0)), e.note)  # "phase-5b" is "phase 5b"
+        return f"  {name[e.seat]} uses {card_name(e.card)}" + (f": {note}." if note else ".")
     if isinstance(e, ev.Protected):
-        return f"  {name[e.seat]}'s {e.card} stops {e.what}" + (f" from {name[e.source]}." if e.source is not None else ".")
+        stopped = card_name(e.what)
+        if stopped.endswith(" wound(s)") and stopped.split()[0].isdigit():  # Dragon Skin: "2 wound(s)"
+            count = int(stopped.split()[0])
+            stopped = f"{count} wound" + ("s" if count != 1 else "")
+        return f"  {name[e.seat]}'s {card_name(e.card)} stops {stopped}" + (f" from {name[e.source]}." if e.source is not None else ".")
     if isinstance(e, ev.Exploded):
         victims = _join([name[s] for s in e.victims]) or "no one"
         return f"  {name[e.seat]}'s grenade explodes: wounded: {victims}."
     if isinstance(e, ev.RoundEnded):
-        return f"  The round ends at the end of {e.moment} ({e.reason}): no share."
+        return f"  The round ends at the end of {moment_name(e.moment)} ({card_name(e.reason)}): no share."
     if isinstance(e, ev.Thrown):
         what = []
         if e.knocked:
@@ -92,14 +86,14 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
         return f"  {name[e.thrower]} throws a shuriken, {did}: {outcome}."
     if isinstance(e, ev.ShurikenKept):
         return (
-            f"  {name[e.seat]} has no gangster to throw at: his shuriken goes back to his hand"
-            f" and he discards a {e.discarded}."
+            f"  {name[e.seat]} has no gangster to throw at: the shuriken goes back to {name[e.seat]}'s hand"
+            f" and a {card_name(e.discarded) if e.discarded else 'card'} is discarded."
         )
     if isinstance(e, ev.Died):
         return f"  {name[e.seat]} dies."
     if isinstance(e, ev.Shared):
         if e.share:
-            parts = " / ".join("+".join(f"{b:,}" for b in part) for part in e.parts)
+            parts = " / ".join(" + ".join(money(b) for b in part) for part in e.parts)
             return (
                 f"  Split: {_join([name[s] for s in e.sharers])} get {money(e.share)} each ({parts});"
                 f" left on the table: {items(e.left)}."
@@ -111,12 +105,11 @@ def event_line(game: Game, e, number: int = 0) -> str | None:
             )
         return f"  No one shares; left on the table: {items(e.left)}."
     if isinstance(e, ev.Picked):
-        took = "the New Godfather tile" if e.take == GODFATHER_TILE else e.take
-        return f"  {name[e.seat]} takes {took}."
+        return f"  {name[e.seat]} takes {card_name(e.take)}."
     return None
 
 
-def round_lines(game: Game, summary) -> list[str]:
+def round_lines(game: Game, summary: RoundSummary) -> list[str]:
     """The story of one finished round."""
     lines = [line for e in summary.events if (line := event_line(game, e, summary.number)) is not None]
     if game.ruleset is RuleSet.CLASSIC_2014 and summary.sharers == ():
@@ -129,8 +122,8 @@ def round_lines(game: Game, summary) -> list[str]:
 def story(game: Game) -> str:
     lines = [f"Cash'n Guns, {game.ruleset}, {len(game.players)} players."]
     seats = []
-    for p in game.players:
-        seats.append(f"{p.name} ({p.gang})" if p.gang else p.name)
+    for p in game.players:  # the seat numbers the speaker says, as on the standee bases
+        seats.append(f"{p.name} ({seat_label(p.seat)}, {p.gang} gang)" if p.gang else f"{p.name} ({seat_label(p.seat)})")
     lines.append("Seats, clockwise: " + ", ".join(seats) + ".")
     for summary in game.history:
         lines.extend(round_lines(game, summary))

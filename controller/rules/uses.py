@@ -67,7 +67,7 @@ def reveal(rnd: Round, use: Use) -> None:
 
 def insane(rnd: Round, use: Use) -> None:
     rnd.armed.add(use.player)
-    rnd._use_up(use, "holds a grenade: shoot him and it explodes")
+    rnd._use_up(use, "holds a grenade: a shot at this player sets it off")
 
 
 def ninja(rnd: Round, use: Use) -> None:
@@ -268,7 +268,7 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
         hand[other] -= 1
         rnd.players[weapon.owner].discarded[other] += 1
         weapon.returned = True
-        note += f": he takes his {weapon.card} back and discards a {other}"
+        note += f": the {weapon.card} card goes back to the hand and a {other} card is discarded"
     rnd.events.append(_used(weapon.owner, "the-shotgun", note))
     return []
 
@@ -374,7 +374,7 @@ def ronin(rnd: Round, weapon: Weapon) -> None:
     weapon.hand[Card.SHURIKEN] = weapon.hand.get(Card.SHURIKEN, 0) + 1
     rnd.players[weapon.owner].discarded[Card.CLING] += 1
     weapon.returned = True
-    rnd._use_up(use, "takes his shuriken back and discards a cling")
+    rnd._use_up(use, "takes the shuriken back and discards a Cling Cling Cling card")
 
 
 def deringer(rnd: Round, use: Use) -> None:
@@ -390,7 +390,7 @@ def deringer(rnd: Round, use: Use) -> None:
     if weapon.target is None:
         raise _fail(rnd, use, "he aims at no one")
     weapon.effect = Card.BANG
-    rnd._use_up(use, f"his clic is a bang at {rnd._name(weapon.target)}")
+    rnd._use_up(use, f"the Clic Clic Clic card played is a Bang! at {rnd._name(weapon.target)}")
 
 
 # -- deaths and the end of the round ---------------------------------------------
@@ -429,7 +429,7 @@ def specialist(rnd: Round, use: Use) -> None:
     p.hand[Card.BBB] = p.hand.get(Card.BBB, 0) + 1
     p.hand[card] -= 1
     p.discarded[card] += 1
-    rnd._use_up(use, f"takes his bbb back and discards a {card}")
+    rnd._use_up(use, f"takes the Bang! Bang! Bang! card back and discards a {card} card")
 
 
 def bury_dragons(rnd: Round) -> None:
@@ -474,7 +474,7 @@ def four_leaf_clover(rnd: Round, use: Use) -> None:
     amount = sum(table)
     table.clear()
     rnd._pay(use.player, amount)
-    rnd._use_up(use, f"takes the {amount:,} left on the table")
+    rnd._use_up(use, f"takes the ${amount:,} left on the table")
 
 
 def bludgeon(rnd: Round, use: Use) -> None:
@@ -491,7 +491,7 @@ def bludgeon(rnd: Round, use: Use) -> None:
     rnd._pay(victim, -amount)
     rnd._pay(use.player, amount)
     me.cowardice += 2
-    rnd._use_up(use, f"knocks {rnd._name(victim)} out and takes his {amount:,}; 2 cowardice tokens")
+    rnd._use_up(use, f"knocks {rnd._name(victim)} out and takes ${amount:,} from {rnd._name(victim)}; 2 cowardice tokens")
 
 
 # -- the table of actions -----------------------------------------------------------

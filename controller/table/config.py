@@ -116,7 +116,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     spec = SPECS[ruleset]
     names = game.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise fail("game.players", "a list of player names, clockwise from seat 1")
+        raise fail("game.players", "a list of player names, clockwise from seat 0")
     if not spec.min_players <= len(names) <= spec.max_players:
         raise fail("game.players", f"{ruleset} is for {spec.min_players}-{spec.max_players} players, not {len(names)}")
     _check_names(names, fail)
@@ -189,7 +189,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
 def _check_names(names: list[str], fail: Callable[[str, str], ConfigError]) -> None:
     """Each player's name: printable, at most :data:`MAX_NAME` characters, and no two alike."""
     seen: dict[str, str] = {}
-    for seat, name in enumerate(names, start=1):
+    for seat, name in enumerate(names):
         if not name.strip():
             raise fail("game.players", f"seat {seat}: an empty name")
         if len(name) > MAX_NAME:

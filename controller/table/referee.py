@@ -27,6 +27,7 @@ from ..record.schema import Record, RecordError, RoundRecord, Throw as ThrowReco
 from ..rules import Game, IllegalMove, RuleSet
 from ..rules.advanced import CATALOG
 from ..rules.round import Round
+from ..words import withdraw_call
 from . import inputs as I
 
 
@@ -161,9 +162,11 @@ class Referee:
             }
             return Prompt(step, number, f"the Godfather, {gf}, may order one player to change target", [gf], {"orders": options})
         if step is Step.WITHDRAW:
-            return Prompt(step, number, "1, 2, 3: lie down to withdraw, or shout Banzai!", self.names(rnd.in_share()))
+            return Prompt(step, number, withdraw_call(game.ruleset), self.names(rnd.in_share()))
         hidden = [w.owner for w in rnd.weapons if w.card is None and w.live and w.owner not in rnd.out]
         if step is Step.BBB:
+            if game.ruleset is RuleSet.CLASSIC_2014:  # the 2nd edition's decks hold no Bang! Bang! Bang!
+                return Prompt(step, number, "phase 5: no Bang! Bang! Bang! in the 2nd edition, go on", self.names(hidden))
             return Prompt(step, number, "Bang! Bang! Bang!: show it now", self.names(hidden))
         if step is Step.THROWS:
             throwers = sorted(set(rnd.pending_throwers()) | {s for s in hidden if game.players[s].role.value == "yakuza"})

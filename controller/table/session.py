@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..devices.events import SeatStatus, TiltEvent
-from ..devices.vocabulary import Phrases
+from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
+from ..words import seat_label, withdraw_call
 from . import inputs as I
 from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
@@ -123,9 +124,7 @@ class Session:
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
-            from ..devices.vocabulary import clip_texts
-
-            self._speech = (clip_texts(echo_speech), len(devices.speaker.played))
+            self._speech = (echo_speech, len(devices.speaker.played))
         self.say = self._keep(say)
         if devices is not None:
             devices.judge.on_change(self._standee_changed)
@@ -198,12 +197,12 @@ class Session:
         """Write what the (simulated) speaker said since last time."""
         if self._speech is None:
             return
-        texts, seen = self._speech
+        language, seen = self._speech
         played = list(self.devices.speaker.played)
         new = played[seen:] if seen <= len(played) else played
         if new:
-            self.say("    \u00bb " + ", ".join(" ".join(texts.get(key, key) for key in item.clips) for item in new))
-        self._speech = (texts, len(played))
+            self.say("    \u00bb " + " ".join(sentence(item.clips, language) for item in new))
+        self._speech = (language, len(played))
 
     def try_submit(self, inp: I.Input) -> str | None:
         """As :meth:`submit`, for the console: the reason an input was refused, or ``None``."""
@@ -249,7 +248,7 @@ class Session:
     def _withdrawal_count(self, prompt: Prompt) -> I.Input:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
-        self.say("  1, 2, 3: lie down to withdraw, or shout Banzai!")
+        self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
@@ -297,7 +296,8 @@ class Session:
             too_late -= faulty
             source = "sensors and godfather"
         for seat in sorted(too_late):
-            self.say(f"  {names([seat])[0]} lay down too late: stand up, you stay in the share.")
+            name = names([seat])[0]
+            self.say(f"  {name} lay down too late: the character stands back up, and {name} stays in the share.")
         return I.Withdrawals(names(sorted(withdrew)), names(sorted(too_late)), source=source)
 
     # -- shuriken --------------------------------------------------------------
@@ -365,28 +365,49 @@ class Session:
 
     def _tell(self, outcome: Outcome) -> None:
         game = self.referee.game
-        speaker = self.devices.speaker if self.devices is not None else None
         summary = outcome.round_over
         number = summary.number if summary is not None else game.rounds_played + 1
+        said: list[object] = []  # the events the speaker tells of, since it last spoke
         for e in outcome.events:
             if isinstance(e, ev.Revealed) and summary is not None:
-                number = summary.number + 1  # the next round has begun
+                number = summary.number + 1  # the next round has begun: what the last one said comes first
+                self._speak(said)
             line = event_line(game, e, number)
             if line:
                 self.say(line)
-            if speaker is None:
-                continue
-            if isinstance(e, ev.Hit) and e.target is not None:
-                speaker.play(Phrases.wounded(e.target, min(game.players[e.target].wounds, 9) or 1))
-            elif isinstance(e, ev.Died):
-                speaker.play(Phrases.dead(e.seat))
-            elif isinstance(e, ev.Shared) and e.sharers and e.share:
-                speaker.play(Phrases.split(e.sharers))
+            said.append(e)
+        self._speak(said)
         if self.devices is not None:
             self._set_statuses(outcome)
             self._settle_standees()
         if summary is not None:
             self._wait(1.0)
+
+    def _speak(self, said: list[object]) -> None:
+        """Tell what the events in ``said`` did, in one sequence (a new one cuts the one playing), each seat
+        once: its wounds as they are now, or only that it died; then the split.  ``said`` is emptied."""
+        events, said[:] = list(said), []
+        if self.devices is None:
+            return
+        players = self.referee.game.players
+        dead = {e.seat for e in events if isinstance(e, ev.Died)}
+        told: set[int] = set()
+        phrases: list[list[str]] = []
+        for e in events:
+            if isinstance(e, ev.Died):
+                phrases.append(Phrases.dead(e.seat))
+            elif isinstance(e, ev.Shared) and e.sharers and e.share:
+                phrases.append(Phrases.split(e.sharers))
+            elif isinstance(e, (ev.Hit, ev.Withdrew)):  # a hit, or a yakuza's honour marker turned to a wound
+                seat = e.target if isinstance(e, ev.Hit) else e.seat
+                if (isinstance(e, ev.Withdrew) and e.token != "band-aid") or seat in dead or seat in told:
+                    continue
+                told.add(seat)
+                if players[seat].wounds > 0:
+                    phrases.append(Phrases.wounded(seat, min(players[seat].wounds, MAX_NUMBER)))
+        if phrases:
+            self.devices.speaker.play(Phrases.together(*phrases))
+            self._echo()
 
     def _set_statuses(self, outcome: Outcome | None = None) -> None:
         """The seat LEDs follow the game: in the share, withdrew, hit (lie down), dead."""
@@ -433,7 +454,7 @@ class Session:
 
     def _fault(self, fault) -> None:
         state = "cleared" if getattr(fault, "cleared", False) else "found"
-        self.say(f"  Sensor fault {state} at seat {fault.seat + 1}: {fault.kind.value}.")
+        self.say(f"  Sensor fault {state} at {seat_label(fault.seat)}: {fault.kind.value}.")
 
     def _finale(self) -> None:
         game = self.referee.game
@@ -441,12 +462,11 @@ class Session:
         for line in ending_lines(game):
             self.say(line)
         winners = game.winners
-        if self.devices is not None:
-            for w in winners:
-                if game.is_yakuzas:
-                    self.devices.speaker.play(Phrases.winner(gang=w))
-                else:
-                    self.devices.speaker.play(Phrases.winner(seat=game.seat_of(w)))
+        if self.devices is not None and winners:
+            if game.is_yakuzas:
+                self.devices.speaker.play(Phrases.winners(gangs=list(winners)))
+            else:
+                self.devices.speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
             self._echo()
 
     # -- time ------------------------------------------------------------------------

@@ -8,9 +8,13 @@ import pytest
 
 from controller.devices import SeatStatus, load_config, open_devices
 from controller.devices.clock import ManualClock
-from controller.devices.config import DEFAULT_PINOUT
+from controller.devices.config import DEFAULT_PINOUT, build_config, merge, read_toml
 from controller.devices.lamps import PinSeatLights
-from controller.devices.recording import RecordingCountLights, RecordingSeatLights, RecordingSpeaker
+from controller.devices.recording import (
+    RecordingCountLights,
+    RecordingSeatLights,
+    RecordingSpeaker,
+)
 from controller.devices.simulation import ClockedMockFactory
 from controller.devices.speakers import BuzzerSpeaker
 from controller.devices.table import open_simulated
@@ -29,6 +33,9 @@ def test_the_default_pin_map_fits_nine_seats_on_a_pi():
     pins = [*config.tilt_pins, *config.seat_led_pins, *config.count_led_pins, config.buzzer_pin]
     assert len(set(pins)) == 22 and all(2 <= p <= 27 for p in pins)
     assert not {2, 3, 14, 15} & set(pins)
+    outputs = [*config.seat_led_pins, *config.count_led_pins, config.buzzer_pin]
+    assert all(p >= 9 for p in outputs)  # a Pi 4 pulls GPIO0-8 high at boot: no output there
+    assert config.reserved_pins == ()
     assert config.timing.count_interval == 0.8 and config.timing.settle == 0.060
     assert config.sources == (DEFAULT_PINOUT,)
 
@@ -74,17 +81,48 @@ def test_a_missing_file_is_named(tmp_path):
         load_config(tmp_path / "nope.toml")
 
 
-def test_rgb_seat_leds_fit_at_six_seats(tmp_path):
-    path = write(
-        tmp_path,
-        '[devices]\nseats = 6\n[seat_leds]\nkind = "rgb"\n'
-        "pins = [[23, 24, 25], [8, 7, 12], [16, 20, 21], [2, 3, 14], [15, 18, 19], [26, 0, 1]]\n"
-        '[tilt]\npins = [4, 17, 27, 22, 5, 6]\n[sound]\noutput = "none"\n',
-    )
-    devices, _ = open_simulated(load_config(path))
+def test_rgb_seat_leds_fit_at_four_seats():
+    config = load_config(DEFAULT_PINOUT.with_name("pinout-rgb.toml"))
+    assert config.seats == 4 and config.seat_led_kind == "rgb"
+    devices, _ = open_simulated(config)
     devices.judge.set_status(3, SeatStatus.IN_SHARE, gang="yellow")
     assert devices.lights.lamp(3).device.value == (1.0, 0.8, 0.0)
     devices.close()
+
+
+def test_rgb_seat_leds_do_not_fit_at_five_seats(tmp_path):
+    more = write(tmp_path, "[devices]\nseats = 5\n")
+    data = merge({}, read_toml(DEFAULT_PINOUT), where="defaults")
+    for path in (DEFAULT_PINOUT.with_name("pinout-rgb.toml"), more):
+        data = merge(data, read_toml(path), where=str(path))
+    with pytest.raises(ValueError, match="seat_leds.pins has 4 entries for 5 seats"):
+        build_config(data, where=str(more))
+
+
+def test_the_i2s_amplifier_keeps_its_pins_from_every_device():
+    config = load_config(DEFAULT_PINOUT.with_name("pinout-i2s.toml"))
+    assert config.reserved_pins == (18, 19, 20, 21) and config.seats == 7
+    used = {*config.tilt_pins[:7], *config.seat_led_pins[:7], *config.count_led_pins}
+    assert not used & set(config.reserved_pins)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[devices]\nseats = 8\n", "pin 19 is used twice: devices.reserved_pins and LED of seat 7"),
+        ('[sound]\noutput = "buzzer"\n', "pin 18 is used twice: devices.reserved_pins and buzzer"),
+    ],
+)
+def test_a_device_on_a_reserved_pin_is_named(tmp_path, text, message):
+    i2s = DEFAULT_PINOUT.with_name("pinout-i2s.toml")
+    more = tmp_path / "more.toml"
+    more.write_text(text)
+    data = merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT))
+    for path in (i2s, more):
+        data = merge(data, read_toml(path), where=str(path))
+    with pytest.raises(ValueError) as error:
+        build_config(data, where=str(more))
+    assert message in str(error.value)
 
 
 def test_gpio_devices_open_on_mock_pins_from_the_environment(monkeypatch):

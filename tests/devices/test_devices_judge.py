@@ -50,7 +50,7 @@ def test_a_lay_down_just_after_the_window_is_too_late_and_must_stand_up_again():
     assert count.result.too_late == (2,)
     assert devices.judge.shown(2) is SeatStatus.MUST_STAND_UP
     assert devices.judge.pending() == {2: SeatStatus.MUST_STAND_UP}
-    assert devices.speaker.played[-1].clips == ("seat", "number.3", "too_late", "stand_up")
+    assert devices.speaker.played[-1].clips == ("seat.2", "too_late", "stand_up")
     # The LED blinks until the standee reads upright, then shows the seat in the share again.
     lamp = devices.lights.lamp(2)
     seen = set()

@@ -11,13 +11,14 @@ from controller.devices.recording import RecordingSpeaker
 from controller.devices.simulation import ClockedMockFactory
 from controller.devices.sounds import SoundLibrary, choose_engine, clip_seconds, prepare_sounds, tune_for
 from controller.devices.speakers import AplaySpeaker, BuzzerSpeaker
-from controller.devices.vocabulary import CLIP_KEYS, LANGUAGES, Phrases, clip_texts
+from controller.devices.vocabulary import CLIP_KEYS, LANGUAGES, PAUSE, SPOKEN_KEYS, Phrases, clip_texts
 
 
 def test_every_language_has_every_clip():
+    assert CLIP_KEYS == (*SPOKEN_KEYS, PAUSE)
     for language in LANGUAGES:
         texts = clip_texts(language)
-        assert tuple(texts) == CLIP_KEYS and all(texts.values())
+        assert tuple(texts) == SPOKEN_KEYS and all(texts.values())
     assert clip_texts("fr")["number.3"] == "trois"
     assert clip_texts("hu")["you_lost"] == "Vesztettél!"
     with pytest.raises(ValueError, match="unknown language 'de'"):
@@ -35,15 +36,21 @@ def test_announcements_are_made_of_prepared_clips():
         Phrases.split([0, 2]),
         Phrases.winner(seat=5),
         Phrases.winner(gang="purple"),
+        Phrases.winners(seats=[0, 8]),
+        Phrases.winners(gangs=["red", "yellow"]),
+        Phrases.together(Phrases.wounded(1, 2), Phrases.dead(3)),
         Phrases.too_late(1),
         Phrases.stand_up(1),
         Phrases.lie_down(1),
     ]
     assert all(key in CLIP_KEYS for phrase in phrases for key in phrase)
-    assert Phrases.wounded(8, 2) == ["seat", "number.9", "number.2", "wounds"]
-    assert Phrases.split([0, 2]) == ["split", "seat", "number.1", "seat", "number.3"]
-    with pytest.raises(ValueError, match="cannot speak 10"):
+    assert Phrases.wounded(8, 2) == ["seat.8", "wounds.2"]
+    assert Phrases.split([0, 2, 5]) == ["split", "seat.0", "seat.2", "and", "seat.5"]
+    assert Phrases.together(Phrases.dead(1), [], Phrases.count(2)) == ["seat.1", "dead", PAUSE, "number.2"]
+    with pytest.raises(ValueError, match="cannot speak seat 9"):
         Phrases.wounded(9, 1)
+    with pytest.raises(ValueError, match="cannot speak 0 wounds"):
+        Phrases.wounded(3, 0)
     with pytest.raises(ValueError, match="either a seat or a gang"):
         Phrases.winner()
 
@@ -74,7 +81,8 @@ def test_spoken_clips_come_from_espeak_ng(tmp_path, monkeypatch):
     library = prepare_sounds("hu", cache_dir=tmp_path, engine="auto", run=fake_espeak)
     assert library.engine == "espeak"
     assert ["espeak-ng", "-v", "hu"] == calls[0][:3] and calls[0][-1] == "egy"
-    assert len(calls) == len(CLIP_KEYS)
+    assert len(calls) == len(SPOKEN_KEYS)  # the pause is silence, not speech
+    assert set(library.files) == set(CLIP_KEYS)
 
 
 def test_an_espeak_failure_names_the_clip(tmp_path, monkeypatch):
@@ -113,8 +121,8 @@ def test_aplay_plays_a_sequence_in_one_process_and_a_new_one_supersedes_it(tmp_p
     library = SoundLibrary("en", "tones", {k: tmp_path / f"{k}.wav" for k in CLIP_KEYS})
     started = []
     speaker = AplaySpeaker(library, device="plughw:1", spawn=lambda argv: started.append(FakeProcess(argv)) or started[-1])
-    speaker.play(["seat", "number.2", "dead"])
-    assert started[0].argv == ["aplay", "-q", "-D", "plughw:1", *(str(tmp_path / f"{k}.wav") for k in ("seat", "number.2", "dead"))]
+    speaker.play(["seat.2", "dead"])
+    assert started[0].argv == ["aplay", "-q", "-D", "plughw:1", *(str(tmp_path / f"{k}.wav") for k in ("seat.2", "dead"))]
     speaker.play(["banzai"])
     assert started[0].terminated and not started[1].terminated
     with pytest.raises(ValueError, match="no prepared sound 'hello'"):
@@ -143,6 +151,6 @@ def test_the_recording_sink_keeps_what_was_played_and_when():
     speaker.play(Phrases.banzai())
     clock.advance(1.5)
     speaker.play(Phrases.dead(2))
-    assert [(p.time, p.clips) for p in speaker.played] == [(3.0, ("banzai",)), (4.5, ("seat", "number.3", "dead"))]
+    assert [(p.time, p.clips) for p in speaker.played] == [(3.0, ("banzai",)), (4.5, ("seat.2", "dead"))]
     with pytest.raises(ValueError, match="no prepared sound 'hello'"):
         speaker.play(["hello"])

@@ -695,4 +695,4 @@ def test_story_tells_the_card_uses(capsys):
 
     r1 = r({"Eve": "bang"}, {"Eve": "Cy"}, withdraw=["Hal"], powers=[use("Cy", "the-insane", "phase-3")])
     text = story(replay(from_dict(game([r1], powers={"Cy": "the-insane"}))))
-    assert "Cy uses the-insane" in text and "Cy's grenade explodes" in text and "no share" in text
+    assert "Cy uses The Insane" in text and "Cy's grenade explodes" in text and "no share" in text

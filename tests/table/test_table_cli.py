@@ -232,7 +232,7 @@ def test_the_demo_writes_into_the_games_folder_and_says_so(tmp_path, monkeypatch
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demos"]  # nothing in the current folder
     lines = out.splitlines()
     assert lines[0] == "Cash'n Guns, yakuzas, 7 players; seed 5."
-    assert lines[1].startswith("Seats, clockwise: 1 ") and "(purple)" in lines[1] and "(yellow)" in lines[1]
+    assert lines[1].startswith("Seats, clockwise: ") and "(seat 0, purple gang)" in lines[1] and "yellow gang" in lines[1]
     ending = lines[lines.index(next(l for l in lines if l.startswith("Game over after round"))):]
     for gang in ("purple", "yellow", "red"):
         (line,) = [l for l in ending if l.startswith(f"  {gang}: money ")]

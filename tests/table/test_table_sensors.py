@@ -65,7 +65,7 @@ def test_a_seat_sensor_failing_mid_game_is_reported_and_the_godfather_decides():
     devices, script = session.devices, session.script
     script.drive(2, False)  # seat 2's cable is pulled out: its input reads "down" for good
     devices.clock.advance(devices.config.timing.never_upright_after + 1)
-    assert any("Sensor fault found at seat 3" in line for line in lines)
+    assert any("Sensor fault found at seat 2" in line for line in lines)
     before = len(session.referee.record.rounds)
     session.play_step()  # the withdrawal count, with seat 2's sensor out
     assert any("Check by eye: the sensors of C" in line for line in lines)

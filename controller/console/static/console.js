@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 let state = null;
 let draft = {};  // the Godfather's inputs being entered for the current step
 
+function cardName(k) { return (state.card_names || {})[String(k)] ?? String(k); }  // as printed on the card
 function money(v) { return v === null || v === undefined ? "dead" : (v < 0 ? "-$" : "$") + Math.abs(v).toLocaleString("en"); }
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -191,13 +192,13 @@ function controls() {
     const kinds = state.ruleset === "classic-2014"
       ? ["cash-5000", "cash-10000", "cash-20000", "diamond-1000", "diamond-5000", "diamond-10000", "painting", "clip", "first-aid"]
       : [5000, 10000, 20000];
-    out.push(row(...kinds.map((k) => button(`+ ${k}`, `pile-${k}`, () => { draft.pile.push(k); render(state); }))));
-    out.push(row(`${draft.pile.length}/${state.options.size}: ${draft.pile.join(", ")}`, button("clear", "pile-clear", () => { draft.pile = []; render(state); })));
+    out.push(row(...kinds.map((k) => button(`+ ${cardName(k)}`, `pile-${k}`, () => { draft.pile.push(k); render(state); }))));
+    out.push(row(`${draft.pile.length}/${state.options.size}: ${draft.pile.map(cardName).join(", ")}`, button("clear", "pile-clear", () => { draft.pile = []; render(state); })));
     out.push(button("Pile counted", "submit-pile", () => send({ kind: "pile", items: draft.pile }), { class: "primary", disabled: draft.pile.length !== state.options.size }));
   } else if (s === "cards") {
     out.push(button("Every card is down", "submit-cards", () => send({ kind: "cards", cards: {} }), { class: "primary" }));
   } else if (s === "aims") {
-    out.push(row("Tap a player, then his target."));
+    out.push(row("Tap a player, then that player's target."));
     const late = toggles(state.who, "late", "late");
     out.push(row(...late));
     const noTarget = state.who.filter((n) => (state.options.targets[n] || []).length === 0);
@@ -208,7 +209,7 @@ function controls() {
     out.push(button("Aims entered", "submit-aims", () => send({ kind: "aims", aims, late: state.who.filter((n) => draft.late[n]) }),
       { class: "primary", disabled: missing.length > 0 }));
   } else if (s === "privilege") {
-    out.push(row("The Godfather may order one player to change target: tap him, then his new target."));
+    out.push(row("The Godfather may order one player to change target: tap that player, then the new target."));
     out.push(button("No order", "submit-privilege", () => send({ kind: "privilege", player: null, target: null }), { class: "primary" }));
   } else if (s === "withdraw") {
     const check = state.pending && state.pending.check;
@@ -236,7 +237,7 @@ function controls() {
     out.push(button("Cards entered", `submit-${s}`, () => send({ kind: "show", cards: draft.cards }), { class: "primary", disabled: !all }));
   } else if (s === "picks") {
     const who = state.who[0];
-    out.push(row(`${who} takes:`), row(...state.options.table.map((item, k) => button(String(item), `pick-${k}`, () => send({ kind: "pick", player: who, take: item })))));
+    out.push(row(`${who} takes:`), row(...state.options.table.map((item, k) => button(cardName(item), `pick-${k}`, () => send({ kind: "pick", player: who, take: item })))));
     if (state.options.tile) out.push(button("the New Godfather tile", "pick-tile", () => send({ kind: "pick", player: who, take: "godfather" })));
   }
   if (Object.keys(state.uses || {}).length && state.round && !["pile", "intermission"].includes(s)) out.push(useControls(row));
@@ -251,7 +252,7 @@ function useControls(row) {
   draft.use = draft.use || { player: state.who[0] || state.players[0].name, card: Object.keys(state.uses)[0], fields: "" };
   const u = draft.use;
   const select = (name, values, value, onchange) => {
-    const node = el("select", { "data-action": name }, ...values.map((v) => el("option", { value: v, selected: v === value }, v)));
+    const node = el("select", { "data-action": name }, ...values.map((v) => el("option", { value: v, selected: v === value }, name === "use-card" ? cardName(v) : v)));
     node.addEventListener("change", () => { onchange(node.value); render(state); });
     return node;
   };
@@ -286,7 +287,7 @@ function throwControls(row) {
       knocked: standing.filter((n) => draft.knocked[n]), touched: standing.filter((n) => draft.touched[n] && !draft.knocked[n]), source: "godfather" })));
     return out;
   }
-  out.push(row("A throw: tap the thrower, his target, then what fell and what was only touched."));
+  out.push(row("A throw: tap the thrower, the target, then what fell and what was only touched."));
   draft.thrower = draft.thrower || null;
   out.push(row(...state.who.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = n; render(state); }, { class: draft.thrower === n ? "on" : "" }))));
   if (draft.thrower) {
@@ -295,7 +296,7 @@ function throwControls(row) {
     out.push(row(...toggles(standing, "knocked", "knocked")), row(...toggles(standing, "touched", "touched")));
     out.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: draft.thrower, target: draft.target || null,
       knocked: standing.filter((n) => draft.knocked[n]), touched: standing.filter((n) => draft.touched[n] && !draft.knocked[n]), source: "godfather" }), { class: "primary" }));
-    out.push(button(`${draft.thrower} shows a shuriken he cannot throw`, "show-shuriken", () => send({ kind: "show", cards: { [draft.thrower]: "shuriken" } })));
+    out.push(button(`${draft.thrower} shows a shuriken that cannot be thrown`, "show-shuriken", () => send({ kind: "show", cards: { [draft.thrower]: "shuriken" } })));
   }
   out.push(button("No more throws", "submit-throws-done", () => send({ kind: "throws-done" })));
   return out;
