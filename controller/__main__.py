@@ -188,6 +188,8 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
     except KeyboardInterrupt:
         progress.done()
         return _interrupted(log_path)
+    except BrokenPipeError:  # the reader of the output went away: main stops quietly
+        raise
     except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         progress.done()
         print(f"play: {exc}", file=sys.stderr)
