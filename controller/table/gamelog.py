@@ -126,8 +126,13 @@ class GameLog:
         self._seq += 1
 
     def close(self) -> None:
+        """Sync and close (a line whose write Ctrl-C cut between its write and its sync is synced here)."""
         if not self._file.closed:
-            self._file.close()
+            try:
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            finally:
+                self._file.close()
 
 
 def _valid_length(path: Path) -> int:
