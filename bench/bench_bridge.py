@@ -10,6 +10,16 @@
    (p50/p99/max against the simulator's true clock).  Baseline: no jitter.
 3. Time from replugging the hub to the first delivered event (a change made
    while unplugged), over repeated replugs at random moments.
+4. The firmware's heap under MicroPython 1.27 (its WebAssembly build, through
+   tests/firmware_bridge/mpy_hub.py): live heap after a collection
+   (gc.mem_alloc) through 10,000 events, a full queue while the host is
+   unplugged, and reconnects, against the Pico's ~190 KB.  Baseline: the idle
+   hub just after HELLO.
+5. The frame decoder's cost per byte as the input grows (one read of 20 KB
+   to 320 KB of sync bytes, of noise, and of frames): linear means a flat
+   cost per byte.  Baseline, same run: a stream of back-to-back valid frames.
+
+``--only heap,decoder`` runs some of them.
 """
 
 from __future__ import annotations
@@ -25,8 +35,11 @@ import tty
 
 import serial
 
-from firmware_bridge.hub import HubBackend
+from controller.devices.hub_backend import HubBackend
+from firmware_bridge.frames import SYNC, Decoder, encode
 from firmware_bridge.sim import Faults, SimHub, Wire
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "firmware_bridge"))
 
 EVENTS_PER_FRAME = 11
 FRAME_BYTES = 6 + 2 + 5 * EVENTS_PER_FRAME
@@ -155,12 +168,99 @@ def replug_latency(rounds: int, seed: int) -> list[float]:
     return out
 
 
+PICO_HEAP = 190 * 1024
+
+
+def micropython_heap(seed: int) -> dict[str, object]:
+    """Live heap (bytes, after gc.collect) of the firmware under MicroPython at each stage."""
+    from bridge_helpers import wait_for
+    from mpy_hub import MpyHub
+
+    from firmware_bridge.driver import HubDriver
+
+    rng = random.Random(seed)
+    out: dict[str, object] = {}
+
+    def flips(hub: MpyHub, n: int, mask: int) -> int:
+        target = len(hub.recorded) + n
+        while len(hub.recorded) < target:
+            bits = rng.getrandbits(9) or 1
+            before = len(hub.recorded)
+            mask ^= bits
+            hub.set_levels(mask)
+            wait_for(lambda: len(hub.recorded) >= before + bin(bits).count("1"), 10, "changes", poll=0.0005)
+        return mask
+
+    with MpyHub(transport="pty", seats=9, seed=seed, debounce_us=0, clock_start_us=2**32 - 5_000_000) as hub:
+        driver = HubDriver(hub.url, seats=9, on_change=lambda c: None)
+        driver.start()
+        assert driver.wait_connected(20)
+        out["idle"] = hub.measure()[0]
+        mask = flips(hub, 10_000, (1 << 9) - 1)
+        out["after 10,000 events"] = hub.measure()[0]
+        full, drained = [], []
+        for _ in range(3):
+            hub.unplug()
+            mask = flips(hub, 1100, mask)
+            live, _, queued, _ = hub.measure()
+            full.append((live, queued))
+            hub.plug()
+            wait_for(lambda: hub.measure()[2] == 0 and driver.connected, 30, "the queue to drain")
+            drained.append(hub.measure()[0])
+        out["full queue"] = full
+        out["after reconnect"] = drained
+        out["peak"] = hub.measure()[1]
+        driver.close()
+    return out
+
+
+def decoder_cost() -> dict[str, list[float]]:
+    """Microseconds per byte, one read of everything, at 20, 80 and 320 KB (best of 3)."""
+    rng = random.Random(1)
+    frame = encode(3, 1, bytes(40))
+    unit = 20_000
+    kinds = {
+        "valid frames (baseline)": frame * (unit // len(frame)),
+        "sync run": bytes([SYNC]) * unit,
+        "sync + length that waits": bytes([SYNC, 0x40]) * (unit // 2),
+        "random noise": bytes(rng.getrandbits(8) for _ in range(unit)),
+        "frames in sync runs": (bytes([SYNC]) * 200 + frame) * (unit // 246),
+    }
+    out = {}
+    for name, small in kinds.items():
+        costs = []
+        for times in (1, 4, 16):
+            data = small * times
+            best = float("inf")
+            for _ in range(3):
+                d = Decoder()
+                t = time.process_time()
+                d.feed(data)
+                best = min(best, time.process_time() - t)
+            costs.append(best / len(data) * 1e6)
+        out[name] = costs
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--replugs", type=int, default=12)
+    parser.add_argument("--only", default="throughput,timing,replug,heap,decoder")
     args = parser.parse_args()
+    only = set(args.only.split(","))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    if "heap" in only:
+        print("\n## MicroPython heap (live bytes after gc.collect)")
+        for seed in (1, 2):
+            heap = micropython_heap(seed)
+            print(f"seed {seed}: {heap}; Pico budget {PICO_HEAP}")
+    if "decoder" in only:
+        print("\n## decoder cost, us per byte at 20 / 80 / 320 KB in one read")
+        for name, costs in decoder_cost().items():
+            print(f"{name:26}: " + " / ".join(f"{c:.3f}" for c in costs) + f"  (320 KB vs 20 KB: x{costs[2] / costs[0]:.2f})")
+    if not only & {"throughput", "timing", "replug"}:
+        return 0
     print("\n## throughput (events through the pty, paced at the line rate)")
     for baud in (115_200, 1_000_000):
         base = raw_pty_baseline(baud, 3.0)

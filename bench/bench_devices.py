@@ -35,7 +35,7 @@ from gpiozero import LED, DigitalInputDevice
 from controller.devices import SeatStatus, load_config
 from controller.devices.clock import ManualClock
 from controller.devices.simulation import ClockedMockFactory
-from controller.devices.table import open_simulated
+from controller.devices.opening import open_simulated
 
 
 def percentile(samples: list[int], p: float) -> float:

@@ -1,7 +1,9 @@
 """Host side of the USB sensor hub (a Raspberry Pi Pico), and its simulator.
 
-``firmware_bridge.hub.HubBackend`` is what the controller uses; see
-docs/hub-protocol.md for the wire protocol.
+``firmware_bridge.driver.HubDriver`` is the host's end of the link (the
+controller adapts it in ``controller/devices/hub_backend.py``); see
+docs/hub-protocol.md for the wire protocol.  This package knows nothing of the
+controller.
 """
 
 from pathlib import Path

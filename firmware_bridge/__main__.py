@@ -88,16 +88,21 @@ def run_sim(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace) -> int:
-    from .hub import HubBackend
+    from .driver import Change, HubDriver
 
-    with HubBackend(args.url, seats=args.seats) as hub:
-        hub.tilt.on_event(lambda e: print(f"{e.time:12.6f}  seat {e.seat}  {'up' if e.up else 'down'}", flush=True))
-        try:
-            while True:
-                time.sleep(10)
-                print(hub.driver.summary(), flush=True)
-        except KeyboardInterrupt:
-            pass
+    def show(change: Change) -> None:
+        print(f"{change.time:12.6f}  seat {change.seat}  {'up' if change.up else 'down'}", flush=True)
+
+    driver = HubDriver(args.url, seats=args.seats, on_change=show)
+    driver.start()
+    try:
+        while True:
+            time.sleep(10)
+            print(driver.summary(), flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        driver.close()
     return 0
 
 

@@ -32,6 +32,7 @@ from . import messages as M
 from .clocksync import ClockSync
 from .frames import SEQ_MASK, Decoder, Frame
 from .link import Link, LinkStats
+from .repeats import RepeatedLog
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +51,6 @@ class Change:
     seat: int
     up: bool
     time: float
-
-
-class HubError(RuntimeError):
-    """The hub does not fit this host (protocol version, seat count)."""
 
 
 class HubDriver:
@@ -81,6 +78,7 @@ class HubDriver:
         self._stats_interval = stats_interval
 
         self.stats = LinkStats()
+        self._repeats = RepeatedLog(log, clock)  # a noisy line: each error once a second, counted
         self.sync = ClockSync()
         self.heartbeat: M.Heartbeat | None = None
         self._link = Link(stats=self.stats)
@@ -129,6 +127,7 @@ class HubDriver:
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout=5)
         self._close_port()
+        self._repeats.flush()
         log.info("hub at %s closed: %s", self.url, self.summary())
 
     def summary(self) -> str:
@@ -230,14 +229,16 @@ class HubDriver:
             try:
                 self._on_frame(frame, now)
             except M.MalformedMessage as exc:
-                log.error("hub at %s: %s", self.url, exc)
+                self._repeats.error("hub at %s: %s", self.url, exc)
         self.stats.crc_errors = self._decoder.crc_errors
         self.stats.resyncs = self._decoder.resyncs
 
     def _on_frame(self, frame: Frame, now: float) -> None:
         if not self._synced:
             if frame.seq is None and frame.payload[:1] == bytes((M.Kind.HELLO,)):
-                self._on_hello(M.decode(frame.payload), now)
+                hello = M.decode(frame.payload)
+                if isinstance(hello, M.Hello):
+                    self._on_hello(hello, now)
             return
         if not self._link.receive(frame, now) and frame.seq is not None:
             return
@@ -257,7 +258,7 @@ class HubDriver:
             case M.Heartbeat():
                 self.heartbeat = msg
                 if msg.boot_id != self._boot_id:
-                    log.warning("hub at %s restarted behind an open port; saying hello again", self.url)
+                    self._repeats.warning("hub at %s restarted behind an open port; saying hello again", self.url)
                     self._start_hello(now)
             case M.Hello():
                 pass  # an answer to an earlier hello, already handled
@@ -313,7 +314,7 @@ class HubDriver:
     def _reconcile(self, snap: M.Snapshot) -> None:
         at = self.sync.to_host(snap.clock)
         if snap.dropped != self._dropped_seen:
-            log.warning("hub at %s dropped %d events (its queue was full)", self.url, (snap.dropped - self._dropped_seen) & 0xFFFF)
+            self._repeats.warning("hub at %s dropped %d events (its queue was full)", self.url, (snap.dropped - self._dropped_seen) & 0xFFFF)
             self._dropped_seen = snap.dropped
         for seat in range(self.seats):
             up = bool(snap.upright_mask >> seat & 1)
@@ -321,11 +322,12 @@ class HubDriver:
             if known is None:
                 self._upright[seat] = up
             elif known != up:
-                log.warning("hub at %s: seat %d: a change was lost on the link; reported at the snapshot time", self.url, seat)
+                self._repeats.warning("hub at %s: seat %d: a change was lost on the link; reported at the snapshot time", self.url, seat)
                 self._deliver(seat, up, at)
         self._connected.set()  # the standees' state is known from here on
 
     def _service(self, now: float) -> None:
+        self._repeats.flush(now)
         if now - self._last_rx > self._link_timeout:
             self._lose(f"nothing heard for {now - self._last_rx:.1f} s")
             return
@@ -354,8 +356,11 @@ class HubDriver:
         for token in self._unsent_tokens:
             self._sent_at[token] = sent
         self._unsent_tokens.clear()
+        port = self._port
+        if port is None:
+            return
         try:
-            self._port.write(b"".join(out))
+            port.write(b"".join(out))
         except (serial.SerialException, OSError) as exc:
             self._lose(f"write failed: {exc}")
 

@@ -18,12 +18,9 @@ from pathlib import Path
 from types import ModuleType
 
 from . import FIRMWARE_DIR
+from .errors import FirmwareNotFound
 
 __all__ = ["FirmwareNotFound", "hub_link", "hub_proto", "load"]
-
-
-class FirmwareNotFound(ImportError):
-    """The firmware sources are not where this package looks for them."""
 
 
 _lock = threading.Lock()  # sys.path is shared by every thread

@@ -14,7 +14,10 @@ import struct
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .errors import MalformedMessage
 from .firmware import hub_proto as P
+
+__all__ = ["MalformedMessage", "decode"]
 
 PROTOCOL_VERSION: int = P.VERSION
 EVENT_SIZE: int = P.EVENT_SIZE
@@ -90,32 +93,32 @@ class Hello:
 HubMessage = Events | Heartbeat | ClockReply | Snapshot | Hello
 
 
-class MalformedMessage(ValueError):
-    """A payload that passed the CRC but does not parse (a firmware mismatch)."""
+def _unpack(layout: str, payload: bytes) -> tuple[int, ...]:
+    return struct.unpack(layout, payload)[1:]  # the type byte dropped
 
 
 def decode(payload: bytes) -> HubMessage:
-    """Parse a hub-to-host payload."""
+    """Parse a hub-to-host payload (the layouts are the firmware's, in hub_proto)."""
     try:
         kind = payload[0]
-        body = payload[1:]
         if kind == Kind.EVENTS:
-            n = body[0]
-            if len(body) != 1 + n * EVENT_SIZE:
-                raise MalformedMessage(f"EVENTS with {n} events has {len(body)} bytes")
+            head = struct.calcsize(P.EVENTS_HEAD)
+            n = struct.unpack_from(P.EVENTS_HEAD, payload)[1]
+            if len(payload) != head + n * EVENT_SIZE:
+                raise MalformedMessage(f"EVENTS with {n} events has {len(payload) - 1} bytes")
             out = []
             for i in range(n):
-                seat_up, clock = struct.unpack_from(">BI", body, 1 + i * EVENT_SIZE)
+                seat_up, clock = struct.unpack_from(P.EVENT, payload, head + i * EVENT_SIZE)
                 out.append(HubEvent(seat_up >> 1, bool(seat_up & 1), clock))
             return Events(tuple(out))
         if kind == Kind.HEARTBEAT:
-            return Heartbeat(*struct.unpack(">HIHHHHH", body))
+            return Heartbeat(*_unpack(P.HEARTBEAT_LAYOUT, payload))
         if kind == Kind.CLOCK:
-            return ClockReply(*struct.unpack(">BI", body))
+            return ClockReply(*_unpack(P.CLOCK_LAYOUT, payload))
         if kind == Kind.SNAPSHOT:
-            return Snapshot(*struct.unpack(">IHH", body))
+            return Snapshot(*_unpack(P.SNAPSHOT_LAYOUT, payload))
         if kind == Kind.HELLO:
-            return Hello(*struct.unpack(">BHIBBBBB", body))
+            return Hello(*_unpack(P.HELLO_LAYOUT, payload))
     except (IndexError, struct.error) as exc:
         raise MalformedMessage(f"message 0x{payload[:1].hex()} does not parse: {exc}") from None
     raise MalformedMessage(f"unknown message type 0x{payload[:1].hex()}")
@@ -123,15 +126,15 @@ def decode(payload: bytes) -> HubMessage:
 
 def hello_query(token: int, *, fresh: bool) -> bytes:
     """``fresh``: this host knows nothing of the hub yet, so its backlog is old news to drop."""
-    return bytes((Kind.Q_HELLO, token & 0xFF, HELLO_FRESH if fresh else 0))
+    return struct.pack(P.Q_HELLO_LAYOUT, Kind.Q_HELLO, token & 0xFF, HELLO_FRESH if fresh else 0)
 
 
 def clock_query(token: int) -> bytes:
-    return bytes((Kind.Q_CLOCK, token & 0xFF))
+    return struct.pack(P.Q_CLOCK_LAYOUT, Kind.Q_CLOCK, token & 0xFF)
 
 
 def snapshot_request() -> bytes:
-    return bytes((Kind.Q_SNAPSHOT,))
+    return struct.pack(P.Q_SNAPSHOT_LAYOUT, Kind.Q_SNAPSHOT)
 
 
 MAX_PATTERN_STEPS = 16
@@ -142,14 +145,14 @@ def seat_led(seat: int, rgb: tuple[int, int, int], steps: tuple[tuple[int, int],
     (level 0..255, milliseconds) steps; 0 ms holds the step."""
     if not 1 <= len(steps) <= MAX_PATTERN_STEPS:
         raise ValueError(f"a light pattern needs 1..{MAX_PATTERN_STEPS} steps, not {len(steps)}")
-    out = bytearray((Kind.SEAT_LED, seat, *rgb, len(steps)))
+    out = bytearray(struct.pack(P.SEAT_LED_HEAD, Kind.SEAT_LED, seat, *rgb, len(steps)))
     for level, ms in steps:
-        out += struct.pack(">BH", level, ms)
+        out += struct.pack(P.PATTERN_STEP, level, ms)
     return bytes(out)
 
 
 def count_leds(mask: int) -> bytes:
-    return bytes((Kind.COUNT_LEDS, mask & 0x07))
+    return struct.pack(P.COUNT_LEDS_LAYOUT, Kind.COUNT_LEDS, mask & 0x07)
 
 
 def exit_to_repl() -> bytes:

@@ -95,7 +95,10 @@ class Serial(SerialBase):
 
     def write(self, data: bytes) -> int:
         self._check()
-        self._hub.from_host(bytes(data))
+        hub = self._hub
+        if hub is None:
+            raise PortNotOpenError()
+        hub.from_host(bytes(data))
         return len(data)
 
     def reset_input_buffer(self) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, Protocol
 
 from . import firmware
 
@@ -214,6 +215,12 @@ class _Board:
         self.neopixel = SimpleNamespace(NeoPixel=NeoPixel)
 
 
+class Inbox(Protocol):
+    """Where the bytes from the host go: the firmware's byte stream."""
+
+    def deliver(self, data: bytes) -> None: ...
+
+
 class _HubIo:
     """The firmware's byte stream: what reached the hub, and a wire out."""
 
@@ -274,9 +281,10 @@ class SimHub:
         self._master: int | None = None
         self._slave: int | None = None
         self._pty_thread: threading.Thread | None = None
-        self._host_port = None  # the open protocol_sim.Serial, for transport "sim"
+        self._host_port: Any = None  # the open protocol_sim.Serial, for transport "sim"
         self._fw_thread: threading.Thread | None = None
-        self._hub = None
+        self._hub: Any = None  # the firmware's hub_core.Hub (untyped MicroPython code)
+        self._hub_io: Inbox | None = None
         self._booting = False
         self._clock_offset = 0
         self._injected: list[tuple[int, bool]] = []
@@ -336,7 +344,7 @@ class SimHub:
     @property
     def queued(self) -> int:
         """Events the firmware holds that have not been framed yet."""
-        return len(self._hub.events)
+        return self._hub.queued
 
     def hub_to_host(self, clock_us: int) -> float:
         """The true host time of a hub clock reading (full width)."""
@@ -384,6 +392,7 @@ class SimHub:
             return
         if power_cycle:
             self._boot()
+        assert self._hub_io is not None  # booted by start()
         self.to_hub.sink = self._hub_io.deliver
         if self.transport == "pty":
             master, slave = os.openpty()
@@ -459,7 +468,7 @@ class SimHub:
         with self._inject_lock:
             self._injected.extend(changes)
 
-    def _firmware_loop(self, hub: object) -> None:
+    def _firmware_loop(self, hub: Any) -> None:
         while self._running and not self._booting and not hub.exit_requested:
             if self._injected:
                 with self._inject_lock:

@@ -16,7 +16,7 @@ from .events import (
     TiltSource,
 )
 from .judge import StandeeJudge, WithdrawalCount, WithdrawalResult
-from .table import TableDevices, open_devices
+from .opening import TableDevices, open_devices
 
 __all__ = [
     "CountLights",

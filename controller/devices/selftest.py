@@ -26,8 +26,8 @@ from gpiozero.exc import PinFactoryFallback
 from ..seats import seat_label
 from .config import check_pins, load_config
 from .events import SeatFault, SeatStatus, TiltEvent
+from .opening import TableDevices, open_devices
 from .simulation import ClockedMockFactory
-from .table import TableDevices, open_devices
 from .vocabulary import CLIP_KEYS, LANGUAGES
 
 log = logging.getLogger(__name__)

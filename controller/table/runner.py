@@ -90,7 +90,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
         devices, script, closer = _simulated_hub(devices_config)
         closers.append(closer)
     else:
-        from ..devices.table import open_simulated
+        from ..devices.opening import open_simulated
 
         devices, script = open_simulated(devices_config)
     closers.append(devices.close)
@@ -111,7 +111,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
 
 def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress, console):
     """Real devices (Pi pins or the USB hub), the real camera, and the Godfather's console."""
-    from ..devices.table import open_devices
+    from ..devices.opening import open_devices
 
     if console is None:
         raise RuntimeError("a table with real players needs the Godfather's console")
@@ -143,7 +143,7 @@ def _simulated_hub(devices_config):
 
     from firmware_bridge.sim import SimHub
 
-    from ..devices.table import open_devices
+    from ..devices.opening import open_devices
 
     hub = SimHub(transport="sim", seats=devices_config.seats, seed=1).start()
     sound = replace(devices_config.sound, output="none") if devices_config.sound.output == "aplay" else devices_config.sound

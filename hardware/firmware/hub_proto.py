@@ -36,9 +36,27 @@ EXIT_MAGIC = b"REPL"   # the body EXIT_TO_REPL must carry, so noise cannot stop 
 
 HELLO_FRESH = 0x01     # Q_HELLO flag: the host knows nothing yet, drop the backlog
 
-EVENT_SIZE = 5
-MAX_EVENTS = (MAX_PAYLOAD - 2) // EVENT_SIZE
 VERSION = 1
+
+# Message layouts: struct formats (big-endian, no padding; MicroPython's struct
+# reads them too), the type byte first.  The hub packs and the host unpacks
+# these very strings: a layout is written here and nowhere else.
+EVENTS_HEAD = ">BB"             # EVENTS, n; then n x EVENT
+EVENT = ">BI"                   # seat << 1 | upright, hub time (low 32 bits of the microseconds)
+HEARTBEAT_LAYOUT = ">BHIHHHHH"  # HEARTBEAT, boot id, hub time, upright mask, queued, dropped, CRC errors, retransmits
+CLOCK_LAYOUT = ">BBI"           # CLOCK, token, hub time
+SNAPSHOT_LAYOUT = ">BIHH"       # SNAPSHOT, hub time, upright mask, events dropped
+HELLO_LAYOUT = ">BBHIBBBBB"     # HELLO, token, boot id, hub time, seats, next tx seq, oldest unacked seq, next rx seq, version
+Q_HELLO_LAYOUT = ">BBB"         # Q_HELLO, token, flags
+Q_CLOCK_LAYOUT = ">BB"          # Q_CLOCK, token
+Q_SNAPSHOT_LAYOUT = ">B"        # Q_SNAPSHOT
+SEAT_LED_HEAD = ">BBBBBB"       # SEAT_LED, seat, r, g, b, n; then n x PATTERN_STEP
+PATTERN_STEP = ">BH"            # level 0..255, milliseconds (0: hold)
+COUNT_LEDS_LAYOUT = ">BB"       # COUNT_LEDS, mask (bit 0 = LED "1")
+
+EVENT_SIZE = 5                  # struct.calcsize(EVENT), checked by the tests
+MAX_EVENTS = (MAX_PAYLOAD - 2) // EVENT_SIZE
+U32 = 0xFFFFFFFF
 
 
 def _table():
@@ -54,11 +72,11 @@ def _table():
 _T = _table()
 
 
-def crc16(data, end=None):
-    # CRC-16/MCRF4XX: reflected poly 0x1021, init 0xFFFF, no final xor.
+def crc16(data, end=None, start=0):
+    # CRC-16/MCRF4XX: reflected poly 0x1021, init 0xFFFF, no final xor, over data[start:end].
     crc = 0xFFFF
     t = _T
-    for i in range(len(data) if end is None else end):
+    for i in range(start, len(data) if end is None else end):
         crc = (crc >> 8) ^ t[(crc ^ data[i]) & 0xFF]
     return crc
 
@@ -75,7 +93,9 @@ def encode(seq, ack, payload):
 
 class Decoder:
     # Splits a byte stream into frames, skipping to the next SYNC on any error.
-    # The buffer is a bytes object, rebuilt by slicing: portable to any port.
+    # Linear in its input: one pass with an index over the bytes held back (at
+    # most one partial frame, under MAX_FRAME bytes) and the new ones; a byte
+    # is examined by at most the MAX_FRAME candidate frames that cover it.
 
     def __init__(self):
         self.buf = b""
@@ -85,69 +105,52 @@ class Decoder:
 
     def feed(self, data):
         # Returns a list of (seq_byte, ack_byte, payload) for every valid frame.
-        buf = self.buf + bytes(data)
+        buf = self.buf + bytes(data) if self.buf else bytes(data)
+        end = len(buf)
+        i = 0
         out = []
-        while buf:
+        while i < end:
             if self.need_sync:
-                i = buf.find(b"\x7e")
-                if i < 0:
-                    buf = b""
+                j = buf.find(b"\x7e", i)
+                if j < 0:
+                    i = end
                     break
-                buf = buf[i + 1:]
+                i = j + 1
                 self.need_sync = False
                 continue
-            n = buf[0]
+            n = buf[i]
             if n < MIN_FRAME or n > MAX_FRAME:
-                buf = self._skip(buf)
+                i = self._skip(buf, i)
                 continue
-            if len(buf) < n:
+            if end - i < n:
                 break
-            if buf[n - 1] != SYNC or (buf[1] & UNSEQ and buf[1] != UNSEQ):
-                buf = self._skip(buf)
+            seq = buf[i + 1]
+            if buf[i + n - 1] != SYNC or (seq & UNSEQ and seq != UNSEQ):
+                i = self._skip(buf, i)
                 continue
-            if crc16(buf, n - 3) != (buf[n - 3] << 8 | buf[n - 2]):
+            if crc16(buf, i + n - 3, i) != (buf[i + n - 3] << 8 | buf[i + n - 2]):
                 self.crc_errors += 1
-                buf = self._skip(buf)
+                i = self._skip(buf, i)
                 continue
-            out.append((buf[1], buf[2], buf[3:n - 3]))
-            buf = buf[n:]
-        self.buf = buf
+            out.append((seq, buf[i + 2], buf[i + 3:i + n - 3]))
+            i += n
+        self.buf = buf[i:] if i < end else b""
         return out
 
     def resync(self):
         # Give up on the partial frame held back, as on any error (a corrupted
         # LEN would otherwise wait for bytes that never come).
         if self.buf:
-            self.buf = self._skip(self.buf)
+            self.buf = self.buf[self._skip(self.buf, 0):]
 
     def clear(self):
         # Forget what is held back (a new connection); the counts stay.
         self.buf = b""
         self.need_sync = False
 
-    def _skip(self, buf):
+    def _skip(self, buf, i):
         # Skip past the next SYNC (a frame starts right after one); a stray
-        # SYNC at the head is only dropped.
+        # SYNC at the head is only dropped.  Returns the next index.
         self.resyncs += 1
-        self.need_sync = buf[0] != SYNC
-        return buf[1:]
-
-
-def u16(b, i):
-    return b[i] << 8 | b[i + 1]
-
-
-def u32(b, i):
-    return b[i] << 24 | b[i + 1] << 16 | b[i + 2] << 8 | b[i + 3]
-
-
-def put16(b, v):
-    b.append((v >> 8) & 0xFF)
-    b.append(v & 0xFF)
-
-
-def put32(b, v):
-    b.append((v >> 24) & 0xFF)
-    b.append((v >> 16) & 0xFF)
-    b.append((v >> 8) & 0xFF)
-    b.append(v & 0xFF)
+        self.need_sync = buf[i] != SYNC
+        return i + 1

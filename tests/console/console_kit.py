@@ -6,7 +6,7 @@ import random
 
 from controller.console.hub import ConsoleSource, Hub, Tokens
 from controller.console.views import teams
-from controller.devices.table import open_simulated
+from controller.devices.opening import open_simulated
 from controller.record.generator import deal_cards, seating
 from controller.rules import RuleSet
 from controller.table import config as table_config

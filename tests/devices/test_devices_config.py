@@ -17,7 +17,7 @@ from controller.devices.recording import (
 )
 from controller.devices.simulation import ClockedMockFactory
 from controller.devices.speakers import BuzzerSpeaker
-from controller.devices.table import open_simulated
+from controller.devices.opening import open_simulated
 from controller.devices.tilt import PinTiltSensors
 
 
@@ -148,9 +148,9 @@ def test_the_hub_backend_is_imported_only_when_chosen(monkeypatch):
         def close(self):
             self.closed = True
 
-    module = types.ModuleType("firmware_bridge.hub")
+    module = types.ModuleType("controller.devices.hub_backend")
     module.HubBackend = HubBackend
-    monkeypatch.setitem(sys.modules, "firmware_bridge.hub", module)
+    monkeypatch.setitem(sys.modules, "controller.devices.hub_backend", module)
     config = replace(load_config(), backend="hub", seats=7, sound=replace(load_config().sound, output="none"))
     clock = ManualClock()
     devices = open_devices(config, clock=clock)
@@ -165,7 +165,7 @@ def test_the_hub_backend_is_imported_only_when_chosen(monkeypatch):
 
 
 def test_the_gpio_backend_does_not_need_the_hub(monkeypatch):
-    monkeypatch.setitem(sys.modules, "firmware_bridge.hub", None)  # importing it would fail
+    monkeypatch.setitem(sys.modules, "controller.devices.hub_backend", None)  # importing it would fail
     config = replace(load_config(), sound=replace(load_config().sound, output="none"))
     clock = ManualClock()
     open_devices(config, clock=clock, pin_factory=ClockedMockFactory(clock)).close()

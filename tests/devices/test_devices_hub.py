@@ -5,10 +5,20 @@ from dataclasses import replace
 
 import pytest
 
-from controller.devices import SeatStatus, StandeeJudge, TiltEvent, load_config, open_devices
+from controller.devices import (
+    SeatStatus,
+    StandeeJudge,
+    TiltEvent,
+    load_config,
+    open_devices,
+)
 from controller.devices.clock import ManualClock
 from controller.devices.judge import POLL_UNKNOWN
-from controller.devices.recording import RecordingCountLights, RecordingSeatLights, RecordingSpeaker
+from controller.devices.recording import (
+    RecordingCountLights,
+    RecordingSeatLights,
+    RecordingSpeaker,
+)
 from controller.devices.timing import Timing
 
 
@@ -77,3 +87,44 @@ def test_the_sensor_hub_plugs_in_through_the_configuration():
             assert changed.wait(10), "no lay-down came through the hub"
             assert devices.judge.upright(0) is False
             assert devices.judge.shown(0) is SeatStatus.MUST_STAND_UP
+
+
+def test_the_bridges_errors_reach_the_controller_as_its_hub_error(monkeypatch):
+    """The bridge knows nothing of the controller; its adapter turns BridgeError into controller.errors.HubError."""
+    from controller.devices import hub_backend
+    from controller.errors import CashNGunsError, HubError
+    from firmware_bridge.errors import BridgeError
+    from firmware_bridge.errors import HubError as BridgeHubError
+
+    def refuse(*args, **kwargs):
+        raise BridgeHubError("the hub at /dev/ttyACM0 speaks protocol 2")
+
+    monkeypatch.setattr(hub_backend, "HubDriver", refuse)
+    with pytest.raises(HubError, match="hub at /dev/ttyACM0: the hub at /dev/ttyACM0 speaks protocol 2") as caught:
+        hub_backend.HubBackend("/dev/ttyACM0", seats=6)
+    assert isinstance(caught.value, CashNGunsError) and isinstance(caught.value.__cause__, BridgeError)
+
+
+def test_a_hub_backend_that_cannot_be_loaded_is_one_line(monkeypatch):
+    import sys
+
+    from controller.errors import HubError
+
+    monkeypatch.setitem(sys.modules, "controller.devices.hub_backend", None)  # as without pyserial
+    config = replace(load_config(), backend="hub", seats=6, sound=replace(load_config().sound, output="none"))
+    with pytest.raises(HubError, match="the hub backend cannot be loaded") as caught:
+        open_devices(config, clock=ManualClock())
+    assert "\n" not in str(caught.value)
+
+
+def test_the_bridge_does_not_import_the_controller():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, firmware_bridge.driver, firmware_bridge.sim, firmware_bridge.__main__\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'controller'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

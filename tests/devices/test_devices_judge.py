@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.devices import FaultKind, SeatStatus, load_config
 from controller.devices.simulation import StandeeMove as Move
-from controller.devices.table import open_simulated
+from controller.devices.opening import open_simulated
 from controller.devices.timing import Timing
 
 T = Timing()

@@ -154,7 +154,7 @@ def test_the_judge_drives_any_seat_lights_and_tilt_source():
 
 def test_pin_lights_follow_the_judge_on_a_simulated_table():
     from controller.devices.simulation import StandeeMove
-    from controller.devices.table import open_simulated
+    from controller.devices.opening import open_simulated
 
     config = replace(load_config(), seats=2)
     devices, script = open_simulated(config)

@@ -8,7 +8,7 @@ import time
 
 from bridge_helpers import toggle, wait_for
 
-from firmware_bridge.hub import HubBackend
+from controller.devices.hub_backend import HubBackend
 from firmware_bridge.sim import Faults, SimHub
 
 WRAP_SOON = 2**32 - 2_000_000  # the hub's 32-bit stamps wrap 2 s into the run

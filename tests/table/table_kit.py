@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.devices.table import open_simulated
+from controller.devices.opening import open_simulated
 from controller.record.generator import seating
 from controller.rules import RuleSet
 from controller.table import config as table_config

@@ -1,4 +1,6 @@
-"""The controller's backend for the USB sensor hub.
+"""The controller's backend for the USB sensor hub: firmware_bridge's driver,
+adapted to the controller's device faces (as ``controller/table/camera.py``
+adapts ``vision``).
 
 ``HubBackend(url, seats=9)`` gives the same three faces as the Pi's own pins:
 ``.tilt`` (a TiltSource), ``.lights`` (SeatLights) and ``.count_lights``
@@ -23,10 +25,12 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from controller.devices.events import SeatStatus, TiltEvent
-from controller.devices.patterns import PATTERNS, LightPattern, colour_for
+from firmware_bridge.driver import Change, HubDriver
+from firmware_bridge.errors import BridgeError
 
-from .driver import Change, HubDriver
+from ..errors import HubError
+from .events import SeatStatus, TiltEvent
+from .patterns import PATTERNS, LightPattern, colour_for
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +118,8 @@ class HubSeatLights(_Part):
 
     def show(self, seat: int, status: SeatStatus, *, gang: str | None = None) -> None:
         self._backend._check_seat(seat)
-        rgb = tuple(round(c * 255) for c in colour_for(status, gang))
+        r, g, b = (round(c * 255) for c in colour_for(status, gang))
+        rgb = (r, g, b)
         if self._shown[seat] == (status, gang) and not self.closed:
             return  # keep a blink in phase
         self._shown[seat] = (status, gang)
@@ -154,9 +159,9 @@ class HubBackend:
         baudrate: int = 1_000_000,
     ) -> None:
         if not 1 <= seats <= 9:
-            raise ValueError(f"seats={seats} is outside 1..9 (hub at {url})")
+            raise HubError(f"seats={seats} is outside 1..9 (hub at {url})")
         if not url:
-            raise ValueError("no hub URL: set devices.hub_url (e.g. /dev/ttyACM0)")
+            raise HubError("no hub URL: set devices.hub_url (e.g. /dev/ttyACM0)")
         self.url = url
         self.seats = seats
         self.clock: ControllerClock = clock or _SystemClock()
@@ -164,7 +169,10 @@ class HubBackend:
         self.tilt = HubTilt(self)
         self.lights = HubSeatLights(self)
         self.count_lights = HubCountLights(self)
-        self.driver = HubDriver(url, seats=seats, on_change=self.tilt._dispatch, clock=self.clock.now, baudrate=baudrate)
+        try:
+            self.driver = HubDriver(url, seats=seats, on_change=self.tilt._dispatch, clock=self.clock.now, baudrate=baudrate)
+        except BridgeError as exc:
+            raise HubError(f"hub at {url}: {exc}") from exc
         self.driver.start()
 
     def wait_connected(self, timeout: float) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from gpiozero.exc import BadPinFactory
 
+from ..errors import HubError
 from .clock import Clock, ManualClock, MonotonicClock
 from .config import DevicesConfig
 from .events import CountLights, SeatLights, Speaker, TiltSource
@@ -20,6 +21,9 @@ from .sounds import prepare_sounds
 from .speakers import AplaySpeaker, BuzzerSpeaker
 from .tilt import PinTiltSensors
 from .vocabulary import CLIP_KEYS
+
+if TYPE_CHECKING:
+    from .hub_backend import HubBackend
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +129,7 @@ def open_simulated(config: DevicesConfig, *, start: float = 0.0, stand: bool = T
 def _open_backend(config: DevicesConfig, clock: Clock, pin_factory, closers: list[Callable[[], None]]):
     seats = config.seats
     if config.backend == "hub":
-        from firmware_bridge.hub import HubBackend  # only needed, and only importable, with a hub
-
-        hub = HubBackend(config.hub_url, seats=seats, clock=clock)
+        hub = _hub_backend()(config.hub_url, seats=seats, clock=clock)
         closers.append(hub.close)
         return hub.tilt, hub.lights, hub.count_lights
     tilt = PinTiltSensors(config.tilt_pins[:seats], clock=clock, debounce=config.timing.debounce, pin_factory=pin_factory)
@@ -137,6 +139,21 @@ def _open_backend(config: DevicesConfig, clock: Clock, pin_factory, closers: lis
     count_lights = PinCountLights(config.count_led_pins, pin_factory=pin_factory)
     closers.append(count_lights.close)
     return tilt, lights, count_lights
+
+
+def _hub_backend() -> type[HubBackend]:
+    """The hub adapter, imported only when a hub is used (it needs pyserial and the firmware's sources)."""
+    try:
+        from firmware_bridge.errors import BridgeError
+    except ImportError as exc:
+        raise HubError(f"the hub backend cannot be loaded: {exc}") from None
+    try:
+        from .hub_backend import HubBackend
+    except BridgeError as exc:
+        raise HubError(str(exc)) from None
+    except ImportError as exc:
+        raise HubError(f"the hub backend cannot be loaded: {exc} (pip install pyserial)") from None
+    return HubBackend
 
 
 def _open_speaker(config: DevicesConfig, clock: Clock, pin_factory) -> Speaker:
