@@ -8,7 +8,7 @@ from itertools import pairwise
 
 import pytest
 
-from controller.devices.table import open_simulated
+from controller.devices.opening import open_simulated
 from controller.devices.vocabulary import MAX_SEAT, clip_texts, sentence
 from controller.record.generator import random_game, seating
 from controller.record.story import story
