@@ -106,7 +106,7 @@ def _play(args: argparse.Namespace) -> int:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
                 try:
-                    return _go_on(path, record=args.record, fast=args.fast, salvage=False)
+                    return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config)
                 except LogBusy as exc:
                     print(str(exc), file=sys.stderr)
                     return EXIT_BAD_INPUT
@@ -139,21 +139,38 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _new_tokens(config) -> dict:
-    from .console.hub import Tokens
+    from .console.tokens import Tokens
 
     teams = ["purple", "yellow", "red"] if str(config.ruleset) == "yakuzas" else [n for n, _ in config.players]
     return Tokens.new(teams).to_json()
 
 
-def _console_factory(setup):
-    """The console for a game's setup (``None`` when the bots answer everything)."""
-    if setup.console is None:
-        return None
-    from .console.hub import Tokens, serve
+def _console_factory(setup, log_path: Path, config=None):
+    """The console for a game's setup (``None`` when the bots answer everything).
 
-    tokens = Tokens.from_json(setup.console)
-    config = setup.config
-    return lambda session: serve(session, tokens, host=config.console_host, port=config.console_port, say=_say)
+    Its tokens are kept beside the game log (``LOG.console``, for this user only), with where it is
+    served: a resumed game serves where ``config`` says, else where it was served before."""
+    if not setup.console:
+        return None
+    from .console import tokens as console_tokens
+    from .console.server import serve
+
+    where = console_tokens.file_for(log_path)
+    host, port = setup.config.console_host, setup.config.console_port
+    if isinstance(setup.console, dict):  # a new game (or a log from before the tokens had a file)
+        tokens = console_tokens.Tokens.from_json(setup.console)
+    else:
+        tokens, saved_host, saved_port = console_tokens.load(where)
+        if config is None:
+            host = saved_host if saved_host is not None else host
+            port = saved_port if saved_port is not None else port
+    if config is not None:
+        host, port = config.console_host, config.console_port
+
+    def saved(got: int) -> None:
+        console_tokens.save(where, tokens, host=host, port=port or got)
+
+    return lambda session: serve(session, tokens, host=host, port=port, say=_say, saved=saved)
 
 
 def _header(setup) -> None:
@@ -184,7 +201,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
         _header(setup)
         _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
-                        console=_console_factory(setup))
+                        console=_console_factory(setup, log_path))
     except KeyboardInterrupt:
         progress.done()
         return _interrupted(log_path)
@@ -225,23 +242,34 @@ def _finish(referee, record_path: Path, log_path: Path) -> int:
 
 def _resume(args: argparse.Namespace) -> int:
     from .errors import CashNGunsError
+    from .table import config as table_config
     from .table.gamelog import LogError
 
+    config = None
+    if getattr(args, "config", None):
+        try:
+            config = table_config.load(args.config)
+        except table_config.ConfigError as exc:
+            print(str(exc), file=sys.stderr)
+            return EXIT_BAD_INPUT
     try:
-        return _go_on(Path(args.log), record=args.record, fast=args.fast, salvage=args.salvage)
+        return _go_on(Path(args.log), record=args.record, fast=args.fast, salvage=args.salvage, config=config)
     except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
-def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool) -> int:
-    """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises."""
+def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None) -> int:
+    """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises.
+
+    ``config`` (a table configuration), if given, says where the console is served."""
     from .table.runner import Progress, resume
 
     progress = Progress()
     setups: list = []
     try:
-        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0, console=_console_factory,
+        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
+                         console=lambda setup: _console_factory(setup, log_path, config),
                          salvage=salvage, on_setup=setups.append)
     except KeyboardInterrupt:
         return _interrupted(log_path)
@@ -338,6 +366,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("resume", "go on with a game from its game log, after a crash, a pulled plug or Ctrl-C")
     p.add_argument("log", help="the game log")
+    p.add_argument("--config", metavar="FILE", default=None,
+                   help="the table configuration: its [console] says where the console is served "
+                        "(default: where it was served before)")
     p.add_argument("--record", metavar="PATH",
                    help="where to write the game record (default: where the game was started to write it)")
     p.add_argument("--fast", action="store_true", help="no waiting between phases (simulated games)")
@@ -345,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a damaged log: go on from the last input that replays cleanly (the whole log is kept aside)")
     p.set_defaults(run=_resume)
 
-    for name, (module, text) in DELEGATED.items():
+    for name, (_, text) in DELEGATED.items():
         p = command(name, f"{text} (`cashnguns {name} --help` for its options)", add_help=False)
         p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
         p.set_defaults(run=lambda args, name=name: _delegate(name, args.rest))

@@ -11,12 +11,12 @@ import tempfile
 import tracemalloc
 from pathlib import Path
 
-import hostile_kit as H
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.record.generator import random_record
+import hostile_kit as H
 
 MIB = 1024 * 1024
 

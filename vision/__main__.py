@@ -1,9 +1,11 @@
-"""Command line: ``python -m vision calibrate|markers|judge|synth``.
+"""Command line: ``python -m vision calibrate|markers|judge|synth|aims|synth-aims``.
 
     python -m vision calibrate --camera 0 --seats 6 --out calibration.json
     python -m vision markers --out hardware/markers --dpi 300
     python -m vision judge CLIP --json
     python -m vision synth OUT --count 20 --seed 1 [--video]
+    python -m vision aims CLIP --json
+    python -m vision synth-aims OUT --count 20 --seed 1 [--video]
 """
 
 from __future__ import annotations
@@ -99,6 +101,37 @@ def cmd_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_aims(args: argparse.Namespace) -> int:
+    import os
+
+    from vision.aims import read_aim_clip
+
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # the decoder's own complaints: the error line says it
+
+    calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
+    reading = read_aim_clip(Path(args.clip), calibration=calibration)
+    if args.json:
+        print(json.dumps(reading.details() if args.details else reading.as_json()))
+        return 0
+    print(f"aims read, confidence {reading.confidence:.2f}"
+          f"{'  (the Godfather decides: seats ' + ', '.join(map(str, reading.unsure)) + ')' if reading.unsure else ''}")
+    for seat, aim in sorted(reading.seats.items()):
+        target = "no one" if aim.target is None else f"seat {aim.target}"
+        print(f"  seat {seat}: {target}{' (late)' if aim.late else ''}  {aim.confidence:.2f}  {aim.reason}")
+    return 0
+
+
+def cmd_synth_aims(args: argparse.Namespace) -> int:
+    from vision import aim_synth
+
+    specs = aim_synth.clip_set(args.count, seed=args.seed)
+    out = Path(args.out)
+    for i, spec in progress(enumerate(specs), len(specs), "rendering aim clips"):
+        aim_synth.write_clip(aim_synth.AimScene(spec), out / f"aims{i:04d}", video=args.video)
+    print(f"wrote {len(specs)} aim clips under {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description="Camera referee for Shuriken throws.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
@@ -136,6 +169,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed: the same seed renders the same clips (default 0)")
     p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
     p.set_defaults(run=cmd_synth)
+
+    p = sub.add_parser("aims", help="read who aims at whom in a recorded aim count")
+    p.add_argument("clip", help='folder with clip.json ({"fps", "seats", "three_at"}) and video.avi or frames/')
+    p.add_argument("--json", action="store_true", help='print {"aims": {...}, "late": [...], "needs_godfather", "confidence"}')
+    p.add_argument("--details", action="store_true", help="with --json: add the evidence per seat")
+    p.add_argument("--calibration", help="a saved calibration (default: find the table in the clip's first frames)")
+    p.set_defaults(run=cmd_aims)
+
+    p = sub.add_parser("synth-aims", help="render labelled synthetic aim clips (truth.json beside each)")
+    p.add_argument("out")
+    p.add_argument("--count", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
+    p.set_defaults(run=cmd_synth_aims)
     return parser
 
 

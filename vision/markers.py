@@ -1,7 +1,7 @@
 """Marker conventions of the table (table-conventions.md) and ArUco detection.
 
 Ids: 0-3 corner markers (5 cm), 10+seat crown markers (4 cm), 20+seat base markers (3 cm),
-all from DICT_4X4_50.
+30+seat weapon markers (3 cm, on each gun or tanto, read by ``vision.aims``), all from DICT_4X4_50.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ DICTIONARY_ID = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)
 CROWN_BASE_ID = 10
 BASE_BASE_ID = 20
+WEAPON_BASE_ID = 30
 MAX_SEATS = 9
 CORNER_SIZE_CM = 5.0
 CROWN_SIZE_CM = 4.0
 BASE_SIZE_CM = 3.0
+WEAPON_SIZE_CM = 3.0
 
 
 class MarkerKind(Enum):
@@ -34,6 +36,11 @@ def crown_id(seat: int) -> int:
 
 def base_id(seat: int) -> int:
     return BASE_BASE_ID + seat
+
+
+def weapon_id(seat: int) -> int:
+    """The marker on the weapon of ``seat`` (its top edge towards the muzzle or tip)."""
+    return WEAPON_BASE_ID + seat
 
 
 def kind_of(marker_id: int) -> tuple[MarkerKind, int] | None:

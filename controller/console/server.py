@@ -2,68 +2,138 @@
 
 Pages: ``/godfather?token=...`` (the Godfather), ``/team/NAME?token=...`` (a gang's, or a
 player's, own page), ``/`` (the table, for anyone).  JSON: ``GET /api/state``, ``POST
-/api/input`` (the Godfather's inputs), ``GET /api/frame`` (the frame a camera verdict was
-judged on), ``GET /api/qr/TEAM.svg`` (a team link as a QR code).  Live updates: the
-``/ws`` WebSocket sends the page's full view at once, then again after every change.
+/api/input`` (the Godfather's inputs), ``GET /api/frame`` (the frame a camera verdict or the
+camera's aims were judged on), ``GET /api/qr?team=NAME`` (a team link as a QR code).  Live
+updates: the ``/ws`` WebSocket (pages with a token only) sends the page's full view at once,
+then again after every change; the table page without a token asks ``/api/state`` instead.
+
+The console listens on the table's network, where anyone can reach it: connections are
+limited in number (in all and per address), a request must arrive whole within a few
+seconds, bodies and WebSocket messages are small, and a WebSocket without a token is refused
+before anything is kept for it (see :class:`Limits`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
+import html
 import io
 import json
 import logging
+import socket
 import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .hub import Hub
-from .views import GODFATHER
+from ..table.session import Session
+from .relay import ConsoleSource, Relay
+from .tokens import GODFATHER, TABLE, TEAM, Tokens
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger(__name__)
 
 
-def create_app(hub: Hub) -> Starlette:
-    """The console's web application for ``hub``."""
+@dataclass(frozen=True)
+class Limits:
+    """What the console allows one client, and all of them (the table's file limit fits these:
+    see hardware/cashnguns-table.service)."""
 
-    def role_of(request) -> tuple[str, str | None]:
-        return hub.tokens.role(request.query_params.get("token"))
+    connections: int = 96  # open at once, all clients
+    per_address: int = 16  # open at once, from one address
+    request_seconds: float = 8.0  # to send a request's headers and body
+    keep_alive_seconds: int = 5  # idle between two requests
+    body_bytes: int = 32 * 1024  # an input
+    header_bytes: int = 16 * 1024
+    message_bytes: int = 4 * 1024  # a WebSocket message from a page (pages send none)
+
+
+def _error_page(status: int, title: str, text: str) -> HTMLResponse:
+    body = (
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{html.escape(title)}</title><link rel=\"stylesheet\" href=\"/static/console.css\"></head>"
+        f"<body class=\"error-page\"><main><h1>{html.escape(title)}</h1><p>{html.escape(text)}</p>"
+        "<p><a href=\"/\">See the table</a></p></main></body></html>"
+    )
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` if it is larger than ``limit``."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        return None
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            return None
+    return bytes(data)
+
+
+def _malloc_trim() -> None:
+    """Return the freed heap to the system (glibc); elsewhere, nothing."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def create_app(relay: Relay, limits: Limits = Limits(), guard: Guard | None = None) -> Starlette:
+    """The console's web application for ``relay``."""
+
+    def role_of(request: Request | WebSocket) -> tuple[str, str | None]:
+        return relay.tokens.role(request.query_params.get("token"))
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "console.html", headers={"Cache-Control": "no-store"})
 
     async def team_page(request: Request) -> Response:
         role, team = role_of(request)
-        if role != "team" or team != request.path_params["team"]:
-            return JSONResponse({"error": "this link's token is not this team's"}, status_code=403)
+        wanted = request.path_params["team"]
+        if role != TEAM or team != wanted:
+            return _error_page(403, "This link does not open this page",
+                               f"The link of {wanted}'s page is not right: ask the Godfather for the QR code of {wanted}'s page.")
         return await page(request)
 
     async def godfather_page(request: Request) -> Response:
         if role_of(request)[0] != GODFATHER:
-            return JSONResponse({"error": "the Godfather's page needs the Godfather's token"}, status_code=403)
+            return _error_page(403, "This is not the Godfather's link",
+                               "The Godfather's page needs the link printed when the table started (with its token).")
         return await page(request)
 
     async def state(request: Request) -> Response:
-        return JSONResponse(hub.view(*role_of(request)))
+        return JSONResponse(relay.view(*role_of(request)))
 
     async def submit(request: Request) -> Response:
         role, _ = role_of(request)
         if role != GODFATHER:
             return JSONResponse({"ok": False, "refused": "only the Godfather enters inputs"}, status_code=403)
         try:
-            data = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            raw = await _read_body(request, limits.body_bytes)
+        except ClientDisconnect:
+            return Response(status_code=400)
+        if raw is None:
+            return JSONResponse({"ok": False, "refused": f"the input is larger than {limits.body_bytes} bytes"}, status_code=413)
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
             return JSONResponse({"ok": False, "refused": "the input is not JSON"}, status_code=400)
-        reason = await asyncio.get_running_loop().run_in_executor(None, hub.submit, data)
-        view = hub.view(role, None)
+        reason = await asyncio.get_running_loop().run_in_executor(None, relay.submit, data)
+        view = relay.view(role, None)
         if reason is not None:
             return JSONResponse({"ok": False, "refused": reason, "state": view}, status_code=409)
         return JSONResponse({"ok": True, "state": view})
@@ -71,50 +141,74 @@ def create_app(hub: Hub) -> Starlette:
     async def frame(request: Request) -> Response:
         if role_of(request)[0] != GODFATHER:
             return Response(status_code=403)
-        if hub.session.frame is None:
+        image = relay.session.frame
+        if image is None:
             return Response(status_code=404)
-        return Response(hub.session.frame, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+        return Response(image, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     async def qr(request: Request) -> Response:
         if role_of(request)[0] != GODFATHER:
             return Response(status_code=403)
-        team = request.path_params["team"]
-        link = hub.team_links().get(team)
-        if link is None:
+        team = request.query_params.get("team", "")
+        if team not in relay.tokens.teams:
             return Response(status_code=404)
         import segno
 
         out = io.BytesIO()
-        segno.make(link, error="m").save(out, kind="svg", scale=4, border=2)
+        segno.make(relay.team_link(team), error="m").save(out, kind="svg", scale=4, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
     async def live(websocket: WebSocket) -> None:
-        role, team = hub.tokens.role(websocket.query_params.get("token"))
+        token = websocket.query_params.get("token") or ""
+        role, team = relay.tokens.role(token)
+        if role == TABLE:  # refused before anything is kept for it
+            await websocket.close(code=1008)
+            return
         await websocket.accept()
-        queue = hub.subscribe(role, team)
+        queue, dropped = relay.subscribe(token, role, team)
+        if dropped is not None:
+            dropped.put_nowait(None)  # the oldest page of this token gives way
+        receiver = asyncio.ensure_future(_drain(websocket))
         try:
-            await websocket.send_json(hub.view(role, team))
+            await websocket.send_json(relay.view(role, team))
             while True:
-                await websocket.send_json(await queue.get())
-        except (WebSocketDisconnect, RuntimeError):
+                getter = asyncio.ensure_future(queue.get())
+                done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    break
+                view = getter.result()
+                if view is None:
+                    await websocket.close(code=1001)
+                    break
+                await websocket.send_json(view)
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
-            hub.unsubscribe(queue)
+            receiver.cancel()
+            relay.unsubscribe(queue)
+
+    async def tidy() -> None:
+        while guard is not None:
+            await asyncio.sleep(5)
+            guard.give_back()
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
-        hub.attach(asyncio.get_running_loop())
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        relay.attach(asyncio.get_running_loop())
+        task = asyncio.ensure_future(tidy())
         yield
+        task.cancel()
 
     return Starlette(
         routes=[
             Route("/", page),
             Route("/godfather", godfather_page),
-            Route("/team/{team}", team_page),
+            Route("/team/{team:path}", team_page),
             Route("/api/state", state),
             Route("/api/input", submit, methods=["POST"]),
             Route("/api/frame", frame),
-            Route("/api/qr/{team}.svg", qr),
+            Route("/api/qr", qr),
             WebSocketRoute("/ws", live),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
@@ -122,21 +216,137 @@ def create_app(hub: Hub) -> Starlette:
     )
 
 
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and forget) what a page sends, until it goes away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+
+
+class Guard:
+    """Counts the open connections, in all and per address, and closes those that send a request
+    too slowly.  A connection past the limit for its address is closed at once; past the limit for
+    all, the oldest connection still waiting for its request gives way (so the Godfather's next
+    request always gets in while some of the connections are only held open)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.open: dict[str, list[H11Protocol]] = {}
+        self.refused = 0
+        self.evicted = 0
+        self.timed_out = 0
+        self.seen = 0  # connections admitted since memory was last given back
+
+    def _prune(self) -> None:
+        for address, protocols in list(self.open.items()):
+            protocols[:] = [p for p in protocols if p.transport is not None and not p.transport.is_closing()]
+            if not protocols:
+                del self.open[address]
+
+    def count(self) -> int:
+        """Connections open now (WebSockets included)."""
+        self._prune()
+        return sum(len(p) for p in self.open.values())
+
+    @staticmethod
+    def _idle(protocol: H11Protocol) -> bool:
+        """Waiting for a request (or the rest of one): not handling one, not a WebSocket."""
+        upgraded = protocol not in protocol.connections
+        cycle = protocol.cycle
+        return not upgraded and (cycle is None or cycle.response_complete or cycle.more_body)
+
+    def admit(self, protocol: H11Protocol, address: str) -> bool:
+        self._prune()
+        mine = self.open.get(address, [])
+        if len(mine) >= self.limits.per_address:
+            self.refused += 1
+            return False
+        if self.count() >= self.limits.connections:
+            idle = [p for ps in self.open.values() for p in ps if self._idle(p)]
+            if not idle:
+                self.refused += 1
+                return False
+            oldest = min(idle, key=lambda p: getattr(p, "_since", 0.0))
+            oldest.transport.close()
+            self.evicted += 1
+            self._prune()
+        self.open.setdefault(address, []).append(protocol)
+        self.seen += 1
+        return True
+
+    def give_back(self) -> bool:
+        """After many connections came and went, give the memory they used back to the system."""
+        if self.seen < 200 or self.count() > self.limits.connections // 4:
+            return False
+        self.seen = 0
+        gc.collect()
+        _malloc_trim()
+        return True
+
+    def protocol(self) -> type[H11Protocol]:
+        """uvicorn's HTTP protocol, with these limits."""
+        guard = self
+
+        class GuardedH11(H11Protocol):
+            def connection_made(self, transport):  # type: ignore[no-untyped-def]
+                super().connection_made(transport)
+                self._since = self.loop.time()
+                peer = self.client[0] if self.client else "?"
+                if not guard.admit(self, peer):
+                    transport.abort()
+                    return
+                self._watch = self.loop.call_later(1.0, self._check)
+
+            def on_response_complete(self) -> None:
+                super().on_response_complete()
+                self._since = self.loop.time()
+
+            def _check(self) -> None:
+                if self.transport.is_closing() or self not in self.connections:  # closed, or now a WebSocket
+                    return
+                waiting = self.cycle is None or self.cycle.response_complete  # for a request (or its headers)
+                receiving = self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body
+                allowed = guard.limits.request_seconds + (guard.limits.keep_alive_seconds if waiting and self.cycle else 0)
+                if (waiting or receiving) and self.loop.time() - self._since > allowed:
+                    guard.timed_out += 1
+                    self.transport.close()
+                    return
+                self._watch = self.loop.call_later(1.0, self._check)
+
+            def connection_lost(self, exc):  # type: ignore[no-untyped-def]
+                watch = getattr(self, "_watch", None)
+                if watch is not None:
+                    watch.cancel()
+                super().connection_lost(exc)
+
+        return GuardedH11
+
+
 class ConsoleServer:
     """The console served by uvicorn in a thread of its own."""
 
-    def __init__(self, hub: Hub, *, host: str, port: int) -> None:
+    def __init__(self, relay: Relay, *, host: str, port: int, limits: Limits = Limits()) -> None:
         import uvicorn
 
-        self.hub = hub
-        config = uvicorn.Config(create_app(hub), host=host, port=port, log_level="warning", lifespan="on")
+        self.relay = relay
+        self.guard = Guard(limits)
+        config = uvicorn.Config(
+            create_app(relay, limits, self.guard), host=host, port=port, log_level="warning", lifespan="on",
+            http=self.guard.protocol(), ws="websockets-sansio",
+            limit_concurrency=limits.connections + 8, timeout_keep_alive=limits.keep_alive_seconds,
+            h11_max_incomplete_event_size=limits.header_bytes, ws_max_size=limits.message_bytes, ws_max_queue=4,
+            ws_ping_interval=10.0, ws_ping_timeout=10.0, ws_per_message_deflate=False, backlog=128,
+            access_log=False, server_header=False, timeout_graceful_shutdown=2,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="console", daemon=True)
 
     def start(self, timeout: float = 10.0) -> None:
         self.thread.start()
         waited = 0.0
-        while not self.server.started and waited < timeout:
+        while not self.server.started and waited < timeout and self.thread.is_alive():
             threading.Event().wait(0.02)
             waited += 0.02
         if not self.server.started:
@@ -145,9 +355,36 @@ class ConsoleServer:
     @property
     def port(self) -> int:
         sockets = [s for server in self.server.servers for s in server.sockets]
-        return sockets[0].getsockname()[1] if sockets else self.server.config.port
+        return int(sockets[0].getsockname()[1]) if sockets else int(self.server.config.port)
 
     def stop(self) -> None:
-        self.hub.stop()
+        self.relay.stop()
         self.server.should_exit = True
         self.thread.join(timeout=5)
+
+
+def serve(session: Session, tokens: Tokens, *, host: str, port: int, say: Callable[[str], None],
+          saved: Callable[[int], Any] | None = None) -> tuple[ConsoleSource, Callable[[], None]]:
+    """Serve the console for ``session``: returns its input source and a function that stops it.
+
+    ``saved``, if given, is called with the port the console got (to keep it for a resume)."""
+    relay = Relay(session, tokens)
+    source = ConsoleSource(relay)
+    server = ConsoleServer(relay, host=host, port=port)
+    server.start()
+    shown_host = host if host not in ("0.0.0.0", "::", "") else _lan_address()
+    relay.base_url = f"http://{shown_host}:{server.port}"
+    if saved is not None:
+        saved(server.port)
+    say(f"The Godfather's console: {relay.godfather_link()}")
+    say(f"The table, for anyone: {relay.base_url}/")
+    return source, server.stop
+
+
+def _lan_address() -> str:
+    """The name phones on the local network reach this machine by (mDNS, as Raspberry Pi OS has)."""
+    name = socket.gethostname()
+    return name if "." in name else f"{name}.local"
+
+
+__all__ = ["ConsoleServer", "Guard", "Limits", "create_app", "serve"]

@@ -20,10 +20,12 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..rules import Game, IllegalMove, RuleSet, Use
-from ..rules.advanced import Deck, deck_cards
-from ..rules.cards import GODFATHER_TILE, Card, Gang
+from ..rules import moves as mv
+from ..rules.advanced import CATALOG, Deck, deck_cards
+from ..rules.cards import GODFATHER_TILE, Card, Gang, Item
 from ..rules.round import Round
 from ..rules.rulesets import ROUNDS, SEATINGS, SPECS
 from ..rules.split import split_bills
@@ -47,7 +49,7 @@ class Style:
     use_card: float = 0.4  # a player uses an advanced-rule card when its moment comes
 
 
-def deal_loot(rng: random.Random, ruleset: RuleSet) -> list[list]:
+def deal_loot(rng: random.Random, ruleset: RuleSet) -> list[list[Item]]:
     spec = SPECS[ruleset]
     deck = [item for item, count in sorted(spec.loot_deck.items(), key=lambda kv: str(kv[0])) for _ in range(count)]
     rng.shuffle(deck)
@@ -61,9 +63,11 @@ def seating(ruleset: RuleSet, players: int) -> list[tuple[str, str | None]]:
     return [(NAMES[k], None) for k in range(players)]
 
 
-def deal_cards(rng: random.Random, ruleset: RuleSet, players, *, powers: bool, objects: bool) -> dict:
+def deal_cards(
+    rng: random.Random, ruleset: RuleSet, players: list[tuple[str, str | None]], *, powers: bool, objects: bool
+) -> dict[str, Any]:
     """The ``setup`` of a record: cards dealt to each gang (or player) and kept."""
-    setup: dict = {}
+    setup: dict[str, Any] = {}
     for part, on in (("powers", powers), ("objects", objects)):
         if not on:
             continue
@@ -96,7 +100,7 @@ def deal_cards(rng: random.Random, ruleset: RuleSet, players, *, powers: bool, o
     return setup
 
 
-def random_record(seed: int, *args, **options) -> Record:
+def random_record(seed: int, *args: Any, **options: Any) -> Record:
     """A random legal game of up to ``rounds`` rounds (fewer if it ends early): :func:`random_game`'s record."""
     return random_game(seed, *args, **options)[0]
 
@@ -142,7 +146,7 @@ def _random_round(game: Game, rng: random.Random, style: Style) -> RoundRecord:
             rr = player.play()
         except IllegalMove:
             continue
-        reactions = _reactions(base, trial, player.round, random.Random(seed + 1), style) if options["cards"] else []
+        reactions = _reactions(base, trial, player.rnd, random.Random(seed + 1), style) if options["cards"] else []
         while reactions:
             again = copy.deepcopy(base)
             second = _RoundPlayer(again, random.Random(seed), style, uses=True, reactions=reactions)
@@ -168,7 +172,7 @@ def _reactions(before: Game, game: Game, rnd: Round, rng: random.Random, style: 
     players = game.players
     seen: set[tuple[int, str]] = set()
 
-    def maybe(seat: int, card: str, when: str, **fields) -> None:
+    def maybe(seat: int, card: str, when: str, **fields: Any) -> None:
         p = players[seat]
         if p.holds(card) and card not in p.spent and (seat, card) not in seen and rng.random() < style.use_card * 1.5:
             seen.add((seat, card))
@@ -186,7 +190,7 @@ def _reactions(before: Game, game: Game, rnd: Round, rng: random.Random, style: 
             and target not in rnd.withdrew
         ):
             maybe(target, "samurai", moment)
-    for moment, source, target, card in rnd.shots_log:
+    for moment, source, target, _card in rnd.shots_log:
         if not before.players[target].ever_wounded:
             maybe(target, "kevlar", moment, **({"from": source} if source is not None else {}))
     for moment, seat, _ in rnd.wounds_log:
@@ -218,10 +222,16 @@ class _RoundPlayer:
     announced: list[Use] = field(default_factory=list)
     late: list[int] = field(default_factory=list)
 
+    @property
+    def rnd(self) -> Round:
+        """The round being played (from :meth:`play` on)."""
+        assert self.round is not None, "the round has not begun"
+        return self.round
+
     # -- announcing ----------------------------------------------------------------
 
     def _announce(self, use: Use) -> None:
-        self.round.announce(use)
+        self.rnd.announce(use)
         self.announced.append(use)
 
     def _wants(self, seat: int, card: str) -> bool:
@@ -229,7 +239,7 @@ class _RoundPlayer:
         return self.uses and p.alive and p.holds(card) and card not in p.spent and self.rng.random() < self.style.use_card
 
     def _holders(self, card: str) -> list[int]:
-        return [s for s in self.round.seated if self.game.players[s].holds(card)]
+        return [s for s in self.rnd.seated if self.game.players[s].holds(card)]
 
     def _react(self, *moments: str) -> None:
         for use in self.reactions:
@@ -239,79 +249,94 @@ class _RoundPlayer:
     # -- the round -------------------------------------------------------------------
 
     def play(self) -> RoundRecord:
-        game, rng, style = self.game, self.rng, self.style
+        """Play the round move by move: at each step, a random choice among the moves the round expects."""
+        game, rng = self.game, self.rng
         names = [p.name for p in game.players]
         rnd = self.round = game.begin_round()
-        self.late = [s for s in rnd.seated if rng.random() < style.late and not game.players[s].holds("the-kid")]
-        self._phase_1_and_2()
-        rnd.close_phase_1()
-        cards = {}
-        for s in rnd.seated:
-            hand = game.players[s].hand
-            cards[s] = rng.choice([c for c, n in hand.items() for _ in range(n)])
-        rnd.play_cards({} if rnd.over else cards)
-        late: list[int] = []
-        aims: dict[int, int | None] = {}
-        privilege = None
-        withdraw: list[int] = []
-        throws: list[Throw] = []
-        picks: list[dict] = []
-        if not rnd.over:
-            late = self.late
+        self.late = [s for s in rnd.seated if rng.random() < self.style.late and not game.players[s].holds("the-kid")]
+        rr = RoundRecord(cards={}, aims={})
+        throws_begun = False
+        while rnd.expects():
+            auto = rnd.automatic()
+            if auto is not None:
+                if isinstance(auto, mv.ShareBills):
+                    self._phase_7()
+                elif isinstance(auto, mv.Finish):
+                    self._end_of_round()
+                rnd.push(auto)
+                continue
+            kinds = rnd.expects()
+            if mv.Throw in kinds and not throws_begun:
+                throws_begun = True
+                self._begin_throws()
+                continue  # a Smoke Grenade may have ended the round
+            rnd.push(self._choose(kinds, rr, names))
+        entries = [use_to_dict(u, names) for u in self.announced]
+        rr.cards = {names[s]: str(w.card) for s, w in rnd.primary.items()}
+        rr.powers = [e for e in entries if not _is_object(e["card"])]
+        rr.objects = [e for e in entries if _is_object(e["card"])]
+        return rr
+
+    def _choose(self, kinds: frozenset[type[mv.Move]], rr: RoundRecord, names: list[str]) -> mv.Move:
+        """A random move among those the round expects (card uses are announced on the way)."""
+        game, rnd, rng, style = self.game, self.rnd, self.rng, self.style
+        if mv.PlayCards in kinds:
+            self._phase_1_and_2()
+            rnd.close_phase_1()  # phase 1's uses apply first: the hands the players choose from
+            cards: dict[int, Card | str | None] = {}
+            for s in rnd.seated:
+                hand = game.players[s].hand
+                cards[s] = rng.choice([c for c, n in hand.items() for _ in range(n)])
+            return mv.PlayCards({} if rnd.over else cards)
+        if mv.Aim in kinds:
+            aims: dict[int, int | None] = {}
             for s in rnd.seated:
                 legal = rnd.legal_targets(s)
-                aims[s] = None if s in late or not legal else rng.choice(legal)
-            self._phase_3(aims, late)
-            rnd.aim(aims, late=late)
-        if not rnd.over and game.ruleset is RuleSet.CLASSIC_2014 and rng.random() < style.privilege:
-            ordered = [s for s in rnd.seated if s != game.godfather and aims[s] is not None]
-            if ordered:
-                s = rng.choice(ordered)
-                others = [t for t in rnd.legal_targets(s) if t != aims[s]]
-                if others:
-                    t = rng.choice(others)
-                    rnd.privilege(s, t)
-                    privilege = {"player": names[s], "target": names[t]}
-        if not rnd.over:
+                aims[s] = None if s in self.late or not legal else rng.choice(legal)
+            self._phase_3(aims, self.late)
+            rr.aims = {names[s]: (None if t is None else names[t]) for s, t in aims.items()}
+            rr.late = [names[s] for s in self.late]
+            return mv.Aim(aims, frozenset(self.late))
+        if mv.Privilege in kinds:
+            if rng.random() < style.privilege:
+                ordered = [s for s, w in rnd.primary.items() if s != game.godfather and w.target is not None]
+                if ordered:
+                    s = rng.choice(ordered)
+                    others = [t for t in rnd.legal_targets(s) if t != rnd.primary[s].target]
+                    if others:
+                        t = rng.choice(others)
+                        rr.privilege = {"player": names[s], "target": names[t]}
+                        return mv.Privilege(s, t)
+            return mv.Privilege()
+        if mv.Withdraw in kinds:
             withdraw = [s for s in rnd.seated if rng.random() < style.withdraw]
             self._phase_4(withdraw)
-            rnd.withdraw(withdraw)
-        if not rnd.over:
+            rr.withdraw = [names[s] for s in withdraw]
+            return mv.Withdraw(frozenset(withdraw))
+        if mv.Bbb in kinds:
             self._react("phase-5")
             self._smoke("phase-5")
-            rnd.bang_bang_bang()
-        if not rnd.over and game.is_yakuzas:
-            throws = self._throws(names)
-            if not rnd.over:
-                rnd.end_throws()
-        if not rnd.over:
+            return mv.Bbb()
+        if mv.Throw in kinds:
+            return self._throw(rr, names)
+        if mv.Reveal in kinds:
             self._phase_6()
-            rnd.reveal()
-        if not rnd.over:
-            if game.spec.uses_bills:
-                self._phase_7()
-                rnd.share_bills()
+            return mv.Reveal()
+        if mv.Pick in kinds:
+            turn = rnd.pick_turn()
+            assert turn is not None
+            if not rnd.tile_taken and rng.random() < style.tile:
+                take = GODFATHER_TILE
             else:
-                picks = self._picks(names)
-        self._end_of_round()
-        rnd.finish()
-        entries = [use_to_dict(u, names) for u in self.announced]
-        return RoundRecord(
-            cards={names[s]: str(w.card) for s, w in rnd.primary.items()},
-            aims={names[s]: (None if t is None else names[t]) for s, t in aims.items()},
-            late=[names[s] for s in late],
-            withdraw=[names[s] for s in withdraw],
-            shuriken=throws,
-            privilege=privilege,
-            picks=picks,
-            powers=[e for e in entries if not _is_object(e["card"])],
-            objects=[e for e in entries if _is_object(e["card"])],
-        )
+                take = str(rng.choice(game.table))
+            rr.picks.append({"player": names[turn], "take": take})
+            return mv.Pick(turn, take)
+        raise AssertionError(f"no random move among {sorted(k.kind for k in kinds)}")
 
     # -- phases, with the cards each one can bring ---------------------------------
 
     def _phase_1_and_2(self) -> None:
-        game, rnd, rng = self.game, self.round, self.rng
+        game, rnd, rng = self.game, self.rnd, self.rng
         players = game.players
         if self.uses:
             for s in list(rnd.seated):
@@ -333,7 +358,7 @@ class _RoundPlayer:
                 )
 
     def _proactive_phase_1(self, s: int, card: str) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         players = self.game.players
         me = players[s]
         others = [t for t in rnd.seated if t != s]
@@ -379,13 +404,13 @@ class _RoundPlayer:
             back = min(2, me.discarded.get(Card.BANG, 0))
             others_in_hand = [c for c, n in me.hand.items() if c is not Card.BANG for _ in range(n)]
             if back and len(others_in_hand) > back:
-                fields = {"discard": [str(c) for c in rng.sample(others_in_hand, back)]}
+                fields: dict[str, Any] = {"discard": [str(c) for c in rng.sample(others_in_hand, back)]}
                 if me.shotgun:
                     fields["drop_shotgun"] = True
                 self._announce(Use(s, card, "phase-1", fields))
 
     def _smoke(self, moment: str) -> None:
-        rnd = self.round
+        rnd = self.rnd
         if rnd.number >= ROUNDS:
             return
         for s in self._holders("smoke-grenade"):
@@ -394,7 +419,7 @@ class _RoundPlayer:
                 return
 
     def _phase_3(self, aims: dict[int, int | None], late: list[int]) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         if not self.uses:
             return
         for s in self._holders("the-shotgun"):
@@ -404,7 +429,7 @@ class _RoundPlayer:
                 b = rnd.left_of(a)
                 if b != s and rnd.aim_refusal(s, b, yakuza=False) is None:
                     markers = {a: rng.choice(("wound", "blank")), b: rng.choice(("wound", "blank"))}
-                    fields = {"targets": [a, b], "markers": markers}
+                    fields: dict[str, Any] = {"targets": [a, b], "markers": markers}
                     if set(markers.values()) == {"blank"} and rng.random() < 0.5:
                         pool = [c for c, n in p.hand.items() for _ in range(n)]
                         if pool:
@@ -416,7 +441,7 @@ class _RoundPlayer:
         self._smoke("phase-3")
 
     def _phase_4(self, withdraw: list[int]) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         players = self.game.players
         if not self.uses:
             return
@@ -445,10 +470,9 @@ class _RoundPlayer:
                 self._announce(Use(s, "fake-finger", "phase-4"))
         self._smoke("phase-4")
 
-    def _throws(self, names: list[str]) -> list[Throw]:
-        rnd, rng, style = self.round, self.rng, self.style
-        seated = rnd.seated
-        throws = []
+    def _begin_throws(self) -> None:
+        """Phase 5b begins: Double Shuriken, Ronin, the reactions and a Smoke Grenade are announced."""
+        rnd = self.rnd
         if self.uses:
             for s in rnd.pending_throwers():
                 if self.game.players[s].holds("double-shuriken") and self._wants(s, "double-shuriken"):
@@ -458,25 +482,27 @@ class _RoundPlayer:
                     self._announce(Use(s, "ronin", "phase-5b"))
             self._react("phase-5b")
             self._smoke("phase-5b")
-        while not rnd.over:
-            pending = rnd.pending_throwers()
-            if not pending or not any(rnd.standing_opponents(s) for s in pending):
-                break
-            thrower = rng.choice([s for s in pending if rnd.standing_opponents(s)])
-            target = rng.choice(rnd.throw_targets(thrower))
-            knocked: list[int] = []
-            touched: list[int] = []
-            if rng.random() >= style.miss:
-                (touched if rng.random() < style.touch_only else knocked).append(target)
-                if rng.random() < style.wild:
-                    others = [s for s in seated if s not in (thrower, target)]
-                    (touched if rng.random() < 0.5 else knocked).append(rng.choice(others))
-            rnd.throw(thrower, knocked, touched, target=target)
-            throws.append(Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target]))
-        return throws
+
+    def _throw(self, rr: RoundRecord, names: list[str]) -> mv.Move:
+        """The next throw, at random, or the end of the throws when no shuriken has a standing target."""
+        rnd, rng, style = self.rnd, self.rng, self.style
+        pending = [s for s in rnd.pending_throwers() if rnd.standing_opponents(s)]
+        if not pending:
+            return mv.ThrowsDone()
+        thrower = rng.choice(pending)
+        target = rng.choice(rnd.throw_targets(thrower))
+        knocked: list[int] = []
+        touched: list[int] = []
+        if rng.random() >= style.miss:
+            (touched if rng.random() < style.touch_only else knocked).append(target)
+            if rng.random() < style.wild:
+                others = [s for s in rnd.seated if s not in (thrower, target)]
+                (touched if rng.random() < 0.5 else knocked).append(rng.choice(others))
+        rr.shuriken.append(Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target]))
+        return mv.Throw(thrower, tuple(knocked), tuple(touched), target)
 
     def _phase_6(self) -> None:
-        rnd = self.round
+        rnd = self.rnd
         if not self.uses:
             return
         for s in self._holders("deringer"):
@@ -488,7 +514,7 @@ class _RoundPlayer:
         self._smoke("phase-6")
 
     def _phase_7(self) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         players = self.game.players
         if not self.uses:
             return
@@ -498,7 +524,7 @@ class _RoundPlayer:
                 rnd.extra_sharers.append(s)  # foresee the share below; the engine does it again
         sharers = rnd.sharers()
         rnd.extra_sharers.clear()
-        left = split_bills(self.game.table, len(sharers)).left
+        left = split_bills([int(bill) for bill in self.game.table], len(sharers)).left
         for s in self._holders("four-leaf-clover"):
             if s in sharers and left and self._wants(s, "four-leaf-clover"):
                 self._announce(Use(s, "four-leaf-clover", "phase-7"))
@@ -507,23 +533,8 @@ class _RoundPlayer:
             if s in sharers and victims and self._wants(s, "bludgeon"):
                 self._announce(Use(s, "bludgeon", "phase-7", {"target": rng.choice(victims)}))
 
-    def _picks(self, names: list[str]) -> list[dict]:
-        rnd, rng, game = self.round, self.rng, self.game
-        picks = []
-        tile_free = True
-        while (turn := rnd.pick_turn()) is not None:
-            if tile_free and rng.random() < self.style.tile:
-                take = GODFATHER_TILE
-                tile_free = False
-            else:
-                take = rng.choice(game.table)
-            rnd.pick(turn, take)
-            picks.append({"player": names[turn], "take": take})
-        rnd.end_picks()
-        return picks
-
     def _end_of_round(self) -> None:
-        rnd, rng = self.round, self.rng
+        rnd, rng = self.rnd, self.rng
         if not self.uses:
             return
         for s in self._holders("the-specialist"):
@@ -533,8 +544,6 @@ class _RoundPlayer:
 
 
 def _is_object(card: str) -> bool:
-    from ..rules.advanced import CATALOG
-
     return CATALOG[card].is_object
 
 

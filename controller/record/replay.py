@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from ..rules import Game, IllegalMove, RuleSet, Use
+from typing import Any
+
+from ..errors import RecordError
+from ..rules import Game, RuleSet, Use
+from ..rules import moves as mv
 from ..rules.advanced import CATALOG, check_setup
 from ..rules.cards import GANG_ORDER
 from ..rules.game import table_order
 from ..rules.round import Round
-from .schema import Record, RecordError, RoundRecord
+from .schema import Record, RoundRecord
 
 # How each field of a card use names players: converted to seats for the engine.
 _ONE, _MANY, _KEYS, _MAP = "one", "many", "keys", "map"
@@ -63,15 +67,18 @@ def _uses(game: Game, rr: RoundRecord, number: int) -> list[Use]:
     return uses
 
 
-def use_from_entry(game: Game, entry: dict, where: str) -> Use:
+def use_from_entry(game: Game, entry: object, where: str) -> Use:
     """A card use as a record (or the console) writes it: ``player``, ``card``, ``when`` (which may be left out
     for a card with one moment) and the card's own fields, with player names."""
     if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
         raise RecordError(f"{where}: a card use names its player")
-    spec = CATALOG.get(entry.get("card"))
+    card = entry.get("card")
+    spec = CATALOG.get(card) if isinstance(card, str) else None
     if spec is None:
         raise RecordError(f"{where}: {entry.get('card')!r} is not a card")
     when = entry.get("when")
+    if when is not None and not isinstance(when, str):
+        raise RecordError(f"{where}: when is a moment name, not {when!r}")
     if when is None:
         if len(spec.moments) != 1:
             raise RecordError(f"{where}: when is needed for {spec.id} (one of {', '.join(spec.moments)})")
@@ -81,25 +88,18 @@ def use_from_entry(game: Game, entry: dict, where: str) -> Use:
         for name, value in entry.items()
         if name not in ("player", "card", "when")
     }
-    try:
-        seat = game.seat_of(entry["player"])
-    except KeyError:
-        raise RecordError(f"{where}: {entry['player']!r} is not a player") from None
-    return Use(seat, spec.id, when, fields)
+    return Use(_seat(game, entry["player"], where), spec.id, when, fields)
 
 
-def seats_of(game: Game, value, kind: str | None, where: str):
+def seats_of(game: Game, value: Any, kind: str | None, where: str) -> Any:
     """Player names in a card use's field, as seats (``kind``: how the field names players)."""
     if kind is None:
         return value
 
-    def seat(name):
+    def seat(name: object) -> int:
         if not isinstance(name, str):
             raise RecordError(f"{where}: expected a player name, got {name!r}")
-        try:
-            return game.seat_of(name)
-        except KeyError:
-            raise RecordError(f"{where}: {name!r} is not a player") from None
+        return _seat(game, name, where)
 
     if kind == _ONE:
         return None if value is None else seat(value)
@@ -114,9 +114,9 @@ def seats_of(game: Game, value, kind: str | None, where: str):
     return {seat(k): seat(v) for k, v in value.items()}
 
 
-def use_to_dict(use: Use, names: list[str]) -> dict:
+def use_to_dict(use: Use, names: list[str]) -> dict[str, Any]:
     """A use, as a record entry: seats back to player names."""
-    out = {"player": names[use.player], "card": use.card, "when": use.when}
+    out: dict[str, Any] = {"player": names[use.player], "card": use.card, "when": use.when}
     for key, value in use.fields.items():
         kind = NAME_FIELDS.get(key)
         if kind is None or value is None:
@@ -132,62 +132,70 @@ def use_to_dict(use: Use, names: list[str]) -> dict:
     return out
 
 
-def _nothing_after_end(rnd: Round, field: str, data) -> None:
-    if data:
-        raise IllegalMove(rnd.number, None, f"{field}: the round ended at {rnd.over_at} ({rnd.over})")
+def _seat(game: Game, name: str, where: str) -> int:
+    seat = game.find(name)
+    if seat is None:
+        raise RecordError(f"{where}: {name!r} is not a player")
+    return seat
+
+
+def round_moves(game: Game, rr: RoundRecord, number: int) -> list[mv.Move]:
+    """The moves a recorded round holds, in the order they were made (names turned into seats).
+
+    The split, the end of the picks and the end of the round, which the record does not write, are included.
+    """
+    where = f"round {number}"
+
+    def seat(name: str, field: str) -> int:
+        return _seat(game, name, f"{where}: {field}")
+
+    moves: list[mv.Move] = [mv.Announce(use) for use in _uses(game, rr, number)]
+    moves.append(mv.PlayCards({seat(n, "cards"): c for n, c in rr.cards.items()}))
+    moves.append(
+        mv.Aim(
+            {seat(n, "aims"): (None if t is None else seat(t, "aims")) for n, t in rr.aims.items()},
+            frozenset(seat(n, "late") for n in rr.late),
+        )
+    )
+    if game.ruleset is RuleSet.CLASSIC_2014:
+        order = rr.privilege
+        if order is None:
+            moves.append(mv.Privilege())
+        else:
+            moves.append(mv.Privilege(seat(order["player"], "privilege"), seat(order["target"], "privilege")))
+    moves.append(mv.Withdraw(frozenset(seat(n, "withdraw") for n in rr.withdraw)))
+    moves.append(mv.Bbb())
+    if game.is_yakuzas:
+        for throw in rr.shuriken:
+            moves.append(
+                mv.Throw(
+                    seat(throw.thrower, "shuriken"),
+                    tuple(seat(n, "shuriken") for n in throw.knocked),
+                    tuple(seat(n, "shuriken") for n in throw.touched),
+                    None if throw.target is None else seat(throw.target, "shuriken"),
+                )
+            )
+        moves.append(mv.ThrowsDone())
+    moves.append(mv.Reveal())
+    if game.spec.uses_bills:
+        moves.append(mv.ShareBills())
+    else:
+        moves += [mv.Pick(seat(p["player"], "picks"), p["take"]) for p in rr.picks]
+        moves.append(mv.EndPicks())
+    moves.append(mv.Finish())
+    return moves
 
 
 def play_round(game: Game, rr: RoundRecord) -> Round:
-    """Play one recorded round through the engine, phase by phase; returns it finished."""
-    seat = game.seat_of
+    """Play one recorded round through the engine: each of its moves is pushed; returns it finished."""
     number = game.rounds_played + 1
     for key, option in (("powers", "super_powers"), ("objects", "objects")):
         if getattr(rr, key) and not getattr(game, option):
             raise RecordError(f"round {number}: {key}: needs the {option} option")
+    moves = round_moves(game, rr, number)
     rnd = game.begin_round()
-    for use in _uses(game, rr, number):
-        rnd.announce(use)
-    rnd.play_cards({seat(n): c for n, c in rr.cards.items()})
-    steps_left = not rnd.over
-    if steps_left:
-        rnd.aim(
-            {seat(n): (None if t is None else seat(t)) for n, t in rr.aims.items()},
-            late=[seat(n) for n in rr.late],
-        )
-    else:
-        _nothing_after_end(rnd, "aims", rr.aims or rr.late)
-    if not rnd.over and rr.privilege is not None:
-        rnd.privilege(seat(rr.privilege["player"]), seat(rr.privilege["target"]))
-    if not rnd.over:
-        rnd.withdraw(seat(n) for n in rr.withdraw)
-    else:
-        _nothing_after_end(rnd, "withdraw", rr.withdraw or rr.privilege)
-    if not rnd.over:
-        rnd.bang_bang_bang()
-    if game.is_yakuzas:
-        for throw in rr.shuriken:
-            if rnd.over:
-                _nothing_after_end(rnd, "shuriken", [throw])
-            rnd.throw(
-                seat(throw.thrower),
-                [seat(n) for n in throw.knocked],
-                [seat(n) for n in throw.touched],
-                target=None if throw.target is None else seat(throw.target),
-            )
-        if not rnd.over:
-            rnd.end_throws()
-    if not rnd.over:
-        rnd.reveal()
-    if not rnd.over:
-        if game.spec.uses_bills:
-            rnd.share_bills()
-        else:
-            for pick in rr.picks:
-                rnd.pick(seat(pick["player"]), pick["take"])
-            rnd.end_picks()
-    else:
-        _nothing_after_end(rnd, "picks", rr.picks)
-    rnd.finish()
+    for move in moves:
+        rnd.push(move)
     return rnd
 
 
@@ -199,12 +207,12 @@ def replay(record: Record) -> Game:
     return game
 
 
-def result(game: Game) -> dict:
+def result(game: Game) -> dict[str, Any]:
     """The ``--json`` result object of game-record.md."""
     names = [p.name for p in game.players]
-    players = {}
+    players: dict[str, dict[str, Any]] = {}
     for p in game.players:
-        entry = {"alive": p.alive, "wounds": p.wounds, "cowardice": p.cowardice}
+        entry: dict[str, Any] = {"alive": p.alive, "wounds": p.wounds, "cowardice": p.cowardice}
         if game.is_yakuzas:
             entry["honor"] = "finger" if p.finger else "none"
         players[p.name] = entry

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import files
 from ..errors import InputFileError
+from ..errors import RecordError as RecordError  # a record that breaks the format; str() is one line naming where
 
 FORMAT = "cashnguns-record/1"
 OPTIONS = ("super_powers", "objects", "free_seating")
@@ -38,10 +39,6 @@ MAX_BYTES = 4 * files.MIB
 """The largest record file read (a whole game of nine players takes about 20 kB)."""
 
 
-class RecordError(ValueError):
-    """A record that breaks the format; ``str()`` is one line naming where."""
-
-
 @dataclass
 class Throw:
     thrower: str
@@ -49,7 +46,7 @@ class Throw:
     touched: list[str] = field(default_factory=list)
     target: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"thrower": self.thrower}
         if self.target is not None:
             out["target"] = self.target
@@ -67,10 +64,10 @@ class RoundRecord:
     shuriken: list[Throw] = field(default_factory=list)
     privilege: dict[str, str] | None = None
     picks: list[dict[str, str]] = field(default_factory=list)
-    powers: list[dict] = field(default_factory=list)  # uses of Super Powers and Super Kiai
-    objects: list[dict] = field(default_factory=list)  # uses of Objects
+    powers: list[dict[str, Any]] = field(default_factory=list)  # uses of Super Powers and Super Kiai
+    objects: list[dict[str, Any]] = field(default_factory=list)  # uses of Objects
 
-    def to_dict(self, ruleset: str) -> dict:
+    def to_dict(self, ruleset: str) -> dict[str, Any]:
         out: dict[str, Any] = {"cards": dict(self.cards), "aims": dict(self.aims)}
         if self.late:
             out["late"] = list(self.late)
@@ -92,16 +89,16 @@ class RoundRecord:
 class Record:
     ruleset: str
     players: list[tuple[str, str | None]]
-    loot: list[list]
+    loot: list[list[int | str]]
     rounds: list[RoundRecord] = field(default_factory=list)
     options: dict[str, bool] = field(default_factory=dict)
-    setup: dict = field(default_factory=dict)  # advanced rules: cards dealt and kept
+    setup: dict[str, Any] = field(default_factory=dict)  # advanced rules: cards dealt and kept
 
     @property
     def names(self) -> list[str]:
         return [name for name, _ in self.players]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         players = [{"name": n, "gang": g} if g is not None else {"name": n} for n, g in self.players]
         out = {
             "format": FORMAT,
@@ -140,7 +137,7 @@ def _fail(where: str, what: str) -> RecordError:
     return RecordError(f"{where}: {what}")
 
 
-def _expect_type(value: Any, kind: type | tuple, where: str, what: str) -> Any:
+def _expect_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
     if isinstance(value, bool) and kind is not bool:
         raise _fail(where, f"expected {what}, got {json.dumps(value)}")
     if not isinstance(value, kind):
@@ -148,7 +145,7 @@ def _expect_type(value: Any, kind: type | tuple, where: str, what: str) -> Any:
     return value
 
 
-def _unknown(data: dict, allowed: set[str], where: str) -> None:
+def _unknown(data: dict[str, Any], allowed: set[str], where: str) -> None:
     extra = sorted(set(data) - allowed)
     if extra:
         raise _fail(where, f"unknown field {extra[0]!r}")
@@ -243,7 +240,14 @@ def _name(value: Any, names: set[str], where: str, *, nullable: bool = False) ->
 
 def _names(value: Any, names: set[str], where: str) -> list[str]:
     _expect_type(value, list, where, "a list of player names")
-    return [_name(v, names, where) for v in value]
+    return [_required_name(v, names, where) for v in value]
+
+
+def _required_name(value: Any, names: set[str], where: str) -> str:
+    name = _name(value, names, where)
+    if name is None:
+        raise _fail(where, "expected a player name, got null")
+    return name
 
 
 def _round(data: Any, k: int, names: set[str], ruleset: str) -> RoundRecord:
@@ -284,7 +288,7 @@ def _round(data: Any, k: int, names: set[str], ruleset: str) -> RoundRecord:
         _unknown(t, THROW_FIELDS, tw)
         throws.append(
             Throw(
-                thrower=_name(t.get("thrower"), names, f"{tw}: thrower"),
+                thrower=_required_name(t.get("thrower"), names, f"{tw}: thrower"),
                 knocked=_names(t.get("knocked", []), names, f"{tw}: knocked"),
                 touched=_names(t.get("touched", []), names, f"{tw}: touched"),
                 target=_name(t.get("target"), names, f"{tw}: target", nullable=True),

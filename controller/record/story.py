@@ -7,7 +7,8 @@ from collections.abc import Iterable
 
 from ..rules import Game, RuleSet
 from ..rules import events as ev
-from ..rules.cards import GANG_ORDER
+from ..rules.cards import GANG_ORDER, Item
+from ..rules.events import Event
 from ..rules.game import RoundSummary, table_order
 from ..words import card_list, card_name, join, moment_name, seat_label
 from ..words import money as _money
@@ -25,7 +26,7 @@ def money(value: int | None) -> str:
     return _money(value)
 
 
-def items(values: Iterable[object]) -> str:
+def items(values: Iterable[Item]) -> str:
     """Bills or loot cards as a player reads them, highest first: "$20,000, a $5,000 diamond and a painting"."""
     return card_list(table_order(list(values)))
 
@@ -34,7 +35,7 @@ _join = join
 _MOMENT = re.compile(r"\bphase-\w+|\bend-of-round\b")
 
 
-def event_line(game: Game, e: object, number: int = 0) -> str | None:
+def event_line(game: Game, e: Event, number: int = 0) -> str | None:
     """One event of a round, told in a line (``None`` for events the story leaves out)."""
     name = [p.name for p in game.players]
     if isinstance(e, ev.Revealed):
@@ -54,7 +55,7 @@ def event_line(game: Game, e: object, number: int = 0) -> str | None:
     if isinstance(e, ev.Hit):
         if e.card in ("shuriken", "grenade"):
             return None
-        more = f", {e.wounds} wounds" if e.wounds > 1 else ""
+        more = ", no wound" if e.taken == 0 else f", {e.taken} wounds" if e.taken > 1 else ""
         return f"  {name[e.source]} hits {name[e.target]} ({card_name(e.card)}{more})."
     if isinstance(e, ev.CardUsed):
         note = _MOMENT.sub(lambda m: moment_name(m.group(0)), e.note)  # "phase-5b" is "phase 5b"

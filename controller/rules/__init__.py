@@ -8,9 +8,9 @@
 50000
 """
 
+from .advanced import Setup, Use
 from .cards import Card, Gang, Role
 from .errors import IllegalMove, PhaseError
-from .advanced import Setup, Use
 from .game import Game, PlayerState, RoundSummary
 from .round import Phase, Round
 from .rulesets import ROUNDS, RuleSet

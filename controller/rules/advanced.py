@@ -9,7 +9,7 @@ at the hooks of :mod:`.round`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -96,7 +96,7 @@ CATALOG: dict[str, CardSpec] = {
         _spec("poisoned-tanto", "Poisoned Tanto", Y, "phase-1", visible=True),
         _spec("double-shuriken", "Double Shuriken", Y, "phase-5b"),
         _spec("dark-tanto", "Dark Tanto", Y, "phase-1", visible=True),
-        _spec("smoke-grenade", "Smoke Grenade", Y, *MOMENTS[:7]),
+        _spec("smoke-grenade", "Smoke Grenade", Y, *MOMENTS[:7], "phase-7"),
         _spec("angry-dragon", "Angry Dragon", Y, "deaths"),
         _spec("fake-finger", "Fake Finger", Y, "phase-4"),
     )
@@ -148,7 +148,7 @@ def object_deck(ruleset: RuleSet, gang: Gang | None) -> Deck:
 
 def check_setup(
     ruleset: RuleSet,
-    players: list[tuple[str, Gang | None]],
+    players: Sequence[tuple[str, Gang | str | None]],
     *,
     super_powers: bool,
     objects: bool,
@@ -162,7 +162,7 @@ def check_setup(
     """
     dealt = dealt or {}
     kept = kept or {}
-    players = [(n, Gang(g) if g else None) for n, g in players]
+    seated: list[tuple[str, Gang | None]] = [(n, Gang(g) if g else None) for n, g in players]
     names = [n for n, _ in players]
     seat_of = {n: k for k, n in enumerate(names)}
     setup = Setup()
@@ -182,10 +182,10 @@ def check_setup(
         for name in part_kept:
             if name not in seat_of:
                 raise IllegalMove(None, None, f"setup: {part}: {name!r} is not a player")
-        seen: Counter = Counter()
+        seen: Counter[str] = Counter()
         if part_dealt is not None:
-            _check_dealt(ruleset, players, part, part_dealt, deck_of, seen)
-        for name, gang in players:
+            _check_dealt(ruleset, seated, part, part_dealt, deck_of, seen)
+        for name, gang in seated:
             card = part_kept.get(name)
             target[seat_of[name]] = card
             if card is None:
@@ -204,17 +204,24 @@ def check_setup(
                 raise IllegalMove(None, None, f"setup: {card} is kept by {count} players; there is one")
         if ruleset is RuleSet.YAKUZAS and part_dealt is not None:
             for gang_name, cards in part_dealt.items():
-                from_gang = [c for (n, g) in players if str(g) == gang_name for c in [part_kept.get(n)] if c]
+                from_gang = [c for (n, g) in seated if str(g) == gang_name for c in [part_kept.get(n)] if c]
                 if Counter(from_gang) - Counter(cards):
                     raise IllegalMove(None, None, f"setup: {gang_name} kept cards it was not dealt")
         if ruleset is RuleSet.CLASSIC and part == "powers" and part_dealt is not None:
-            for name, _ in players:
+            for name, _ in seated:
                 if part_dealt.get(name) != ([part_kept[name]] if part_kept.get(name) else []):
                     raise IllegalMove(None, name, "keeps the Super Power he was dealt, without choice")
     return setup
 
 
-def _check_dealt(ruleset, players, part, part_dealt, deck_of, seen: Counter) -> None:
+def _check_dealt(
+    ruleset: RuleSet,
+    players: list[tuple[str, Gang | None]],
+    part: str,
+    part_dealt: object,
+    deck_of: Callable[[RuleSet, Gang | None], Deck],
+    seen: Counter[str],
+) -> None:
     if not isinstance(part_dealt, Mapping):
         raise IllegalMove(None, None, f"setup: {part}: dealt must map each gang or player to cards")
     if ruleset is RuleSet.YAKUZAS:

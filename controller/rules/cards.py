@@ -52,6 +52,7 @@ LOOT_VALUES: dict[str, int] = {
 }
 LOOT_RANK = {card: rank for rank, card in enumerate(LOOT_VALUES)}  # 0 is highest
 GODFATHER_TILE = "godfather"
+Item = int | str  # what lies on the table: a bill (classic, yakuzas) or a loot card id (classic-2014)
 
 # Paintings score by how many one player holds (rulings.md).
 PAINTING_SCORES = (0, 4000, 12000, 30000, 60000, 100000, 150000, 200000, 300000, 400000, 500000)

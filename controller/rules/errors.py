@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import RulesError
 
-class IllegalMove(ValueError):
+
+class IllegalMove(RulesError):
     """A move the rules forbid, named by round, player and rule.
 
     ``str()`` is the one line a user sees, e.g. ``round 3: Aiko may not aim at Bo: same gang``.

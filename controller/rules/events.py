@@ -14,7 +14,7 @@ from .cards import Card
 class Revealed:
     """Phase 1: a pile was revealed; ``pot`` is what lies on the table now."""
 
-    pile: tuple
+    pile: tuple[int | str, ...]
     pot: int
 
 
@@ -52,12 +52,14 @@ class Retargeted:
 @dataclass(frozen=True, slots=True)
 class Hit:
     """``source`` hit ``target`` with ``card`` ("bang", "bbb", "tanto", "shuriken", "laser", "grenade",
-    "blast"): ``wounds`` wounds, before the target's protections (phases 5, 5b, 6, deaths)."""
+    "blast"): ``wounds`` wounds before the target's protections, ``taken`` the wounds it left after
+    them (Dragon Skin) (phases 5, 5b, 6, deaths)."""
 
     source: int
     target: int
     card: str
     wounds: int = 1
+    taken: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ class Shared:
     sharers: tuple[int, ...]
     share: int
     parts: tuple[tuple[int, ...], ...]
-    left: tuple
+    left: tuple[int | str, ...]
 
 
 @dataclass(frozen=True, slots=True)

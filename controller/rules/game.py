@@ -16,22 +16,20 @@ Players are referred to by seat: their index in the clockwise ``players`` list.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
+from .advanced import Setup
 from .cards import (
     DIAMOND_BONUS,
     GANG_ORDER,
-    LOOT_RANK,
-    LOOT_VALUES,
-    Card,
     Gang,
-    Role,
+    Item,
     is_diamond,
     painting_score,
 )
-from .advanced import Setup
 from .errors import IllegalMove, PhaseError
+from .players import CARDS, MAX_WOUNDS, Kit, PlayerState, RoundSummary, clockwise_from, table_order, table_value
+from .round import Round
 from .rulesets import (
     GANG_SIZES,
     ROUNDS,
@@ -44,84 +42,6 @@ from .rulesets import (
 )
 
 MAX_NAME = 24
-CARDS: dict[str, Card] = {**{c.value: c for c in Card}, **{c: c for c in Card}}
-MAX_WOUNDS = 3
-
-
-@dataclass
-class Kit:
-    """A dead player's weapon and remaining cards, taken with You Don't Need It Anymore."""
-
-    source: int  # the dead player's seat
-    yakuza: bool  # a tanto and a shuriken, played under the yakuza rules
-    hand: dict[Card, int]
-    shotgun: bool = False
-
-
-@dataclass
-class PlayerState:
-    name: str
-    seat: int
-    gang: Gang | None
-    role: Role
-    hand: dict[Card, int]
-    wounds: int = 0
-    cowardice: int = 0
-    finger: bool = False  # an honour marker, finger side up (yakuzas)
-    alive: bool = True
-    money: int = 0  # classic: bills collected; classic-2014: cash and diamond values
-    loot: list[str] = field(default_factory=list)  # classic-2014: loot cards taken
-    discarded: Counter = field(default_factory=Counter)  # cards used or lost so far
-    # -- advanced rules --
-    power: str | None = None  # the Super Power or Super Kiai kept
-    object: str | None = None  # the Object kept
-    revealed: set[str] = field(default_factory=set)  # cards shown (permanent ones act from then on)
-    spent: set[str] = field(default_factory=set)  # one-use cards used up
-    ever_wounded: bool = False  # for the Kevlar: "your first wound"
-    dragon_until: int | None = None  # Angry Dragon: dies for good at the end of this round
-    kit: Kit | None = None  # a second weapon (You Don't Need It Anymore)
-    shotgun_dropped: bool = False  # put the Shotgun down for good (to use the Clip)
-
-    def holds(self, card: str) -> bool:
-        return card in (self.power, self.object)
-
-    def has(self, card: str) -> bool:
-        """A permanent card shown, or a visible Object revealed and not used up."""
-        return card in self.revealed and card not in self.spent
-
-    @property
-    def shotgun(self) -> bool:
-        return "the-shotgun" in self.revealed and not self.shotgun_dropped
-
-    @property
-    def counts_as_dead(self) -> bool:
-        """Dead, or living on an Angry Dragon: either way out of the end-of-game checks."""
-        return not self.alive or self.dragon_until is not None
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    number: int
-    pot: int
-    sharers: tuple[int, ...]
-    share: int
-    left: tuple
-    events: tuple
-
-
-def table_order(items: Iterable) -> list:
-    """Bills or loot cards, highest first."""
-    items = list(items)
-    if items and isinstance(items[0], str):
-        return sorted(items, key=LOOT_RANK.__getitem__)
-    return sorted(items, reverse=True)
-
-
-def table_value(items: Sequence) -> int:
-    """Money on the table: bills, or the cash and diamond values of loot cards."""
-    if items and isinstance(items[0], str):
-        return sum(map(LOOT_VALUES.__getitem__, items))
-    return sum(items)
 
 
 class Game:
@@ -131,7 +51,7 @@ class Game:
         self,
         ruleset: RuleSet | str,
         players: Sequence[tuple[str, Gang | str | None]],
-        loot: Sequence[Sequence],
+        loot: Sequence[Sequence[Item]],
         *,
         free_seating: bool = False,
         setup: Setup | None = None,
@@ -151,16 +71,16 @@ class Game:
         for seat, card in self.setup.objects.items():
             self.players[seat].object = card
         self.first_death_round: int | None = None
-        self.piles: list[tuple] = self._check_loot(loot)
-        self.gang_size: Counter = Counter(p.gang for p in self.players if p.gang)
+        self.piles: list[tuple[Item, ...]] = self._check_loot(loot)
+        self.gang_size: Counter[Gang] = Counter(p.gang for p in self.players if p.gang)
         self.gang_money: dict[Gang, int] = {g: 0 for g in GANG_ORDER} if self.is_yakuzas else {}
-        self.table: list = []
+        self.table: list[Item] = []
         self.rounds_played = 0
         self.godfather = 0  # 2nd edition: round 1's Godfather is the first player listed
         self.finished = False
         self.winners: list[str] = []
         self.history: list[RoundSummary] = []
-        self.current = None  # the Round being played
+        self.current: Round | None = None  # the Round being played
 
     # -- setup ---------------------------------------------------------------
 
@@ -215,17 +135,17 @@ class Game:
                         )
         return states
 
-    def add_pile(self, pile: Sequence) -> None:
+    def add_pile(self, pile: Sequence[Item]) -> None:
         """A physical bank: the pile revealed for the next round, as the Godfather counts it."""
         if len(self.piles) > self.rounds_played:
             raise IllegalMove(self.rounds_played + 1, None, "this round's pile is already on the table")
         self.piles = self._check_loot([*self.piles, tuple(pile)])
 
-    def _check_loot(self, loot: Sequence[Sequence]) -> list[tuple]:
+    def _check_loot(self, loot: Sequence[Sequence[Item]]) -> list[tuple[Item, ...]]:
         spec = self.spec
         if len(loot) > ROUNDS:
             raise IllegalMove(None, None, f"loot: at most {ROUNDS} piles, not {len(loot)}")
-        total: Counter = Counter()
+        total: Counter[Item] = Counter()
         piles = []
         for k, pile in enumerate(loot, start=1):
             pile = tuple(pile)
@@ -247,19 +167,24 @@ class Game:
     # -- queries -------------------------------------------------------------
 
     def seat_of(self, name: str) -> int:
+        """The seat of the player called ``name`` (a ``KeyError`` if there is none: ask :meth:`find` first)."""
         return self._seats[name]
+
+    def find(self, name: object) -> int | None:
+        """The seat of the player called ``name``, or None if no player has that name."""
+        return self._seats.get(name) if isinstance(name, str) else None
 
     def living(self) -> list[int]:
         """Living players' seats, clockwise from the first seat of the current seating."""
         players = self.players
         return [s for s in self.order if players[s].alive]
 
-    def scores(self) -> dict:
+    def scores(self) -> dict[str, int | None]:
         """The end-of-game score as if the game ended now: by gang (yakuzas) or player (None if dead)."""
         players = self.players
         dead = [p for p in players if p.counts_as_dead]
         if self.is_yakuzas:
-            out = {}
+            out: dict[str, int | None] = {}
             for gang in GANG_ORDER:
                 members = [p for p in players if p.gang is gang]
                 score = self.gang_money[gang]
@@ -309,14 +234,14 @@ class Game:
         best = max(keys.values(), default=None)
         return [who for who, key in keys.items() if key == best]
 
-    def _ranking_keys(self) -> dict[str, tuple]:
+    def _ranking_keys(self) -> dict[str, tuple[int, ...]]:
         """Scores with their tie-breaks, highest wins (rulings.md, end of game)."""
         scores = self.scores()
         if self.is_yakuzas:
-            keys = {}
+            keys: dict[str, tuple[int, ...]] = {}
             for gang in GANG_ORDER:
                 wounds = sum(p.wounds for p in self.players if p.gang is gang and not p.counts_as_dead)
-                keys[str(gang)] = (scores[str(gang)], -self.gang_size[gang], wounds)
+                keys[str(gang)] = (scores[str(gang)] or 0, -self.gang_size[gang], wounds)
             return keys
         by_name = {p.name: p for p in self.players}
         if self.ruleset is RuleSet.CLASSIC:
@@ -327,10 +252,8 @@ class Game:
 
     # -- playing -------------------------------------------------------------
 
-    def begin_round(self):
+    def begin_round(self) -> Round:
         """Reveal the next pile and begin its round: returns the :class:`~.round.Round` being played."""
-        from .round import Round
-
         if self.finished:
             raise IllegalMove(self.rounds_played + 1, None, f"the game ended after round {self.rounds_played}")
         if self.current is not None:
@@ -340,7 +263,7 @@ class Game:
         self.current = Round(self)
         return self.current
 
-    def _end_round(self, rnd) -> RoundSummary:
+    def _end_round(self, rnd: Round) -> RoundSummary:
         summary = RoundSummary(rnd.number, rnd.pot, rnd.shared_by, rnd.share, tuple(table_order(self.table)), tuple(rnd.events))
         self.history.append(summary)
         self.rounds_played = rnd.number
@@ -382,5 +305,15 @@ class Game:
                 p.alive = False
 
 
-def clockwise_from(seat: int, n: int) -> list[int]:
-    return [(seat + k) % n for k in range(n)]
+__all__ = [
+    "CARDS",
+    "MAX_NAME",
+    "MAX_WOUNDS",
+    "Game",
+    "Kit",
+    "PlayerState",
+    "RoundSummary",
+    "clockwise_from",
+    "table_order",
+    "table_value",
+]

@@ -17,21 +17,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from . import events as ev
+from . import moves as mv
+from . import uses
 from .advanced import CATALOG, MOMENT_RANK, MOMENTS, PERMANENT_CARDS, REPEATABLE_CARDS, VISIBLE_ROUNDS, Use
 from .cards import GODFATHER_TILE, LOOT_VALUES, Card, Role
 from .errors import IllegalMove, PhaseError
-from .game import CARDS, MAX_WOUNDS, Game, clockwise_from, table_value
+from .players import MAX_WOUNDS, RoundSummary, card_of, clockwise_from, table_value
 from .rulesets import ROUNDS, RuleSet
 from .split import split_bills
+from .weapons import EXPLOSIONS, PISTOL_CARDS, YAKUZA_CARDS, Shot, Weapon, blank_of
 
-PISTOL_CARDS = frozenset({Card.CLIC, Card.BANG, Card.BBB})
-YAKUZA_CARDS = frozenset({Card.CLING, Card.TANTO, Card.SHURIKEN})
-EXPLOSIONS = frozenset({"grenade", "blast"})
-
+if TYPE_CHECKING:
+    from .game import Game
 
 class Phase(Enum):
     """Where a round stands: the next input it expects."""
@@ -46,43 +47,6 @@ class Phase(Enum):
     DONE = "done"
 
 
-@dataclass(eq=False, slots=True)
-class Weapon:
-    """A gun (or a yakuza's tanto and shuriken) with the card put down for it this round."""
-
-    owner: int
-    yakuza: bool  # tanto reach and shuriken throws
-    card: Card  # the card put down
-    effect: Card  # what it does: the card, or a blank for a card of the other kit (Magnet)
-    hand: dict[Card, int]  # the hand the card came from, for a card taken back
-    second: bool = False  # the second weapon of You Don't Need It Anymore
-    target: int | None = None
-    pair: tuple[int, int] | None = None  # the Shotgun aimed at two adjacent players
-    markers: dict[int, str] | None = None  # the Shotgun's wound markers: seat -> "wound" / "blank"
-    jam: Use | None = None  # the Shotgun use that says what a jam does
-    step: int = 0  # +1: the tanto points left, -1: right
-    live: bool = True
-    throws: int = 0
-    returned: bool = False  # the card went back to the hand (shuriken kept, Ronin, a jam)
-    requested: object = None  # the second weapon's aim, from its use
-
-
-@dataclass(slots=True)
-class Shot:
-    """One hit about to land: a card, a blast, a burst..."""
-
-    source: int | None
-    target: int
-    card: str  # "bang", "bbb", "tanto", "shuriken", "laser", "grenade", "blast"
-    weapon: Weapon | None = None
-    damage: int = 1
-    extra: bool = False  # a second victim (Magic Bullet, Dark Tanto): no Object on it
-
-
-def blank_of(yakuza: bool) -> Card:
-    return Card.CLING if yakuza else Card.CLIC
-
-
 class Round:
     """One round being played.  Call its input methods in phase order."""
 
@@ -91,7 +55,7 @@ class Round:
         self.number = game.rounds_played + 1
         self.players = game.players
         self.seated: list[int] = []
-        self._seat_players(game.living())
+        self.seat_players(game.living())
         pile = game.piles[self.number - 1]
         game.table.extend(pile)
         self.pot = table_value(game.table)
@@ -104,12 +68,15 @@ class Round:
         self.round_wounds: dict[int, int] = {}
         self.thrown: list[int] = []
         self.privilege_used = False
+        self.privilege_done = False  # 2nd edition: the Godfather gave his order, or none
+        self.finished = False
         self.share = 0
         self.shared_by: tuple[int, ...] = ()  # the sharers, when phase 7 came
         self.new_godfather: int | None = None
-        self._tile_taken = False
+        self.tile_taken = False
+        self.clips: list[int] = []  # 2nd edition: players who took a clip this round
         self._picks = 0
-        self.events: list = [ev.Revealed(pile, self.pot)]
+        self.events: list[ev.Event] = [ev.Revealed(pile, self.pot)]
         self.phase = Phase.CARDS
         # -- advanced rules --
         self.advanced = any(p.power or p.object for p in self.players)
@@ -131,39 +98,138 @@ class Round:
         self.shots_log: list[tuple[str, int | None, int, str]] = []
         self.wounds_log: list[tuple[str, int, int]] = []
 
+    # -- moves -----------------------------------------------------------------
+
+    def expects(self) -> frozenset[type[mv.Move]]:
+        """The kinds of move legal now (a card use is legal until the round is finished)."""
+        if self.finished:
+            return frozenset()
+        phase = self.phase
+        kinds: set[type[mv.Move]] = {mv.Announce}
+        if phase is Phase.CARDS:
+            kinds.add(mv.PlayCards)
+        elif phase is Phase.AIM:
+            kinds.add(mv.Aim)
+        elif phase is Phase.WITHDRAW:
+            edition2 = self.game.ruleset is RuleSet.CLASSIC_2014
+            kinds.add(mv.Privilege if edition2 and not self.privilege_done else mv.Withdraw)
+        elif phase is Phase.BBB:
+            kinds.add(mv.Bbb)
+        elif phase is Phase.SHURIKEN:
+            kinds |= {mv.Throw, mv.Show, mv.ThrowsDone}
+        elif phase is Phase.REVEAL:
+            kinds.add(mv.Reveal)
+        elif phase is Phase.SHARE:
+            kinds |= {mv.ShareBills} if self.game.spec.uses_bills else {mv.Pick, mv.EndPicks}
+        else:
+            kinds |= {mv.Show, mv.Finish}
+        return frozenset(kinds)
+
+    def automatic(self) -> mv.Move | None:
+        """The move a driver pushes with no input from the table, else None: the split of the bills, the end
+        of the picks once the loot is gone, the end of the round once every card is shown."""
+        if self.finished:
+            return None
+        if self.phase is Phase.SHARE:
+            if self.game.spec.uses_bills:
+                return mv.ShareBills()
+            return mv.EndPicks() if self.pick_turn() is None else None
+        if self.phase is Phase.DONE and not self.hidden_cards():
+            return mv.Finish()
+        return None
+
+    def push(self, move: mv.Move) -> RoundSummary | None:
+        """Apply ``move``, or raise the :class:`IllegalMove` of the rule it breaks (the round is then unchanged
+        only if the refusal came before any effect: drivers try a move on a copy, see the referee).
+
+        Returns the round's summary when the move finished it.
+        """
+        if self.over and not isinstance(move, (mv.Announce, mv.Show, mv.Finish)):
+            if move.carries_data():
+                raise IllegalMove(self.number, None, f"{move.record_field}: the round ended at {self.over_at} ({self.over})")
+            return None  # an empty step of a round that ended early: nothing to do
+        kinds = self.expects()
+        if type(move) not in kinds:
+            wanted = " or ".join(sorted(k.kind for k in kinds - {mv.Announce})) or "nothing more"
+            raise IllegalMove(self.number, None, f"the round is at {self.phase.value}: expected {wanted}, not {move.kind}")
+        if isinstance(move, mv.Announce):
+            self.announce(move.use)
+        elif isinstance(move, mv.PlayCards):
+            self.close_phase_1()  # a Smoke Grenade may end the round here
+            if self.over:
+                down = [s for s, c in move.cards.items() if c is not None]
+                if down:
+                    raise self.illegal(down[0], "put down a card after the round ended")
+            else:
+                self.play_cards(move.cards)
+        elif isinstance(move, mv.Aim):
+            self.aim(move.aims, late=move.late)
+        elif isinstance(move, mv.Privilege):
+            if move.seat is not None:
+                if move.target is None:
+                    raise self.illegal(move.seat, "was ordered to change target: the new target is missing")
+                self.privilege(move.seat, move.target)
+            self.privilege_done = True
+        elif isinstance(move, mv.Withdraw):
+            self.withdraw(move.seats)
+        elif isinstance(move, mv.Bbb):
+            for seat, card in move.shown.items():
+                if card_of(card) is not Card.BBB:
+                    raise self.illegal(seat, f"shows {card}: in phase 5 only a Bang! Bang! Bang! is shown")
+            self.reveal_cards(move.shown)
+            self.bang_bang_bang()
+        elif isinstance(move, mv.Throw):
+            self.throw(move.thrower, move.knocked, move.touched, target=move.target)
+        elif isinstance(move, mv.Show):
+            self.reveal_cards(move.cards)
+        elif isinstance(move, mv.ThrowsDone):
+            self.end_throws()
+        elif isinstance(move, mv.Reveal):
+            self.reveal_cards(move.shown)
+            self.reveal()
+        elif isinstance(move, mv.ShareBills):
+            self.share_bills()
+        elif isinstance(move, mv.Pick):
+            self.pick(move.seat, move.take)
+        elif isinstance(move, mv.EndPicks):
+            self.end_picks()
+        elif isinstance(move, mv.Finish):
+            return self.finish()
+        return None
+
     # -- seating -------------------------------------------------------------
 
-    def _seat_players(self, seated: list[int]) -> None:
+    def seat_players(self, seated: list[int]) -> None:
         self.seated = seated
-        self._pos = {seat: k for k, seat in enumerate(seated)}
+        self.position = {seat: k for k, seat in enumerate(seated)}
 
-    def _name(self, seat: int) -> str:
+    def name_of(self, seat: int) -> str:
         return self.players[seat].name
 
-    def _illegal(self, seat: int | None, rule: str) -> IllegalMove:
-        return IllegalMove(self.number, None if seat is None else self._name(seat), rule)
+    def illegal(self, seat: int | None, rule: str) -> IllegalMove:
+        return IllegalMove(self.number, None if seat is None else self.name_of(seat), rule)
 
     def _expect(self, *phases: Phase) -> None:
         if self.phase not in phases:
             raise PhaseError(f"round {self.number}: expected {self.phase.value}, not {'/'.join(p.value for p in phases)}")
 
     def _check_seated(self, seat: int, action: str) -> None:
-        if seat not in self._pos:
-            raise self._illegal(seat, f"is dead and may not {action}")
+        if seat not in self.position:
+            raise self.illegal(seat, f"is dead and may not {action}")
 
     def left_of(self, seat: int) -> int:
-        return self.seated[(self._pos[seat] + 1) % len(self.seated)]
+        return self.seated[(self.position[seat] + 1) % len(self.seated)]
 
     def right_of(self, seat: int) -> int:
-        return self.seated[(self._pos[seat] - 1) % len(self.seated)]
+        return self.seated[(self.position[seat] - 1) % len(self.seated)]
 
     def neighbours(self, seat: int) -> set[int]:
         return {self.left_of(seat), self.right_of(seat)} - {seat}
 
-    def _next_in_share(self, start: int, step: int, *, skip_out: bool = False) -> int:
+    def next_in_share(self, start: int, step: int, *, skip_out: bool = False) -> int:
         """The first seat after ``start`` going ``step`` (+1 left) that did not withdraw."""
         n = len(self.seated)
-        k = self._pos[start]
+        k = self.position[start]
         gone = self.out if skip_out else self.withdrew
         for _ in range(n):
             k = (k + step) % n
@@ -174,7 +240,7 @@ class Round:
     # -- compatibility views ---------------------------------------------------
 
     @property
-    def card(self) -> dict[int, Card]:
+    def card(self) -> dict[int, Card | None]:
         """The card each seated player put down for his own weapon."""
         return {s: w.card for s, w in self.primary.items()}
 
@@ -218,7 +284,7 @@ class Round:
         t = self.players[target]
         if target == seat:
             return "may not aim at himself"
-        if target not in self._pos:
+        if target not in self.position:
             return f"may not aim at {t.name}: dead"
         if not charmed and p.gang is not None and p.gang is t.gang:
             return f"may not aim at {t.name}: same gang"
@@ -272,52 +338,50 @@ class Round:
 
     def announce(self, use: Use) -> None:
         """A player announces a card of the advanced rules, for the moment ``use.when``."""
-        from .uses import is_action
-
         spec = CATALOG.get(use.card)
         seat = use.player
         if spec is None:
-            raise self._illegal(seat, f"may not use {use.card}: there is no such card")
+            raise self.illegal(seat, f"may not use {use.card}: there is no such card")
         self._check_seated(seat, f"use {use.card}")
         p = self.players[seat]
         if not p.alive:
-            raise self._illegal(seat, f"is dead and may not use {use.card}")
+            raise self.illegal(seat, f"is dead and may not use {use.card}")
         if not p.holds(use.card):
-            raise self._illegal(seat, f"may not use {use.card}: he does not hold it")
+            raise self.illegal(seat, f"may not use {use.card}: he does not hold it")
         if not spec.moments:
-            raise self._illegal(seat, f"may not use {use.card}: it counts by itself at the end of the game")
+            raise self.illegal(seat, f"may not use {use.card}: it counts by itself at the end of the game")
         if use.when not in spec.moments:
-            raise self._illegal(seat, f"may not use {use.card} at {use.when}: it is used at {', '.join(spec.moments)}")
+            raise self.illegal(seat, f"may not use {use.card} at {use.when}: it is used at {', '.join(spec.moments)}")
         if MOMENT_RANK[use.when] < self.moment:
-            raise self._illegal(seat, f"may not use {use.card} at {use.when}: that moment is past")
+            raise self.illegal(seat, f"may not use {use.card} at {use.when}: that moment is past")
         if use.card in p.spent:
-            raise self._illegal(seat, f"may not use {use.card}: already used")
+            raise self.illegal(seat, f"may not use {use.card}: already used")
         if spec.visible and use.card in p.revealed:
-            raise self._illegal(seat, f"may not reveal {use.card}: it is already revealed")
+            raise self.illegal(seat, f"may not reveal {use.card}: it is already revealed")
         if spec.visible and self.number not in VISIBLE_ROUNDS:
-            raise self._illegal(seat, f"may not reveal {use.card} in round {self.number}: visible Objects are revealed in round 1 or 5")
+            raise self.illegal(seat, f"may not reveal {use.card} in round {self.number}: visible Objects are revealed in round 1 or 5")
         if use.card == "smoke-grenade" and self.number >= ROUNDS:
-            raise self._illegal(seat, "may not use smoke-grenade: last round")
-        if use.card in PERMANENT_CARDS and use.card in p.revealed and not is_action(use):
+            raise self.illegal(seat, "may not use smoke-grenade: last round")
+        if use.card in PERMANENT_CARDS and use.card in p.revealed and not uses.is_action(use):
             self._consumed.add(id(use))  # shown already: acts anyway, the entry changes nothing
         self.advanced = True
         self.queue[use.when].append(use)
 
-    def _take(self, moment: str, seat: int, card: str) -> Use | None:
+    def take_use(self, moment: str, seat: int, card: str) -> Use | None:
         """The use of ``card`` by ``seat`` announced for ``moment``, if any is left: it is now used."""
         for use in self.queue.get(moment, ()):
             if use.player == seat and use.card == card and id(use) not in self._consumed:
-                self._use_up(use)
+                self.use_up(use)
                 return use
         return None
 
-    def _announced(self, moment: str, seat: int, card: str) -> Use | None:
+    def announced(self, moment: str, seat: int, card: str) -> Use | None:
         for use in self.queue.get(moment, ()):
             if use.player == seat and use.card == card and id(use) not in self._consumed:
                 return use
         return None
 
-    def _use_up(self, use: Use, note: str = "") -> None:
+    def use_up(self, use: Use, note: str = "") -> None:
         """Mark a use as applied: one-use cards are spent, permanent ones shown."""
         self._consumed.add(id(use))
         p = self.players[use.player]
@@ -328,32 +392,28 @@ class Round:
         self.events.append(ev.CardUsed(use.player, use.card, use.when, note))
 
     def _act(self, moment: str, stage: str) -> None:
-        from .uses import action
-
         if not self.advanced:
             return
         for use in list(self.queue.get(moment, ())):
             if id(use) in self._consumed:
                 continue
-            handler = action(use.card, moment, stage)
+            handler = uses.action(use.card, moment, stage)
             if handler is not None:
                 handler(self, use)
 
     def _close(self, moment: str) -> None:
         """The moment is over: its Smoke Grenade ends the round; every use must have applied."""
-        from .uses import refusal_reason
-
         if not self.advanced:
             self.moment = MOMENT_RANK[moment] + 1
             return
         for use in self.queue.get(moment, ()):
             if use.card == "smoke-grenade" and id(use) not in self._consumed:
-                self._use_up(use, f"ends the round at the end of {moment}")
+                self.use_up(use, f"ends the round at the end of {moment}")
                 if not self.over and moment != "phase-7":  # after the share it changes nothing
                     self._end_early("smoke-grenade", moment)
         for use in self.queue.get(moment, ()):
             if id(use) not in self._consumed:
-                raise self._illegal(use.player, f"may not use {use.card} at {moment}: {refusal_reason(self, use)}")
+                raise self.illegal(use.player, f"may not use {use.card} at {moment}: {uses.refusal_reason(self, use)}")
         self.moment = max(self.moment, MOMENT_RANK[moment] + 1)
 
     def _end_early(self, reason: str, moment: str) -> None:
@@ -364,7 +424,7 @@ class Round:
             w.live = False
         self.events.append(ev.RoundEnded(reason, moment))
         if not self.deaths_settled:
-            self._settle_deaths("deaths", blasts=reason == "grenade")
+            self.settle_deaths("deaths", blasts=reason == "grenade")
             self._act("deaths", "end")
             for m in MOMENTS[MOMENT_RANK[moment] + 1 : MOMENT_RANK["deaths"] + 1]:
                 self._close(m)
@@ -373,17 +433,20 @@ class Round:
 
     # -- the hit pipeline ----------------------------------------------------
 
-    def _apply_shots(self, shots: list[Shot], moment: str, *, discards: bool) -> list[int]:
+    def land(self, shots: list[Shot], moment: str, *, discards: bool) -> list[int]:
         """Land hits that happen at the same moment; returns the seats wounded by them.
 
-        Per hit: a Samurai's parry or a Kevlar cancels it whole; else the shooter's
-        "first wound" Object may double it or add a victim.  Per player: Dragon Skin
-        caps the round's wounds at one.  A wounded player leaves the share (not the
-        Shaolin Monk); with ``discards`` (phases 5 and 5b) his card is discarded.
+        Per hit, in order: a Samurai's parry or a Kevlar cancels it whole; Dragon Skin caps the
+        round's wounds of its holder at one.  Only then, on a hit that still leaves at least one
+        wound, the shooter's "first wound" Object acts (doubles it, or adds a victim, whose hit
+        goes through the same steps).  A wounded player leaves the share (not the Shaolin Monk);
+        with ``discards`` (phases 5 and 5b) his card is discarded.
         """
         players = self.players
         advanced = self.advanced
         wounds: dict[int, int] = {}
+        taken: dict[int, int] = {}  # after Dragon Skin
+        cap: dict[int, int | None] = {}  # Dragon Skin: the wounds a player may still take now
         landed: list[Shot] = []
         pending = list(shots)
         while pending:
@@ -397,25 +460,32 @@ class Round:
                 if t in self.parry and not explosion:
                     self.events.append(ev.Protected(t, "samurai", shot.source, shot.card))
                     continue
-                kevlar = self._announced(moment, t, "kevlar")
+                kevlar = self.announced(moment, t, "kevlar")
                 if kevlar is not None and not players[t].ever_wounded and (
                     kevlar.get("from") is None or kevlar.get("from") == shot.source
                 ):
-                    self._use_up(kevlar, "takes 2 cowardice tokens instead of the wound")
+                    self.use_up(kevlar, "takes 2 cowardice tokens instead of the wound")
                     players[t].cowardice += 2
                     self.events.append(ev.Protected(t, "kevlar", shot.source, shot.card))
                     continue
-                if not shot.extra and shot.source is not None and shot.weapon is not None:
-                    from .uses import first_wound_object
-
-                    pending.extend(first_wound_object(self, shot))
+                if t not in cap:
+                    cap[t] = self._dragon_skin_room(moment, t)
+                if (
+                    self._leaves_wounds(shot, cap[t], taken.get(t, 0))
+                    and not shot.extra
+                    and shot.source is not None
+                    and shot.weapon is not None
+                ):
+                    pending.extend(uses.first_wound_object(self, shot))
+            shot.taken = self._leaves_wounds(shot, cap.get(t), taken.get(t, 0))
             wounds[t] = wounds.get(t, 0) + shot.damage
+            taken[t] = taken.get(t, 0) + shot.taken
             landed.append(shot)
         hurt = []
         for t in [s for s in self.seated if s in wounds]:
             p = players[t]
             w = wounds[t]
-            if advanced and (p.has("dragon-skin") or self._take(moment, t, "dragon-skin")):
+            if advanced and (p.has("dragon-skin") or self.take_use(moment, t, "dragon-skin")):
                 allowed = max(0, 1 - self.round_wounds.get(t, 0))
                 if w > allowed:
                     self.events.append(ev.Protected(t, "dragon-skin", None, f"{w - allowed} wound(s)"))
@@ -428,15 +498,30 @@ class Round:
             self.wounds_log.append((moment, t, w))
             self.wounded.add(t)
             hurt.append(t)
-            if not (advanced and (p.has("shaolin-monk") or self._take(moment, t, "shaolin-monk"))):
+            if not (advanced and (p.has("shaolin-monk") or self.take_use(moment, t, "shaolin-monk"))):
                 self.out.add(t)
             if discards:
                 for weapon in self.weapons:
                     if weapon.owner == t:
                         weapon.live = False
         for shot in landed:
-            self.events.append(ev.Hit(shot.source if shot.source is not None else shot.target, shot.target, shot.card, shot.damage))
+            source = shot.source if shot.source is not None else shot.target
+            self.events.append(ev.Hit(source, shot.target, shot.card, shot.damage, shot.taken))
         return hurt
+
+    def _dragon_skin_room(self, moment: str, seat: int) -> int | None:
+        """How many more wounds Dragon Skin lets ``seat`` take this round (None: no Dragon Skin)."""
+        p = self.players[seat]
+        if p.has("dragon-skin") or self.announced(moment, seat, "dragon-skin") is not None:
+            return max(0, 1 - self.round_wounds.get(seat, 0))
+        return None
+
+    @staticmethod
+    def _leaves_wounds(shot: Shot, room: int | None, already: int) -> int:
+        """The wounds ``shot`` leaves after Dragon Skin, given the wounds already landed at this moment."""
+        if room is None:
+            return shot.damage
+        return max(0, min(shot.damage, room - already))
 
     def _grenade_goes_off(self, moment: str) -> bool:
         """The Insane was shot this round: his grenade wounds everyone standing and unwounded; the round ends."""
@@ -449,7 +534,7 @@ class Round:
         self.armed.clear()
         victims = [s for s in self.seated if s not in self.out and s not in self.wounded and s != insane]
         self.events.append(ev.Exploded(insane, tuple(victims)))
-        self._apply_shots([Shot(insane, v, "grenade") for v in victims], moment, discards=False)
+        self.land([Shot(insane, v, "grenade") for v in victims], moment, discards=False)
         self._close(moment)
         self._end_early("grenade", moment)
         return True
@@ -464,10 +549,10 @@ class Round:
             seat = use.player
             tanto = self.primary.get(seat)
             if tanto is None or tanto.effect is not Card.TANTO or not tanto.live:
-                raise self._illegal(seat, f"may not use samurai at {moment}: he has no tanto in play")
+                raise self.illegal(seat, f"may not use samurai at {moment}: he has no tanto in play")
             if not any(s.target == seat and s.card not in EXPLOSIONS for s in shots):
-                raise self._illegal(seat, f"may not use samurai at {moment}: no one attacks him")
-            self._use_up(use, "parries every attack this round")
+                raise self.illegal(seat, f"may not use samurai at {moment}: no one attacks him")
+            self.use_up(use, "parries every attack this round")
             self.parry.add(seat)
             tanto.live = False
             shots = [s for s in shots if s.weapon is not tanto]
@@ -497,33 +582,33 @@ class Round:
             self.close_phase_1()
             if self.over:
                 if cards:
-                    raise self._illegal(next(iter(cards)), "put down a card after the round ended")
+                    raise self.illegal(next(iter(cards)), "put down a card after the round ended")
                 return
         for seat in cards:
             self._check_seated(seat, "play a card")
-        chosen = {}
+        chosen: dict[int, Card | None] = {}
         for seat in self.seated:
             if seat not in cards:
-                raise self._illegal(seat, "put down no card")
+                raise self.illegal(seat, "put down no card")
             if cards[seat] is None:
                 chosen[seat] = None
                 continue
-            card = CARDS.get(cards[seat])
+            card = card_of(cards[seat])
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
-                raise self._illegal(seat, f"has no {cards[seat]} card in hand")
+                raise self.illegal(seat, f"has no {cards[seat]} card in hand")
             chosen[seat] = card
         players = self.players
         for seat, card in chosen.items():
             p = players[seat]
             weapon = Weapon(seat, p.role is Role.YAKUZA, None, None, p.hand)
+            if card is None:
+                weapon.hand_when_down = dict(p.hand)
             self._show(weapon, card)
             self.primary[seat] = weapon
             self.weapons.append(weapon)
         if self.advanced:
             self._act("phase-2", "start")
-            from .uses import check_second_weapons
-
-            check_second_weapons(self)
+            uses.check_second_weapons(self)
             self._close("phase-2")
             if self.over:
                 return
@@ -546,18 +631,20 @@ class Round:
         """Players show cards put down face down (see :meth:`play_cards`)."""
         if self.phase in (Phase.CARDS,):
             raise PhaseError(f"round {self.number}: no card is down yet")
-        shown = {}
+        shown: dict[int, Card] = {}
         for seat, value in cards.items():
             weapon = self.primary.get(seat)
             if weapon is None:
-                raise self._illegal(seat, "put down no card this round")
-            card = CARDS.get(value)
+                raise self.illegal(seat, "put down no card this round")
+            card = card_of(value)
             if weapon.card is not None:
                 if card is weapon.card:
                     continue
-                raise self._illegal(seat, f"showed {weapon.card} already, not {value}")
+                raise self.illegal(seat, f"showed {weapon.card} already, not {value}")
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
-                raise self._illegal(seat, f"has no {value} card in hand")
+                raise self.illegal(seat, f"has no {value} card in hand")
+            if weapon.hand_when_down is not None and weapon.hand_when_down.get(card, 0) <= 0:
+                raise self.illegal(seat, f"had no {value} card in hand when he put his card down")
             shown[seat] = card
         for seat, card in shown.items():
             self._show(self.primary[seat], card)
@@ -571,24 +658,24 @@ class Round:
             self._check_seated(seat, "aim")
         for seat in self.seated:
             if seat not in aims:
-                raise self._illegal(seat, "has no aim (a name, or null)")
+                raise self.illegal(seat, "has no aim (a name, or null)")
             target = aims[seat]
             if seat in late:
                 if self.advanced and self.players[seat].has("the-kid"):
-                    raise self._illegal(seat, "is The Kid: he aims after everyone and is never late")
+                    raise self.illegal(seat, "is The Kid: he aims after everyone and is never late")
                 if target is not None:
-                    raise self._illegal(seat, "pointed late: his aim must be null")
+                    raise self.illegal(seat, "pointed late: his aim must be null")
                 continue
             self._check_aim(self.primary[seat], target)
         for w in self.weapons:
             if w.second:
                 if w.owner in late:
                     if w.requested is not None:
-                        raise self._illegal(w.owner, "pointed late: his second weapon's aim must be null")
+                        raise self.illegal(w.owner, "pointed late: his second weapon's aim must be null")
                     continue
                 self._check_aim(w, w.requested)
         for seat in self.seated:
-            self._point(self.primary[seat], aims[seat])
+            self.point(self.primary[seat], aims[seat])
             if seat in late:
                 self.late.add(seat)
                 for w in self.weapons_of(seat):
@@ -596,7 +683,7 @@ class Round:
                 self.events.append(ev.LostCard(seat, "late"))
         for w in self.weapons:
             if w.second and w.owner not in late:
-                self._point(w, w.requested)
+                self.point(w, w.requested)
         if self.advanced:
             self._act("phase-3", "start")
             self._close("phase-3")
@@ -609,14 +696,14 @@ class Round:
         if target is None:
             legal = self.legal_targets(seat, yakuza=weapon.yakuza)
             if legal:
-                names = ", ".join(self._name(t) for t in legal)
-                raise self._illegal(seat, f"must aim at someone: {names}")
+                names = ", ".join(self.name_of(t) for t in legal)
+                raise self.illegal(seat, f"must aim at someone: {names}")
             return
         refusal = self.aim_refusal(seat, target, yakuza=weapon.yakuza)
         if refusal:
-            raise self._illegal(seat, refusal)
+            raise self.illegal(seat, refusal)
 
-    def _point(self, weapon: Weapon, target: int | None) -> None:
+    def point(self, weapon: Weapon, target: int | None) -> None:
         weapon.target = target
         if target is not None and weapon.yakuza:
             weapon.step = 1 if target == self.left_of(weapon.owner) else -1
@@ -625,22 +712,22 @@ class Round:
         """2nd edition: the Godfather orders ``seat`` to aim at ``new_target`` instead."""
         self._expect(Phase.WITHDRAW)
         if self.game.ruleset is not RuleSet.CLASSIC_2014:
-            raise self._illegal(seat, "may not be ordered to change target: the Godfather's privilege is a 2nd edition rule")
+            raise self.illegal(seat, "may not be ordered to change target: the Godfather's privilege is a 2nd edition rule")
         if self.privilege_used:
-            raise self._illegal(seat, "may not be ordered too: the Godfather's privilege is used once a round")
+            raise self.illegal(seat, "may not be ordered too: the Godfather's privilege is used once a round")
         self._check_seated(seat, "change target")
         godfather = self.game.godfather
         if seat == godfather:
-            raise self._illegal(seat, "is the Godfather: the privilege orders another player")
+            raise self.illegal(seat, "is the Godfather: the privilege orders another player")
         weapon = self.primary[seat]
         old = weapon.target
         if old is None:
-            raise self._illegal(seat, "has no target to change: he pointed late")
+            raise self.illegal(seat, "has no target to change: he pointed late")
         if new_target == old:
-            raise self._illegal(seat, f"must pick a target other than {self._name(old)}")
+            raise self.illegal(seat, f"must pick a target other than {self.name_of(old)}")
         refusal = self.aim_refusal(seat, new_target)
         if refusal:
-            raise self._illegal(seat, refusal)
+            raise self.illegal(seat, refusal)
         weapon.target = new_target
         self.privilege_used = True
         self.events.append(ev.PrivilegeUsed(godfather, seat, old, new_target))
@@ -668,7 +755,7 @@ class Round:
             elif p.role is Role.YAKUZA:
                 if p.finger:
                     p.finger = False
-                    if self.advanced and self._take("phase-4", seat, "fake-finger"):
+                    if self.advanced and self.take_use("phase-4", seat, "fake-finger"):
                         token = "fake-finger"
                     else:
                         p.wounds += 1
@@ -699,7 +786,7 @@ class Round:
                 w.live = False
                 self.events.append(ev.LostCard(w.owner, "target withdrew"))
             elif w.effect is Card.TANTO or w.card is None:  # a face-down card: the tanto moves on anyway
-                new = self._next_in_share(w.target, w.step)
+                new = self.next_in_share(w.target, w.step)
                 self.events.append(ev.Retargeted(w.owner, w.target, new))
                 w.target = new
         if self.advanced:
@@ -714,13 +801,13 @@ class Round:
         """The shots a revealed ``bang`` or ``bbb`` makes: one target, or the Shotgun's markers."""
         if weapon.pair is None:
             return [] if weapon.target is None else [Shot(weapon.owner, weapon.target, card, weapon)]
-        from .uses import shotgun_markers
+        return uses.shotgun_markers(self, weapon, card)
 
-        return shotgun_markers(self, weapon, card)
-
-    def bang_bang_bang(self) -> list[tuple[int, int]]:
+    def bang_bang_bang(self) -> list[tuple[int | None, int]]:
         """Every bbb in play hits at once; returns (shooter, target) pairs wounded or not."""
         self._expect(Phase.BBB)
+        if self.advanced:
+            self._act("phase-5", "start")
         shots: list[Shot] = []
         for w in self.weapons:
             if w.live and w.effect is Card.BBB and w.owner not in self.out:
@@ -729,12 +816,10 @@ class Round:
                 if fired:
                     self.fired_bbb.add(w.owner)
                     if self.advanced:
-                        from .uses import laser_burst
-
-                        fired += laser_burst(self, w, fired)
+                        fired += uses.laser_burst(self, w, fired)
                 shots += fired
         shots = self._samurai("phase-5", shots)
-        self._apply_shots(shots, "phase-5", discards=True)
+        self.land(shots, "phase-5", discards=True)
         pairs = [(s.source, s.target) for s in shots if s.card == "bbb"]
         if self._grenade_goes_off("phase-5"):
             return pairs
@@ -775,27 +860,27 @@ class Round:
         if weapon is None or thrower in self.out:
             own = self.primary.get(thrower)
             if own is None or own.card is not Card.SHURIKEN and not any(w.card is Card.SHURIKEN for w in self.weapons_of(thrower)):
-                raise self._illegal(thrower, "did not play a shuriken and may not throw")
+                raise self.illegal(thrower, "did not play a shuriken and may not throw")
             if thrower in self.thrown:
-                raise self._illegal(thrower, "already threw his shuriken")
+                raise self.illegal(thrower, "already threw his shuriken")
             if thrower in self.out:
-                raise self._illegal(thrower, "is out of the share and may not throw")
-            raise self._illegal(thrower, "lost his shuriken card and may not throw")
+                raise self.illegal(thrower, "is out of the share and may not throw")
+            raise self.illegal(thrower, "lost his shuriken card and may not throw")
         legal = self.throw_targets(thrower)
         if not legal:
-            raise self._illegal(thrower, "may not throw: no gangster is standing (his shuriken goes back to his hand)")
+            raise self.illegal(thrower, "may not throw: no gangster is standing (his shuriken goes back to his hand)")
         knocked = list(knocked)
         touched = list(touched)
         hit = knocked + touched
         if len(set(hit)) != len(hit):
-            raise self._illegal(thrower, "threw: a standee is listed twice among knocked and touched")
+            raise self.illegal(thrower, "threw: a standee is listed twice among knocked and touched")
         for seat in hit:
             if seat == thrower:
-                raise self._illegal(thrower, "threw: a shuriken cannot hit its thrower's own standee")
-            if seat not in self._pos:
-                raise self._illegal(thrower, f"threw: {self._name(seat)} is dead and has no standee on the table")
+                raise self.illegal(thrower, "threw: a shuriken cannot hit its thrower's own standee")
+            if seat not in self.position:
+                raise self.illegal(thrower, f"threw: {self.name_of(seat)} is dead and has no standee on the table")
         if target is not None and target not in legal:
-            if target not in self._pos:
+            if target not in self.position:
                 why = "dead"
             elif self.players[target].gang is self.players[thrower].gang and self.players[target].gang is not None:
                 why = "same gang"
@@ -805,11 +890,11 @@ class Round:
                 why = "not standing"
             else:
                 why = "a neighbour, and other gangsters are standing"
-            raise self._illegal(thrower, f"may not throw at {self._name(target)}: {why}")
+            raise self.illegal(thrower, f"may not throw at {self.name_of(target)}: {why}")
         if weapon.throws == 1 and target is not None:  # a Double Shuriken's second throw
             first_target, first_wounded = self._first_throw.get(thrower, (None, ()))
             if target == first_target and first_wounded:
-                raise self._illegal(thrower, f"may not throw at {self._name(target)} again: his first throw did not fail")
+                raise self.illegal(thrower, f"may not throw at {self.name_of(target)} again: his first throw did not fail")
         near = self.neighbours(thrower)
         failed = None
         if not any(s not in self.out for s in hit):
@@ -826,20 +911,18 @@ class Round:
             ]
         if self.advanced:
             for s in list(shots):
-                if self._announced("phase-5b", s.target, "samurai"):
+                if self.announced("phase-5b", s.target, "samurai"):
                     shots = self._samurai("phase-5b", shots)
                     break
-        wounded = self._apply_shots(shots, "phase-5b", discards=True)
+        wounded = self.land(shots, "phase-5b", discards=True)
         weapon.throws += 1
         self._first_throw[thrower] = (target, tuple(wounded))
-        if self.advanced and weapon.throws == 1 and self._take("phase-5b", thrower, "double-shuriken"):
+        if self.advanced and weapon.throws == 1 and self.take_use("phase-5b", thrower, "double-shuriken"):
             self.double.add(thrower)
         if not (thrower in self.double and weapon.throws == 1):
             weapon.live = False
             if self.advanced:
-                from .uses import ronin
-
-                ronin(self, weapon)
+                uses.ronin(self, weapon)
         self.thrown.append(thrower)
         thrown = ev.Thrown(thrower, tuple(sorted(knocked)), tuple(sorted(touched)), tuple(wounded), failed)
         self.events.append(thrown)
@@ -851,11 +934,13 @@ class Round:
         self._expect(Phase.SHURIKEN)
         for seat in self.pending_throwers():
             weapon = self._shuriken_of(seat)
+            if weapon is None:
+                continue
             if weapon.throws:  # a Double Shuriken's second throw not taken
                 weapon.live = False
                 continue
             if self.standing_opponents(seat):
-                raise self._illegal(seat, "played a shuriken but did not throw it")
+                raise self.illegal(seat, "played a shuriken but did not throw it")
             hand = weapon.hand
             weapon.live = False
             if hand.get(Card.CLING, 0) > 0:
@@ -881,11 +966,11 @@ class Round:
             if not w.live or w.owner in self.out:
                 continue
             if w.card is None:
-                raise self._illegal(w.owner, "has not shown his card (every card still in play is revealed in phase 6)")
+                raise self.illegal(w.owner, "has not shown his card (every card still in play is revealed in phase 6)")
             if w.effect is Card.BBB:
-                raise self._illegal(w.owner, "shows a bbb in phase 6: a Bang! Bang! Bang! is shown in phase 5")
+                raise self.illegal(w.owner, "shows a bbb in phase 6: a Bang! Bang! Bang! is shown in phase 5")
             if w.effect is Card.SHURIKEN:
-                raise self._illegal(w.owner, "shows a shuriken in phase 6: it is thrown, or taken back, in phase 5b")
+                raise self.illegal(w.owner, "shows a shuriken in phase 6: it is thrown, or taken back, in phase 5b")
         if self.advanced:
             self._act("phase-6", "start")
         shots: list[Shot] = []
@@ -899,10 +984,10 @@ class Round:
         shots = self._samurai("phase-6", shots)
         for w in self.weapons:
             w.live = False
-        self._apply_shots(shots, "phase-6", discards=False)
+        self.land(shots, "phase-6", discards=False)
         if self._grenade_goes_off("phase-6"):
             return self.died
-        self._settle_deaths("deaths")
+        self.settle_deaths("deaths")
         self._act("deaths", "end")
         if self.advanced:
             self._close("phase-6")
@@ -915,11 +1000,11 @@ class Round:
 
     def _threshold(self, seat: int, moment: str) -> int:
         p = self.players[seat]
-        if self.advanced and (p.has("the-unbreakable") or (p.wounds >= MAX_WOUNDS and self._take(moment, seat, "the-unbreakable"))):
+        if self.advanced and (p.has("the-unbreakable") or (p.wounds >= MAX_WOUNDS and self.take_use(moment, seat, "the-unbreakable"))):
             return MAX_WOUNDS + 1
         return MAX_WOUNDS
 
-    def _settle_deaths(self, moment: str, *, blasts: bool = True) -> None:
+    def settle_deaths(self, moment: str, *, blasts: bool = True) -> None:
         """Every player at his death threshold dies (or lives on an Angry Dragon); Kamikaze blasts follow."""
         self.deaths_settled = True
         players = self.players
@@ -934,18 +1019,18 @@ class Round:
             blast: list[Shot] = []
             for s in dying:
                 p = players[s]
-                if self.advanced and self._take(moment, s, "angry-dragon"):
+                if self.advanced and self.take_use(moment, s, "angry-dragon"):
                     p.dragon_until = min(self.number + 1, ROUNDS)
                     continue
                 p.alive = False
                 self.died.append(s)
                 self.events.append(ev.Died(s))
                 if self.advanced:
-                    kamikaze = self._take(moment, s, "kamikaze")
+                    kamikaze = self.take_use(moment, s, "kamikaze")
                     if kamikaze is not None and blasts:
                         blast += [Shot(s, n, "blast") for n in sorted(self.neighbours(s)) if n not in self.withdrew]
             if blast:
-                self._apply_shots(blast, moment, discards=False)
+                self.land(blast, moment, discards=False)
 
     # -- phase 7: sharing ----------------------------------------------------
 
@@ -958,10 +1043,10 @@ class Round:
         if self.advanced:
             self._act("phase-7", "start")
         sharers = self.shared_by = self.sharers()
-        split = split_bills(game.table, len(sharers))
+        split = split_bills([int(bill) for bill in game.table], len(sharers))
         self.received = {}
         for seat, part in zip(sharers, split.parts):
-            self._pay(seat, sum(part))
+            self.pay(seat, sum(part))
             self.received[seat] = sum(part)
         game.table[:] = split.left
         self.share = split.share
@@ -973,9 +1058,9 @@ class Round:
         self.phase = Phase.DONE
         return shared
 
-    def _pay(self, seat: int, amount: int) -> None:
+    def pay(self, seat: int, amount: int) -> None:
         p = self.players[seat]
-        if self.game.is_yakuzas:
+        if self.game.is_yakuzas and p.gang is not None:
             self.game.gang_money[p.gang] += amount
         else:
             p.money += amount
@@ -984,33 +1069,32 @@ class Round:
         """2nd edition: ``seat`` takes a loot card or the New Godfather tile."""
         self._expect(Phase.SHARE)
         if self.game.spec.uses_bills:
-            raise self._illegal(seat, f"may not pick: {self.game.ruleset} splits bills")
+            raise self.illegal(seat, f"may not pick: {self.game.ruleset} splits bills")
         self._check_seated(seat, "pick")
         if seat not in self.sharers():
-            raise self._illegal(seat, "is not a sharer and may not pick")
+            raise self.illegal(seat, "is not a sharer and may not pick")
         turn = self.pick_turn()
         if turn is None:
-            raise self._illegal(seat, "may not pick: the loot is gone")
+            raise self.illegal(seat, "may not pick: the loot is gone")
         if seat != turn:
-            raise self._illegal(seat, f"picked out of turn: it is {self._name(turn)}'s turn")
+            raise self.illegal(seat, f"picked out of turn: it is {self.name_of(turn)}'s turn")
         p = self.players[seat]
         table = self.game.table
         if take == GODFATHER_TILE:
-            if self._tile_taken:
-                raise self._illegal(seat, "may not take the New Godfather tile: it was taken this round")
-            self._tile_taken = True
+            if self.tile_taken:
+                raise self.illegal(seat, "may not take the New Godfather tile: it was taken this round")
+            self.tile_taken = True
             self.new_godfather = seat
         else:
             if take not in table:
-                raise self._illegal(seat, f"may not take {take}: it is not on the table")
+                raise self.illegal(seat, f"may not take {take}: it is not on the table")
             table.remove(take)
             p.loot.append(take)
             p.money += LOOT_VALUES[take]
             if take == "first-aid" and p.wounds > 0:
                 p.wounds -= 1
-            elif take == "clip" and p.discarded[Card.BANG] > 0:
-                p.discarded[Card.BANG] -= 1
-                p.hand[Card.BANG] += 1
+            elif take == "clip":
+                self.clips.append(seat)  # gives a bang back when the round's cards are discarded
         self._picks += 1
         self.events.append(ev.Picked(seat, take))
 
@@ -1019,31 +1103,35 @@ class Round:
         self.shared_by = self.sharers()
         turn = self.pick_turn()
         if turn is not None:
-            raise self._illegal(turn, "did not pick: loot is left on the table")
+            raise self.illegal(turn, "did not pick: loot is left on the table")
         self.phase = Phase.DONE
 
     # -- end of round --------------------------------------------------------
 
-    def finish(self):
+    def finish(self) -> RoundSummary:
         """Close the round: end-of-round cards, the cards played are discarded, the dead leave."""
         self._expect(Phase.DONE)
         hidden = self.hidden_cards()
         if hidden:
-            raise self._illegal(hidden[0], "has not shown his card (the discarded cards are shown at the end of the round)")
+            raise self.illegal(hidden[0], "has not shown his card (the discarded cards are shown at the end of the round)")
         if self.advanced:
             self._act("end-of-round", "start")
-            from .uses import bury_dragons
-
-            bury_dragons(self)
+            uses.bury_dragons(self)
             self._act("end-of-round", "end")
             self._close("end-of-round")
             for moment in MOMENTS:
                 for use in self.queue.get(moment, ()):
                     if id(use) not in self._consumed:
-                        raise self._illegal(
+                        raise self.illegal(
                             use.player, f"may not use {use.card} at {moment}: the round ended at {self.over_at} ({self.over})"
                         )
         for w in self.weapons:
-            if not w.returned:
+            if not w.returned and w.card is not None:  # every card is shown by now (checked above)
                 self.players[w.owner].discarded[w.card] += 1
+        for seat in self.clips:  # "used" includes this round's bang, discarded just now
+            p = self.players[seat]
+            if p.discarded[Card.BANG] > 0:
+                p.discarded[Card.BANG] -= 1
+                p.hand[Card.BANG] += 1
+        self.finished = True
         return self.game._end_round(self)

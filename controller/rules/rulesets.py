@@ -26,7 +26,7 @@ class RuleSetSpec:
     min_players: int
     max_players: int
     pile_size: int
-    loot_deck: Counter = field(hash=False)  # every bill or loot card of the game
+    loot_deck: Counter[int | str] = field(hash=False)  # every bill or loot card of the game
 
     @property
     def uses_bills(self) -> bool:

@@ -65,7 +65,7 @@ def split_bills(bills: Sequence[int], sharers: int) -> Split:
 def _cut(f: int, t: int, o: int, s: int, n: int) -> tuple[tuple[int, ...], ...]:
     """Cut a feasible handed-out set into ``n`` parts of ``s`` units, largest bills first."""
     parts = []
-    for i in range(n):
+    for _ in range(n):
         # Leave enough fours-room for the parts still to come: greedy is safe
         # because the small bills are interchangeable (see module docstring).
         pf = min(f, s // 4)

@@ -16,19 +16,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .advanced import CATALOG, FIRST_WOUND_OBJECTS, Use
-from .events import CardUsed
+from .advanced import CATALOG, FIRST_WOUND_OBJECTS, MOMENTS, Use
 from .cards import Card, Role
-from .game import CARDS, Kit
+from .events import CardUsed, Died
+from .players import Kit, card_of
+from .weapons import Shot, Weapon, blank_of
 
 if TYPE_CHECKING:
-    from .round import Round, Shot, Weapon
+    from .round import Round
 
 Handler = Callable[["Round", Use], None]
 
 
 def _fail(rnd: Round, use: Use, why: str) -> Exception:
-    return rnd._illegal(use.player, f"may not use {use.card}: {why}")
+    return rnd.illegal(use.player, f"may not use {use.card}: {why}")
 
 
 def _seat_list(rnd: Round, use: Use, key: str, count: int) -> list[int]:
@@ -36,8 +37,8 @@ def _seat_list(rnd: Round, use: Use, key: str, count: int) -> list[int]:
     if not isinstance(value, (list, tuple)) or len(value) != count or len(set(value)) != count:
         raise _fail(rnd, use, f"needs {key}: {count} different players")
     for seat in value:
-        if seat not in rnd._pos or not rnd.players[seat].alive:
-            raise _fail(rnd, use, f"{rnd._name(seat)} is not at the table")
+        if seat not in rnd.position or not rnd.players[seat].alive:
+            raise _fail(rnd, use, f"{rnd.name_of(seat)} is not at the table")
     return list(value)
 
 
@@ -45,11 +46,11 @@ def _opponents(rnd: Round, use: Use, seats: list[int]) -> None:
     me = rnd.players[use.player]
     for seat in seats:
         if seat == use.player or (me.gang is not None and rnd.players[seat].gang is me.gang):
-            raise _fail(rnd, use, f"{rnd._name(seat)} is not an opponent")
+            raise _fail(rnd, use, f"{rnd.name_of(seat)} is not an opponent")
 
 
-def _card(rnd: Round, use: Use, value, hand: dict, whose: str) -> Card:
-    card = CARDS.get(value)
+def _card(rnd: Round, use: Use, value: object, hand: dict[Card, int], whose: str) -> Card:
+    card = card_of(value)
     if card is None or hand.get(card, 0) <= 0:
         raise _fail(rnd, use, f"{whose} has no {value} card in hand")
     return card
@@ -61,13 +62,13 @@ def _card(rnd: Round, use: Use, value, hand: dict, whose: str) -> Card:
 def reveal(rnd: Round, use: Use) -> None:
     """The Kid, The Cunning, a visible Object: shown; they act from now on."""
     if CATALOG[use.card].visible and use.card in rnd.players[use.player].revealed:
-        raise rnd._illegal(use.player, f"may not reveal {use.card}: it is already revealed")
-    rnd._use_up(use)
+        raise rnd.illegal(use.player, f"may not reveal {use.card}: it is already revealed")
+    rnd.use_up(use)
 
 
 def insane(rnd: Round, use: Use) -> None:
     rnd.armed.add(use.player)
-    rnd._use_up(use, "holds a grenade: a shot at this player sets it off")
+    rnd.use_up(use, "holds a grenade: a shot at this player sets it off")
 
 
 def ninja(rnd: Round, use: Use) -> None:
@@ -80,19 +81,19 @@ def ninja(rnd: Round, use: Use) -> None:
     others = [s for s in rnd.seated if s != me]
     k = others.index(a)
     if others[(k + 1) % len(others)] != b:
-        raise _fail(rnd, use, f"{rnd._name(a)} and {rnd._name(b)} do not sit next to each other (clockwise)")
+        raise _fail(rnd, use, f"{rnd.name_of(a)} and {rnd.name_of(b)} do not sit next to each other (clockwise)")
     order = [s for s in rnd.game.order if s != me]
     order.insert(order.index(a) + 1, me)
     rnd.game.order = order
-    rnd._seat_players(rnd.game.living())
-    rnd._use_up(use, f"moves between {rnd._name(a)} and {rnd._name(b)}")
+    rnd.seat_players(rnd.game.living())
+    rnd.use_up(use, f"moves between {rnd.name_of(a)} and {rnd.name_of(b)}")
 
 
 def shotgun_reveal(rnd: Round, use: Use) -> None:
     p = rnd.players[use.player]
     if "the-shotgun" in p.revealed:
         raise _fail(rnd, use, "the Shotgun is already in his hands")
-    rnd._use_up(use, "takes up the Shotgun")
+    rnd.use_up(use, "takes up the Shotgun")
 
 
 def first_aid(rnd: Round, use: Use) -> None:
@@ -100,6 +101,9 @@ def first_aid(rnd: Round, use: Use) -> None:
     if not isinstance(heal, dict) or not heal:
         raise _fail(rnd, use, "needs heal: the players and how many wounds")
     me = rnd.players[use.player]
+    others = [rnd.name_of(s) for s in heal if s != use.player]
+    if len(others) > 1:
+        raise _fail(rnd, use, f"heals his own wounds and/or one other gang member's, not {' and '.join(others)}'s")
     total = 0
     for seat, count in heal.items():
         p = rnd.players[seat]
@@ -107,20 +111,22 @@ def first_aid(rnd: Round, use: Use) -> None:
             raise _fail(rnd, use, f"heals only his own wounds or his gang's, not {p.name}'s")
         if not p.alive:
             raise _fail(rnd, use, f"{p.name} is dead")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1 or count > p.wounds:
-            raise _fail(rnd, use, f"{p.name} has {p.wounds} wound(s) to heal, not {count}")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise _fail(rnd, use, f"heals a whole number of wounds for {p.name}, not {count!r}")
         total += count
     if total > 2:
         raise _fail(rnd, use, f"heals 2 wounds, not {total}")
-    for seat, count in heal.items():
+    # a player with fewer wounds is healed only what they have: never below 0 (ruling E4)
+    healed = {seat: min(count, rnd.players[seat].wounds) for seat, count in heal.items()}
+    for seat, count in healed.items():
         rnd.players[seat].wounds -= count
-    rnd._use_up(use, "heals " + ", ".join(f"{rnd._name(s)} {n}" for s, n in heal.items()))
+    rnd.use_up(use, "heals " + ", ".join(f"{rnd.name_of(s)} {n}" for s, n in healed.items()))
 
 
 def xray(rnd: Round, use: Use) -> None:
     seats = _seat_list(rnd, use, "targets", 2)
     _opponents(rnd, use, seats)
-    rnd._use_up(use, "looks at the cards of " + " and ".join(rnd._name(s) for s in seats))
+    rnd.use_up(use, "looks at the cards of " + " and ".join(rnd.name_of(s) for s in seats))
 
 
 def magnet(rnd: Round, use: Use) -> None:
@@ -135,11 +141,11 @@ def magnet(rnd: Round, use: Use) -> None:
         hand = rnd.players[seat].hand
         if not any(n > 0 for n in hand.values()):
             if seat in took or seat in gave:
-                raise _fail(rnd, use, f"{rnd._name(seat)} has no card to exchange")
+                raise _fail(rnd, use, f"{rnd.name_of(seat)} has no card to exchange")
             continue
         if seat not in took or seat not in gave:
-            raise _fail(rnd, use, f"needs took and gave for {rnd._name(seat)}")
-        drawn[seat] = _card(rnd, use, took[seat], hand, rnd._name(seat))
+            raise _fail(rnd, use, f"needs took and gave for {rnd.name_of(seat)}")
+        drawn[seat] = _card(rnd, use, took[seat], hand, rnd.name_of(seat))
         mine[drawn[seat]] = mine.get(drawn[seat], 0) + 1
     given = {}
     for seat in drawn:
@@ -152,7 +158,7 @@ def magnet(rnd: Round, use: Use) -> None:
     for seat, card in given.items():
         me.hand[card] -= 1
         rnd.players[seat].hand[card] = rnd.players[seat].hand.get(card, 0) + 1
-    rnd._use_up(use, "exchanges a card with " + " and ".join(rnd._name(s) for s in seats))
+    rnd.use_up(use, "exchanges a card with " + " and ".join(rnd.name_of(s) for s in seats))
 
 
 def clip(rnd: Round, use: Use) -> None:
@@ -181,36 +187,35 @@ def clip(rnd: Round, use: Use) -> None:
     for card in cards:
         p.hand[card] -= 1
         p.discarded[card] += 1
-    rnd._use_up(use, f"takes {back} bang card(s) back")
+    rnd.use_up(use, f"takes {back} bang card(s) back")
 
 
 def second_weapon(rnd: Round, use: Use) -> None:
     """You Don't Need It Anymore, in a later round: the card (and aim) for the dead player's weapon."""
-    from .round import Weapon, blank_of
 
     p = rnd.players[use.player]
     kit = p.kit
     if kit is None:
         raise _fail(rnd, use, "he has taken no one's weapon")
     if use.get("weapon") != kit.source:
-        raise _fail(rnd, use, f"the weapon he took is {rnd._name(kit.source)}'s")
+        raise _fail(rnd, use, f"the weapon he took is {rnd.name_of(kit.source)}'s")
     if any(w.second for w in rnd.weapons_of(use.player)):
         raise _fail(rnd, use, "one card a round for the second weapon")
-    card = _card(rnd, use, use.get("played"), kit.hand, f"{rnd._name(kit.source)}'s deck")
+    card = _card(rnd, use, use.get("played"), kit.hand, f"{rnd.name_of(kit.source)}'s deck")
     kit.hand[card] -= 1
     fits = card in ({Card.CLING, Card.TANTO, Card.SHURIKEN} if kit.yakuza else {Card.CLIC, Card.BANG, Card.BBB})
     weapon = Weapon(use.player, kit.yakuza, card, card if fits else blank_of(kit.yakuza), kit.hand, second=True)
     weapon.requested = use.get("target")
     rnd.weapons.append(weapon)
-    rnd._use_up(use, f"plays {rnd._name(kit.source)}'s weapon too")
+    rnd.use_up(use, f"plays {rnd.name_of(kit.source)}'s weapon too")
 
 
 def check_second_weapons(rnd: Round) -> None:
     for seat in rnd.seated:
         kit = rnd.players[seat].kit
         if kit and any(n > 0 for n in kit.hand.values()) and not any(w.second for w in rnd.weapons_of(seat)):
-            raise rnd._illegal(
-                seat, f"must play a card for {rnd._name(kit.source)}'s weapon too (you-dont-need-it-anymore at phase-2)"
+            raise rnd.illegal(
+                seat, f"must play a card for {rnd.name_of(kit.source)}'s weapon too (you-dont-need-it-anymore at phase-2)"
             )
 
 
@@ -230,12 +235,12 @@ def shotgun_pair(rnd: Round, use: Use) -> None:
     if weapon is None or not weapon.live:
         raise _fail(rnd, use, "his card is not in play")
     if rnd.left_of(a) != b:
-        raise _fail(rnd, use, f"{rnd._name(a)} and {rnd._name(b)} are not adjacent (clockwise)")
+        raise _fail(rnd, use, f"{rnd.name_of(a)} and {rnd.name_of(b)} are not adjacent (clockwise)")
     if weapon.target != a:
-        raise _fail(rnd, use, f"his aim must name the first of the two, {rnd._name(a)}")
+        raise _fail(rnd, use, f"his aim must name the first of the two, {rnd.name_of(a)}")
     refusal = rnd.aim_refusal(use.player, b, yakuza=False)
     if refusal:
-        raise rnd._illegal(use.player, refusal)
+        raise rnd.illegal(use.player, refusal)
     markers = use.get("markers")
     if markers is not None:
         if set(markers) != {a, b} or not set(markers.values()) <= {"wound", "blank"}:
@@ -243,17 +248,17 @@ def shotgun_pair(rnd: Round, use: Use) -> None:
     weapon.pair = (a, b)
     weapon.markers = markers
     weapon.jam = use
-    rnd._use_up(use, f"aims the Shotgun at {rnd._name(a)} and {rnd._name(b)}")
+    rnd.use_up(use, f"aims the Shotgun at {rnd.name_of(a)} and {rnd.name_of(b)}")
 
 
 def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
     """A ``bang`` or ``bbb`` from the Shotgun at two players: the thrown markers decide; both blank jams."""
-    from .round import Shot
 
     markers = weapon.markers
     if markers is None:
-        raise rnd._illegal(weapon.owner, "fired the Shotgun at two players: the record must say how the markers landed")
-    hits = [t for t in weapon.pair if markers[t] == "wound"]
+        raise rnd.illegal(weapon.owner, "fired the Shotgun at two players: the record must say how the markers landed")
+    pair = weapon.pair or ()
+    hits = [t for t in pair if markers[t] == "wound"]
     if hits:
         return [Shot(weapon.owner, t, card, weapon) for t in hits]
     use = weapon.jam
@@ -261,10 +266,12 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
     if use is not None and use.get("take_back"):
         discard = use.get("discard") or []
         hand = weapon.hand
+        fired = weapon.card
+        assert fired is not None  # the Shotgun fired a card shown: bang or bbb
         if len(discard) != 1:
-            raise rnd._illegal(weapon.owner, "takes his card back after the jam and discards one other card")
-        other = _card(rnd, use, discard[0], {**hand, weapon.card: hand.get(weapon.card, 0) + 1}, rnd._name(weapon.owner))
-        hand[weapon.card] = hand.get(weapon.card, 0) + 1
+            raise rnd.illegal(weapon.owner, "takes his card back after the jam and discards one other card")
+        other = _card(rnd, use, discard[0], {**hand, fired: hand.get(fired, 0) + 1}, rnd.name_of(weapon.owner))
+        hand[fired] = hand.get(fired, 0) + 1
         hand[other] -= 1
         rnd.players[weapon.owner].discarded[other] += 1
         weapon.returned = True
@@ -273,10 +280,9 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
     return []
 
 
-def _used(seat: int, card: str, note: str):
-    from . import events as ev
+def _used(seat: int, card: str, note: str) -> CardUsed:
 
-    return ev.CardUsed(seat, card, "", note)
+    return CardUsed(seat, card, "", note)
 
 
 # -- phase 4 --------------------------------------------------------------------
@@ -289,23 +295,23 @@ def geisha(rnd: Round, use: Use) -> None:
     if not aimers:
         raise _fail(rnd, use, "no one aims at her")
     if not isinstance(redirect, dict) or set(redirect) != aimers:
-        names = ", ".join(rnd._name(s) for s in sorted(aimers))
+        names = ", ".join(rnd.name_of(s) for s in sorted(aimers))
         raise _fail(rnd, use, f"she gives a new target to every player aiming at her: {names}")
     for seat, new in redirect.items():
         if not isinstance(new, int) or new == me:
-            raise _fail(rnd, use, f"{rnd._name(seat)}'s new target may be anyone but her and himself")
+            raise _fail(rnd, use, f"{rnd.name_of(seat)}'s new target may be anyone but her and himself")
         for w in rnd.weapons_of(seat):
             if w.live and (w.target == me or (w.pair and me in w.pair)):
                 refusal = rnd.aim_refusal(seat, new, yakuza=w.yakuza, charmed=True)
                 if refusal:
-                    raise rnd._illegal(seat, refusal)
+                    raise rnd.illegal(seat, refusal)
     for seat, new in redirect.items():
         for w in rnd.weapons_of(seat):
             if w.live and (w.target == me or (w.pair and me in w.pair)):
                 w.pair = None
                 w.markers = None
-                rnd._point(w, new)
-    rnd._use_up(use, "charms " + ", ".join(f"{rnd._name(s)} to aim at {rnd._name(t)}" for s, t in redirect.items()))
+                rnd.point(w, new)
+    rnd.use_up(use, "charms " + ", ".join(f"{rnd.name_of(s)} to aim at {rnd.name_of(t)}" for s, t in redirect.items()))
 
 
 # -- phases 5, 5b and 6 ----------------------------------------------------------
@@ -313,7 +319,6 @@ def geisha(rnd: Round, use: Use) -> None:
 
 def laser_burst(rnd: Round, weapon: Weapon, fired: list[Shot]) -> list[Shot]:
     """Laser Beam: a firing ``bbb`` also hits every player in the share aiming at its holder."""
-    from .round import Shot
 
     me = weapon.owner
     p = rnd.players[me]
@@ -329,19 +334,21 @@ def laser_burst(rnd: Round, weapon: Weapon, fired: list[Shot]) -> list[Shot]:
         and s not in already
         and any(w.owner == s and (w.target == me or (w.pair and me in w.pair)) for w in rnd.weapons)
     ]
-    rnd.events.append(_used(me, "laser-beam", "bursts at " + (", ".join(rnd._name(s) for s in victims) or "no one else")))
+    rnd.events.append(_used(me, "laser-beam", "bursts at " + (", ".join(rnd.name_of(s) for s in victims) or "no one else")))
     return [Shot(me, s, "laser", None, extra=True) for s in victims]
 
 
 def first_wound_object(rnd: Round, shot: Shot) -> list[Shot]:
     """The shooter's "first wound" Object on a hit that lands: more damage, or a second victim."""
-    from .round import Shot
 
-    p = rnd.players[shot.source]
+    source, weapon = shot.source, shot.weapon
+    if source is None or weapon is None:
+        return []
+    p = rnd.players[source]
     obj = p.object
     if obj not in FIRST_WOUND_OBJECTS or not p.has(obj):
         return []
-    pistol = shot.card in ("bang", "bbb") and not shot.weapon.yakuza
+    pistol = shot.card in ("bang", "bbb") and not weapon.yakuza
     if obj in ("dum-dum-bullet", "magic-bullet-right", "magic-bullet-left") and not pistol:
         return []
     if obj in ("poisoned-tanto", "dark-tanto") and shot.card != "tanto":
@@ -349,32 +356,32 @@ def first_wound_object(rnd: Round, shot: Shot) -> list[Shot]:
     p.spent.add(obj)
     if obj in ("dum-dum-bullet", "poisoned-tanto"):
         shot.damage = 2
-        rnd.events.append(_used(shot.source, obj, f"doubles the wound on {rnd._name(shot.target)}"))
+        rnd.events.append(_used(source, obj, f"doubles the wound on {rnd.name_of(shot.target)}"))
         return []
     if obj == "dark-tanto":
-        other = rnd._next_in_share(shot.source, -shot.weapon.step) if shot.weapon.step else None
+        other = rnd.next_in_share(source, -weapon.step) if weapon.step else None
         if other is None or other == shot.target:
             return []
-        rnd.events.append(_used(shot.source, obj, f"the second blade hits {rnd._name(other)}"))
-        return [Shot(shot.source, other, shot.card, shot.weapon, extra=True)]
+        rnd.events.append(_used(source, obj, f"the second blade hits {rnd.name_of(other)}"))
+        return [Shot(source, other, shot.card, weapon, extra=True)]
     step = -1 if obj == "magic-bullet-right" else 1
-    other = rnd._next_in_share(shot.target, step)
+    other = rnd.next_in_share(shot.target, step)
     if other == shot.target:
         return []
-    rnd.events.append(_used(shot.source, obj, f"also hits {rnd._name(other)}"))
-    return [Shot(shot.source, other, shot.card, shot.weapon, extra=True)]
+    rnd.events.append(_used(source, obj, f"also hits {rnd.name_of(other)}"))
+    return [Shot(source, other, shot.card, weapon, extra=True)]
 
 
 def ronin(rnd: Round, weapon: Weapon) -> None:
     """The Ronin, after his throw: the shuriken goes back to his hand, a cling is discarded."""
-    use = rnd._announced("phase-5b", weapon.owner, "ronin")
+    use = rnd.announced("phase-5b", weapon.owner, "ronin")
     if use is None or weapon.hand.get(Card.CLING, 0) <= 0:
         return
     weapon.hand[Card.CLING] -= 1
     weapon.hand[Card.SHURIKEN] = weapon.hand.get(Card.SHURIKEN, 0) + 1
     rnd.players[weapon.owner].discarded[Card.CLING] += 1
     weapon.returned = True
-    rnd._use_up(use, "takes the shuriken back and discards a Cling Cling Cling card")
+    rnd.use_up(use, "takes the shuriken back and discards a Cling Cling Cling card")
 
 
 def deringer(rnd: Round, use: Use) -> None:
@@ -390,7 +397,7 @@ def deringer(rnd: Round, use: Use) -> None:
     if weapon.target is None:
         raise _fail(rnd, use, "he aims at no one")
     weapon.effect = Card.BANG
-    rnd._use_up(use, f"the Clic Clic Clic card played is a Bang! at {rnd._name(weapon.target)}")
+    rnd.use_up(use, f"the Clic Clic Clic card played is a Bang! at {rnd.name_of(weapon.target)}")
 
 
 # -- deaths and the end of the round ---------------------------------------------
@@ -413,11 +420,13 @@ def take_kit(rnd: Round, use: Use) -> None:
     dead = rnd.players[source]
     p.kit = Kit(source, dead.role is Role.YAKUZA, dict(dead.hand), dead.shotgun)
     dead.hand = {}
-    rnd._use_up(use, f"takes {dead.name}'s weapon and cards")
+    rnd.use_up(use, f"takes {dead.name}'s weapon and cards")
 
 
 def specialist(rnd: Round, use: Use) -> None:
     p = rnd.players[use.player]
+    if not p.alive:
+        raise _fail(rnd, use, "he is dead")
     if use.player not in rnd.fired_bbb:
         raise _fail(rnd, use, "his bbb did not fire this round")
     discard = use.get("discard") or []
@@ -429,28 +438,24 @@ def specialist(rnd: Round, use: Use) -> None:
     p.hand[Card.BBB] = p.hand.get(Card.BBB, 0) + 1
     p.hand[card] -= 1
     p.discarded[card] += 1
-    rnd._use_up(use, f"takes the Bang! Bang! Bang! card back and discards a {card} card")
+    rnd.use_up(use, f"takes the Bang! Bang! Bang! card back and discards a {card} card")
 
 
 def bury_dragons(rnd: Round) -> None:
     """Angry Dragon holders whose extra round ends now die for good (their Kamikaze with them)."""
     players = rnd.players
-    blast = []
-    from .round import Shot
-
+    blast: list[Shot] = []
     for s in rnd.seated:
         p = players[s]
         if p.alive and p.dragon_until is not None and p.dragon_until <= rnd.number:
             p.alive = False
             rnd.died.append(s)
-            from . import events as ev
-
-            rnd.events.append(ev.Died(s))
-            if rnd._take("end-of-round", s, "kamikaze") is not None:
+            rnd.events.append(Died(s))
+            if rnd.take_use("end-of-round", s, "kamikaze") is not None:
                 blast += [Shot(s, n, "blast") for n in sorted(rnd.neighbours(s)) if n not in rnd.withdrew]
     if blast:
-        rnd._apply_shots(blast, "end-of-round", discards=False)
-        rnd._settle_deaths("end-of-round")
+        rnd.land(blast, "end-of-round", discards=False)
+        rnd.settle_deaths("end-of-round")
 
 
 # -- phase 7 ---------------------------------------------------------------------
@@ -462,7 +467,7 @@ def not_even_hurt(rnd: Round, use: Use) -> None:
     if not rnd.players[use.player].alive:
         raise _fail(rnd, use, "he is dead")
     rnd.extra_sharers.append(use.player)
-    rnd._use_up(use, "stands up and shares")
+    rnd.use_up(use, "stands up and shares")
 
 
 def four_leaf_clover(rnd: Round, use: Use) -> None:
@@ -471,10 +476,10 @@ def four_leaf_clover(rnd: Round, use: Use) -> None:
     table = rnd.game.table
     if not table:
         raise _fail(rnd, use, "the share was exact: no bills are left")
-    amount = sum(table)
+    amount = sum(int(bill) for bill in table)
     table.clear()
-    rnd._pay(use.player, amount)
-    rnd._use_up(use, f"takes the ${amount:,} left on the table")
+    rnd.pay(use.player, amount)
+    rnd.use_up(use, f"takes the ${amount:,} left on the table")
 
 
 def bludgeon(rnd: Round, use: Use) -> None:
@@ -488,10 +493,10 @@ def bludgeon(rnd: Round, use: Use) -> None:
     if me.gang is not None and rnd.players[victim].gang is me.gang:
         raise _fail(rnd, use, "not a member of his own gang")
     amount = rnd.received.get(victim, 0)
-    rnd._pay(victim, -amount)
-    rnd._pay(use.player, amount)
+    rnd.pay(victim, -amount)
+    rnd.pay(use.player, amount)
     me.cowardice += 2
-    rnd._use_up(use, f"knocks {rnd._name(victim)} out and takes ${amount:,} from {rnd._name(victim)}; 2 cowardice tokens")
+    rnd.use_up(use, f"knocks {rnd.name_of(victim)} out and takes ${amount:,} from {rnd.name_of(victim)}; 2 cowardice tokens")
 
 
 # -- the table of actions -----------------------------------------------------------
@@ -526,9 +531,8 @@ ACTIONS: dict[str, dict[str, tuple[str, Handler]]] = {
     },
     "end-of-round": {"the-specialist": ("start", specialist), "you-dont-need-it-anymore": ("end", take_kit)},
 }
-for _moment in ACTIONS:
-    ACTIONS[_moment].setdefault("clip", ("start", clip))
-ACTIONS.setdefault("phase-5", {})["clip"] = ("start", clip)
+for _moment in MOMENTS:  # the Clip names no moment: usable at the start of any
+    ACTIONS.setdefault(_moment, {}).setdefault("clip", ("end" if _moment == "deaths" else "start", clip))
 
 
 def action(card: str, moment: str, stage: str) -> Handler | None:

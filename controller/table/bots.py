@@ -34,6 +34,7 @@ class Temper:
     wild: float = 0.1
     touch_only: float = 0.2
     tile: float = 0.15
+    wrong_aim: float = 0.03  # a player points at someone the rules forbid (the Godfather has him aim again)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,16 @@ class ThrowPlan:
     target: str
     knocked: tuple[str, ...]
     touched: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AimPlan:
+    """Where a bot's weapon really points at the aim count: the truth the camera has to see."""
+
+    player: str
+    target: str | None  # the standee the weapon points at (None: never raised)
+    late: bool
+    entered: str | None  # the aim the Godfather enters for him (None when late or with no one to aim at)
 
 
 class Bots:
@@ -94,13 +105,8 @@ class Bots:
         if step is Step.CARDS:
             return I.CardsDown({n: None for n in prompt.players})
         if step is Step.AIMS:
-            rng = self.rng(number, "aims")
-            late = [n for n in prompt.players if rng.random() < self.temper.late]
-            aims = {}
-            for n in prompt.players:
-                legal = prompt.options["targets"][n]
-                aims[n] = None if n in late or not legal else self.rng(number, "aim", n).choice(legal)
-            return I.Aims(aims, late)
+            plans = self.aim_plans(prompt)
+            return I.Aims({n: p.entered for n, p in plans.items()}, [n for n, p in plans.items() if p.late])
         if step is Step.PRIVILEGE:
             rng = self.rng(number, "privilege")
             orders = {n: t for n, t in prompt.options["orders"].items() if t}
@@ -129,6 +135,27 @@ class Bots:
         if step is Step.INTERMISSION:
             return I.Resume()
         raise ValueError(f"no bot answer at step {step.value}")
+
+    def aim_plans(self, prompt: Prompt) -> dict[str, AimPlan]:
+        """Phase 3: where each living player's weapon points, whether late, and the aim entered for him."""
+        number = prompt.round
+        rng = self.rng(number, "aims")
+        late = [n for n in prompt.players if rng.random() < self.temper.late]
+        players = self.referee.game.players
+        plans = {}
+        for n in prompt.players:
+            legal = prompt.options["targets"][n]
+            entered = None if n in late or not legal else self.rng(number, "aim", n).choice(legal)
+            target = entered
+            if n in late and legal:
+                target = self.rng(number, "late aim", n).choice(legal)
+            elif entered is not None:
+                others = [m for m in prompt.players if m != n and m not in legal and players[self.referee.game.seat_of(m)].alive]
+                wrong = self.rng(number, "wrong aim", n)
+                if others and wrong.random() < self.temper.wrong_aim:
+                    target = wrong.choice(others)
+            plans[n] = AimPlan(n, target, n in late, entered)
+        return plans
 
     def lay_downs(self, prompt: Prompt, *, window: float, settle: float) -> list[LayDown]:
         """Phase 4: who lies down, and when, counted from the "1" (``window``: until 0.5 s after the "3")."""

@@ -1,16 +1,19 @@
-"""The camera that judges shuriken throws, for the session: the real one, or a simulated one.
+"""The camera that judges shuriken throws and reads the aims, for the session: the real one, or a
+simulated one.
 
 The simulated camera renders each throw as a camera over the table would film it
 (``vision.synth``: the table, the standees and their markers, the flying star, blur,
 noise, JPEG) from what the throw really did, and judges the frames with the real
-judge (``vision.judge``): the verdict is the vision code's, not the truth.
+judge (``vision.judge``): the verdict is the vision code's, not the truth.  Each aim count
+is rendered the same way from where the weapons really point (``vision.aim_synth``) and
+read by the real aim reader (``vision.aims``).
 """
 
 from __future__ import annotations
 
 import logging
 
-from .session import CameraVerdict
+from .session import CameraAims, CameraVerdict
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +30,44 @@ def verdict_of(verdict) -> CameraVerdict:
     )
 
 
+def aims_of(reading, frame) -> CameraAims:
+    """A ``vision.aims.AimReading`` as the session's :class:`CameraAims` (``frame``: the JPEG to show)."""
+    return CameraAims(
+        aims=dict(reading.aims),
+        late=list(reading.late),
+        unsure=list(reading.unsure),
+        margins={s: float(a.margin_deg) for s, a in reading.seats.items() if a.margin_deg is not None},
+        confidence=float(reading.confidence),
+        details=reading.details(),
+        frame=frame,
+    )
+
+
 class SimulatedCamera:
-    """Films a throw from its true outcome with the synthetic renderer, and judges the film."""
+    """Films a throw from its true outcome with the synthetic renderer, and judges the film; films
+    each aim count from where the weapons really point, and reads the aims from the film."""
+
+    AIM_FPS = 30  # the simulated aim counts are filmed at 30 frames a second: the reader samples at 30
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
+
+    def read_aims(self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
+                  truth: dict[int, tuple[int | None, bool]] | None = None) -> CameraAims | None:
+        from vision.aim_synth import AimScene, random_spec
+        from vision.aims import draw_lines, read_frames
+
+        if truth is None:
+            return None
+        spec = random_spec(self.seed * 1000 + number, seats=seats, fps=self.AIM_FPS,
+                           aims={s: truth.get(s, (None, False)) for s in shooters})
+        scene = AimScene(spec)
+        reading = read_frames(scene.frames(), seats=seats, fps=spec.fps, three_at=spec.three_at,
+                              shooters=shooters, candidates=candidates)
+        frame = b""
+        if reading.deadline_frame is not None:
+            frame = jpeg(draw_lines(reading.deadline_frame, reading))
+        return aims_of(reading, frame)
 
     def reachable(self, thrower: int, seats: int) -> set[int]:
         """The seats a throw from ``thrower`` reaches in a straight line, past no other standee."""

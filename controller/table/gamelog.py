@@ -5,8 +5,12 @@ header: rule set, players, options, setup, the loot of a digital bank) and how i
 played (the table's settings, the bots' seed...).  Then, in order:
 
 - ``{"seq": n, "input": {...}}``: an input the referee accepted (see :mod:`.inputs`);
-- ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict), kept
-  for the record of what happened, not replayed.
+- ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict, the aims the
+  camera read: ``{"aims": {"round", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``
+  just before the ``aims`` input that was confirmed), kept for the record of what happened and to
+  replay a dispute, not replayed into the game.
+- ``{"seq": n, "undo": k}``: the input of line ``seq`` ``k`` was taken back (see :mod:`.undo`):
+  reading the log drops it.
 
 A line is written, flushed and ``fsync``-ed before the input is applied, so after a crash
 or a pulled plug every input that had an effect is in the log, once.  A last line cut short
@@ -94,6 +98,7 @@ class GameLog:
             raise LogError(f"{path}: cannot open the game log: {exc.strerror}") from None
         game_log = cls(path, handle, game.next_seq)
         game_log._lock()
+        os.fchmod(handle.fileno(), 0o600)  # the table's user only
         handle.seek(0, os.SEEK_END)
         size = handle.tell()
         valid = _valid_length(path)
@@ -115,9 +120,15 @@ class GameLog:
         self._file.flush()
         os.fsync(self._file.fileno())
 
-    def input(self, data: dict[str, Any]) -> None:
-        """Log an input before it is applied."""
+    def input(self, data: dict[str, Any]) -> int:
+        """Log an input before it is applied; returns its ``seq``."""
         self._write({"seq": self._seq, "input": data})
+        self._seq += 1
+        return self._seq - 1
+
+    def undo(self, seq: int) -> None:
+        """Log that the input of line ``seq`` was taken back."""
+        self._write({"seq": self._seq, "undo": seq})
         self._seq += 1
 
     def seen(self, data: dict[str, Any]) -> None:
@@ -169,12 +180,16 @@ def read(path: str | Path, *, salvage: bool = False) -> LoggedGame:
         raise LogError(f"{path}: line 1: not a {FORMAT} game log")
     game = LoggedGame(header)
     offset = len(complete[0]) + 1
+    seqs: list[int] = []  # the seq of each input kept, for the undo lines
     for number, line in enumerate(complete[1:], start=2):
         start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
+        where = f"{path}: line {number}"
         try:
-            kind, value, seq = _entry(line, where=f"{path}: line {number}", expected=game.next_seq)
+            kind, value, seq = _entry(line, where=where, expected=game.next_seq)
+            if kind == "undo" and (not seqs or seqs[-1] != value):
+                raise LogError(f"{where}: undoes input {value!r}, which is not the last one")
         except LogError as exc:
             if not salvage:
                 raise
@@ -183,25 +198,33 @@ def read(path: str | Path, *, salvage: bool = False) -> LoggedGame:
         if kind == "input":
             game.inputs.append(value)
             game.starts.append((number, start))
+            seqs.append(seq)
+        elif kind == "undo":
+            game.inputs.pop()
+            game.starts.pop()
+            seqs.pop()
         else:
             game.seen.append(value)
         game.next_seq = seq + 1
     return game
 
 
-def _entry(line: bytes, *, where: str, expected: int) -> tuple[str, dict[str, Any], int]:
-    """One line after the header: ``("input" or "seen", its object, its sequence number)``."""
+def _entry(line: bytes, *, where: str, expected: int) -> tuple[str, Any, int]:
+    """One line after the header: ``("input", "seen" or "undo", its value, its sequence number)``."""
     try:
         entry = files.loads_json(line, where=where)
     except InputFileError as exc:
         raise LogError(str(exc)) from None
     if not isinstance(entry, dict):
-        raise LogError(f"{where}: not an entry (an object with seq and input or seen)")
-    kinds = [k for k in ("input", "seen") if k in entry]
+        raise LogError(f"{where}: not an entry (an object with seq and input, seen or undo)")
+    kinds = [k for k in ("input", "seen", "undo") if k in entry]
     if len(kinds) != 1:
-        raise LogError(f"{where}: neither an input nor a sensor observation")
+        raise LogError(f"{where}: neither an input, a sensor observation nor an undo")
     value = entry[kinds[0]]
-    if not isinstance(value, dict):
+    if kinds[0] == "undo":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise LogError(f"{where}: the undo does not name an input's seq")
+    elif not isinstance(value, dict):
         raise LogError(f"{where}: the {kinds[0]} is not an object")
     seq = entry.get("seq", expected)
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:

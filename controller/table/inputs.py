@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
+from ..errors import TableInputError
+
 
 @dataclass(frozen=True)
 class Input:
@@ -24,7 +26,7 @@ class Pile(Input):
     """Physical bank: the bills (or loot cards) revealed this round, entered by the Godfather."""
 
     kind: ClassVar[str] = "pile"
-    items: list = field(default_factory=list)
+    items: list[int | str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ class UseCard(Input):
     """A Super Power, Super Kiai or Object announced (the record's use entry: player, card, when, fields)."""
 
     kind: ClassVar[str] = "use"
-    use: dict = field(default_factory=dict)
+    use: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ KINDS: dict[str, type[Input]] = {
 }
 
 
-class BadInput(ValueError):
+class BadInput(TableInputError):
     """An input that is not even well formed; ``str()`` names what is wrong."""
 
 

@@ -1,9 +1,12 @@
 """The referee: a game played at the table, step by step, through the rules engine.
 
-The referee is deterministic and does no I/O: it takes :mod:`inputs <.inputs>` in the
-order the table gives them, asks the engine whether each is legal, and keeps the game
-record up to date.  Everything else (the counts, the sensors, the camera, the console,
-the game log) lives around it, in :mod:`.session`.
+The referee is deterministic and does no I/O.  It keeps only the table's own steps (the
+revealed pile of a physical bank, the Yakuzas intermission, game over) and the game record;
+a round is the engine's.  Each :mod:`input <.inputs>` of a round is turned into a move of
+:mod:`controller.rules.moves` (names become seats) and pushed onto the round, which applies
+it or refuses it; the step the table is at is derived from the moves the round expects.
+Everything else (the counts, the sensors, the camera, the console, the game log) lives
+around it, in :mod:`.session`.
 
 An input is first tried on a copy of the game (:meth:`Referee.check`), so a refused
 input changes nothing; the session writes an accepted one to the game log, then
@@ -18,21 +21,26 @@ the cards discarded unseen at the end of the round).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from ..errors import CashNGunsError, TableInputError
 from ..record.replay import new_game, use_from_entry
-from ..record.schema import Record, RecordError, RoundRecord, Throw as ThrowRecord
-from ..rules import Game, IllegalMove, RuleSet
+from ..record.schema import Record, RoundRecord
+from ..record.schema import Throw as ThrowRecord
+from ..rules import Game, RoundSummary, RuleSet
+from ..rules import moves as mv
 from ..rules.advanced import CATALOG
+from ..rules.events import Event
 from ..rules.round import Round
 from ..words import withdraw_call
 from . import inputs as I
 
 
 class Step(str, Enum):
-    """What the referee waits for."""
+    """What the referee waits for: the table's own steps (pile, intermission, game over), or the round's."""
 
     PILE = "pile"  # physical bank: the revealed pile
     CARDS = "cards"  # every living player puts a card face down
@@ -48,23 +56,35 @@ class Step(str, Enum):
     OVER = "over"
 
 
-EXPECTED: dict[Step, tuple[type[I.Input], ...]] = {
-    Step.PILE: (I.Pile,),
-    Step.CARDS: (I.CardsDown,),
-    Step.AIMS: (I.Aims,),
-    Step.PRIVILEGE: (I.Privilege,),
-    Step.WITHDRAW: (I.Withdrawals,),
-    Step.BBB: (I.Show,),
-    Step.THROWS: (I.Throw, I.Show, I.ThrowsDone),
-    Step.REVEAL: (I.Show,),
-    Step.PICKS: (I.Pick,),
-    Step.DISCARDS: (I.Show,),
-    Step.INTERMISSION: (I.Resume,),
-    Step.OVER: (),
-}
+# The step a round is at, from the first of these move kinds it expects (else DISCARDS).
+ROUND_STEPS: tuple[tuple[type[mv.Move], Step], ...] = (
+    (mv.PlayCards, Step.CARDS),
+    (mv.Aim, Step.AIMS),
+    (mv.Privilege, Step.PRIVILEGE),
+    (mv.Withdraw, Step.WITHDRAW),
+    (mv.Bbb, Step.BBB),
+    (mv.Throw, Step.THROWS),
+    (mv.Reveal, Step.REVEAL),
+    (mv.Pick, Step.PICKS),
+)
+# The input of the table that carries each move (a Show carries the bbb, the phase 6 cards and the discards).
+MOVE_INPUTS: tuple[tuple[type[mv.Move], type[I.Input]], ...] = (
+    (mv.PlayCards, I.CardsDown),
+    (mv.Aim, I.Aims),
+    (mv.Privilege, I.Privilege),
+    (mv.Withdraw, I.Withdrawals),
+    (mv.Bbb, I.Show),
+    (mv.Throw, I.Throw),
+    (mv.Show, I.Show),
+    (mv.ThrowsDone, I.ThrowsDone),
+    (mv.Reveal, I.Show),
+    (mv.Pick, I.Pick),
+)
+# The table's own steps and the one input each waits for.
+TABLE_STEPS: dict[Step, type[I.Input] | None] = {Step.PILE: I.Pile, Step.INTERMISSION: I.Resume, Step.OVER: None}
 
 
-class Refused(ValueError):
+class Refused(TableInputError):
     """An input the rules (or the step) do not allow; ``str()`` is the one line to show."""
 
 
@@ -83,8 +103,8 @@ class Prompt:
 class Outcome:
     """What an accepted input changed: the engine's new events, the round closed if any."""
 
-    events: list = field(default_factory=list)
-    round_over: Any = None  # the RoundSummary of a round that ended
+    events: list[Event] = field(default_factory=list)
+    round_over: RoundSummary | None = None  # the summary of a round that ended
     game_over: bool = False
 
 
@@ -131,7 +151,7 @@ class Referee:
     def round(self) -> Round | None:
         return self.state.rnd
 
-    def names(self, seats) -> list[str]:
+    def names(self, seats: Iterable[int]) -> list[str]:
         players = self.game.players
         return [players[s].name for s in seats]
 
@@ -147,6 +167,7 @@ class Referee:
         if step is Step.PILE:
             spec = game.spec
             return Prompt(step, number, f"count the revealed pile ({spec.pile_size} items)", options={"size": spec.pile_size})
+        assert rnd is not None  # every other step is a round's
         living = self.names(rnd.seated)
         if step is Step.CARDS:
             return Prompt(step, number, "each player puts a card face down", living)
@@ -178,23 +199,34 @@ class Referee:
             turn = rnd.pick_turn()
             return Prompt(
                 step, number, "take the loot in turn", self.names([turn] if turn is not None else []),
-                {"table": list(game.table), "tile": not rnd._tile_taken},
+                {"table": list(game.table), "tile": not rnd.tile_taken},
             )
         return Prompt(step, number, "show the cards discarded unseen", self.names(rnd.hidden_cards()))
+
+    def expected_inputs(self) -> list[str]:
+        """The kinds of input the table may give now (a card use aside), from the round's expected moves."""
+        rnd = self.state.rnd
+        if rnd is None:
+            wanted = TABLE_STEPS[self.step]
+            return [] if wanted is None else [wanted.kind]
+        kinds = rnd.expects()
+        return [inp.kind for move, inp in MOVE_INPUTS if move in kinds and not move.automatic]
 
     def check_aim(self, player: str, target: str | None) -> str | None:
         """Why ``player`` may not aim at ``target`` now (``None``: he may), for instant feedback."""
         rnd = self.state.rnd
         if self.step is not Step.AIMS or rnd is None:
             return "it is not the time to aim"
-        try:
-            seat = self.game.seat_of(player)
-            if target is None:
-                legal = rnd.legal_targets(seat)
-                return f"must aim at someone: {', '.join(self.names(legal))}" if legal else None
-            return rnd.aim_refusal(seat, self.game.seat_of(target))
-        except KeyError as exc:
-            return f"{exc.args[0]!r} is not a player"
+        seat = self.game.find(player)
+        if seat is None:
+            return f"{player!r} is not a player"
+        if target is None:
+            legal = rnd.legal_targets(seat)
+            return f"must aim at someone: {', '.join(self.names(legal))}" if legal else None
+        aimed = self.game.find(target)
+        if aimed is None:
+            return f"{target!r} is not a player"
+        return rnd.aim_refusal(seat, aimed)
 
     # -- taking inputs -------------------------------------------------------
 
@@ -203,10 +235,10 @@ class Referee:
         state = copy.deepcopy(self.state)
         try:
             outcome = _apply(state, inp, self)
-        except (IllegalMove, RecordError, I.BadInput) as exc:
+        except Refused:
+            raise
+        except CashNGunsError as exc:  # the engine's refusals, a card use that cannot be read
             raise Refused(str(exc)) from None
-        except KeyError as exc:
-            raise Refused(f"{exc.args[0]!r} is not a player") from None
         return state, outcome
 
     def accept(self, checked: tuple[_State, Outcome]) -> Outcome:
@@ -228,127 +260,40 @@ class Referee:
             return
         st.rnd = game.begin_round()
         st.rr = RoundRecord(cards={}, aims={})
-        st.step = Step.CARDS
+        st.step = _round_step(st.rnd)
 
 
-def _expect(st: _State, inp: I.Input) -> None:
-    if not isinstance(inp, EXPECTED[st.step]):
-        wanted = " or ".join(c.kind for c in EXPECTED[st.step]) or "nothing more"
-        raise IllegalMove(None, None, f"the table is at step {st.step.value}: expected {wanted}, not {inp.kind}")
+def _round_step(rnd: Round) -> Step:
+    kinds = rnd.expects()
+    return next((step for kind, step in ROUND_STEPS if kind in kinds), Step.DISCARDS)
 
 
 def _apply(st: _State, inp: I.Input, referee: Referee) -> Outcome:
-    game = st.game
-    seat = game.seat_of
-    rnd = st.rnd
-    before = len(rnd.events) if rnd is not None else 0
-    outcome = Outcome()
-    if isinstance(inp, I.UseCard):
-        if rnd is None or st.step in (Step.OVER, Step.INTERMISSION):
-            raise IllegalMove(None, None, "a card is used during a round")
-        _announce(st, inp.use)
-        outcome.events = rnd.events[before:]
-        return outcome
-    _expect(st, inp)
-    step = st.step
-    rr = st.rr
-    if step is Step.PILE:
-        game.add_pile(inp.items)
-        st.record.loot.append(list(inp.items))
-        referee._next_round(st)
-        outcome.events = list(st.rnd.events)
-        return outcome
-    if step is Step.CARDS:
-        cards = {seat(n): c for n, c in inp.cards.items()}
-        rnd.close_phase_1()  # phase 1's card uses first: a Smoke Grenade may end the round here
-        rnd.play_cards({} if rnd.over else {s: cards.get(s) for s in rnd.seated})
-        st.step = Step.AIMS
-    elif step is Step.AIMS:
-        rnd.aim({seat(n): (None if t is None else seat(t)) for n, t in inp.aims.items()}, late=[seat(n) for n in inp.late])
-        rr.aims = dict(inp.aims)
-        rr.late = list(inp.late)
-        st.step = Step.PRIVILEGE if game.ruleset is RuleSet.CLASSIC_2014 else Step.WITHDRAW
-    elif step is Step.PRIVILEGE:
-        if inp.player is not None:
-            if inp.target is None:
-                raise IllegalMove(rnd.number, inp.player, "was ordered to change target: the new target is missing")
-            rnd.privilege(seat(inp.player), seat(inp.target))
-            rr.privilege = {"player": inp.player, "target": inp.target}
-        st.step = Step.WITHDRAW
-    elif step is Step.WITHDRAW:
-        rnd.withdraw(seat(n) for n in inp.withdrew)
-        rr.withdraw = list(inp.withdrew)
-        st.step = Step.BBB
-    elif step is Step.BBB:
-        shown = {seat(n): c for n, c in inp.cards.items()}
-        for s, c in shown.items():
-            if c != "bbb":
-                raise IllegalMove(rnd.number, game.players[s].name, f"shows {c}: in phase 5 only a Bang! Bang! Bang! is shown")
-        rnd.reveal_cards(shown)
-        rnd.bang_bang_bang()
-        st.step = Step.THROWS if game.is_yakuzas else Step.REVEAL
-    elif step is Step.THROWS:
-        if isinstance(inp, I.Throw):
-            rnd.throw(
-                seat(inp.thrower),
-                [seat(n) for n in inp.knocked],
-                [seat(n) for n in inp.touched],
-                target=None if inp.target is None else seat(inp.target),
-            )
-            rr.shuriken.append(ThrowRecord(inp.thrower, list(inp.knocked), list(inp.touched), inp.target))
-        elif isinstance(inp, I.Show):
-            rnd.reveal_cards({seat(n): c for n, c in inp.cards.items()})
-        else:
-            rnd.end_throws()
-            st.step = Step.REVEAL
-    elif step is Step.REVEAL:
-        rnd.reveal_cards({seat(n): c for n, c in inp.cards.items()})
-        rnd.reveal()
-        if not rnd.over:
-            if game.spec.uses_bills:
-                rnd.share_bills()
-                st.step = Step.DISCARDS
-            else:
-                st.step = Step.PICKS
-                if rnd.pick_turn() is None:
-                    rnd.end_picks()
-                    st.step = Step.DISCARDS
-    elif step is Step.PICKS:
-        rnd.pick(seat(inp.player), inp.take)
-        rr.picks.append({"player": inp.player, "take": inp.take})
-        if rnd.pick_turn() is None:
-            rnd.end_picks()
-            st.step = Step.DISCARDS
-    elif step is Step.DISCARDS:
-        rnd.reveal_cards({seat(n): c for n, c in inp.cards.items()})
-    elif step is Step.INTERMISSION:
-        referee._next_round(st)
-        outcome.events = list(st.rnd.events) if st.rnd is not None else []
-        return outcome
-    if rnd.over and st.step not in (Step.DISCARDS,):
-        st.step = Step.DISCARDS
-    outcome.events = rnd.events[before:]
-    if st.step is Step.DISCARDS and not rnd.hidden_cards():
-        outcome.round_over = _finish(st, referee)
-        outcome.events = rnd.events[before:]
-        outcome.game_over = game.finished
-        if st.rnd is not None:  # the next round began: its pile is revealed
-            outcome.events += st.rnd.events
-    return outcome
-
-
-def _announce(st: _State, entry: dict) -> None:
-    """A card use from the console: read as a record entry, then queued in the engine for its moment."""
-    use = use_from_entry(st.game, entry, f"round {st.rnd.number}")
-    st.rnd.announce(use)
-    target = st.rr.objects if CATALOG[use.card].is_object else st.rr.powers
-    target.append({**entry, "when": use.when})
-
-
-def _finish(st: _State, referee: Referee):
+    """The table's own steps here; a round's inputs become moves pushed onto the round."""
     rnd, rr = st.rnd, st.rr
+    if rnd is None or rr is None:
+        wanted = TABLE_STEPS[st.step]
+        if not isinstance(inp, wanted or ()):
+            expected = wanted.kind if wanted is not None else "nothing more"
+            raise Refused(f"the table is at step {st.step.value}: expected {expected}, not {inp.kind}")
+        if isinstance(inp, I.Pile):
+            st.game.add_pile(inp.items)
+            st.record.loot.append(list(inp.items))
+        referee._next_round(st)
+        return Outcome(events=list(st.rnd.events) if st.rnd is not None else [])
+    before = len(rnd.events)
+    rnd.push(_move(st.game, rnd, inp))
+    _write(st, inp)
+    outcome = Outcome()
+    while (auto := rnd.automatic()) is not None:
+        summary = rnd.push(auto)
+        if summary is not None:
+            outcome.round_over = summary
+    outcome.events = rnd.events[before:]
+    if outcome.round_over is None:
+        st.step = _round_step(rnd)
+        return outcome
     rr.cards = {st.game.players[s].name: str(w.card) for s, w in rnd.primary.items()}
-    summary = rnd.finish()
     st.record.rounds.append(rr)
     game = st.game
     if game.finished:
@@ -357,7 +302,74 @@ def _finish(st: _State, referee: Referee):
         st.step, st.rnd, st.rr = Step.INTERMISSION, None, None
     else:
         referee._next_round(st)
-    return summary
+    outcome.game_over = game.finished
+    if st.rnd is not None:  # the next round began: its pile is revealed
+        outcome.events += st.rnd.events
+    return outcome
 
 
-__all__ = ["EXPECTED", "Prompt", "Outcome", "Referee", "Refused", "Step"]
+def _seat(game: Game, name: str | None) -> int:
+    seat = game.find(name)
+    if seat is None:
+        raise Refused(f"{name!r} is not a player")
+    return seat
+
+
+def _move(game: Game, rnd: Round, inp: I.Input) -> mv.Move:
+    """The move an input of the table stands for: names turned into seats, nothing decided."""
+    def seats(names: list[str]) -> list[int]:
+        return [_seat(game, n) for n in names]
+
+    def shown(cards: dict[str, str]) -> dict[int, str]:
+        return {_seat(game, n): c for n, c in cards.items()}
+
+    if isinstance(inp, I.CardsDown):
+        named = {_seat(game, n): c for n, c in inp.cards.items()}
+        return mv.PlayCards({s: named.get(s) for s in rnd.seated})  # the others stay face down
+    if isinstance(inp, I.Aims):
+        aims = {_seat(game, n): (None if t is None else _seat(game, t)) for n, t in inp.aims.items()}
+        return mv.Aim(aims, frozenset(seats(inp.late)))
+    if isinstance(inp, I.Privilege):
+        if inp.player is None:
+            return mv.Privilege()
+        return mv.Privilege(_seat(game, inp.player), None if inp.target is None else _seat(game, inp.target))
+    if isinstance(inp, I.Withdrawals):
+        return mv.Withdraw(frozenset(seats(inp.withdrew)))
+    if isinstance(inp, I.Show):  # the cards shown now: the bbb, before phase 6, or the discards
+        kinds = rnd.expects()
+        kind = mv.Bbb if mv.Bbb in kinds else mv.Reveal if mv.Reveal in kinds else None
+        return kind(shown(inp.cards)) if kind is not None else mv.Show(shown(inp.cards))
+    if isinstance(inp, I.Throw):
+        target = None if inp.target is None else _seat(game, inp.target)
+        return mv.Throw(_seat(game, inp.thrower), tuple(seats(inp.knocked)), tuple(seats(inp.touched)), target)
+    if isinstance(inp, I.ThrowsDone):
+        return mv.ThrowsDone()
+    if isinstance(inp, I.Pick):
+        return mv.Pick(_seat(game, inp.player), inp.take)
+    if isinstance(inp, I.UseCard):
+        return mv.Announce(use_from_entry(game, inp.use, f"round {rnd.number}"))
+    wanted = " or ".join(sorted(k.kind for k in rnd.expects() - {mv.Announce}))
+    raise Refused(f"the table is at step {_round_step(rnd).value}: expected {wanted}, not {inp.kind}")
+
+
+def _write(st: _State, inp: I.Input) -> None:
+    """The game record follows the accepted inputs (the cards are written when the round ends)."""
+    rr = st.rr
+    assert rr is not None
+    if isinstance(inp, I.Aims):
+        rr.aims, rr.late = dict(inp.aims), list(inp.late)
+    elif isinstance(inp, I.Privilege) and inp.player is not None and inp.target is not None:
+        rr.privilege = {"player": inp.player, "target": inp.target}
+    elif isinstance(inp, I.Withdrawals):
+        rr.withdraw = list(inp.withdrew)
+    elif isinstance(inp, I.Throw):
+        rr.shuriken.append(ThrowRecord(inp.thrower, list(inp.knocked), list(inp.touched), inp.target))
+    elif isinstance(inp, I.Pick):
+        rr.picks.append({"player": inp.player, "take": inp.take})
+    elif isinstance(inp, I.UseCard):
+        card = CATALOG[inp.use["card"]]
+        when = inp.use.get("when") or card.moments[0]
+        (rr.objects if card.is_object else rr.powers).append({**inp.use, "when": when})
+
+
+__all__ = ["Prompt", "Outcome", "Referee", "Refused", "Step"]

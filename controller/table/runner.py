@@ -41,7 +41,7 @@ class Setup:
     simulate: bool = True
     camera: bool = True
     hub: bool = False
-    console: dict | None = None  # the console's tokens (kept across a resume, so the phones' links stay good)
+    console: dict | bool | None = None  # the console's tokens (True: kept in LOG.console, so the phones' links stay good)
     record_path: str | None = None  # where the record is written when the game ends (kept across a resume)
 
     def header(self, record: Record) -> dict[str, Any]:
@@ -60,7 +60,7 @@ class Setup:
             "simulate": self.simulate,
             "camera": self.camera,
             "hub": self.hub,
-            "console": self.console,
+            "console": self.console is not None,  # its tokens are kept in a file of their own (LOG.console)
             "record_path": self.record_path,
         }
 
@@ -142,7 +142,6 @@ def _simulated_hub(devices_config):
     from dataclasses import replace
 
     from firmware_bridge.sim import SimHub
-
     from ..devices.opening import open_devices
 
     hub = SimHub(transport="sim", seats=devices_config.seats, seed=1).start()
@@ -310,8 +309,8 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
             raise TypeError("seed is not a whole number")
         if record_path is not None and not isinstance(record_path, str):
             raise ValueError("record_path is not a path")
-        if console is not None and not isinstance(console, dict):
-            raise ValueError("console is not an object")
+        if console is not None and not isinstance(console, (dict, bool)):
+            raise ValueError("console is not true, false or an object")
         setup = Setup(config, seed, _flag(header, "simulate"), _flag(header, "camera"), _flag(header, "hub", False),
                       console, record_path)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, CashNGunsError) as exc:

@@ -32,6 +32,7 @@ from ..words import seat_label, withdraw_call
 from . import inputs as I
 from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
+from .undo import History, adopt, describe
 
 log = logging.getLogger(__name__)
 INTERMISSION_SECONDS = 300.0
@@ -58,6 +59,31 @@ class CameraVerdict:
     reason: str = ""
     details: dict = field(default_factory=dict)
     frame: bytes | None = None  # the frame it was judged on (JPEG), for the Godfather to see
+
+
+@dataclass
+class CameraAims:
+    """What the camera read at an aim count, by seat: the target each weapon rested on, who came to
+    rest late, and the seats it is unsure of (the Godfather enters those)."""
+
+    aims: dict[int, int | None]
+    late: list[int]
+    unsure: list[int]
+    margins: dict[int, float]  # angular margin of each line of fire to the next seat, degrees
+    confidence: float
+    details: dict = field(default_factory=dict)
+    frame: bytes | None = None  # the frame at the deadline with each line of fire drawn (JPEG)
+
+
+class AimCamera(Protocol):
+    """Reads the aims of one aim count; ``None`` when it cannot."""
+
+    def read_aims(
+        self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
+        truth: dict[int, tuple[int | None, bool]] | None = None,
+    ) -> CameraAims | None:
+        """``truth`` (seat -> where the weapon really points, and whether late) is only known to a
+        simulated camera."""
 
 
 class ThrowCamera(Protocol):
@@ -121,6 +147,9 @@ class Session:
         self.count_shown: int | None = None  # the number of the count being given, if one is
         self.intermission_ends: float | None = None  # wall-clock time the gangs' meeting ends
         self.lines: list[str] = []  # the game's log, as told
+        self.history = History.start(referee)  # the inputs since the session started, for an undo
+        self.undos = 0  # how many times an input was taken back
+        self._counted: int | None = None  # the round whose aiming count was given
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
@@ -146,12 +175,15 @@ class Session:
         if self.progress:
             self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
         step = prompt.step
-        if step is Step.AIMS:
+        if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
+            self._counted = prompt.round
             self._count()
         if step is Step.WITHDRAW and self.devices is not None:
             inp = self._withdrawal_count(prompt)
         elif step is Step.THROWS:
             inp = self._throw(prompt)
+        elif step is Step.AIMS and hasattr(self.camera, "read_aims"):
+            inp = self._aims(prompt)
         elif step is Step.INTERMISSION:
             self.say("Intermission: the gangs meet for 5 minutes.")
             self.intermission_ends = time.time() + INTERMISSION_SECONDS
@@ -180,13 +212,19 @@ class Session:
         for listener in list(self.listeners):
             listener()
 
-    def submit(self, inp: I.Input) -> Outcome:
-        """Check an input, log it (synced), apply it, and tell the table what happened."""
+    def submit(self, inp: I.Input, *, auto: bool = False) -> Outcome:
+        """Check an input, log it (synced), apply it, and tell the table what happened.
+
+        ``auto``: the console gave it by itself (a step with one possible answer)."""
         with self.lock:
             checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
+            seq = None
             if self.game_log is not None:
-                self.game_log.input(inp.to_json())
+                seq = self.game_log.input(inp.to_json())
             outcome = self.referee.accept(checked)
+            self.history.accepted(inp, seq=seq, auto=auto)
+            if isinstance(inp, I.Withdrawals):
+                self.history.seal()  # the withdrawal count's result is final
             self.pending = None
             self._tell(outcome)
             self._echo()
@@ -204,13 +242,39 @@ class Session:
             self.say("    \u00bb " + " ".join(sentence(item.clips, language) for item in new))
         self._speech = (language, len(played))
 
-    def try_submit(self, inp: I.Input) -> str | None:
+    def try_submit(self, inp: I.Input, *, auto: bool = False) -> str | None:
         """As :meth:`submit`, for the console: the reason an input was refused, or ``None``."""
         try:
-            self.submit(inp)
+            self.submit(inp, auto=auto)
         except Refused as refusal:
             self.refusals.append(str(refusal))
             return str(refusal)
+        return None
+
+    def undo(self, count: int | None = None) -> str | None:
+        """Take back the last input (see :mod:`.undo`): ``None`` when done, else why it cannot be.
+
+        ``count``: how many inputs the page saw accepted; an undo sent twice is refused the second time."""
+        with self.lock:
+            if count is not None and count != self.history.count:
+                return "that input was already taken back, or another came after it"
+            why = self.history.why_not()
+            if why is not None:
+                return why
+            replayed, dropped = self.history.undo()
+            if self.game_log is not None:
+                for entry in reversed(dropped):
+                    if entry.seq is not None:
+                        self.game_log.undo(entry.seq)
+            adopt(self.referee, replayed)
+            self.pending = None
+            self.frame = None
+            self.undos += 1
+            manual = next((e for e in dropped if not e.auto), dropped[0])
+            self.say(f"  Undone: {describe(manual.input)}.")
+            if self.devices is not None:
+                self._set_statuses()
+        self.changed()
         return None
 
     def override_sensor(self, seat: int, *, by_godfather: bool) -> None:
@@ -225,6 +289,7 @@ class Session:
 
     def _count(self) -> None:
         self.say("  1, 2, 3: everyone aims.")
+        self.history.seal()
         if self.devices is None:
             return
         run = self.devices.judge.counts.start()
@@ -249,6 +314,7 @@ class Session:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
+        self.history.seal()
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
@@ -299,6 +365,70 @@ class Session:
             name = names([seat])[0]
             self.say(f"  {name} lay down too late: the character stands back up, and {name} stays in the share.")
         return I.Withdrawals(names(sorted(withdrew)), names(sorted(too_late)), source=source)
+
+    # -- aims ------------------------------------------------------------------
+
+    def _aims(self, prompt: Prompt) -> I.Input | None:
+        """The camera reads the aims; the Godfather confirms them, entering only the seats the camera
+        is unsure of and the aims the rules refuse (the bots do it when they play his part)."""
+        game = self.referee.game
+        seat_of, name_of = game.seat_of, (lambda seat: game.players[seat].name)
+        plans = self.bots.aim_plans(prompt) if self.bots is not None else None
+        truth = None
+        if plans is not None:
+            truth = {seat_of(n): (None if p.target is None else seat_of(p.target), p.late) for n, p in plans.items()}
+        shooters = [seat_of(n) for n in prompt.players]
+        try:
+            seen = self.camera.read_aims(
+                seats=len(game.players), shooters=shooters, candidates=shooters, number=prompt.round, truth=truth)
+        except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
+            log.warning("the camera failed on round %d's aims: %s", prompt.round, exc)
+            self.say(f"  The camera failed ({exc}): the Godfather enters the aims.")
+            seen = None
+        if seen is None:
+            return self.source.answer(prompt)
+        aims = {name_of(s): (None if seen.aims.get(s) is None else name_of(seen.aims[s])) for s in shooters}
+        late = [name_of(s) for s in seen.late if s in shooters]
+        unsure = [name_of(s) for s in seen.unsure if s in shooters]
+        refused = {}
+        for name, target in aims.items():
+            if name in unsure or name in late:
+                continue
+            why = self.referee.check_aim(name, target)
+            if why:
+                refused[name] = why
+        if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
+            self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
+        self.pending = {
+            "kind": "aims", "aims": aims, "late": late, "unsure": unsure, "refused": refused,
+            "margins": {name_of(s): round(m, 1) for s, m in seen.margins.items() if s in shooters},
+        }
+        self.frame = seen.frame
+        told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
+        self.say(f"  The camera reads: {told or 'no aim'}.")
+        if unsure or refused:
+            asked = sorted(set(unsure) | set(refused))
+            self.say(f"  The Godfather enters the aims of {', '.join(asked)}.")
+        self.changed()
+        if not isinstance(self.source, Bots):
+            return self.source.answer(prompt)
+        entered = self.bots.answer(prompt)  # the Godfather's entry, used only for the seats he has to enter
+        assert isinstance(entered, I.Aims)
+        final = {n: (None if n in late else t) for n, t in aims.items()}
+        final_late = [n for n in late if n not in unsure]
+        for name in set(unsure) | set(refused):
+            final[name] = entered.aims.get(name)
+            if name in entered.late and name not in final_late:
+                final_late.append(name)
+            elif name not in entered.late and name in final_late:
+                final_late.remove(name)
+        inp = I.Aims(final, sorted(final_late, key=prompt.players.index))
+        try:
+            self.referee.check(inp)
+        except Refused as refusal:  # the rules refuse the whole of it: the Godfather enters every aim
+            self.say(f"  {refusal}: the Godfather enters every aim.")
+            return entered
+        return inp
 
     # -- shuriken --------------------------------------------------------------
 

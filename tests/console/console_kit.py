@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from controller.console.hub import ConsoleSource, Hub, Tokens
+from controller.console.relay import ConsoleSource, Relay
+from controller.console.tokens import Tokens
 from controller.console.views import teams
 from controller.devices.opening import open_simulated
 from controller.record.generator import deal_cards, seating
@@ -16,12 +17,18 @@ from controller.table.runner import new_record
 from controller.table.session import Session
 
 
-def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=True, camera=None):
+def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=True, camera=None, game_log=None,
+                  cards_after=0.0, names=None):
     """A session whose Godfather is the console (bots only act the players' physical moves)."""
     rs = RuleSet(ruleset)
-    names = [n for n, _ in seating(rs, players)]
+    seated = seating(rs, players)
+    if names is not None:
+        seated = [(new, gang) for new, (_, gang) in zip(names, seated)]
     options = {"super_powers": cards, "objects": cards} if rs is not RuleSet.CLASSIC_2014 else {}
-    config = table_config.from_dict({"game": {"ruleset": ruleset, "players": names, **options}})
+    game = {"ruleset": ruleset, "players": [n for n, _ in seated], **options}
+    if rs is RuleSet.YAKUZAS and names is not None:
+        game["gangs"] = [str(g) for _, g in seated]
+    config = table_config.from_dict({"game": game})
     record = new_record(config, seed)
     if options.get("super_powers"):
         record.setup = deal_cards(random.Random(seed), rs, record.players, powers=True, objects=True)
@@ -31,8 +38,8 @@ def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=T
     if devices:
         dev, script = open_simulated(config.devices())
     session = Session(referee, source=None, bots=bots, devices=dev, script=script,
-                      camera=camera, say=lambda line: None)
+                      camera=camera, game_log=game_log, say=lambda line: None)
     tokens = Tokens.new(teams(session))
-    hub = Hub(session, tokens, base_url="http://testserver")
-    session.source = ConsoleSource(hub)
-    return session, hub
+    relay = Relay(session, tokens, base_url="http://testserver")
+    session.source = ConsoleSource(relay, cards_after=cards_after)
+    return session, relay

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from console_kit import console_table
 from starlette.testclient import TestClient
 
 from controller.console.server import create_app
-from console_kit import console_table
 
 
 @pytest.fixture
@@ -27,15 +27,15 @@ def gf(hub):
 
 
 def test_pages_need_their_token(console):
-    session, hub, client = console
+    _session, hub, client = console
     assert client.get("/").status_code == 200
     assert client.get("/godfather").status_code == 403
     assert client.get(f"/godfather?token={hub.tokens.teams['purple']}").status_code == 403
     assert client.get(f"/godfather?token={gf(hub)}").status_code == 200
     assert client.get(f"/team/purple?token={hub.tokens.teams['purple']}").status_code == 200
     assert client.get(f"/team/purple?token={hub.tokens.teams['red']}").status_code == 403
-    assert client.get(f"/api/qr/purple.svg?token={gf(hub)}").headers["content-type"].startswith("image/svg")
-    assert client.get(f"/api/qr/purple.svg?token={hub.tokens.teams['purple']}").status_code == 403
+    assert client.get(f"/api/qr?team=purple&token={gf(hub)}").headers["content-type"].startswith("image/svg")
+    assert client.get(f"/api/qr?team=purple&token={hub.tokens.teams['purple']}").status_code == 403
     assert client.get(f"/api/frame?token={gf(hub)}").status_code == 404  # no verdict waiting
 
 
@@ -58,7 +58,7 @@ def test_views_hold_only_what_each_page_may_see(console):
 
 
 def test_inputs_from_others_than_the_godfather_are_refused(console):
-    session, hub, client = console
+    _session, hub, client = console
     reply = post(client, hub.tokens.teams["purple"], {"kind": "cards", "cards": {}})
     assert reply.status_code == 403 and reply.json()["refused"] == "only the Godfather enters inputs"
     reply = client.post(f"/api/input?token={gf(hub)}", content=b"{not json")
@@ -110,10 +110,12 @@ def test_a_round_through_the_api_with_every_refusal(console):
     reply = post(client, token, {"kind": "show", "cards": {}})
     if state["cards"]:
         assert reply.status_code == 409 and "has not shown his card" in reply.json()["refused"]
-    shown = {n: str(bots.card_of(n)) for n in state["cards"]}
+    shown = {n: str(bots.card_of(n)) for n, c in state["cards"].items() if not c.get("later")}
+    later = {n for n, c in state["cards"].items() if c.get("later")}
+    assert later == set(session.referee.names(session.referee.round.hidden_cards())) - set(shown)
     assert post(client, token, {"kind": "show", "cards": shown}).json()["ok"]
     state = client.get(f"/api/state?token={token}").json()
-    assert state["step"] == "discards"
+    assert state["step"] == "discards" and set(state["cards"]) == later
     shown = {n: str(bots.card_of(n)) for n in state["cards"]}
     assert post(client, token, {"kind": "show", "cards": shown}).json()["ok"]
     state = client.get(f"/api/state?token={token}").json()
@@ -122,7 +124,7 @@ def test_a_round_through_the_api_with_every_refusal(console):
 
 
 def test_live_updates_and_two_godfather_pages(console):
-    session, hub, client = console
+    _session, hub, client = console
     token = gf(hub)
     with client.websocket_connect(f"/ws?token={token}") as first, client.websocket_connect(f"/ws?token={token}") as second:
         a, b = first.receive_json(), second.receive_json()
@@ -156,7 +158,7 @@ def test_card_uses_entered_on_the_console(console):
     session, hub, client = console
     token = gf(hub)
     state = client.get(f"/api/state?token={token}").json()
-    assert "geisha" in state["uses"] and state["uses"]["kevlar"] == ["phase-5", "phase-5b", "phase-6", "deaths"]
+    assert "geisha" in state["uses"] and state["uses"]["kevlar"]["moments"] == ["phase-5", "phase-5b", "phase-6", "deaths"]
     table = client.get("/api/state").json()
     assert "uses" not in table
     holder = next(p for p in session.referee.game.players if p.power)
@@ -170,10 +172,11 @@ def test_card_uses_entered_on_the_console(console):
 def test_the_intermission_ends_after_five_minutes():
     import time
 
-    from controller.console.hub import ConsoleSource
+    from console_kit import console_table
+
+    from controller.console.relay import ConsoleSource
     from controller.table import inputs as I
     from controller.table.referee import Step
-    from console_kit import console_table
 
     session, hub = console_table(cards=False, devices=False)
     bots = session.bots
@@ -186,3 +189,57 @@ def test_the_intermission_ends_after_five_minutes():
     assert 118 <= left <= 120
     session.intermission_ends = time.time() - 1
     assert ConsoleSource(hub).answer(prompt) == I.Resume()
+
+
+def test_team_links_and_qr_codes_work_for_any_name_the_configuration_accepts():
+    import urllib.error
+    import urllib.request
+    from urllib.parse import quote
+
+    from controller.console.server import ConsoleServer
+
+    names = ["C/d", "Bo#x", "Eve?&=", "Dée %20", "Fin+n"]
+    _session, relay = console_table("classic", 5, names=names, cards=False, devices=False)
+    server = ConsoleServer(relay, host="127.0.0.1", port=0)  # a real server: the test client decodes paths twice
+    server.start()
+    relay.base_url = f"http://127.0.0.1:{server.port}"
+    try:
+        for team, link in relay.team_links().items():
+            assert urllib.request.urlopen(link).status == 200, (team, link)
+            token = relay.tokens.teams[team]
+            state = json.load(urllib.request.urlopen(f"{relay.base_url}/api/state?token={quote(token)}"))
+            assert state["team"] == team
+            svg = urllib.request.urlopen(f"{relay.base_url}/api/qr?team={quote(team, safe='')}&token={gf(relay)}")
+            assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg")
+        with pytest.raises(urllib.error.HTTPError) as wrong:
+            urllib.request.urlopen(f"{relay.base_url}/team/C%2Fd?token={relay.tokens.teams['Bo#x']}")
+        assert wrong.value.code == 403
+    finally:
+        server.stop()
+
+
+def test_the_cards_go_down_by_themselves_unless_the_godfather_asks_the_table_to_wait():
+    import threading
+    import time
+
+    from controller.console.relay import ConsoleSource
+
+    session, relay = console_table(cards=False, devices=False)
+    prompt = session.referee.prompt()
+    assert prompt.step.value == "cards"
+    source = ConsoleSource(relay, cards_after=0.3)
+    waiting = threading.Thread(target=source.answer, args=(prompt,))
+    waiting.start()
+    time.sleep(0.05)
+    view = relay.view("godfather", None)
+    assert view["auto"] and 0 < view["cards_in"] <= 0.3
+    assert relay.submit({"kind": "wait"}) is None and relay.cards_held
+    time.sleep(0.6)
+    assert session.referee.step.value == "cards"  # held: the count waits
+    assert relay.submit({"kind": "cards", "cards": {}}) is None  # "Start the count"
+    waiting.join(timeout=2)
+    assert not waiting.is_alive() and session.referee.step.value == "aims"
+    assert relay.submit({"kind": "wait"}) == "the table waits only while the cards go down"
+    session2, relay2 = console_table(cards=False, devices=False)  # without a wait, they go down by themselves
+    assert ConsoleSource(relay2, cards_after=0.1).answer(session2.referee.prompt()) is None
+    assert session2.referee.step.value == "aims" and session2.history.entries[-1].auto

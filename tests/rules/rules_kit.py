@@ -5,8 +5,11 @@ from __future__ import annotations
 import copy
 import json
 
+from controller.errors import CashNGunsError
 from controller.record import from_dict, new_game, play_round, replay, result
+from controller.record.replay import round_moves
 from controller.rules import IllegalMove
+from controller.rules import moves as mv
 
 # Names tell the gang in yakuzas tests: P1 is a purple yakuza, Y1 yellow, R1 red.
 YAKUZA_NAMES = {
@@ -78,7 +81,7 @@ def fill_picks(data: dict) -> None:
                 rnd = _to_share(copy.deepcopy(game), rr)
                 while (turn := rnd.pick_turn()) is not None:
                     take = rnd.game.table[0]
-                    rnd.pick(turn, take)
+                    rnd.push(mv.Pick(turn, take))
                     taken.append({"player": rnd.game.players[turn].name, "take": take})
                 rr.picks = taken
                 data["rounds"][k]["picks"] = taken
@@ -86,16 +89,13 @@ def fill_picks(data: dict) -> None:
 
 
 def _to_share(game, rr):
-    """Play a recorded 2nd edition round up to its picks."""
-    seat = game.seat_of
+    """Play a recorded 2nd edition round up to its picks: its moves pushed, as a replay does."""
+    moves = round_moves(game, rr, game.rounds_played + 1)
     rnd = game.begin_round()
-    rnd.play_cards({seat(n): c for n, c in rr.cards.items()})
-    rnd.aim({seat(n): (None if t is None else seat(t)) for n, t in rr.aims.items()}, late=[seat(n) for n in rr.late])
-    if rr.privilege:
-        rnd.privilege(seat(rr.privilege["player"]), seat(rr.privilege["target"]))
-    rnd.withdraw(seat(n) for n in rr.withdraw)
-    rnd.bang_bang_bang()
-    rnd.reveal()
+    for move in moves:
+        if isinstance(move, (mv.Pick, mv.EndPicks)):
+            break
+        rnd.push(move)
     return rnd
 
 
@@ -103,7 +103,7 @@ def illegal(data: dict) -> str:
     """Replay a record that must be refused; returns the one-line reason."""
     try:
         play(data)
-    except (IllegalMove, ValueError) as exc:
+    except CashNGunsError as exc:
         message = str(exc)
         assert "\n" not in message
         return message

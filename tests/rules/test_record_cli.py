@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from rules_kit import YAKUZA_NAMES, all_cards, record, rnd
 
 from controller.__main__ import main
 from controller.record.generator import random_record
+from rules_kit import YAKUZA_NAMES, all_cards, record, rnd
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "examples" / "yakuzas-tanto-retarget.record.json"
 Y6 = YAKUZA_NAMES[6]

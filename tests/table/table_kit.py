@@ -13,13 +13,13 @@ from controller.table.session import Session
 
 
 def table(ruleset: str, players: int, seed: int, *, devices: bool = True, camera=None, bank: str = "digital",
-          temper: Temper = Temper(), game_log=None):
+          temper: Temper | None = None, game_log=None):
     """A referee, its bots and a session on simulated devices; returns (session, lines said)."""
     rs = RuleSet(ruleset)
     names = [n for n, _ in seating(rs, players)]
     config = table_config.from_dict({"game": {"ruleset": ruleset, "players": names, "bank": bank}})
     referee = Referee(new_record(config, seed), physical_bank=bank == "physical")
-    bots = Bots(referee, seed, temper)
+    bots = Bots(referee, seed, temper or Temper())
     dev = script = None
     if devices:
         dev, script = open_simulated(config.devices())

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from controller.__main__ import main
+from controller.__main__ import DELEGATED, build_parser, main
 
 
 @pytest.mark.parametrize(
@@ -38,11 +42,6 @@ def test_selftest_options_pass_through():
 
 
 # -- Ctrl-C --------------------------------------------------------------------------------------------
-
-import os
-import signal
-import time
-from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,9 +108,6 @@ def test_ctrl_c_stops_selftest_in_one_line(tmp_path):
 
 
 # -- help -------------------------------------------------------------------------------------------------
-
-from controller.__main__ import DELEGATED, build_parser
-
 
 def _options(parser):
     for action in parser._actions:
@@ -233,11 +229,11 @@ def test_the_demo_writes_into_the_games_folder_and_says_so(tmp_path, monkeypatch
     lines = out.splitlines()
     assert lines[0] == "Cash'n Guns, yakuzas, 7 players; seed 5."
     assert lines[1].startswith("Seats, clockwise: ") and "(seat 0, purple gang)" in lines[1] and "yellow gang" in lines[1]
-    ending = lines[lines.index(next(l for l in lines if l.startswith("Game over after round"))):]
+    ending = lines[lines.index(next(line for line in lines if line.startswith("Game over after round"))):]
     for gang in ("purple", "yellow", "red"):
-        (line,) = [l for l in ending if l.startswith(f"  {gang}: money ")]
+        (line,) = [each for each in ending if each.startswith(f"  {gang}: money ")]
         assert ", score " in line and "[" in line  # its members
-    assert not any("Game finished" in l for l in lines)
+    assert not any("Game finished" in line for line in lines)
     # a second demo with the same seed does not overwrite the first
     assert main(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
     assert main(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0

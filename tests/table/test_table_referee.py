@@ -85,11 +85,11 @@ def test_picks_out_of_turn_refused():
 
 
 def test_card_use_through_the_console():
+    from controller.record.generator import seating
     from controller.rules.rulesets import RuleSet
+    from controller.table import config as table_config
     from controller.table.referee import Referee
     from controller.table.runner import new_record
-    from controller.table import config as table_config
-    from controller.record.generator import seating
 
     names = [n for n, _ in seating(RuleSet.YAKUZAS, 9)]
     config = table_config.from_dict({"game": {"ruleset": "yakuzas", "players": names, "super_powers": True}})

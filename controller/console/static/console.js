@@ -1,13 +1,26 @@
 // The Godfather's console, a gang's page or the table view: one page, drawn from the state the
-// server sends over the WebSocket (its full view on connecting, then after every change).
+// server sends (over the WebSocket for a page with a token, by asking /api/state for the table).
+// The Godfather taps seats on the ring and the controls of the step in the panel at the bottom;
+// what he enters is kept in the phone (localStorage) until the server has taken it.
 "use strict";
 
 const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
 let state = null;
-let draft = {};  // the Godfather's inputs being entered for the current step
+let draft = {};        // the inputs being entered for the current step
+let draftKey = null;   // which step the draft belongs to
+let online = false;    // the live link to the server is up
+let sending = false;   // an input is on its way
+let failed = null;     // the input that could not be sent, to retry
+let tab = "table";
+let countGone = null;
+let afterUndo = false;
+let cardsEnd = null;  // when the cards go down by themselves
+setInterval(() => { if (state && state.role === "godfather" && state.step === "cards" && state.auto && !state.cards_held) drawPanel(); }, 1000);
+const STORE = `cashnguns:${token}:draft`;
 
-function cardName(k) { return (state.card_names || {})[String(k)] ?? String(k); }  // as printed on the card
+// -- small helpers -----------------------------------------------------------------------
+
 function money(v) { return v === null || v === undefined ? "dead" : (v < 0 ? "-$" : "$") + Math.abs(v).toLocaleString("en"); }
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -16,111 +29,248 @@ function el(tag, attrs = {}, ...children) {
     else if (k === "class") node.className = v;
     else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  for (const c of children) if (c !== null && c !== undefined && c !== "") node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
-function button(label, action, onclick, extra = {}) {
-  return el("button", { "data-action": action, onclick, ...extra }, label);
+// A button; `pressed` (true/false) makes it a toggle with aria-pressed; `send` marks buttons that send.
+function button(label, action, onclick, { pressed = null, primary = false, send = false, disabled = false, title = null } = {}) {
+  const b = el("button", { type: "button", "data-action": action, class: primary ? "primary" : "", title });
+  b.textContent = label;
+  if (pressed !== null) b.setAttribute("aria-pressed", pressed ? "true" : "false");
+  if (send) b.dataset.send = "1";
+  b.disabled = disabled || (send && (!online || sending));
+  b.addEventListener("click", onclick);
+  return b;
+}
+const W = (kind, id) => (state && state.words && state.words[kind] && state.words[kind][id]) || String(id);
+const cardName = (c) => W("cards", c);
+const lootName = (x) => (typeof x === "number" ? money(x) : W("loot", x));
+const row = (...items) => el("div", { class: "row" }, ...items);
+const label = (text) => el("span", { class: "label" }, text);
+
+// -- the draft, kept in the phone --------------------------------------------------------
+
+function keyOf(s) { return `${s.round}|${s.step}|${s.inputs}|${s.pending ? JSON.stringify(s.pending).length : 0}`; }
+function saveDraft() { try { localStorage.setItem(STORE, JSON.stringify({ key: draftKey, draft })); } catch (e) { /* private mode */ } }
+function loadDraft(key) {
+  try { const kept = JSON.parse(localStorage.getItem(STORE) || "null"); return kept && kept.key === key ? kept.draft : null; } catch (e) { return null; }
+}
+function redraw() { saveDraft(); render(state); }
+// The cards the Godfather entered this round, for the steps that ask for them again (the discards).
+const KNOWN = `cashnguns:${token}:known`;
+function known() { try { return JSON.parse(localStorage.getItem(KNOWN) || "{}"); } catch (e) { return {}; } }
+function remember(round, cards) {
+  const all = known(); all[round] = { ...(all[round] || {}), ...cards };
+  for (const r of Object.keys(all)) if (Number(r) < round) delete all[r];
+  try { localStorage.setItem(KNOWN, JSON.stringify(all)); } catch (e) { /* private mode */ }
 }
 
 // -- talking to the server ---------------------------------------------------------------
 
-async function send(input) {
+function status(text, bad = false) { $("sent").textContent = text; $("sent").className = bad ? "failed" : ""; }
+
+async function send(input, then = null) {
+  if (!online) { status("offline: not sent", true); return false; }
   $("refused").textContent = "";
-  const reply = await fetch(`/api/input?token=${encodeURIComponent(token)}`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input),
-  });
-  const body = await reply.json();
-  if (!body.ok) $("refused").textContent = body.refused;
+  sending = true; failed = null; status("sending..."); drawPanel();
+  let reply = null, body = null;
+  try {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), 8000);
+    reply = await fetch(`/api/input?token=${encodeURIComponent(token)}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input), signal: ctl.signal,
+    });
+    clearTimeout(timer);
+    body = await reply.json();
+  } catch (e) { reply = null; }
+  sending = false;
+  if (!reply || reply.status >= 500 || !body) {
+    failed = { input, then };
+    status("not sent: retry", true);
+    drawPanel();
+    return false;
+  }
+  if (!body.ok) {
+    $("refused").textContent = body.refused || `refused (${reply.status})`;
+    status("refused", true);
+  } else {
+    status("sent");
+  }
   if (body.state) render(body.state);
+  drawPanel();  // even if a newer state came meanwhile: the buttons are free again
+  if (body.ok && then) return then();
   return body.ok;
 }
 
 function connect(delay = 500) {
+  if (!token) { poll(); return; }  // the table page: no live link without a token
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?token=${encodeURIComponent(token)}`);
-  ws.onopen = () => { $("link").textContent = "live"; $("link").className = "link"; delay = 500; };
-  ws.onmessage = (event) => render(JSON.parse(event.data));
-  ws.onclose = () => {
-    $("link").textContent = "reconnecting..."; $("link").className = "link down";
-    setTimeout(() => connect(Math.min(delay * 2, 5000)), delay);
-  };
+  ws.onopen = () => { delay = 500; setOnline(true); };
+  ws.onmessage = (event) => { setOnline(true); render(JSON.parse(event.data)); };
+  ws.onclose = () => { setOnline(false); setTimeout(() => connect(Math.min(delay * 2, 5000)), delay); };
+  window.addEventListener("offline", () => { try { ws.close(); } catch (e) { /* closed */ } }, { once: true });
 }
+async function poll() {
+  try {
+    const reply = await fetch("/api/state", { cache: "no-store" });
+    render(await reply.json()); setOnline(true);
+  } catch (e) { setOnline(false); }
+  setTimeout(poll, 2000);
+}
+function setOnline(up) {
+  up = up && navigator.onLine !== false;
+  if (up === online) return;
+  online = up;
+  $("link").textContent = up ? "live" : "offline";
+  $("link").className = up ? "" : "down";
+  document.body.classList.toggle("offline", !up);
+  if (!up) status("offline: your taps are kept; they are sent when you send again online", true);
+  else if ($("sent").textContent.startsWith("offline")) status("");
+  if (state) drawPanel();
+}
+window.addEventListener("online", () => { if (token) setOnline(true); });
+window.addEventListener("offline", () => setOnline(false));
 
 // -- drawing ------------------------------------------------------------------------------
 
 function render(next) {
   if (state && next.version < state.version) return;  // an older state, arrived late
-  const stepChanged = !state || state.step !== next.step || state.round !== next.round;
   state = next;
-  if (stepChanged) draft = {};
+  const key = keyOf(state);
+  if (key !== draftKey) {
+    draftKey = key; draft = loadDraft(key) || {}; cancelAims();
+    cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
+    if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
+  }
   document.body.dataset.version = state.version;
   document.body.dataset.step = state.step;
+  document.body.dataset.role = state.role;
   $("round").textContent = state.finished ? "Game over" : `Round ${state.round}/8`;
-  $("step").textContent = state.finished ? "" : `- ${state.step}`;
-  $("count").textContent = state.count || "";
-  startCountdown();
+  $("step").textContent = state.finished ? "" : `· ${W("steps", state.step)}`;
+  // the count shows while it is given (the aiming and the withdrawal counts), then goes
+  $("count").textContent = state.count && ["aims", "withdraw"].includes(state.step) ? state.count : "";
+  clearTimeout(countGone);
+  if (state.count) countGone = setTimeout(() => { $("count").textContent = ""; }, 1500);
+  $("title").textContent = state.role === "team" ? `${state.team}'s page` + (state.team_players.length > 1 ? ` (${state.team_players.join(", ")})` : "") : "";
   $("prompt").textContent = state.finished ? "Winners: " + (state.winners.join(", ") || "no one") : state.prompt;
-  drawTable();
+  startCountdown();
+  drawSummary();
+  drawTabs();
+  drawRing();
   drawMoney();
-  $("controls").replaceChildren(...(state.role === "godfather" ? controls() : []));
+  drawLinks();
   drawSecrets();
-  drawTeams();
   $("log").textContent = state.log.join("\n");
-  $("log").scrollTop = $("log").scrollHeight;
+  $("panel").hidden = state.role !== "godfather";
+  if (state.role === "godfather") drawPanel();
+}
+
+function drawSummary() {
+  const lines = state.summary || [];
+  const show = lines.length && ["cards", "aims", "pile", "intermission", "over"].includes(state.step);
+  const split = lines.find((l) => /Split|No one shares|cannot share/.test(l)) || lines[lines.length - 1] || "";
+  $("summary").replaceChildren(...(show ? [el("details", {}, el("summary", {}, `Round ${state.round - 1}: ${split.trim()}`),
+    ...lines.slice(1).map((l) => el("p", {}, l.trim())))] : []));
+}
+
+function drawTabs() {
+  const tabs = [["table", "Table"], ["money", "Money"], ["story", "Story"]];
+  if (state.role === "godfather") tabs.push(["links", "Pages"]);
+  if (state.role === "team") tabs.push(["secrets", "Our cards"]);
+  $("tabs").replaceChildren(...tabs.map(([id, name]) => {
+    const b = el("button", { type: "button", role: "tab", "aria-selected": tab === id ? "true" : "false", "aria-pressed": tab === id ? "true" : "false", "data-tab": id }, name);
+    b.addEventListener("click", () => { tab = id; render(state); });
+    return b;
+  }));
+  for (const id of ["table", "money", "story", "links", "secrets"]) $(`tab-${id}`).hidden = tab !== id;
 }
 
 function seatMarks(p) {
   const marks = [];
   if (p.wounds) marks.push(el("span", { class: "wounds", title: `${p.wounds} wounds` }, "●".repeat(p.wounds)));
-  if (p.cowardice) marks.push(` C×${p.cowardice}`);
+  if (p.cowardice) marks.push(` coward ×${p.cowardice}`);
   if (p.honor === "finger") marks.push(" ☝");
   return marks;
 }
 
-function drawTable() {
-  const table = $("table");
-  const order = state.order;
-  const n = order.length;
+// What a seat means at this step, for the Godfather: {pressed, disabled, legal, mark, tap}.
+function seatRole(p) {
+  if (state.role !== "godfather" || state.finished) return null;
+  const s = state.step;
+  if (s === "aims") return aimSeat(p);
+  if (s === "privilege") return orderSeat(p);
+  if (s === "throws") return throwSeat(p);
+  return null;
+}
+
+function drawRing() {
+  const order = state.order, n = order.length;
   const byName = Object.fromEntries(state.players.map((p) => [p.name, p]));
+  const pos = {};
   const seats = order.map((name, k) => {
     const p = byName[name];
-    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;  // seat 0 at the bottom, clockwise
-    const x = 50 + 40 * Math.cos(angle), y = 50 + 40 * Math.sin(angle);
-    const classes = ["seat", p.gang || "", p.status.replace(" ", "-")];
-    const choice = selectable(p.name);
-    if (choice === "legal") classes.push("legal");
-    if (choice === "illegal") classes.push("illegal");
-    if (draft.selected === p.name) classes.push("selected");
-    const aim = draftAim(p.name) ?? p.aim;
-    return el("div", { class: classes.join(" "), style: `left:${x}%;top:${y}%`, "data-seat": p.name, onclick: () => tapSeat(p.name) },
-      el("div", { class: "name" }, p.name), el("div", {}, p.status, ...seatMarks(p)),
-      aim ? el("div", { class: "aim" }, `→ ${aim}`) : "", p.late ? el("div", {}, "late") : "",
-      p.card ? el("div", { class: "card" }, `[${p.card}]`) : "");
+    const angle = Math.PI / 2 + (2 * Math.PI * k) / n;  // seat 1 at the bottom, clockwise
+    const x = 50 + 38 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
+    pos[name] = [x, y];
+    const r = seatRole(p);
+    const out = ["withdrew", "hit"].includes(p.status);
+    const aim = r && r.aim !== undefined ? r.aim : p.aim;
+    const b = el("button", { type: "button", class: ["seat", out ? "out" : "", p.alive ? "" : "dead", r && r.legal ? "legal" : "", r && r.shooter ? "shooter" : ""].join(" "),
+      style: `left:${x}%;top:${y}%`, "data-seat": p.name, "aria-label": `${p.name}${r && r.mark ? ", " + r.mark : ""}` },
+      el("span", { class: "name" }, p.name),
+      p.gang ? el("span", { class: `gang ${p.gang}` }, p.gang + (p.yakuza ? " yakuza" : "")) : "",
+      el("span", {}, W("status", p.status), ...seatMarks(p)),
+      aim ? el("span", { class: "aim" }, `aims at ${aim}`) : (r && r.late ? el("span", { class: "aim" }, "late") : (p.late ? el("span", { class: "aim" }, "late") : "")),
+      p.card ? el("span", { class: "card" }, cardName(p.card)) : "",
+      r && r.mark ? el("span", { class: "mark" }, r.mark) : "");
+    if (r) {
+      if (r.pressed !== undefined) b.setAttribute("aria-pressed", r.pressed ? "true" : "false");
+      b.disabled = !!r.disabled;
+      if (r.tap) b.addEventListener("click", r.tap);
+    } else if (state.role === "godfather") {
+      b.setAttribute("aria-disabled", "true");
+    }
+    return b;
   });
-  const centre = el("div", { class: "pot" }, `pot ${money(state.pot)}`, el("br"), state.godfather ? `Godfather: ${state.godfather}` : "");
-  table.replaceChildren(centre, ...seats);
+  const lines = [];
+  for (const p of state.players) {
+    const r = seatRole(p);
+    const aim = r && r.aim !== undefined ? r.aim : p.aim;
+    if (aim && pos[p.name] && pos[aim]) lines.push(arrow(pos[p.name], pos[aim]));
+  }
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.innerHTML = `<defs><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#ffd166"/></marker></defs>` + lines.join("");
+  const centre = el("div", { class: "pot" }, state.pot ? `pot ${money(state.pot)}` : "", state.godfather ? el("div", {}, `Godfather: ${state.godfather}`) : "");
+  $("ring").replaceChildren(svg, centre, ...seats);
+}
+function arrow([x1, y1], [x2, y2]) {
+  const dx = x2 - x1, dy = y2 - y1, d = Math.hypot(dx, dy) || 1, s = 9 / d;
+  return `<line x1="${x1 + dx * s}" y1="${y1 + dy * s}" x2="${x2 - dx * s}" y2="${y2 - dy * s}" stroke="#ffd166" stroke-width="0.9" marker-end="url(#head)"/>`;
 }
 
 function drawMoney() {
   const rows = Object.keys(state.money).map((who) =>
     el("tr", {}, el("td", {}, who), el("td", {}, money(state.money[who])), el("td", {}, money(state.scores[who]))));
-  $("money").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "money"), el("th", {}, "score")), ...rows));
+  const table = state.table && state.table.length ? el("p", {}, "On the table: " + state.table.map(lootName).join(", ")) : "";
+  $("tab-money").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "money"), el("th", {}, "score")), ...rows), table);
 }
 
 function drawSecrets() {
-  if (state.role !== "team") { $("secrets").replaceChildren(); return; }
-  const items = state.secrets.map((s) =>
-    el("li", { "data-secret": s.player }, `${s.player}: ${s.power || "no power"} / ${s.object || "no object"}`,
-      s.used.length ? ` (used: ${s.used.join(", ")})` : ""));
-  $("secrets").replaceChildren(el("h3", {}, `Only for ${state.team}`), el("ul", {}, ...items));
+  if (state.role !== "team") { $("tab-secrets").replaceChildren(); return; }
+  const names = (s, c) => (c ? (s.names && s.names[c]) || c : null);
+  const items = state.secrets.map((s) => el("div", { class: "secret", "data-secret": s.player }, el("strong", {}, s.player),
+    el("div", {}, `Power: ${names(s, s.power) || "none"}`), el("div", {}, `Object: ${names(s, s.object) || "none"}`),
+    s.used.length ? el("div", {}, `used: ${s.used.map((c) => names(s, c)).join(", ")}`) : ""));
+  $("tab-secrets").replaceChildren(el("p", {}, `Only for ${state.team}: keep this page to yourselves.`), ...items);
 }
 
-function drawTeams() {
-  if (state.role !== "godfather") { $("teams").replaceChildren(); return; }
+function drawLinks() {
+  if (state.role !== "godfather") { $("tab-links").replaceChildren(); return; }
   const teams = state.teams.map((t) => el("a", { class: "team", href: t.url, "data-team": t.team },
-    el("img", { src: `/api/qr/${encodeURIComponent(t.team)}.svg?token=${encodeURIComponent(token)}`, alt: `QR code of ${t.team}'s page` }),
-    el("div", {}, t.team)));
-  $("teams").replaceChildren(el("h3", {}, "Each team's own page"), ...teams);
+    el("img", { src: `/api/qr?team=${encodeURIComponent(t.team)}&token=${encodeURIComponent(token)}`, alt: `QR code of ${t.team}'s page`, loading: "lazy" }),
+    el("span", {}, t.team)));
+  $("tab-links").replaceChildren(el("p", {}, "Each team scans its own page (its secret cards):"), ...teams);
 }
 
 // The gangs' 5-minute meeting: a countdown, from what the server said was left.
@@ -137,169 +287,354 @@ function startCountdown() {
   countdown = setInterval(tick, 1000);
 }
 
-// -- the Godfather's inputs, step by step -------------------------------------------------
+// -- the panel: the step's controls, the main button, undo -------------------------------------
 
-function selectable(name) {
-  if (state.role !== "godfather") return null;
-  if (state.step === "aims") {
-    if (!draft.selected) return state.who.includes(name) ? "legal" : null;
-    return (state.options.targets[draft.selected] || []).includes(name) ? "legal" : "illegal";
+function drawPanel() {
+  if (!state || state.role !== "godfather") return;
+  const step = state.finished ? null : STEPS[state.step];
+  const parts = step ? step() : { controls: [], main: [] };
+  const controls = [...parts.controls];
+  if (!state.finished && Object.keys(state.uses || {}).length && state.round && !["pile", "intermission"].includes(state.step)) controls.push(...useControls());
+  $("controls").replaceChildren(...controls);
+  const buttons = [];
+  if (failed) buttons.push(button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true }));
+  if (state.undo) buttons.push(button(state.undo.can ? `Undo ${state.undo.what}` : "Undo", "undo", () => {
+    cancelAims(); afterUndo = true;
+    remember(state.round, {}); const all = known(); delete all[state.round];
+    try { localStorage.setItem(KNOWN, JSON.stringify(all)); } catch (e) { /* private mode */ }
+    send({ kind: "undo", count: state.inputs });
+  }, { send: true, disabled: !state.undo.can, title: state.undo.can ? null : state.undo.what }));
+  if (!failed) buttons.push(...parts.main);
+  $("buttons").replaceChildren(...buttons);
+}
+
+const STEPS = {
+  pile: pileStep, cards: cardsStep, aims: aimsStep, privilege: privilegeStep, withdraw: withdrawStep, bbb: bbbStep,
+  throws: throwsStep, reveal: () => showStep("Tap a card only where the preselected one is wrong.", "Cards shown", "submit-reveal"),
+  discards: () => showStep("The cards discarded unseen: tap only what differs.", "Cards entered", "submit-discards"),
+  picks: picksStep, intermission: intermissionStep,
+};
+
+function pileStep() {
+  draft.pile = draft.pile || [];
+  const kinds = state.ruleset === "classic-2014"
+    ? ["cash-5000", "cash-10000", "cash-20000", "diamond-1000", "diamond-5000", "diamond-10000", "painting", "clip", "first-aid"]
+    : [5000, 10000, 20000];
+  return {
+    controls: [row(...kinds.map((k) => button(`+ ${lootName(k)}`, `pile-${k}`, () => { draft.pile.push(k); redraw(); }))),
+      row(`${draft.pile.length}/${state.options.size}: ${draft.pile.map(lootName).join(", ")}`, button("Clear", "pile-clear", () => { draft.pile = []; redraw(); }))],
+    main: [button("Pile counted", "submit-pile", () => send({ kind: "pile", items: draft.pile }), { primary: true, send: true, disabled: draft.pile.length !== state.options.size })],
+  };
+}
+
+function cardsStep() {
+  const start = button("Start the count", "submit-cards", () => send({ kind: "cards", cards: {} }), { primary: true, send: true });
+  if (state.auto && state.cards_held) return { controls: [row("The table waits for the cards to go down.")], main: [start] };
+  if (state.auto) {
+    const left = cardsEnd === null ? "" : ` in ${Math.max(0, Math.ceil((cardsEnd - Date.now()) / 1000))} s`;
+    return { controls: [row(`Each player puts a card face down; the count starts by itself${left}.`)],
+      main: [button("Wait", "wait-cards", () => send({ kind: "wait" }), { send: true }), start] };
   }
-  if (state.step === "privilege" && draft.selected) {
-    return (state.options.orders[draft.selected] || []).includes(name) ? "legal" : "illegal";
+  return { controls: [row("Enter the card uses announced now, then:")],
+    main: [button("Cards are down", "submit-cards", () => send({ kind: "cards", cards: {} }), { primary: true, send: true })] };
+}
+
+// Aims: the shooter is preselected (clockwise); a tap on a seat is his target.
+// Answers that go by themselves after a moment (state.grace: seconds per step), unless the Godfather taps.
+let aimTimer = null;
+function cancelAims() { if (aimTimer) { clearTimeout(aimTimer.id); aimTimer = null; } }
+function grace(step) { return 1000 * ((state.grace || {})[step] || 3); }
+function goesBy(step, input, text) {
+  if (!online || sending || failed || draft.hold) { cancelAims(); return null; }
+  if (!aimTimer || aimTimer.key !== draftKey) {
+    cancelAims();
+    const key = draftKey;
+    aimTimer = { key, at: Date.now() + grace(step), id: setTimeout(() => { aimTimer = null; if (draftKey === key && !draft.hold) send(input); }, grace(step)) };
+  }
+  return row(el("strong", { "data-goes": step }, `${text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`));
+}
+function shooters() { return state.order.filter((n) => state.who.includes(n)); }
+function aimsInit() {
+  if (draft.aims) return;
+  draft.aims = {}; draft.late = {};
+  const pending = state.pending && state.pending.kind === "aims" ? state.pending : null;
+  draft.camera = !!pending;
+  for (const n of shooters()) {
+    const legal = state.options.targets[n] || [];
+    const refused = pending && pending.refused && n in pending.refused;
+    if (pending && !refused && n in pending.aims && (pending.aims[n] === null ? !legal.length : legal.includes(pending.aims[n]))) draft.aims[n] = pending.aims[n];
+    else if (legal.length <= 1) draft.aims[n] = legal.length ? legal[0] : null;
+  }
+  if (pending) for (const n of pending.late || []) { draft.late[n] = true; draft.aims[n] = null; }
+  draft.shooter = nextShooter(null);
+}
+function entered(n) { return n in draft.aims || draft.late[n]; }
+function nextShooter(after) {
+  const list = shooters();
+  const start = after === null ? 0 : list.indexOf(after) + 1;
+  for (let k = 0; k < list.length; k++) {
+    const n = list[(start + k) % list.length];
+    if (!entered(n)) return n;
   }
   return null;
 }
-
-function draftAim(name) { return draft.aims && name in draft.aims ? draft.aims[name] : undefined; }
-
-function tapSeat(name) {
-  if (state.role !== "godfather") return;
-  if (state.step === "aims" || state.step === "privilege") {
-    const options = state.step === "aims" ? state.options.targets : state.options.orders;
-    if (!draft.selected) {
-      if (name in options) draft.selected = name;
-    } else if (draft.selected === name) {
-      draft.selected = null;
-    } else if ((options[draft.selected] || []).includes(name)) {
-      if (state.step === "aims") { draft.aims = { ...(draft.aims || {}), [draft.selected]: name }; draft.selected = null; }
-      else { send({ kind: "privilege", player: draft.selected, target: name }); return; }
-    } else {
-      $("refused").textContent = `${draft.selected} may not aim at ${name}`;
-    }
-    render(state);
+function aimSeat(p) {
+  aimsInit();
+  const shooter = draft.shooter;
+  const r = { aim: p.name in draft.aims ? draft.aims[p.name] : (draft.late[p.name] ? null : undefined), late: !!draft.late[p.name] };
+  if (r.aim === undefined) r.aim = null;
+  r.shooter = p.name === shooter;
+  if (r.shooter) r.mark = "aiming";
+  const legal = shooter ? (state.options.targets[shooter] || []) : [];
+  r.legal = shooter && legal.includes(p.name);
+  r.pressed = shooter ? draft.aims[shooter] === p.name : false;
+  r.disabled = !p.alive || (shooter ? !r.legal : true);
+  r.tap = () => { draft.aims[shooter] = p.name; delete draft.late[shooter]; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
+  return r;
+}
+function aimsStep() {
+  aimsInit();
+  const pending = state.pending && state.pending.kind === "aims" ? state.pending : null;
+  const controls = [];
+  if (pending) {
+    controls.push(row(`The camera read the aims${(pending.unsure || []).length ? `; unsure: ${pending.unsure.join(", ")}` : ""}. Tap a player below to correct his aim.`));
+    controls.push(el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the camera's frame at the count, with the lines of fire" })));
+    for (const [who, why] of Object.entries(pending.refused || {})) controls.push(row(el("span", { class: "why", "data-refused": who }, `${who}: aim refused - ${why}`)));
   }
+  const list = shooters();
+  controls.push(row(label("Who aims:"), ...list.map((n) => {
+    const aim = draft.late[n] ? "late" : (n in draft.aims ? (draft.aims[n] || "no one") : "?");
+    return button(`${n} → ${aim}`, `shooter-${n}`, () => { draft.shooter = n; draft.hold = true; cancelAims(); redraw(); }, { pressed: draft.shooter === n });
+  })));
+  const s = draft.shooter;
+  if (s) controls.push(row(`${s} aims at: tap his target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
+  const missing = list.filter((n) => !entered(n));
+  const aims = Object.fromEntries(list.map((n) => [n, draft.late[n] ? null : (draft.aims[n] ?? null)]));
+  const late = list.filter((n) => draft.late[n]);
+  const main = [];
+  main.push(button(missing.length ? `Still to aim: ${missing.length}` : (pending ? "Confirm the aims" : "Send the aims now"), "submit-aims",
+    () => { cancelAims(); send({ kind: "aims", aims, late }); }, { primary: true, send: true, disabled: missing.length > 0 }));
+  // The last target tapped: the aims go by themselves after a moment, time enough to correct a seat.
+  if (!pending && !missing.length) {
+    const note = goesBy("aims", { kind: "aims", aims, late }, "Tap a player above to correct his aim; the aims go");
+    if (note) controls.push(note);
+  } else cancelAims();
+  return { controls, main };
 }
 
-function toggles(names, key, label) {
-  draft[key] = draft[key] || {};
-  return names.map((n) => button(`${n}${label ? ": " + label : ""}`, `${key}-${n}`, () => { draft[key][n] = !draft[key][n]; render(state); },
-    { class: draft[key][n] ? "on" : "" }));
+function orderSeat(p) {
+  const who = draft.ordered;
+  if (!who) return { pressed: false, disabled: !(p.name in state.options.orders) || !(state.options.orders[p.name] || []).length,
+    tap: () => { draft.ordered = p.name; redraw(); } };
+  const legal = state.options.orders[who] || [];
+  return { pressed: draft.orderTarget === p.name, legal: legal.includes(p.name), disabled: !legal.includes(p.name) && p.name !== who,
+    shooter: p.name === who, mark: p.name === who ? "ordered" : "",
+    tap: () => { if (p.name === who) { draft.ordered = null; draft.orderTarget = null; } else draft.orderTarget = p.name; redraw(); } };
+}
+function privilegeStep() {
+  const who = draft.ordered, target = draft.orderTarget;
+  const controls = [row(who ? `${who} must aim at: tap the new target.` : "The Godfather may order one player to change target: tap him on the table.")];
+  const main = [button("No order", "submit-privilege", () => send({ kind: "privilege", player: null, target: null }), { primary: !target, send: true })];
+  if (who && target) main.push(button(`Order ${who} to aim at ${target}`, "submit-order", () => send({ kind: "privilege", player: who, target }), { primary: true, send: true }));
+  return { controls, main };
 }
 
-function cardButtons() {
-  draft.cards = draft.cards || {};
-  return Object.entries(state.cards).map(([n, cards]) => el("div", { class: "row" }, `${n}:`,
-    ...cards.map((c) => button(c, `card-${n}-${c}`, () => { draft.cards[n] = c; render(state); }, { class: draft.cards[n] === c ? "on" : "" }))));
-}
-
-function controls() {
-  const s = state.step, out = [];
-  const row = (...items) => el("div", { class: "row" }, ...items);
-  if (state.finished) return out;
-  if (s === "pile") {
-    draft.pile = draft.pile || [];
-    const kinds = state.ruleset === "classic-2014"
-      ? ["cash-5000", "cash-10000", "cash-20000", "diamond-1000", "diamond-5000", "diamond-10000", "painting", "clip", "first-aid"]
-      : [5000, 10000, 20000];
-    out.push(row(...kinds.map((k) => button(`+ ${cardName(k)}`, `pile-${k}`, () => { draft.pile.push(k); render(state); }))));
-    out.push(row(`${draft.pile.length}/${state.options.size}: ${draft.pile.map(cardName).join(", ")}`, button("clear", "pile-clear", () => { draft.pile = []; render(state); })));
-    out.push(button("Pile counted", "submit-pile", () => send({ kind: "pile", items: draft.pile }), { class: "primary", disabled: draft.pile.length !== state.options.size }));
-  } else if (s === "cards") {
-    out.push(button("Every card is down", "submit-cards", () => send({ kind: "cards", cards: {} }), { class: "primary" }));
-  } else if (s === "aims") {
-    out.push(row("Tap a player, then that player's target."));
-    const late = toggles(state.who, "late", "late");
-    out.push(row(...late));
-    const noTarget = state.who.filter((n) => (state.options.targets[n] || []).length === 0);
-    const aims = {};
-    for (const n of state.who) aims[n] = draft.late[n] || noTarget.includes(n) ? null : (draftAim(n) ?? null);
-    const missing = state.who.filter((n) => aims[n] === null && !draft.late[n] && !noTarget.includes(n));
-    out.push(row(missing.length ? `still to aim: ${missing.join(", ")}` : "every aim entered"));
-    out.push(button("Aims entered", "submit-aims", () => send({ kind: "aims", aims, late: state.who.filter((n) => draft.late[n]) }),
-      { class: "primary", disabled: missing.length > 0 }));
-  } else if (s === "privilege") {
-    out.push(row("The Godfather may order one player to change target: tap that player, then the new target."));
-    out.push(button("No order", "submit-privilege", () => send({ kind: "privilege", player: null, target: null }), { class: "primary" }));
-  } else if (s === "withdraw") {
-    const check = state.pending && state.pending.check;
-    if (check) {
-      out.push(row(`Check by eye: ${check.seats.join(", ")}. Tap who lay down in time.`));
-      out.push(row(...toggles(check.seats, "down", "lay down")));
-      const withdrew = check.withdrew.concat(check.seats.filter((n) => draft.down[n]));
-      out.push(button("Withdrawals checked", "submit-withdraw", () => send({ kind: "withdraw", withdrew, too_late: check.too_late, source: "godfather" }), { class: "primary" }));
-    } else {
-      out.push(row("The tilt sensors judge the withdrawal count."));
-    }
-    const sensors = state.sensors.present ? state.who.map((n) => button(`${n}: ${state.sensors.overridden.includes(n) ? "Godfather" : "sensor"}`,
-      `sensor-${n}`, () => send({ kind: "sensor", player: n, godfather: !state.sensors.overridden.includes(n) }))) : [];
-    if (sensors.length) out.push(row("Override a sensor:", ...sensors));
-  } else if (s === "bbb") {
-    const holders = Object.entries(state.cards).filter(([, cards]) => cards.includes("bbb")).map(([n]) => n);
-    out.push(row("Who shows a Bang! Bang! Bang!?"), row(...toggles(holders, "bbb")));
-    const cards = Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"]));
-    out.push(button("Shown", "submit-bbb", () => send({ kind: "show", cards }), { class: "primary" }));
-  } else if (s === "throws") {
-    out.push(...throwControls(row));
-  } else if (s === "reveal" || s === "discards") {
-    out.push(row(s === "reveal" ? "Tap each card shown." : "Tap each card discarded unseen."), ...cardButtons());
-    const all = Object.keys(state.cards).every((n) => draft.cards[n]);
-    out.push(button("Cards entered", `submit-${s}`, () => send({ kind: "show", cards: draft.cards }), { class: "primary", disabled: !all }));
-  } else if (s === "picks") {
-    const who = state.who[0];
-    out.push(row(`${who} takes:`), row(...state.options.table.map((item, k) => button(cardName(item), `pick-${k}`, () => send({ kind: "pick", player: who, take: item })))));
-    if (state.options.tile) out.push(button("the New Godfather tile", "pick-tile", () => send({ kind: "pick", player: who, take: "godfather" })));
+function withdrawStep() {
+  const check = state.pending && state.pending.check;
+  const controls = [], main = [];
+  if (check) {
+    draft.down = draft.down || {};
+    controls.push(row(`Check by eye: ${check.seats.join(", ")}. Tap who lay down in time.`));
+    controls.push(row(...check.seats.map((n) => button(`${n} lay down`, `down-${n}`, () => { draft.down[n] = !draft.down[n]; redraw(); }, { pressed: !!draft.down[n] }))));
+    const withdrew = check.withdrew.concat(check.seats.filter((n) => draft.down[n]));
+    main.push(button("Withdrawals checked", "submit-withdraw", () => send({ kind: "withdraw", withdrew, too_late: check.too_late, source: "godfather" }), { primary: true, send: true }));
+  } else if (state.sensors.present) {
+    controls.push(row("The tilt sensors judge the withdrawal count."));
+  } else {
+    draft.down = draft.down || {};
+    controls.push(row("Who lay down in time?"), row(...state.who.map((n) => button(`${n} withdrew`, `down-${n}`, () => { draft.down[n] = !draft.down[n]; redraw(); }, { pressed: !!draft.down[n] }))));
+    main.push(button("Withdrawals entered", "submit-withdraw", () => send({ kind: "withdraw", withdrew: state.who.filter((n) => draft.down[n]), source: "godfather" }), { primary: true, send: true }));
   }
-  if (Object.keys(state.uses || {}).length && state.round && !["pile", "intermission"].includes(s)) out.push(useControls(row));
-  if (s === "intermission") {
-    out.push(button("The gangs are back: go on", "submit-resume", () => send({ kind: "resume" }), { class: "primary" }));
+  if (state.sensors.present) {
+    const over = state.sensors.overridden;
+    controls.push(row(label("Sensors:"), ...state.who.map((n) => button(`${n}: ${over.includes(n) ? "by eye" : "sensor"}`, `sensor-${n}`,
+      () => send({ kind: "sensor", player: n, godfather: !over.includes(n) }), { pressed: over.includes(n), send: true }))));
   }
-  return out;
+  return { controls, main };
 }
 
-function useControls(row) {
-  // A player announces a Super Power, Super Kiai or Object: the Godfather enters its use.
-  draft.use = draft.use || { player: state.who[0] || state.players[0].name, card: Object.keys(state.uses)[0], fields: "" };
-  const u = draft.use;
-  const select = (name, values, value, onchange) => {
-    const node = el("select", { "data-action": name }, ...values.map((v) => el("option", { value: v, selected: v === value }, name === "use-card" ? cardName(v) : v)));
-    node.addEventListener("change", () => { onchange(node.value); render(state); });
-    return node;
+function bbbStep() {
+  draft.bbb = draft.bbb || {};
+  const holders = Object.entries(state.cards).filter(([, c]) => c.cards.includes("bbb")).map(([n]) => n);
+  const cards = Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"]));
+  const any = Object.keys(cards).length;
+  const controls = [row("Who shows a Bang! Bang! Bang!?"), row(...holders.map((n) => button(`${n} shows it`, `bbb-${n}`, () => { draft.bbb[n] = !draft.bbb[n]; draft.hold = true; cancelAims(); redraw(); }, { pressed: !!draft.bbb[n] })))];
+  if (!any) { const note = goesBy("bbb", { kind: "show", cards: {} }, "Nobody shows one: it goes"); if (note) controls.push(note); }
+  return {
+    controls,
+    main: [button(any ? `Shown: ${Object.keys(cards).join(", ")}` : "Nobody shows one", "submit-bbb", () => send({ kind: "show", cards }), { primary: true, send: true })],
   };
-  const moments = state.uses[u.card] || [];
-  if (!moments.includes(u.when)) u.when = moments[0];
-  const fields = el("input", { "data-action": "use-fields", placeholder: '{"target": "Bo"}', value: u.fields });
-  fields.addEventListener("change", () => { u.fields = fields.value; });
-  return el("details", { class: "use" }, el("summary", {}, "A card is used"),
-    row(select("use-player", state.players.filter((p) => p.alive).map((p) => p.name), u.player, (v) => { u.player = v; }),
-      select("use-card", Object.keys(state.uses), u.card, (v) => { u.card = v; }),
-      select("use-when", moments, u.when, (v) => { u.when = v; })),
-    row(fields, button("Enter the use", "submit-use", () => {
-      let extra = {};
-      try { extra = u.fields.trim() ? JSON.parse(u.fields) : {}; } catch (e) { $("refused").textContent = "the fields are not JSON"; return; }
-      send({ kind: "use", use: { player: u.player, card: u.card, when: u.when, ...extra } });
-    })));
 }
 
-function throwControls(row) {
-  const out = [];
+// Shuriken: the seats are tapped for what fell (knocked), then what was only touched.
+function hitState(n) { return (draft.hits || {})[n] || null; }
+function throwSeat(p) {
   const verdict = state.pending && state.pending.verdict;
-  const standing = state.players.filter((p) => p.status === "in share").map((p) => p.name);
+  const thrower = verdict ? verdict.thrower : draft.thrower;
+  if (!thrower) return null;
+  const standing = p.status === "in share";
+  const h = hitState(p.name);
+  return { pressed: h !== null, disabled: !standing || p.name === thrower, mark: h === "knocked" ? "knocked over" : (h === "touched" ? "touched" : ""),
+    shooter: p.name === thrower,
+    tap: () => { draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
+}
+function throwsStep() {
+  const verdict = state.pending && state.pending.verdict;
+  const controls = [], main = [];
   if (verdict) {
-    out.push(el("div", { class: "verdict", "data-verdict": verdict.thrower },
-      row(`${verdict.thrower} threw at ${verdict.target}. Camera: knocked ${verdict.knocked.join(", ") || "nobody"}, touched ${verdict.touched.join(", ") || "nobody"}` +
-        (verdict.confidence !== null ? ` (confidence ${verdict.confidence})` : "") + ` - ${verdict.reason}`),
-      verdict.frame ? el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the frame the camera judged" }) : ""));
-    out.push(button("Confirm the camera", "confirm-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
-      knocked: verdict.knocked, touched: verdict.touched, source: "camera", confidence: verdict.confidence }), { class: "primary" }));
-    out.push(row("Or overrule:"), row(...toggles(standing, "knocked", "knocked")), row(...toggles(standing, "touched", "touched")));
-    out.push(button("Overrule", "overrule-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
-      knocked: standing.filter((n) => draft.knocked[n]), touched: standing.filter((n) => draft.touched[n] && !draft.knocked[n]), source: "godfather" })));
-    return out;
+    if (!draft.hits) { draft.hits = {}; for (const n of verdict.knocked) draft.hits[n] = "knocked"; for (const n of verdict.touched) draft.hits[n] = "touched"; }
+    const judged = verdict.confidence !== null && verdict.confidence !== undefined;
+    controls.push(el("div", { class: "verdict", "data-verdict": verdict.thrower },
+      row(`${verdict.thrower} threw at ${verdict.target || "no one"}. ` + (judged
+        ? `Camera: knocked over ${verdict.knocked.join(", ") || "nobody"}, touched ${verdict.touched.join(", ") || "nobody"} - ${verdict.reason}.`
+        : `No camera verdict (${verdict.reason}): tap what fell, twice for only touched.`)),
+      verdict.frame ? el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the frame the camera judged" })) : ""));
+    const hits = draftHits();
+    if (judged && !draft.changed) {
+      main.push(button("Confirm the camera", "confirm-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
+        knocked: verdict.knocked, touched: verdict.touched, source: "camera", confidence: verdict.confidence }), { primary: true, send: true }));
+    } else {
+      main.push(button(judged ? "Overrule the camera" : "Throw entered", "overrule-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
+        knocked: hits.knocked, touched: hits.touched, source: "godfather" }), { primary: true, send: true }));
+    }
+    return { controls, main };
   }
-  out.push(row("A throw: tap the thrower, the target, then what fell and what was only touched."));
-  draft.thrower = draft.thrower || null;
-  out.push(row(...state.who.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = n; render(state); }, { class: draft.thrower === n ? "on" : "" }))));
-  if (draft.thrower) {
-    const targets = state.options.targets[draft.thrower] || [];
-    out.push(row("target:", ...targets.map((t) => button(t, `target-${t}`, () => { draft.target = t; render(state); }, { class: draft.target === t ? "on" : "" }))));
-    out.push(row(...toggles(standing, "knocked", "knocked")), row(...toggles(standing, "touched", "touched")));
-    out.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: draft.thrower, target: draft.target || null,
-      knocked: standing.filter((n) => draft.knocked[n]), touched: standing.filter((n) => draft.touched[n] && !draft.knocked[n]), source: "godfather" }), { class: "primary" }));
-    out.push(button(`${draft.thrower} shows a shuriken that cannot be thrown`, "show-shuriken", () => send({ kind: "show", cards: { [draft.thrower]: "shuriken" } })));
+  const can = state.who.filter((n) => !(n in state.cards) || state.cards[n].cards.includes("shuriken"));
+  // a shuriken already shown must fly: its thrower is preselected; a yakuza's face-down card is not guessed
+  if (draft.thrower === undefined || (draft.thrower && !can.includes(draft.thrower))) draft.thrower = can.find((n) => !(n in state.cards)) || null;
+  const t = draft.thrower;
+  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; redraw(); }, { pressed: t === n }))));
+  if (t) {
+    const targets = state.options.targets[t] || [];
+    if (!targets.includes(draft.target)) draft.target = targets.length === 1 ? targets[0] : null;
+    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; redraw(); }, { pressed: draft.target === x }))));
+    controls.push(row("Tap on the table what fell (once) or was only touched (twice)."));
+    const hits = draftHits();
+    main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
+      { primary: true, send: true, disabled: targets.length > 0 && !draft.target }));
+    if (t in state.cards) controls.push(row(button(`${t} shows a shuriken he cannot throw`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true })));
   }
-  out.push(button("No more throws", "submit-throws-done", () => send({ kind: "throws-done" })));
+  const next = state.next_cards || {};
+  if (Object.keys(next).length) {
+    const rows = cardRows(next, "next");
+    controls.push(row(el("strong", {}, "If no more shuriken flies: the cards shown (tap only what differs).")), ...rows.controls);
+    main.push(button("No more throws · cards shown", "submit-throws-done", () => send({ kind: "throws-done" }, () => sendShow(rows, "submit-reveal")),
+      { primary: !t, send: true, disabled: !rows.all }));
+  } else {
+    main.push(button("No more throws", "submit-throws-done", () => send({ kind: "throws-done" }), { send: true }));
+  }
+  return { controls, main };
+}
+function draftHits() {
+  const hits = draft.hits || {};
+  return { knocked: Object.keys(hits).filter((n) => hits[n] === "knocked"), touched: Object.keys(hits).filter((n) => hits[n] === "touched") };
+}
+
+// A row of cards for each player, the likely card preselected; `later`: discarded unseen at the end.
+function cardRows(choices, prefix) {
+  draft.cards = draft.cards || {};
+  const before = known()[state.round] || {};
+  const controls = [], shown = {}, later = {};
+  for (const [n, choice] of Object.entries(choices)) {
+    const kept = draft.cards[n] || (choice.cards.includes(before[n]) ? before[n] : null);
+    const picked = kept || choice.likely;
+    if (picked) (choice.later ? later : shown)[n] = picked;
+    controls.push(row(label(choice.later ? `${n} (discarded):` : `${n}:`), ...choice.cards.map((c) =>
+      button(cardName(c), `${prefix === "card" ? "card" : prefix}-${n}-${c}`, () => { draft.cards[n] = c; redraw(); }, { pressed: picked === c }))));
+  }
+  const all = Object.keys(choices).every((n) => shown[n] || later[n]);
+  return { controls, shown, later, all };
+}
+function sendShow(rows, action) {
+  const round = state.round;
+  remember(round, { ...rows.shown, ...rows.later });
+  return send({ kind: "show", cards: rows.shown });
+}
+function showStep(text, mainLabel, action) {
+  const rows = cardRows(state.cards, "card");
+  const controls = [row(text), ...rows.controls];
+  // the discards, entered with the cards shown: they go by themselves
+  if (state.step === "discards" && rows.all && !Object.keys(draft.cards || {}).length && !failed && online && !sending) {
+    const before = known()[state.round] || {};
+    if (Object.keys(state.cards).every((n) => state.cards[n].cards.includes(before[n])) && draft.autoSent !== draftKey) {
+      draft.autoSent = draftKey;
+      setTimeout(() => send({ kind: "show", cards: Object.fromEntries(Object.keys(state.cards).map((n) => [n, before[n]])) }), 0);
+    }
+  }
+  return { controls, main: [button(mainLabel, action, () => sendShow(rows, action), { primary: true, send: true, disabled: !rows.all })] };
+}
+
+function picksStep() {
+  const who = state.who[0];
+  const items = [...new Set(state.options.table.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x));
+  const controls = [row(`${who} takes (one tap):`), row(...items.map((item) => button(lootName(item), `pick-${item}`, () => send({ kind: "pick", player: who, take: item }), { send: true })))];
+  if (state.options.tile) controls.push(row(button(lootName("godfather"), "pick-tile", () => send({ kind: "pick", player: who, take: "godfather" }), { send: true })));
+  return { controls, main: [] };
+}
+
+function intermissionStep() {
+  return { controls: [], main: [button("The gangs are back: go on", "submit-resume", () => send({ kind: "resume" }), { primary: true, send: true })] };
+}
+
+// -- card uses: each card's own form ----------------------------------------------------------
+
+function useControls() {
+  const u = draft.use;
+  if (!u) return [row(button("A card is used…", "use-open", () => { draft.use = { fields: {} }; redraw(); }))];
+  const living = state.players.filter((p) => p.alive).map((p) => p.name);
+  const out = [row(label("Card used by:"), ...living.map((n) => button(n, `use-player-${n}`, () => { u.player = n; redraw(); }, { pressed: u.player === n })))];
+  out.push(row(label("Card:"), ...Object.entries(state.uses).map(([id, c]) => button(c.name, `use-card-${id}`, () => { u.card = id; u.fields = {}; u.when = null; redraw(); }, { pressed: u.card === id }))));
+  const card = state.uses[u.card];
+  if (card) {
+    if (!card.moments.includes(u.when)) u.when = card.moments.length === 1 ? card.moments[0] : null;
+    if (card.moments.length > 1) out.push(row(label("When:"), ...card.moments.map((m) => button(W("moments", m), `use-when-${m}`, () => { u.when = m; redraw(); }, { pressed: u.when === m }))));
+    for (const f of card.fields) out.push(...fieldControls(f, u, living));
+  }
+  const ready = u.player && card && u.when && card.fields.every((f) => !f.required || filled(u.fields[f.key]));
+  out.push(row(button("Enter the use", "submit-use", () => {
+    const fields = Object.fromEntries(Object.entries(u.fields).filter(([, v]) => filled(v)));
+    send({ kind: "use", use: { player: u.player, card: u.card, when: u.when, ...fields } }, () => { draft.use = null; redraw(); });
+  }, { send: true, disabled: !ready }), button("Cancel", "use-cancel", () => { draft.use = null; redraw(); })));
   return out;
+}
+function filled(v) { return v !== undefined && v !== null && v !== false && !(Array.isArray(v) && !v.length) && !(typeof v === "object" && !Array.isArray(v) && !Object.keys(v).length); }
+const CARD_KINDS = ["clic", "bang", "bbb", "cling", "tanto", "shuriken"];
+function fieldControls(f, u, living) {
+  const v = u.fields[f.key];
+  const set = (x) => { u.fields[f.key] = x; redraw(); };
+  const head = label(`${f.label}:`);
+  if (f.kind === "player") return [row(head, ...living.map((n) => button(n, `use-${f.key}-${n}`, () => set(v === n ? null : n), { pressed: v === n })))];
+  if (f.kind === "players") {
+    const list = v || [];
+    return [row(head, ...living.map((n) => button(list.includes(n) ? `${n} (${list.indexOf(n) + 1})` : n, `use-${f.key}-${n}`,
+      () => set(list.includes(n) ? list.filter((x) => x !== n) : (f.count && list.length >= f.count ? list : [...list, n])), { pressed: list.includes(n) })))];
+  }
+  if (f.kind === "card") return [row(head, ...CARD_KINDS.map((c) => button(cardName(c), `use-${f.key}-${c}`, () => set(v === c ? null : c), { pressed: v === c })))];
+  if (f.kind === "cards") {
+    const list = v || [];
+    return [row(head, ...CARD_KINDS.map((c) => button(`+ ${cardName(c)}`, `use-${f.key}-${c}`, () => set([...list, c]))),
+      list.length ? `${list.map(cardName).join(", ")}` : "", list.length ? button("Clear", `use-${f.key}-clear`, () => set([])) : "")];
+  }
+  if (f.kind === "bool") return [row(button(f.label, `use-${f.key}`, () => set(!v), { pressed: !!v }))];
+  const keys = ["markers", "took", "gave"].includes(f.kind) ? (u.fields.targets || []) : living;
+  const values = f.kind === "markers" ? ["wound", "blank"] : (f.kind === "heal" ? [1, 2] : (f.kind === "redirect" ? living : CARD_KINDS));
+  const map = v || {};
+  const rows = [row(head)];
+  for (const k of keys) {
+    rows.push(row(label(`${k}:`), ...values.map((x) => button(f.kind === "took" || f.kind === "gave" ? cardName(x) : String(x), `use-${f.key}-${k}-${x}`,
+      () => { const next = { ...map }; if (next[k] === x) delete next[k]; else next[k] = x; set(next); }, { pressed: map[k] === x }))));
+  }
+  return rows;
 }
 
 connect();

@@ -1,0 +1,146 @@
+"""The console under a flood, and the Godfather's taps per round.
+
+    python bench/bench_console.py            # both
+    python bench/bench_console.py --flood    # connections held, memory, time to answer the Godfather
+    python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser)
+
+The flood runs on 127.0.0.1 only: the console is served by a process of its own (the table's
+default file limit, 1,024), and this process opens 1,100 sockets that send half a request and
+stop (from 20 loopback addresses), then 2,000 WebSocket handshakes without a token.  Figures:
+the server's open files and memory before, during and after, and the Godfather's answer time
+(median of 20 requests) without and under the flood.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "console")]
+
+SERVER = """
+import sys, time
+sys.path[:0] = [{root!r}, {kit!r}]
+from console_kit import console_table
+from controller.console.server import ConsoleServer
+session, relay = console_table(devices=False)
+server = ConsoleServer(relay, host="127.0.0.1", port=0)
+server.start()
+print(server.port, relay.tokens.godfather, flush=True)
+sys.stdin.read()
+server.stop()
+"""
+
+
+def godfather_times(url: str, n: int = 20) -> list[float]:
+    from flood import answer_time
+
+    return [answer_time(url) for _ in range(n)]
+
+
+def flood() -> dict:
+    from flood import (
+        close_all,
+        half_open,
+        open_files,
+        rss_kib,
+        websockets_without_token,
+    )
+
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))  # the attacker's side only
+    code = SERVER.format(root=str(ROOT), kit=str(ROOT / "tests" / "console"))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)))  # noqa: PLW1509 (no threads yet)
+    try:
+        port, token = proc.stdout.readline().split()
+        url = f"http://127.0.0.1:{port}/api/state?token={token}"
+        godfather_times(url, 10)
+        websockets_without_token(int(port), 5)  # the code of each path loaded once
+        close_all(half_open(int(port), 5))
+        time.sleep(0.5)
+        base_files, base_rss = open_files(proc.pid), rss_kib(proc.pid)
+        baseline = godfather_times(url, 40)
+        print("opening 1,100 half-open sockets...", file=sys.stderr)
+        held = half_open(int(port), 1100, addresses=20)
+        time.sleep(0.5)
+        flood_files, flood_rss = open_files(proc.pid), rss_kib(proc.pid)
+        under = godfather_times(url, 40)
+        print("2,000 WebSocket handshakes without a token...", file=sys.stderr)
+        start = time.perf_counter()
+        refused, other = websockets_without_token(int(port), 2000, addresses=20)
+        ws_seconds = time.perf_counter() - start
+        ws_rss = rss_kib(proc.pid)
+        print("2,000 more...", file=sys.stderr)
+        more = websockets_without_token(int(port), 2000, addresses=20)
+        refused, other = refused + more[0], other + more[1]
+        ws2_rss = rss_kib(proc.pid)
+        under_ws = godfather_times(url)
+        close_all(held)
+        time.sleep(10)  # the server's request timeout (8 s) has passed for all of them
+        after_files, after_rss = open_files(proc.pid), rss_kib(proc.pid)
+        after = godfather_times(url)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
+    ms = lambda xs: round(1000 * statistics.median(xs), 2)
+    return {
+        "half-open sockets opened": len(held),
+        "server open files: before / during / after": [base_files, flood_files, after_files],
+        "server memory (MiB): before / half-open flood / after 2,000 WebSockets / after 4,000 / 10 s after": [
+            round(base_rss / 1024, 1), round(flood_rss / 1024, 1), round(ws_rss / 1024, 1), round(ws2_rss / 1024, 1),
+            round(after_rss / 1024, 1)],
+        "WebSockets without a token: refused / other": [refused, other],
+        "WebSocket handshakes refused per second": round(2000 / ws_seconds),
+        "Godfather's answer (ms, median of 20): no flood / half-open flood / after WebSockets / after": [
+            ms(baseline), ms(under), ms(under_ws), ms(after)],
+        "ratio under the flood to no flood": round(statistics.median(under) / statistics.median(baseline), 2),
+    }
+
+
+def taps(seed: int = 0) -> dict:
+    """Taps per round (``seed`` 0: the games the tests play; else another game of each)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "taps.json"
+        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed))
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
+                       cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL)
+        data = json.loads(out.read_text()) if out.exists() else {}
+    out = {}
+    for game, figures in data.items():
+        rounds = {int(k): v for k, v in figures["per round"].items() if int(k) <= 3}
+        steps = {int(k): v for k, v in figures["by step"].items() if int(k) <= 3}
+        out[game] = {"per round": [rounds[k] for k in sorted(rounds)], "median": statistics.median(rounds.values()),
+                     "by step, rounds 1-3": [steps[k] for k in sorted(steps)]}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--flood", action="store_true")
+    parser.add_argument("--taps", action="store_true")
+    args = parser.parse_args()
+    both = not (args.flood or args.taps)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    if args.flood or both:
+        for key, value in flood().items():
+            print(f"{key}: {value}")
+    if args.taps or both:
+        for seed in (0, 101, 102):  # the tests' games, then two games never tuned on
+            for game, figures in taps(seed).items():
+                print(f"taps, {game}, {'the tests game' if not seed else f'seed {seed} (never tuned on)'}: {figures}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""Plays rounds on the Godfather's page by tapping, as a Godfather would, and counts the taps.
+
+The bots act the players (their cards, aims, lay-downs, throws); the driver reads what really
+happened from them and taps only what the page does not already show: a target for each
+shooter the page does not fill in, a card where the preselected one is wrong, the seats a
+shuriken knocked over when the camera is wrong, and each step's main button.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import threading
+from dataclasses import dataclass, field
+
+from controller.console.server import ConsoleServer
+from controller.table import inputs as I
+from controller.table.referee import Step
+
+CHROMIUM = os.environ.get("CASHNGUNS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+class TruthCamera:
+    """The simulated camera, keeping the truth each throw was judged from."""
+
+    def __init__(self, seed: int = 7) -> None:
+        from controller.table.camera import SimulatedCamera
+
+        self.camera = SimulatedCamera(seed)
+        self.truths: list = []
+
+    def judge(self, *, thrower, seats, number, truth=None):
+        self.truths.append(truth)
+        return self.camera.judge(thrower=thrower, seats=seats, number=number, truth=truth)
+
+    def reachable(self, thrower, seats):
+        return self.camera.reachable(thrower, seats)
+
+
+@dataclass
+class Table:
+    """A console served on 127.0.0.1 for a session played in a thread of its own."""
+
+    session: object
+    relay: object
+    server: ConsoleServer
+    thread: threading.Thread
+    failures: list = field(default_factory=list)
+
+    @classmethod
+    def start(cls, session, relay) -> Table:
+        server = ConsoleServer(relay, host="127.0.0.1", port=0)
+        server.start()
+        relay.base_url = f"http://127.0.0.1:{server.port}"
+        failures: list = []
+
+        def run() -> None:
+            try:
+                session.run()
+            except SystemExit:
+                pass
+            except Exception as exc:  # noqa: BLE001 (reported by the test)
+                failures.append(exc)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return cls(session, relay, server, thread, failures)
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.thread.join(timeout=5)
+
+
+class Godfather:
+    """Taps the page; ``taps`` counts every tap, ``per_round`` the taps of each round."""
+
+    def __init__(self, page, table: Table, camera: TruthCamera | None = None) -> None:
+        self.page = page
+        self.table = table
+        self.session = table.session
+        self.relay = table.relay
+        self.camera = camera
+        self.taps = 0
+        self.per_round: dict[int, int] = {}
+        self.log: list[tuple[int, str, str]] = []  # (round, step, selector) of each tap
+        self.shots = None  # a folder: screenshots of the main screens, once each
+
+    def shoot(self, name: str) -> None:
+        if self.shots is None or (self.shots / name).exists():
+            return
+        self.page.screenshot(path=str(self.shots / name))
+
+    # -- tapping and waiting -------------------------------------------------------
+
+    def tap(self, selector: str) -> None:
+        number = self.session.referee.prompt().round
+        step = self.session.referee.step.value
+        self.page.locator(selector).first.click(timeout=10000)
+        self.taps += 1
+        self.per_round[number] = self.per_round.get(number, 0) + 1
+        self.log.append((number, step, selector))
+
+    def settle(self) -> None:
+        """Wait until the page shows the server's latest state and nothing is being sent."""
+        self.page.wait_for_function(
+            "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
+            arg=self.relay.version, timeout=15000)
+
+    def wait_change(self, before: tuple, timeout: float = 15.0) -> None:
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.where() != before or self.table.failures:
+                return
+            time.sleep(0.02)
+        raise AssertionError(f"the table stayed at {before}")
+
+    def where(self) -> tuple:
+        referee = self.session.referee
+        return (referee.prompt().round, referee.step, self.session.history.count, self.session.pending is not None)
+
+    # -- a step -------------------------------------------------------------------------
+
+    def play_until(self, rounds: int) -> None:
+        """Play until round ``rounds`` is over (or the game is)."""
+        while self.session.referee.step is not Step.OVER and self.session.referee.prompt().round <= rounds:
+            assert not self.table.failures, self.table.failures
+            self.play_step()
+
+    def play_step(self) -> None:
+        from controller.console.views import only_answer
+
+        session = self.session
+        with session.lock:  # one consistent look at the table
+            before = self.where()
+            prompt = session.referee.prompt()
+            step = prompt.step
+            auto = only_answer(session)
+        if auto is not None or (step is Step.WITHDRAW and session.pending is None and session.devices is not None):
+            self.wait_change(before)
+            return
+        if step is Step.THROWS and session.pending is None and session.bots.throw_plan(prompt) is not None:
+            self.wait_change(before)  # the session is about to put up the camera's verdict
+            return
+        self.settle()
+        if self.where() != before:
+            return  # the table moved on meanwhile (a step answered by itself): look again
+        if step is Step.THROWS and session.pending:
+            self.shoot("console-camera-verdict.png")
+        elif step is Step.THROWS:
+            self.shoot("console-cards.png")
+        elif step is Step.AIMS and prompt.round == 2:
+            self.shoot("console-next-round.png")
+        elif step is Step.PICKS:
+            self.shoot("console-picks.png")
+        getattr(self, f"_{step.value}")(prompt)
+        self.wait_change(before, timeout=20.0)
+
+    def _truth(self, prompt) -> I.Input:
+        return self.session.bots.answer(prompt)
+
+    def _cards(self, prompt) -> None:
+        self.tap("[data-action=submit-cards]")
+
+    def _aims(self, prompt) -> None:
+        truth = self._truth(prompt)
+        page = self.page
+        for _ in range(4 * len(prompt.players)):
+            shooter = page.get_attribute(".seat.shooter", "data-seat", timeout=1000) if page.locator(".seat.shooter").count() else None
+            if shooter is None:
+                break
+            if shooter in truth.late:
+                self.tap(f'[data-action="late-{shooter}"]')
+            else:
+                self.tap(f'[data-seat="{truth.aims[shooter]}"]')
+        # aims the page filled in (one legal target) that the table did otherwise: correct them
+        for name in prompt.players:
+            if name in truth.late and page.locator(f'[data-action="shooter-{name}"]').inner_text().endswith("late") is False:
+                self.tap(f'[data-action="shooter-{name}"]')
+                self.tap(f'[data-action="late-{name}"]')
+        # the last target tapped, the aims go by themselves after a moment (no tap)
+
+    def _privilege_order(self, order) -> None:
+        self.tap(f'[data-seat="{order.player}"]')
+        self.tap(f'[data-seat="{order.target}"]')
+        self.tap("[data-action=submit-order]")
+
+    def _privilege(self, prompt) -> None:
+        truth = self._truth(prompt)
+        if truth.player is None:
+            self.tap("[data-action=submit-privilege]")
+        else:
+            self._privilege_order(truth)
+
+    def _withdraw(self, prompt) -> None:
+        check = self.session.pending["check"]
+        truth = self._truth(prompt)
+        for name in check["seats"]:
+            if name in truth.withdrew:
+                self.tap(f'[data-action="down-{name}"]')
+        self.tap("[data-action=submit-withdraw]")
+
+    def _bbb(self, prompt) -> None:
+        shown = self._truth(prompt).cards
+        if any(not self.page.locator(f'[data-action="bbb-{n}"]').count() for n in shown):
+            from controller.console.views import card_choices
+
+            raise AssertionError(("bbb", shown, prompt, card_choices(self.session), self.page.get_attribute("body", "data-version"),
+                                  self.relay.version, self.session.referee.step, self.session.referee.prompt()))
+        for name in shown:
+            self.tap(f'[data-action="bbb-{name}"]')
+        if shown:
+            self.tap("[data-action=submit-bbb]")
+        else:  # "nobody shows one" goes by itself after a moment: the moment is cut short (not a tap)
+            self.page.locator("[data-action=submit-bbb]").first.click(timeout=10000)
+
+    def _throws(self, prompt) -> None:
+        pending = self.session.pending
+        if pending and "verdict" in pending:
+            verdict = pending["verdict"]
+            names = self.session.referee.names
+            knocked, touched = (names(t) for t in self.camera.truths[-1])
+            if verdict["sure"] and sorted(verdict["knocked"]) == sorted(knocked) and sorted(verdict["touched"]) == sorted(touched):
+                self.tap("[data-action=confirm-verdict]")
+                return
+            shown = {**{n: "knocked" for n in verdict["knocked"]}, **{n: "touched" for n in verdict["touched"]}}
+            want = {**{n: "knocked" for n in knocked}, **{n: "touched" for n in touched}}
+            cycle = [None, "knocked", "touched"]
+            for name in sorted(set(shown) | set(want)):
+                steps = (cycle.index(want.get(name)) - cycle.index(shown.get(name))) % 3
+                for _ in range(steps):
+                    self.tap(f'[data-seat="{name}"]')
+            self.tap("[data-action=overrule-verdict]")
+            return
+        truth = self._truth(prompt)
+        if isinstance(truth, I.Show):
+            (name,) = truth.cards
+            if self.page.get_attribute(f'[data-action="thrower-{name}"]', "aria-pressed") != "true":
+                self.tap(f'[data-action="thrower-{name}"]')
+            self.tap("[data-action=show-shuriken]")
+            return
+        if self.page.locator('[data-action^="next-"]').count():  # the cards of phase 6 come with "no more throws"
+            after = copy.deepcopy(self.session.referee)
+            after.submit(truth)
+            self._cards_rows(after.prompt().players, "next")
+            self.tap("[data-action=submit-throws-done]")
+            self._wait_past(Step.THROWS, Step.REVEAL)
+            return
+        self.tap("[data-action=submit-throws-done]")
+
+    def _wait_past(self, *steps) -> None:
+        import time
+
+        end = time.monotonic() + 15
+        while self.session.referee.step in steps and time.monotonic() < end:
+            time.sleep(0.02)
+
+    def _cards_rows(self, players, prefix: str) -> None:
+        """Tap the true card of each row where the page preselected another one."""
+        bots = self.session.bots
+        referee = self.session.referee
+        hidden = set(referee.names(referee.round.hidden_cards()))
+        for name in sorted(hidden | set(players)):
+            card = bots.card_of(name).value
+            button = self.page.locator(f'[data-action="{prefix}-{name}-{card}"]')
+            if button.count() and button.first.get_attribute("aria-pressed") != "true":
+                self.tap(f'[data-action="{prefix}-{name}-{card}"]')
+
+    def _reveal(self, prompt) -> None:
+        self._cards_rows(prompt.players, "card")
+        self.tap("[data-action=submit-reveal]")
+
+    def _discards(self, prompt) -> None:
+        try:  # entered with the cards shown: the page sends them by itself
+            self.wait_change(self.where(), timeout=1.5)
+            return
+        except AssertionError:
+            pass
+        self._cards_rows(prompt.players, "card")
+        self.tap("[data-action=submit-discards]")
+
+    def _picks(self, prompt) -> None:
+        truth = self._truth(prompt)
+        if truth.take == "godfather":
+            self.tap("[data-action=pick-tile]")
+        else:
+            self.tap(f'[data-action="pick-{truth.take}"]')
+
+    def _intermission(self, prompt) -> None:
+        self.tap("[data-action=submit-resume]")

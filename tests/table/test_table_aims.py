@@ -1,0 +1,92 @@
+"""The aims at the table: the bots point, the synthetic camera films it, the aim reader reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.table import config as table_config
+from controller.table.bots import Bots
+from controller.table.camera import SimulatedCamera
+from controller.table.gamelog import GameLog, read
+from controller.table.referee import Step
+from controller.table.runner import Setup, start
+from tests.table.table_kit import table
+
+
+def quiet(_line: str) -> None:
+    pass
+
+
+class Console:
+    """Stands in for the Godfather's console: keeps what the session shows at the aims step and
+    answers as the bots would (it is not a ``Bots``, so the session asks it to confirm)."""
+
+    def __init__(self, bots: Bots, session) -> None:
+        self.bots, self.session = bots, session
+        self.shown: list[tuple[dict, bytes | None]] = []
+
+    def answer(self, prompt):
+        if prompt.step is Step.AIMS:
+            self.shown.append((self.session.pending, self.session.frame))
+        return self.bots.answer(prompt)
+
+
+def test_the_console_is_shown_the_camera_aims_and_the_frame():
+    session, _ = table("yakuzas", 7, seed=5, camera=SimulatedCamera(5))
+    console = Console(session.bots, session)
+    session.source = console
+    players = [p.name for p in session.referee.game.players]
+    while not console.shown:
+        session.play_step()
+    pending, frame = console.shown[0]
+    assert set(pending) == {"kind", "aims", "late", "unsure", "refused", "margins"} and pending["kind"] == "aims"
+    assert set(pending["aims"]) == set(players)
+    assert all(t is None or t in players for t in pending["aims"].values())
+    assert set(pending["late"]) <= set(players) and set(pending["unsure"]) <= set(players)
+    assert all(isinstance(why, str) and why for why in pending["refused"].values())
+    assert set(pending["refused"]).isdisjoint(pending["unsure"])
+    assert all(isinstance(m, float) for m in pending["margins"].values())
+    assert frame is not None and frame[:2] == b"\xff\xd8"  # a JPEG, lines of fire drawn
+
+
+def check_log(log_path, names):
+    """Each aims input follows the camera's reading in the log; every sure aim the rules allow stood."""
+    logged = read(log_path)
+    seen = [s["aims"] for s in logged.seen if "aims" in s]
+    confirmed = [i for i in logged.inputs if i.get("kind") == "aims"]
+    assert seen and len(seen) == len(confirmed)
+    stood = 0
+    for camera, entered in zip(seen, confirmed):
+        assert set(camera) >= {"round", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}
+        for seat, aim in camera["seats"].items():
+            name = names[int(seat)]
+            if name not in entered["aims"]:
+                continue
+            if aim["sure"] and name not in camera["refused"]:  # a sure aim the rules allow stands as read
+                expected = None if aim["late"] or aim["target"] is None else names[aim["target"]]
+                assert entered["aims"][name] == expected, (camera["round"], name, aim)
+                assert (name in entered["late"]) == aim["late"]
+                stood += 1
+            assert aim["reason"]  # the evidence, to replay a dispute
+    assert stood >= len(confirmed) * 2  # most aims come from the camera, not from the Godfather
+    return seen
+
+
+def test_simulated_rounds_read_the_aims_through_the_camera_and_log_both(tmp_path):
+    log_path = tmp_path / "game.log"
+    game_log = GameLog.create(log_path, {"record": {}})
+    session, _ = table("classic", 4, seed=8, camera=SimulatedCamera(8), game_log=game_log)
+    names = [p.name for p in session.referee.game.players]
+    while session.referee.game.rounds_played < 2:
+        session.play_step()
+    game_log.close()
+    assert len(check_log(log_path, names)) == 2
+
+
+@pytest.mark.slow
+def test_a_whole_simulated_game_reads_the_aims_through_the_camera(tmp_path):
+    names = ["Aiko", "Bo", "Cy", "Dee", "Eli", "Fay"]
+    config = table_config.from_dict({"game": {"ruleset": "yakuzas", "players": names, "seed": 8}})
+    log_path = tmp_path / "game.log"
+    start(Setup(config, 8, simulate=True, camera=True), log_path=log_path, say=quiet)
+    assert len(check_log(log_path, names)) >= 4

@@ -1,0 +1,844 @@
+"""Reading the aims at the aim count: who points at whom, and who pointed late.
+
+Every weapon carries marker 30 + seat (3 cm) flat on its top, the marker's top edge towards the
+muzzle (table-conventions.md). From the frames around the count's "3":
+
+1. **The table plane**: the four corner markers (5 cm) give a homography from the image to the
+   table in centimetres; from it (principal point at the image centre, square pixels) the camera's
+   foot point on the table (its nadir) and its height.
+2. **A weapon**: its marker, mapped onto the table plane by that homography, is a square of
+   ``3 cm x ratio``: a horizontal card ``h`` above the table is projected from the camera onto
+   the table as a similarity about the nadir, scaled by ``ratio = D / (D - h)``. So the weapon's
+   own ground point is ``nadir + (mapped centre - nadir) / ratio``, its height ``D (1 - 1/ratio)``,
+   and the mapped top edge gives the direction of the line of fire on the table plane.
+3. **The standees**: the crown marker (4 cm, on top of the standee) is brought down to the table
+   the same way; a standee whose crown is not seen is placed at its base marker.
+4. **The target** of a line of fire is the seat whose standee lies closest to it (not the
+   shooter's own); the evidence is the angular margin to the next candidate.
+5. **Timing**: each weapon is followed through the count. It is at rest while its direction and
+   place stay within the rest tolerances for ``min_rest_s`` or more; a rest that holds at the deadline
+   (0.5 s after the "3") is an aim in time, the first run that begins after it an aim pointed late.
+   A weapon hidden at the deadline, resting near the deadline, or whose line passes between two
+   seats is unsure: the Godfather decides that seat.
+
+Cost: a full-frame ArUco detection only every few analysed frames; in between, small crops
+around each weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
+in the window around the count; see bench/bench_aims.py.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import markers
+from vision.calibration import Calibration
+from vision.sources import ClipError, FrameFolder, VideoFile
+
+log = logging.getLogger(__name__)
+
+COUNT_INTERVAL_S = 0.8  # "1", "2", "3" (table-conventions.md, default)
+DEADLINE_AFTER_THREE_S = 0.5
+MAX_CLIP_JSON_BYTES = 64 * 1024
+MAX_VIDEO_BYTES = 512 * 1024 * 1024
+MAX_FRAME_FILES = 20_000
+MAX_FRAME_FILE_BYTES = 16 * 1024 * 1024
+MAX_FRAME_SIDE = 4096
+MAX_CLIP_SECONDS = 600.0
+
+
+KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
+GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
+FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
+FOCAL_PRIOR_WEIGHT = 1e-3  # ... weighed against what the table's perspective says
+FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
+
+
+class AimError(ClipError):
+    """An aim clip or a table view the reader cannot use; the message says what and where."""
+
+
+@dataclass(frozen=True)
+class AimConfig:
+    """Every threshold of the aim reader."""
+
+    sample_hz: float = 30.0  # frames analysed per second (at most)
+    full_every: int = 8  # a full-frame detection every this many analysed frames
+    lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
+    follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
+    rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
+    rest_move_cm: float = 3.0  # largest spread of the ground point while at rest
+    min_rest_s: float = 0.3  # a rest shorter than this is a pause
+    max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
+    min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
+    settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
+    deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
+    seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
+    seen_moving_s: float = 0.3  # ... or, to be late, seen moving after this long before it
+    min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
+    min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
+    max_height_cm: float = 75.0
+    track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
+    small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
+    seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
+
+
+# ----------------------------------------------------------------------------- the table plane
+
+
+MIN_SIDE_PX = 10.0  # no marker smaller than this is looked for: smaller outlines are noise, and costly
+_DETECTORS: dict[float, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector(rate: float = 0.02) -> cv2.aruco.ArucoDetector:
+    """An ArUco detector ignoring outlines shorter than ``rate`` times the image's larger side."""
+    rate = round(min(max(rate, 0.01), 0.9), 2)
+    if rate not in _DETECTORS:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.minMarkerPerimeterRate = rate
+        _DETECTORS[rate] = cv2.aruco.ArucoDetector(markers.dictionary(), params)
+    return _DETECTORS[rate]
+
+
+def detect_markers(gray: np.ndarray, scale: float = 1.0) -> tuple[Any, Any]:
+    """ArUco corners and ids in ``gray`` (enlarged ``scale`` times from the frame): only outlines of
+    markers at least ``MIN_SIDE_PX`` wide in the frame are considered."""
+    rate = 4 * MIN_SIDE_PX * scale / max(gray.shape[:2])
+    corners, ids, _ = _detector(rate).detectMarkers(gray)
+    return corners, ids
+
+
+def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+@dataclass
+class TablePlane:
+    """The table as the camera sees it: image -> table centimetres, the camera's nadir and height,
+    and where each seat's standee stands (table cm)."""
+
+    to_table: np.ndarray  # 3x3, image px -> table cm
+    nadir: np.ndarray  # (2,) table cm below the camera
+    camera_height_cm: float
+    standees: dict[int, np.ndarray]  # seat -> (2,) table cm
+    image_size: tuple[int, int]
+    kappa: float = 0.0  # radial distortion: ideal = c + (p - c) (1 + kappa |p - c|^2), image centre c
+    grow: float = 0.0  # px a detected marker's sides are short of its true outline
+
+    def undistort(self, pts: np.ndarray) -> np.ndarray:
+        return _undistort(pts, self.image_size, self.kappa)
+
+    def table_point(self, pts: np.ndarray) -> np.ndarray:
+        """Image points of the table plane -> table cm."""
+        return _map(self.to_table, self.undistort(pts))
+
+    @classmethod
+    def from_markers(cls, found: dict[int, np.ndarray], image_size: tuple[int, int]) -> TablePlane:
+        """From marker corners (id -> (4, 2) image px): the corner markers 0-3 and the standees'.
+
+        The lens's barrel distortion is measured first: every marker flat on the table (corners 5 cm,
+        bases 3 cm) must map to a square of its true size; the one-parameter radial model that makes
+        their sizes agree best is kept and undoes the distortion of every point read later."""
+        missing = [c for c in markers.CORNER_IDS if c not in found]
+        if missing:
+            raise AimError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+                           "not found: the table plane is unknown")
+        flat = {m: q for m, q in found.items()
+                if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
+        centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)
+        best = (math.inf, 0.0, 0.0, np.eye(3))
+        for grow in GROW_STEPS:
+            grown = {m: _grown(q, grow) for m, q in flat.items()}
+            for kappa in KAPPA_STEPS:
+                try:
+                    spread, to_table = _metric(grown, centre, float(kappa))
+                except AimError:
+                    continue
+                if spread < best[0]:
+                    best = (spread, float(kappa), float(grow), to_table)
+        if not math.isfinite(best[0]):
+            raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
+        _, kappa, grow, to_table = best
+        nadir, height = _camera_over(to_table, image_size)
+        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow)
+        for seat in range(markers.MAX_SEATS):
+            crown = found.get(markers.crown_id(seat))
+            base = found.get(markers.base_id(seat))
+            if crown is not None:
+                plane.standees[seat] = plane.ground(crown, markers.CROWN_SIZE_CM)[0]
+            elif base is not None:
+                plane.standees[seat] = plane.table_point(base.mean(axis=0, keepdims=True))[0]
+        return plane
+
+    @classmethod
+    def from_calibration(cls, calibration: Calibration) -> TablePlane:
+        found: dict[int, np.ndarray] = {c: np.asarray(q, np.float64) for c, q in calibration.corners.items()}
+        for seat, m in calibration.seats.items():
+            if m.crown is not None:
+                found[markers.crown_id(seat)] = np.asarray(m.crown, np.float64)
+            if m.base is not None:
+                found[markers.base_id(seat)] = np.asarray(m.base, np.float64)
+        return cls.from_markers(found, tuple(calibration.image_size))  # type: ignore[arg-type]
+
+    def ground(self, corners: np.ndarray, size_cm: float) -> tuple[np.ndarray, float, float]:
+        """A horizontal marker seen at ``corners``: its foot point on the table (cm), the direction of
+        its top edge's outward normal (radians, table frame) and its height above the table (cm)."""
+        q = self.table_point(_grown(corners, self.grow))
+        side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
+        ratio = max(side / size_cm, 0.2)
+        centre = q.mean(axis=0)
+        foot = self.nadir + (centre - self.nadir) / ratio
+        up = (q[0] - q[3]) + (q[1] - q[2])  # both side edges, bottom to top ...
+        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others, turned a quarter towards the top
+        cross = float(right[0] * up[1] - right[1] * up[0])
+        turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
+        d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
+        height = self.camera_height_cm * (1 - 1 / ratio)
+        return foot, math.atan2(d[1], d[0]), height
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
+        ideal = _map(np.linalg.inv(self.to_table), pts)
+        out = ideal.copy()
+        for _ in range(6):
+            out = out + (ideal - self.undistort(out))
+        return out
+
+
+def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    if kappa == 0.0:
+        return pts
+    c = np.array([image_size[0] / 2, image_size[1] / 2])
+    d = pts - c
+    return c + d * (1 + kappa * (d * d).sum(axis=1, keepdims=True))
+
+
+def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
+    """A detected quad grown by ``grow`` px along each side: detection on a blurred image puts a
+    marker's corners slightly inside its true outline."""
+    quad = np.asarray(quad, np.float64)
+    if grow == 0.0:
+        return quad
+    c = quad.mean(axis=0)
+    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
+    return c + (quad - c) * (side + grow) / max(side, 1e-6)
+
+
+def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tuple[float, np.ndarray]:
+    """For one distortion ``kappa``: the image -> table cm homography (the corner markers' centres
+    give the plane, every flat marker's edges its centimetres) and the spread of the flat markers'
+    mapped sizes (log of mapped over true size)."""
+    size = (int(centre[0] * 2), int(centre[1] * 2))
+    und = {m: _undistort(q, size, kappa) for m, q in flat.items()}
+    centres = np.array([und[c].mean(axis=0) for c in markers.CORNER_IDS], np.float32)
+    square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]], np.float32)
+    unit = cv2.getPerspectiveTransform(centres, square).astype(np.float64)
+    rows, rhs, mapped = [], [], {}
+    for m, q in und.items():
+        true = markers.CORNER_SIZE_CM if m in markers.CORNER_IDS else markers.BASE_SIZE_CM
+        mq = _map(unit, q)
+        mapped[m] = (mq, true)
+        for i, j, length in ((0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 0, 1.0), (0, 2, 2.0), (1, 3, 2.0)):
+            d = mq[j] - mq[i]
+            weight = 1.0 if m in markers.CORNER_IDS else 0.5
+            rows.append([weight * d[0] ** 2 / true ** 2, weight * d[1] ** 2 / true ** 2])
+            rhs.append(weight * length)
+    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    if sol.min() <= 0:
+        raise AimError("no metric scale")
+    scale = np.sqrt(sol)
+    logs = []
+    for m, (mq, true) in mapped.items():
+        sides = [np.linalg.norm((mq[(i + 1) % 4] - mq[i]) * scale) for i in range(4)]
+        logs.append(math.log(max(float(np.mean(sides)), 1e-6) / true))
+    return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
+
+
+def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """The camera's nadir (table cm) and height (cm) from the table homography, for a camera with
+    its principal point at the image centre and square pixels; its focal length is solved from the
+    homography (and taken as the image width when the view is too square-on to tell)."""
+    w, h = image_size
+    scale = float(max(w, h))
+    shift = np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
+    g = shift @ np.linalg.inv(to_table)  # table cm -> centred, scaled image
+    g1, g2 = g[:, 0], g[:, 1]
+    a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
+    b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
+    prior = 1.0 / FOCAL_PRIOR ** 2
+    inv_f2 = (-float(a @ b) + FOCAL_PRIOR_WEIGHT * prior) / (float(a @ a) + FOCAL_PRIOR_WEIGHT)
+    focal = 1.0 / math.sqrt(inv_f2) if inv_f2 > 0 else FOCAL_PRIOR
+    focal = min(max(focal, FOCAL_RANGE[0]), FOCAL_RANGE[1])
+    m = np.diag([1 / focal, 1 / focal, 1.0]) @ g
+    lam = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] * lam, m[:, 1] * lam, m[:, 2] * lam
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+    u, _, vt = np.linalg.svd(rot)
+    rot = u @ vt
+    centre = -rot.T @ t
+    return centre[:2].copy(), float(abs(centre[2]))
+
+
+# ----------------------------------------------------------------------------- lines of fire
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One sighting of a weapon: where its line of fire starts on the table and where it goes."""
+
+    t: float  # seconds after the "3"
+    foot: tuple[float, float]  # table cm
+    direction: float  # radians, table frame
+    height_cm: float
+    image_centre: tuple[float, float]
+    target: int | None
+    margin_deg: float
+
+
+def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
+                candidates: Iterable[int] | None = None) -> tuple[int | None, float]:
+    """The seat whose standee lies closest to the line of fire (a ray on the table plane: standees
+    behind the weapon are not on it) and the angular margin (degrees) to the next candidate."""
+    d = np.array([math.cos(direction), math.sin(direction)])
+    allowed = set(standees) if candidates is None else set(candidates) & set(standees)
+    scored = []
+    for seat in sorted(allowed - {shooter}):
+        rel = standees[seat] - foot
+        along = float(rel @ d)
+        if along <= 0:  # behind the weapon: not on its line of fire
+            continue
+        dist = abs(float(rel[0] * d[1] - rel[1] * d[0]))
+        angle = math.degrees(abs(math.atan2(float(rel[0] * d[1] - rel[1] * d[0]), along)))
+        scored.append((dist, angle, seat))
+    if not scored:
+        return None, 0.0
+    scored.sort()
+    if len(scored) == 1:
+        return scored[0][2], 180.0
+    (_, a1, best), (_, a2, _) = scored[0], scored[1]
+    return best, max(0.0, a2 - a1)
+
+
+@dataclass
+class SeatAim:
+    """What the reader concludes of one seat's weapon."""
+
+    seat: int
+    target: int | None
+    late: bool
+    sure: bool
+    confidence: float
+    reason: str
+    margin_deg: float | None = None
+    height_cm: float | None = None
+    rest_at_s: float | None = None  # when it came to rest on its target, seconds after the "3"
+    seen: int = 0
+    line: tuple[tuple[float, float], float] | None = None  # (foot, direction) at the deadline, table frame
+
+    def details(self) -> dict[str, Any]:
+        def r(x: float | None, n: int = 2) -> float | None:
+            return None if x is None else round(float(x), n)
+
+        return {"target": self.target, "late": self.late, "sure": self.sure, "confidence": r(self.confidence, 3),
+                "margin_deg": r(self.margin_deg, 1), "height_cm": r(self.height_cm, 1),
+                "rest_at_s": r(self.rest_at_s, 3), "seen": self.seen, "reason": self.reason}
+
+
+@dataclass
+class AimReading:
+    """The aims of one count: the spec's JSON (``as_json``) and the evidence per seat."""
+
+    seats: dict[int, SeatAim]
+    frames_analysed: int = 0
+    deadline_frame: np.ndarray | None = field(default=None, repr=False)
+    plane: TablePlane | None = field(default=None, repr=False)
+
+    @property
+    def aims(self) -> dict[int, int | None]:
+        return {s: a.target for s, a in self.seats.items()}
+
+    @property
+    def late(self) -> list[int]:
+        return sorted(s for s, a in self.seats.items() if a.late)
+
+    @property
+    def unsure(self) -> list[int]:
+        return sorted(s for s, a in self.seats.items() if not a.sure)
+
+    @property
+    def needs_godfather(self) -> bool:
+        return bool(self.unsure)
+
+    @property
+    def confidence(self) -> float:
+        return min((a.confidence for a in self.seats.values()), default=1.0)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"aims": {str(s): a.target for s, a in sorted(self.seats.items())}, "late": self.late,
+                "needs_godfather": self.needs_godfather, "confidence": round(self.confidence, 3)}
+
+    def details(self) -> dict[str, Any]:
+        return {**self.as_json(), "seats": {str(s): a.details() for s, a in sorted(self.seats.items())},
+                "frames_analysed": self.frames_analysed}
+
+
+class AimReader:
+    """Follows the weapons through one aim count; ``feed`` each frame, then ``finish``.
+
+    ``three_at`` is the time of the "3" in seconds after the first frame fed (frame ``i`` is at
+    ``i / fps``). ``shooters`` are the seats that aim (default: every seat of the table) and
+    ``candidates`` the seats that may be aimed at (default: every standee found).
+    """
+
+    def __init__(self, plane: TablePlane, *, seats: int, fps: float, three_at: float,
+                 shooters: Iterable[int] | None = None, candidates: Iterable[int] | None = None,
+                 config: AimConfig = AimConfig()) -> None:
+        self.plane = plane
+        self.seats = seats
+        self.fps = float(fps)
+        self.three_at = float(three_at)
+        self.shooters = sorted(set(range(seats) if shooters is None else shooters))
+        self.candidates = None if candidates is None else sorted(set(candidates))
+        self.config = config
+        self.deadline = DEADLINE_AFTER_THREE_S
+        self.start = -config.lead_s
+        self.end = self.deadline + config.follow_s
+        self._index = 0
+        self._next_t = self.start
+        self._analysed = 0
+        self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
+        self._last_box: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (image centre, side px, t)
+        self._wanted = {markers.weapon_id(s): s for s in self.shooters}
+        self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
+        self.deadline_frame: np.ndarray | None = None
+        self._deadline_gap = math.inf
+
+    @property
+    def done(self) -> bool:
+        """Every frame the reader needs was fed."""
+        return (self._index - 1) / self.fps - self.three_at >= self.end
+
+    def feed(self, frame: np.ndarray) -> None:
+        t = self._index / self.fps - self.three_at  # seconds after the "3"
+        self._index += 1
+        gap = abs(t - self.deadline)
+        if gap < self._deadline_gap:
+            self._deadline_gap, self.deadline_frame = gap, frame
+        if t < self._next_t - 0.5 / self.fps or t > self.end:
+            return
+        self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        found: dict[int, np.ndarray] = {}
+        cfg = self.config
+        phase = self._analysed % cfg.full_every
+        if phase == 0:
+            found = self._detect(gray, (0, 0))
+        else:
+            for seat, (centre, side, seen_t) in self._last_box.items():
+                if t - seen_t > 0.4:
+                    continue
+                pad = side * 0.9 + cfg.track_pad_px * (1 + 3 * (t - seen_t))
+                found.update(self._detect_box(gray, centre, pad, 2 if side < cfg.small_marker_px else 1))
+            if phase == cfg.full_every // 2:  # weapons too small for the full-frame look: near their seat
+                for seat in self.shooters:
+                    last = self._last_box.get(seat)
+                    if (last is None or t - last[2] > 0.4) and seat in self._seat_px:
+                        found.update(self._detect_box(gray, self._seat_px[seat], cfg.seat_search_px, 2))
+        self._analysed += 1
+        for mid, quad in found.items():
+            shooter = self._wanted.get(mid)
+            if shooter is not None:
+                self._record(shooter, quad, t)
+
+    def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
+        h, w = gray.shape[:2]
+        x0, y0 = max(0, int(centre[0] - pad)), max(0, int(centre[1] - pad))
+        x1, y1 = min(w, int(centre[0] + pad) + 1), min(h, int(centre[1] + pad) + 1)
+        if x1 - x0 < 12 or y1 - y0 < 12:
+            return {}
+        return self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
+
+    def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
+        if upscale > 1:
+            gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+        corners, ids = detect_markers(gray, upscale)
+        found: dict[int, np.ndarray] = {}
+        if ids is None:
+            return found
+        for quad, mid in zip(corners, ids.ravel()):
+            if int(mid) in self._wanted:
+                pts = quad.reshape(4, 2).astype(np.float64)
+                if upscale > 1:
+                    pts = (pts + 0.5) / upscale - 0.5
+                pts += np.asarray(origin, np.float64)
+                area = abs(cv2.contourArea(pts.astype(np.float32)))
+                old = found.get(int(mid))
+                if old is None or area > abs(cv2.contourArea(old.astype(np.float32))):
+                    found[int(mid)] = pts
+        return found
+
+    def _record(self, seat: int, quad: np.ndarray, t: float) -> None:
+        side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
+        centre = quad.mean(axis=0)
+        self._last_box[seat] = (centre, side, t)
+        foot, direction, height = self.plane.ground(quad, markers.WEAPON_SIZE_CM)
+        target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
+        sights = self._sights[seat]
+        if sights and sights[-1].t == t:
+            return
+        sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
+                            (float(centre[0]), float(centre[1])), target, margin))
+
+    def finish(self) -> AimReading:
+        seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
+        return AimReading(seats, self._analysed, self.deadline_frame, self.plane)
+
+    # -- one weapon's count
+    def _judge(self, seat: int, sights: list[Sight]) -> SeatAim:
+        cfg = self.config
+        if not sights:
+            return SeatAim(seat, None, False, False, 0.3, "the weapon was never seen: held out of view, "
+                           "too low, or covered")
+        runs = self._rests(seat, sights)
+        deadline = self.deadline
+        seen = len(sights)
+        near = [s for s in sights if abs(s.t - deadline) <= cfg.seen_near_deadline_s]
+
+        def result(run: Rest, late: bool, why: str, sure: bool) -> SeatAim:
+            reasons = [why]
+            if run.margin_deg < cfg.min_margin_deg:
+                sure = False
+                reasons.append(f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+            if not cfg.min_height_cm <= run.height_cm <= cfg.max_height_cm:
+                sure = False
+                reasons.append(f"the weapon reads {run.height_cm:.0f} cm above the table")
+            conf = min(0.99, 0.6 + 0.4 * min(1.0, run.margin_deg / 25.0)) if sure else 0.4
+            return SeatAim(seat, run.target, late, sure, conf, "; ".join(reasons), run.margin_deg, run.height_cm,
+                           run.start, seen, (run.foot, run.direction))
+
+        holding = [r for r in runs if r.start <= deadline <= r.end]
+        if holding:
+            run = holding[0]
+            if not near:
+                return result(run, False, "at rest on its target, but covered at the deadline", False)
+            if run.start > deadline - cfg.deadline_margin_s:
+                return result(run, False, "came to rest just before the deadline", False)
+            return result(run, False, "at rest on its target at the deadline", True)
+        after = [r for r in runs if r.start > deadline]
+        before = [r for r in runs if r.end < deadline]
+        if before and not near:  # at rest before the deadline, then covered across it
+            run = before[-1]
+            if after and after[0].target == run.target:
+                return result(run, False, "at rest on its target before and after the deadline, covered at it",
+                              False)
+            return result(run, False, "at rest on its target before the deadline, then not seen", False)
+        if after:
+            run = after[0]
+            if run.start < deadline + cfg.deadline_margin_s:
+                return result(run, True, "came to rest just after the deadline", False)
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+            there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
+                     and math.dist(s.foot, run.foot) <= tol_f]
+            moving = [s for s in sights if deadline - cfg.seen_moving_s <= s.t < run.start
+                      and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
+            if len(there) > len(near) // 2:
+                return result(run, True, "on its target at the deadline, but not yet still", False)
+            if not moving:
+                return result(run, True, "came to rest after the deadline, not seen moving before", False)
+            return result(run, True, "came to rest on its target after the deadline: pointed late", True)
+        if before:
+            return result(before[-1], False, "at rest before the deadline, moving at it and after", False)
+        window = self.end + COUNT_INTERVAL_S * 2
+        part = [s for s in sights if s.t >= -COUNT_INTERVAL_S * 2]
+        if len(part) >= 0.6 * window * cfg.sample_hz:
+            return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
+        return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
+                       seen=seen)
+
+    def _rests(self, seat: int, sights: list[Sight]) -> list[Rest]:
+        """The times the weapon held still: each a stretch of sightings whose direction and ground point
+        (median of three, against the marker's jitter) stay within the rest tolerances, at least
+        ``min_rest_s`` long (or lasting to the end of what was watched), with its line's target."""
+        cfg = self.config
+        n = len(sights)
+        angles = np.unwrap([s.direction for s in sights])
+        feet = np.array([s.foot for s in sights])
+        times = np.array([s.t for s in sights])
+        if n >= 3:
+            pad_a = np.concatenate([angles[:1], angles, angles[-1:]])
+            pad_f = np.concatenate([feet[:1], feet, feet[-1:]])
+            angles = np.median(np.stack([pad_a[:-2], pad_a[1:-1], pad_a[2:]]), axis=0)
+            feet = np.median(np.stack([pad_f[:-2], pad_f[1:-1], pad_f[2:]]), axis=0)
+        tol_a = math.radians(cfg.rest_angle_deg)
+        runs: list[Rest] = []
+        i = 0
+        while i < n:
+            j = i
+            lo_a = hi_a = angles[i]
+            lo_f, hi_f = feet[i].copy(), feet[i].copy()
+            while j + 1 < n and times[j + 1] - times[j] <= cfg.max_gap_s:
+                a, f = angles[j + 1], feet[j + 1]
+                nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
+                nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
+                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > cfg.rest_move_cm:
+                    break
+                lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
+                j += 1
+            span = times[j] - times[i]
+            long_enough = span >= cfg.min_rest_s and j - i + 1 >= cfg.min_seen_fraction * span * cfg.sample_hz
+            if not long_enough:
+                i += 1
+                continue
+            part = sights[i:j + 1]
+            foot = np.median(np.array([s.foot for s in part]), axis=0)
+            direction = float(np.median(np.unwrap([s.direction for s in part])))
+            target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
+            height = float(np.median([s.height_cm for s in part]))
+            # it came to rest when it last entered the rest pose closely (the end of a slow approach
+            # stays within the loose tolerances above)
+            close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
+                     and float(np.linalg.norm(feet[k] - foot)) <= cfg.rest_move_cm * cfg.settle_fraction
+                     for k in range(i, j + 1)]
+            start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
+            if target is not None:
+                runs.append(Rest(float(times[start]), float(times[j]), target, margin,
+                                 (float(foot[0]), float(foot[1])), direction, height))
+            i = j + 1
+        return runs
+
+
+def _turn(a: float, b: float) -> float:
+    return (a - b + math.pi) % (2 * math.pi) - math.pi
+
+
+@dataclass(frozen=True)
+class Rest:
+    """A weapon held still from ``start`` to ``end`` (seconds after the "3"), its line on ``target``."""
+
+    start: float
+    end: float
+    target: int
+    margin_deg: float
+    foot: tuple[float, float]
+    direction: float
+    height_cm: float
+
+
+# ----------------------------------------------------------------------------- finding the table
+
+
+def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
+    """The table plane and standees from a few frames of the table: the markers of their median image
+    (sensor noise averaged out) and of each frame, each at its median place."""
+    if not frames:
+        raise AimError("no frame to find the table in")
+    grays = [f if f.ndim == 2 else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
+    images = [np.median(np.stack(grays), axis=0).astype(np.uint8)] if len(grays) >= 3 else []
+    seen: dict[int, list[np.ndarray]] = {}
+    jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]
+    for gray, scale in jobs:
+        img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        corners, ids = detect_markers(img, scale)
+        if ids is None:
+            continue
+        got = set()
+        for quad, mid in zip(corners, ids.ravel()):
+            kind = markers.kind_of(int(mid))
+            if kind is None or int(mid) in got:
+                continue
+            got.add(int(mid))
+            pts = quad.reshape(4, 2).astype(np.float64)
+            if scale > 1:
+                pts = (pts + 0.5) / scale - 0.5
+            seen.setdefault(int(mid), []).append(pts)
+    found = {mid: np.median(np.stack(q), axis=0) for mid, q in seen.items()}
+    h, w = frames[0].shape[:2]
+    return TablePlane.from_markers(found, (w, h))
+
+
+def read_frames(frames: Iterable[np.ndarray], *, seats: int, fps: float, three_at: float,
+                plane: TablePlane | None = None, config: AimConfig = AimConfig(),
+                shooters: Iterable[int] | None = None, candidates: Iterable[int] | None = None) -> AimReading:
+    """Reads the aims from a sequence of frames (frame ``i`` at ``i / fps`` s; the "3" at ``three_at``).
+    Without ``plane``, the table is found in frames spread over the clip before the count's "1"."""
+    it = iter(frames)
+    head: list[np.ndarray] = []
+    if plane is None:
+        lead = max(0, int((three_at - COUNT_INTERVAL_S * 2) * fps))
+        want = max(1, min(lead, int(fps * 0.6)))
+        for frame in it:
+            head.append(frame)
+            if len(head) >= want:
+                break
+        if not head:
+            raise AimError("the clip has no frame")
+        step = max(1, len(head) // 9)
+        plane = find_table(head[::step][:9])
+    reader = AimReader(plane, seats=seats, fps=fps, three_at=three_at, config=config, shooters=shooters,
+                       candidates=candidates)
+    count = 0
+    for frame in _chain(head, it):
+        reader.feed(frame)
+        count += 1
+        if reader.done:
+            break
+    if count / fps < three_at + DEADLINE_AFTER_THREE_S:
+        raise AimError(f"the clip ends {count / fps:.2f} s after its start, before the deadline "
+                       f"({three_at + DEADLINE_AFTER_THREE_S:.2f} s)")
+    return reader.finish()
+
+
+def _chain(head: list[np.ndarray], rest: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    yield from head
+    yield from rest
+
+
+# ----------------------------------------------------------------------------- aim clips
+
+
+@dataclass(frozen=True)
+class AimClipInfo:
+    fps: float
+    seats: int
+    three_at: float
+
+
+def read_aim_clip_info(folder: Path) -> AimClipInfo:
+    path = Path(folder) / "clip.json"
+    try:
+        if path.stat().st_size > MAX_CLIP_JSON_BYTES:
+            raise AimError(f"{path}: {path.stat().st_size} bytes, more than a clip.json holds "
+                           f"({MAX_CLIP_JSON_BYTES})")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AimError(f"{path}: missing") from None
+    except RecursionError:
+        raise AimError(f"{path}: nested too deeply") from None
+    except (OSError, ValueError) as exc:
+        raise AimError(f"{path}: not readable JSON ({str(exc).splitlines()[0][:80]})") from None
+    if not isinstance(data, dict):
+        raise AimError(f"{path}: must hold an object with fps, seats and three_at")
+    values = {}
+    for key in ("fps", "seats", "three_at"):
+        v = data.get(key)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise AimError(f"{path}: {key} must be a number (got {json.dumps(v)[:40] if v is not None else 'nothing'})")
+        values[key] = v
+    if not 1 <= values["fps"] <= 1000:
+        raise AimError(f"{path}: fps {values['fps']} is not between 1 and 1000")
+    if values["seats"] != int(values["seats"]) or not 3 <= values["seats"] <= markers.MAX_SEATS:
+        raise AimError(f"{path}: seats {values['seats']} is not a whole number from 3 to {markers.MAX_SEATS}")
+    if not 0 <= values["three_at"] <= MAX_CLIP_SECONDS:
+        raise AimError(f"{path}: three_at {values['three_at']} is not between 0 and {MAX_CLIP_SECONDS:.0f} s")
+    return AimClipInfo(float(values["fps"]), int(values["seats"]), float(values["three_at"]))
+
+
+class _Checked:
+    """Frames of a clip with the reader's limits: size of each frame, same size throughout."""
+
+    def __init__(self, source: Any, where: Path, limit: int) -> None:
+        self.source, self.where, self.limit = source, where, limit
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        shape = None
+        for i, frame in enumerate(self.source.frames()):
+            if i >= self.limit:
+                raise AimError(f"{self.where}: more than {self.limit} frames")
+            if frame.ndim not in (2, 3) or max(frame.shape[:2]) > MAX_FRAME_SIDE or min(frame.shape[:2]) < 32:
+                raise AimError(f"{self.where}: frame {i} is {frame.shape[1]}x{frame.shape[0]}, not a camera frame")
+            if shape is None:
+                shape = frame.shape
+            elif frame.shape != shape:
+                raise AimError(f"{self.where}: frame {i} is {frame.shape[1]}x{frame.shape[0]}, the first was "
+                               f"{shape[1]}x{shape[0]}")
+            yield frame
+
+
+def open_aim_clip(folder: Path | str) -> tuple[AimClipInfo, Any, Iterable[np.ndarray]]:
+    """An aim clip's info, its source (to close) and its checked frames."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise AimError(f"{folder}: not a clip folder")
+    info = read_aim_clip_info(folder)
+    limit = int(info.fps * MAX_CLIP_SECONDS)
+    video = folder / "video.avi"
+    if video.exists():
+        size = video.stat().st_size
+        if size > MAX_VIDEO_BYTES:
+            raise AimError(f"{video}: {size // 2**20} MB, more than a clip may hold ({MAX_VIDEO_BYTES // 2**20} MB)")
+        if size == 0:
+            raise AimError(f"{video}: empty")
+        source: Any = VideoFile(video, info.fps)
+        return info, source, _Checked(source, video, limit)
+    frames = folder / "frames"
+    if frames.is_dir():
+        for files, p in enumerate(frames.iterdir(), start=1):
+            if files > MAX_FRAME_FILES:
+                raise AimError(f"{frames}: more than {MAX_FRAME_FILES} files")
+            if p.is_file() and p.stat().st_size > MAX_FRAME_FILE_BYTES:
+                raise AimError(f"{p}: {p.stat().st_size // 2**20} MB, too large for a frame")
+        source = FrameFolder(frames, info.fps)
+        return info, source, _Checked(source, frames, limit)
+    raise AimError(f"{folder}: neither video.avi nor frames/ found")
+
+
+def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
+                  config: AimConfig = AimConfig()) -> AimReading:
+    """Reads an aim clip folder. Raises :class:`AimError` (a ``ClipError``) for a broken clip."""
+    info, source, frames = open_aim_clip(folder)
+    try:
+        plane = TablePlane.from_calibration(calibration) if calibration is not None else None
+        return read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
+                           config=config)
+    except AimError as exc:
+        raise AimError(f"{folder}: {exc}") from None
+    except (cv2.error, MemoryError) as exc:
+        raise AimError(f"{folder}: the frames cannot be read ({str(exc).strip().splitlines()[-1][:80]})") from None
+    finally:
+        source.close()
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def draw_lines(frame: np.ndarray, reading: AimReading, plane: TablePlane | None = None) -> np.ndarray:
+    """A copy of ``frame`` with each weapon's line of fire at the deadline drawn on the table plane
+    (green: sure, orange: late, red: unsure), from the weapon's foot to its target's standee."""
+    out = frame.copy()
+    plane = plane or reading.plane
+    if plane is None:
+        return out
+    for seat, aim in sorted(reading.seats.items()):
+        if aim.line is None:
+            continue
+        foot, direction = np.asarray(aim.line[0]), aim.line[1]
+        if aim.target is not None and aim.target in plane.standees:
+            reach = float(np.linalg.norm(plane.standees[aim.target] - foot)) + 6.0
+        else:
+            reach = 40.0
+        end = foot + reach * np.array([math.cos(direction), math.sin(direction)])
+        a, b = plane.to_image(np.array([foot, end]))
+        colour = (0, 0, 230) if not aim.sure else (0, 150, 255) if aim.late else (40, 200, 40)
+        cv2.line(out, tuple(int(v) for v in a), tuple(int(v) for v in b), colour, 2, cv2.LINE_AA)
+        cv2.circle(out, tuple(int(v) for v in a), 4, colour, -1, cv2.LINE_AA)
+        cv2.putText(out, str(seat), (int(a[0]) + 5, int(a[1]) - 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1,
+                    cv2.LINE_AA)
+    return out
+
+
+__all__ = ["AimConfig", "AimError", "AimReader", "AimReading", "SeatAim", "Sight", "TablePlane", "draw_lines",
+           "find_table", "line_target", "open_aim_clip", "read_aim_clip", "read_aim_clip_info", "read_frames"]
