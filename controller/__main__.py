@@ -1,11 +1,16 @@
-"""Command line: ``python -m controller`` (also installed as ``cashnguns``).
+"""Command line: ``cashnguns`` (also ``python -m controller``).
 
 Subcommands:
   replay RECORD.json [--json]   replay a game record (exit 2 on an illegal or broken record)
   demo [options]                a whole game played by bots through the whole stack, simulated hardware
   play --config FILE [--simulate]  referee a game at the table
-  resume LOG                    go on with a game from its game log
+  resume LOG [--salvage]        go on with a game from its game log
   selftest [options]            blink each seat LED, play each sound, show each tilt sensor live
+  vision ...                    the camera: calibrate, print markers, judge a throw (``vision.__main__``)
+  hub ...                       the USB sensor hub: install its firmware, simulate it, watch it (``firmware_bridge.__main__``)
+
+Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on stderr), 70 an internal error
+(a bug; ``-v`` logs its traceback), 130 stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -18,17 +23,30 @@ import sys
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input
+EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGINT)
+DELEGATED = {
+    # subcommand: (module whose main(argv) runs it, what it does)
+    "selftest": ("controller.devices.selftest", "check the seat LEDs, the sounds and the tilt sensors"),
+    "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, render test clips"),
+    "hub": ("firmware_bridge.__main__", "the USB sensor hub: install its firmware on a Pico, simulate it, watch it"),
+}
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from .errors import CashNGunsError
     from .record import RecordError, load, replay, result
     from .record.story import story
     from .rules import IllegalMove
 
     try:
         game = replay(load(args.record))
-    except (RecordError, IllegalMove) as exc:
-        print(f"{args.record}: {exc}" if isinstance(exc, RecordError) and not str(exc).startswith(str(args.record)) else str(exc), file=sys.stderr)
+    except IllegalMove as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (CashNGunsError, RecordError) as exc:
+        text = str(exc)
+        print(text if text.startswith(str(args.record)) else f"{args.record}: {text}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps(result(game), indent=1))
@@ -56,39 +74,67 @@ def _demo(args: argparse.Namespace) -> int:
     config = table_config.from_dict(
         {"game": {"ruleset": str(ruleset), "players": [n for n, _ in seats], "language": args.lang, "seed": args.seed}}
     )
-    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera, hub=args.hub)
-    record_path = Path(args.record) if args.record else _new_record_path(ruleset, args.seed)
-    log_path = Path(args.log) if args.log else record_path.with_name(record_path.name.replace(".record.json", "") + ".log")
+    if args.record:
+        record_path = Path(args.record)
+    else:
+        record_path = _new_record_path(demo_folder(), f"cashnguns-{ruleset}-seed{args.seed}")
+    log_path = Path(args.log) if args.log else record_path.with_name(record_path.name.removesuffix(".record.json") + ".log")
+    setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera, hub=args.hub, record_path=os.path.abspath(record_path))
     return _run_game(setup, record_path, log_path, fast=args.fast)
 
 
+def demo_folder() -> Path:
+    """Where the demo writes its games: ``demos`` in the folder of the table's game logs."""
+    from .table.config import DEFAULT_LOG_DIR
+
+    return DEFAULT_LOG_DIR / "demos"
+
+
 def _play(args: argparse.Namespace) -> int:
+    from .errors import CashNGunsError
     from .table import config as table_config
-    from .table.runner import Setup
+    from .table.gamelog import LogBusy, LogError, set_aside
+    from .table.runner import Setup, unfinished_log
 
     try:
         config = table_config.load(args.config)
     except table_config.ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
-    from .table.runner import unfinished_log
-
-
     if not args.log and config.log_dir.is_dir():
-        left = unfinished_log(config.log_dir)
-        if left is not None:  # the controller stopped mid-game (a crash, a power cut): go on with it
-            print(f"Going on with the unfinished game in {left}.")
-            args.log, args.record = str(left), args.record
-            return _resume(args, config)
+        while (left := unfinished_log(config.log_dir)) is not None:
+            path, damage = left
+            if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
+                try:
+                    return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config)
+                except LogBusy as exc:
+                    print(str(exc), file=sys.stderr)
+                    return EXIT_BAD_INPUT
+                except LogError as exc:  # it cannot be brought back: it must not block the table
+                    damage = str(exc).removeprefix(f"{path}: ")
+                except (CashNGunsError, RuntimeError, OSError) as exc:
+                    print(str(exc), file=sys.stderr)
+                    return EXIT_BAD_INPUT
+            try:
+                aside = set_aside(path)
+            except LogError as exc:
+                print(str(exc), file=sys.stderr)
+                return EXIT_BAD_INPUT
+            print(f"The unfinished game in {path} cannot be resumed ({damage}): moved aside to {aside} "
+                  f"(cashnguns resume --salvage {aside} goes on from its last good input); starting a new game.")
     seed = config.seed or int.from_bytes(os.urandom(4), "big")
     console = not args.simulate or args.console
-    setup = Setup(config, seed, simulate=args.simulate, camera=config.camera.source != "none",
-                  hub=args.simulate and config.devices().backend == "hub",
-                  console=_new_tokens(config) if console else None)
     stamp = f"cashnguns-{config.ruleset}-{seed}"
     record_path = Path(args.record) if args.record else config.log_dir / f"{stamp}.record.json"
     log_path = Path(args.log) if args.log else config.log_dir / f"{stamp}.log"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    setup = Setup(config, seed, simulate=args.simulate, camera=config.camera.source != "none",
+                  hub=args.simulate and config.devices().backend == "hub",
+                  console=_new_tokens(config) if console else None, record_path=os.path.abspath(record_path))
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"{log_path.parent}: cannot make the game log folder: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return _run_game(setup, record_path, log_path, fast=args.fast)
 
 
@@ -127,20 +173,55 @@ def _console_factory(setup, log_path: Path, config=None):
     return lambda session: serve(session, tokens, host=host, port=port, say=_say, saved=saved)
 
 
+def _header(setup) -> None:
+    """What the game is: the rule set, the seating clockwise (with the gangs), the seed."""
+    from .seats import seat_label
+
+    config = setup.config
+    options = [name.replace("_", " ") for name, on in config.options.items() if on]
+    _say(f"Cash'n Guns, {config.ruleset}, {len(config.players)} players"
+         + (f", with {' and '.join(options)}" if options else "") + f"; seed {setup.seed}.")
+    seats = [f"{name} ({seat_label(seat)}" + (f", {gang} gang)" if gang else ")") for seat, (name, gang) in enumerate(config.players)]
+    _say("Seats, clockwise: " + ", ".join(seats) + ".")
+
+
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
+    from .errors import CashNGunsError
     from .table.gamelog import LogError
     from .table.runner import Progress, start
 
+    try:
+        record_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     progress = Progress()
     try:
+        _header(setup)
+        _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                         console=_console_factory(setup, log_path))
-    except (LogError, RuntimeError, OSError) as exc:
+    except KeyboardInterrupt:
+        progress.done()
+        return _interrupted(log_path)
+    except BrokenPipeError:  # the reader of the output went away: main stops quietly
+        raise
+    except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         progress.done()
         print(f"play: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
     return _finish(referee, record_path, log_path)
+
+
+def _interrupted(log_path: Path) -> int:
+    """The one line after Ctrl-C: how to go on (every input is already synced to the game log)."""
+    if log_path.is_file():
+        print(f"\nStopped. The game is kept in its log: go on with: cashnguns resume {log_path}", file=sys.stderr)
+    else:
+        print("\nStopped before the first move: there is no game to go on with.", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _finish(referee, record_path: Path, log_path: Path) -> int:
@@ -155,42 +236,61 @@ def _finish(referee, record_path: Path, log_path: Path) -> int:
 
     same = "gives the same result" if replayed == result(referee.game) else "DOES NOT give the same result"
     print(f"Replaying the record {same}. Game log: {log_path}")
-    print(f"Game record written to {record_path} (replay it with: python -m controller replay {record_path})")
+    print(f"Game record written to {record_path} (replay it with: cashnguns replay {record_path})")
     return 0 if same.startswith("gives") else 1
 
 
-def _resume(args: argparse.Namespace, config=None) -> int:
+def _resume(args: argparse.Namespace) -> int:
     from .errors import CashNGunsError
     from .table import config as table_config
     from .table.gamelog import LogError
-    from .table.runner import Progress, resume
 
-    log_path = Path(args.log)
-    if config is None and getattr(args, "config", None):
+    config = None
+    if getattr(args, "config", None):
         try:
             config = table_config.load(args.config)
         except table_config.ConfigError as exc:
             print(str(exc), file=sys.stderr)
             return EXIT_BAD_INPUT
-    progress = Progress()
     try:
-        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if args.fast else 1.0,
-                         console=lambda setup: _console_factory(setup, log_path, config))
-    except (LogError, CashNGunsError, RuntimeError, OSError) as exc:
-        progress.done()
+        return _go_on(Path(args.log), record=args.record, fast=args.fast, salvage=args.salvage, config=config)
+    except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
-    progress.done()
-    record_path = Path(args.record) if args.record else log_path.with_name(log_path.stem + ".record.json")
+
+
+def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None) -> int:
+    """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises.
+
+    ``config`` (a table configuration), if given, says where the console is served."""
+    from .table.runner import Progress, resume
+
+    progress = Progress()
+    setups: list = []
+    try:
+        referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
+                         console=lambda setup: _console_factory(setup, log_path, config),
+                         salvage=salvage, on_setup=setups.append)
+    except KeyboardInterrupt:
+        return _interrupted(log_path)
+    finally:
+        progress.done()
+    logged = setups[0].record_path if setups else None
+    if record:
+        record_path = Path(record)
+    elif logged:
+        record_path = Path(logged)
+    else:
+        record_path = log_path.with_name(log_path.name.removesuffix(".log") + ".record.json")
     return _finish(referee, record_path, log_path)
 
 
-def _new_record_path(ruleset, seed: int) -> Path:
-    base = f"cashnguns-{ruleset}-seed{seed}"
-    path = Path(f"{base}.record.json")
+def _new_record_path(folder: Path, base: str) -> Path:
+    """A record path in ``folder`` that neither it nor its log's name is taken."""
+    path = folder / f"{base}.record.json"
     k = 2
-    while path.exists() or path.with_name(f"{path.name[: -len('.record.json')]}.log").exists():
-        path = Path(f"{base}-{k}.record.json")
+    while path.exists() or path.with_name(f"{path.name.removesuffix('.record.json')}.log").exists():
+        path = folder / f"{base}-{k}.record.json"
         k += 1
     return path
 
@@ -199,71 +299,110 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def _selftest(args: argparse.Namespace) -> int:
+def _delegate(command: str, argv: list[str]) -> int:
+    """Run a command of a lower package (``selftest``, ``vision``, ``hub``) with its own options, untouched."""
+    import importlib
+
+    module_name, _ = DELEGATED[command]
     try:
-        from .devices.selftest import main as selftest_main
+        module = importlib.import_module(module_name)
     except ImportError as exc:
-        print(f"selftest: the devices package is not available: {exc}", file=sys.stderr)
+        print(f"{command}: cannot be run here: {exc}", file=sys.stderr)
         return 1
-    return selftest_main(args.rest)
+    try:
+        return int(module.main(argv) or 0)
+    except SystemExit as exit:  # argparse's --help, or a usage error already printed
+        return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_BAD_INPUT)
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's default at the end of its help, unless it has none (a switch, or said in the text)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, argparse.SUPPRESS) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cashnguns", description="The Cash'n Guns table controller.")
+    parser = argparse.ArgumentParser(prog="cashnguns", description="The Cash'n Guns table controller.",
+                                     formatter_class=HelpFormatter,
+                                     epilog="Ctrl-C stops a game; its game log keeps it: go on with `cashnguns resume LOG`.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("replay", help="replay a game record")
+    def command(name: str, text: str, **kwargs) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text, formatter_class=HelpFormatter, **kwargs)
+
+    p = command("replay", "replay a game record: its story, or its result with --json")
     p.add_argument("record", help="the record file (JSON)")
     p.add_argument("--json", action="store_true", help="print the result object instead of the story")
     p.set_defaults(run=_replay)
 
-    p = sub.add_parser("demo", help="a whole game played by bots, with simulated hardware")
-    p.add_argument("--ruleset", choices=["classic", "classic-2014", "yakuzas"], default="yakuzas")
+    p = command("demo", "a whole game played by bots, with simulated hardware")
+    p.add_argument("--ruleset", choices=["classic", "classic-2014", "yakuzas"], default="yakuzas",
+                   help="the game: classic (1st edition), classic-2014 (2nd edition) or yakuzas (the expansion)")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the most the rule set allows)")
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--seed", type=int, default=1, help="random seed: the same seed plays the same game")
     p.add_argument("--fast", action="store_true", help="no waiting between phases")
     p.add_argument("--lang", choices=["en", "pt", "fr", "hu"], default="en", help="the speaker's language")
-    p.add_argument("--record", help="where to write the game record (default: a new file here)")
-    p.add_argument("--log", help="where to write the game log (default: beside the record)")
+    p.add_argument("--record", metavar="PATH",
+                   help=f"where to write the game record (default: a new file in {demo_folder()})")
+    p.add_argument("--log", metavar="PATH", help="where to write the game log (default: beside the record)")
     p.add_argument("--no-camera", action="store_true", help="the Godfather judges the throws (no simulated camera)")
     p.add_argument("--hub", action="store_true",
                    help="the standees through the USB sensor hub's simulator (real firmware code; plays in real time)")
     p.set_defaults(run=_demo)
 
-    p = sub.add_parser("play", help="referee a game at the table")
-    p.add_argument("--config", default=None, help="the table configuration (default: hardware/table.toml)")
+    p = command("play", "referee a game at the table")
+    p.add_argument("--config", metavar="FILE", default=None,
+                   help="the table configuration (default: hardware/table.toml of this installation)")
     p.add_argument("--simulate", action="store_true", help="mock pins, simulated camera, bots for the players")
     p.add_argument("--console", action="store_true", help="with --simulate: the Godfather's console takes his inputs")
     p.add_argument("--fast", action="store_true", help="with --simulate: no waiting between phases")
-    p.add_argument("--record", help="where to write the game record")
-    p.add_argument("--log", help="where to write the game log")
+    p.add_argument("--record", metavar="PATH", help="where to write the game record (default: in the configuration's log folder)")
+    p.add_argument("--log", metavar="PATH", help="where to write the game log (default: in the configuration's log folder)")
     p.set_defaults(run=_play)
 
-    p = sub.add_parser("resume", help="go on with a game from its game log, after a crash or a pulled plug")
+    p = command("resume", "go on with a game from its game log, after a crash, a pulled plug or Ctrl-C")
     p.add_argument("log", help="the game log")
-    p.add_argument("--config", default=None, help="the table configuration: its [console] says where the console is served")
-    p.add_argument("--record", help="where to write the game record (default: beside the log)")
+    p.add_argument("--config", metavar="FILE", default=None,
+                   help="the table configuration: its [console] says where the console is served "
+                        "(default: where it was served before)")
+    p.add_argument("--record", metavar="PATH",
+                   help="where to write the game record (default: where the game was started to write it)")
     p.add_argument("--fast", action="store_true", help="no waiting between phases (simulated games)")
+    p.add_argument("--salvage", action="store_true",
+                   help="a damaged log: go on from the last input that replays cleanly (the whole log is kept aside)")
     p.set_defaults(run=_resume)
 
-    p = sub.add_parser("selftest", help="check the seat LEDs, the sounds and the tilt sensors", add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(run=_selftest)
+    for name, (_, text) in DELEGATED.items():
+        p = command(name, f"{text} (`cashnguns {name} --help` for its options)", add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        p.set_defaults(run=lambda args, name=name: _delegate(name, args.rest))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["selftest"]:  # its options are its own: pass them through untouched
-        return _selftest(argparse.Namespace(rest=argv[1:]))
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
+        if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
+            return _delegate(argv[0], argv[1:])
+        args = build_parser().parse_args(argv)
+        logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                            format="%(levelname)s %(name)s: %(message)s")
         return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C outside a game (a game says how to go on by itself)
+        print("\nStopped.", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as exc:  # a bug: one line for the person at the table, the traceback in the log with -v
+        logging.getLogger("controller").debug("internal error", exc_info=True)
+        print(f"cashnguns: internal error ({type(exc).__name__}: {str(exc)[:200]}); run with -v for the details",
+              file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -149,14 +149,14 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--image", help="one still image")
     p.add_argument("--seats", type=int, help="seats at the table (default: as many as crown markers seen)")
     p.add_argument("--count", type=int, default=5, help="frames to look at (default 5)")
-    p.add_argument("--skip", type=int, default=0, help="frames to drop first, e.g. 30 for a camera")
-    p.add_argument("--out", default="calibration.json")
+    p.add_argument("--skip", type=int, default=0, help="frames to drop first, e.g. 30 for a camera (default 0)")
+    p.add_argument("--out", default="calibration.json", help="where to save the calibration (default calibration.json)")
     p.set_defaults(run=cmd_calibrate)
 
     p = sub.add_parser("markers", help="write the printable marker sheets")
-    p.add_argument("--out", default="hardware/markers")
-    p.add_argument("--dpi", type=int, default=300)
-    p.add_argument("--seats", type=int, default=9)
+    p.add_argument("--out", default="hardware/markers", help="folder of the sheets (default hardware/markers)")
+    p.add_argument("--dpi", type=int, default=300, help="print resolution of the sheets (default 300)")
+    p.add_argument("--seats", type=int, default=9, help="seats to print markers for (default 9)")
     p.set_defaults(run=cmd_markers)
 
     p = sub.add_parser("judge", help="judge a recorded throw")
@@ -167,9 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_judge)
 
     p = sub.add_parser("synth", help="render labelled synthetic clips (truth.json beside each)")
-    p.add_argument("out")
-    p.add_argument("--count", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("out", help="folder to write the clips into")
+    p.add_argument("--count", type=int, default=10, help="number of clips (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed renders the same clips (default 0)")
     p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
     p.set_defaults(run=cmd_synth)
 

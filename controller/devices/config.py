@@ -15,17 +15,25 @@ It is given as a path, or through the ``CASHNGUNS_DEVICES`` environment variable
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import files
+from ..errors import InputFileError
 from .lamps import LED_KINDS, SeatLedPins
 from .sounds import ENGINES
 from .timing import Timing
 from .vocabulary import LANGUAGES
 
-DEFAULT_PINOUT = Path(__file__).resolve().parents[2] / "hardware" / "pinout.toml"
+_PACKAGE = Path(__file__).resolve().parents[1]
+_SOURCE_TREE = _PACKAGE.parent / "hardware"  # a checkout, or an editable install
+_PACKAGED = _PACKAGE / "hardware_defaults"  # a wheel ships hardware/*.toml as package data
+HARDWARE_DEFAULTS = _PACKAGED if _PACKAGED.is_dir() and not (_SOURCE_TREE / "pinout.toml").is_file() else _SOURCE_TREE
+"""Where the default pin map and table configuration are: ``hardware/`` of a checkout, or the installed package."""
+DEFAULT_PINOUT = HARDWARE_DEFAULTS / "pinout.toml"
+MAX_BYTES = 256 * 1024
+"""The largest configuration file read."""
 ENVIRONMENT_VARIABLE = "CASHNGUNS_DEVICES"
 BACKENDS = ("gpio", "hub")
 OUTPUTS = ("aplay", "buzzer", "none")
@@ -72,13 +80,11 @@ class DevicesConfig:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """A configuration file, read within the limits of :mod:`controller.files`."""
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such configuration file") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path}: not valid TOML ({error})") from None
+        return files.read_toml(path, limit=MAX_BYTES)
+    except InputFileError as error:
+        raise ValueError(str(error)) from None
 
 
 def merge(base: dict[str, Any], override: dict[str, Any], *, where: str) -> dict[str, Any]:

@@ -2,13 +2,19 @@
 
 Runs on the Pi's pins, or on mock pins (``--mock``, or by itself when there are
 no GPIO pins) where it also plays a short scripted round of standee moves so the
-live view has something to show.
+live view has something to show.  On mock pins a machine without ALSA's ``aplay``
+lists the sounds instead of playing them; on the Pi a missing ``aplay`` is an error.
+
+Seats are numbered as on the standee bases (:mod:`controller.seats`): seat 0 is the first
+entry of ``tilt.pins`` and ``seat_leds.pins``.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import shutil
 import sys
 import time
 import warnings
@@ -28,14 +34,27 @@ log = logging.getLogger(__name__)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="selftest", description=__doc__.splitlines()[0])
-    parser.add_argument("--config", metavar="FILE", help="device configuration overriding hardware/pinout.toml")
-    parser.add_argument("--mock", action="store_true", help="use mock pins even on a Pi")
-    parser.add_argument("--language", choices=LANGUAGES, help="speak this language instead of the configured one")
-    parser.add_argument("--sound", choices=("aplay", "buzzer", "none"), help="sound output instead of the configured one")
-    parser.add_argument("--step", type=float, default=0.4, metavar="SECONDS", help="how long each LED state shows")
-    parser.add_argument("--watch", type=float, default=15.0, metavar="SECONDS", help="how long to show the tilt sensors")
+    parser = argparse.ArgumentParser(
+        prog="cashnguns selftest",
+        description="Blink each seat LED, light the count LEDs, play each sound, and show each tilt sensor live. "
+                    + TILT_NOTE,
+    )
+    parser.add_argument("--config", metavar="FILE",
+                        help="device configuration overriding hardware/pinout.toml (default: $CASHNGUNS_DEVICES, or none)")
+    parser.add_argument("--mock", action="store_true", help="use mock pins even on a Pi (default: mock pins only where there are no GPIO pins)")
+    parser.add_argument("--lang", "--language", dest="language", choices=LANGUAGES,
+                        help="the speaker's language (default: the configured one, sound.language)")
+    parser.add_argument("--sound", choices=("aplay", "buzzer", "none"),
+                        help="sound output (default: the configured one, sound.output; on mock pins without aplay, none)")
+    parser.add_argument("--step", type=float, default=0.4, metavar="SECONDS", help="how long each LED state shows (default: 0.4)")
+    parser.add_argument("--watch", type=float, default=15.0, metavar="SECONDS", help="how long to show the tilt sensors (default: 15)")
     return parser
+
+
+TILT_NOTE = (
+    "A tilt switch sits in each standee's base: U (upright) means the base stands, _ (down) that it lies on its side. "
+    "It cannot see the standee itself: an empty base, or a base lifted off the table and held upright, reads U."
+)
 
 
 class _Report:
@@ -73,15 +92,24 @@ def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:
     )
     config = replace(config, sound=sound)
     check_pins(config, where="selftest")
+    mock = args.mock or os.environ.get("GPIOZERO_PIN_FACTORY") == "mock"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PinFactoryFallback)
-            return open_devices(config, mock_pins=True if args.mock else None)
+            return open_devices(_without_aplay(config, out) if mock else config, mock_pins=True if args.mock else None)
     except RuntimeError as error:
-        if args.mock or config.backend != "gpio" or "no GPIO pins" not in str(error):
+        if mock or config.backend != "gpio" or "no GPIO pins" not in str(error):
             raise
         print(f"{str(error).split(':')[0]}: using mock pins", file=out)
-        return open_devices(config, mock_pins=True)
+        return open_devices(_without_aplay(config, out), mock_pins=True)
+
+
+def _without_aplay(config, out: TextIO):
+    """On mock pins, a machine without ``aplay`` lists the sounds instead of playing them (and says so)."""
+    if config.sound.output != "aplay" or shutil.which("aplay") is not None:
+        return config
+    print("aplay not found (ALSA's alsa-utils): on mock pins the sounds are listed, not played", file=out)
+    return replace(config, sound=replace(config.sound, output="none"))
 
 
 def _pause(seconds: float) -> None:
@@ -128,7 +156,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             devices.speaker.play([key])
             _pause(seconds([key]) + 0.1 if seconds and args.step > 0 else args.step)
 
-        report.say(f"tilt sensors for {args.watch:g} s (U = upright, _ = down):")
+        report.say(f"tilt sensors for {args.watch:g} s (U = upright, _ = down, ? = not known yet):")
+        report.say(f"  ({TILT_NOTE})")
         for seat in range(config.seats):
             up = devices.tilt.upright(seat)
             report.state[seat] = up
@@ -143,7 +172,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     missing = [seat for seat in range(config.seats) if seat not in report.ever_up]
     for seat in missing:
-        report.say(f"{seat_label(seat)}: never read upright (unplugged, or no standee in the base?)")
+        report.say(f"{seat_label(seat)}: never read upright (check its wire and plug; an empty base reads upright,"
+                   " so this is not a missing standee)")
     for fault in report.faults:
         if not fault.cleared:
             report.say(f"fault: {fault.describe()}")

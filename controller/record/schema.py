@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import files
+from ..errors import InputFileError
 from ..errors import RecordError as RecordError  # a record that breaks the format; str() is one line naming where
 
 FORMAT = "cashnguns-record/1"
@@ -20,8 +22,21 @@ USE_FIELDS = {
     "player", "card", "when", "target", "targets", "from", "seat", "redirect", "markers",
     "take_back", "discard", "heal", "took", "gave", "weapon", "played", "drop_shotgun",
 }
+# The JSON shape of each field of a card use (docs/advanced-rules.md, section 9.2); the engine checks the rest.
+_STR, _BOOL, _STRS, _TO_STR, _TO_INT = "a name or card id", "true or false", "a list of names or card ids", \
+    "an object of name: name or card", "an object of name: count"
+USE_SHAPES = {
+    "when": _STR, "target": _STR, "from": _STR, "weapon": _STR, "played": _STR,
+    "targets": _STRS, "seat": _STRS, "discard": _STRS,
+    "redirect": _TO_STR, "markers": _TO_STR, "took": _TO_STR, "gave": _TO_STR,
+    "heal": _TO_INT,
+    "take_back": _BOOL, "drop_shotgun": _BOOL,
+}
+GANGS = ("purple", "yellow", "red")
 ROUND_FIELDS = {"cards", "aims", "late", "withdraw", "shuriken", "privilege", "picks", "powers", "objects"}
 THROW_FIELDS = {"thrower", "target", "knocked", "touched"}
+MAX_BYTES = 4 * files.MIB
+"""The largest record file read (a whole game of nine players takes about 20 kB)."""
 
 
 @dataclass
@@ -103,21 +118,18 @@ class Record:
 
 def load(path: str | Path) -> Record:
     """Read a record file; every failure is a one-line :class:`RecordError`."""
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read: {exc}") from None
-    return loads(text, source=str(path))
+        data = files.read_json(path, limit=MAX_BYTES, what="record")
+    except InputFileError as exc:
+        raise RecordError(str(exc)) from None
+    return from_dict(data)
 
 
 def loads(text: str, *, source: str = "record") -> Record:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        data = files.loads_json(text, where=source)
+    except InputFileError as exc:
+        raise RecordError(str(exc)) from None
     return from_dict(data)
 
 
@@ -158,8 +170,8 @@ def from_dict(data: Any) -> Record:
         _unknown(entry, {"name", "gang"}, where)
         name = _expect_type(entry.get("name"), str, where, "a name")
         gang = entry.get("gang")
-        if gang is not None:
-            _expect_type(gang, str, where, "a gang name")
+        if gang is not None and gang not in GANGS:
+            raise _fail(where, f"{name}: expected a gang (purple, yellow or red), got {json.dumps(gang)[:40]}")
         if "gang" in entry and ruleset != "yakuzas":
             raise _fail(where, f"{name} may not have a gang in {ruleset}")
         players.append((name, gang))
@@ -180,9 +192,40 @@ def from_dict(data: Any) -> Record:
     for part, value in setup.items():
         _expect_type(value, dict, f"setup: {part}", "an object with dealt and kept")
         _unknown(value, {"dealt", "kept"}, f"setup: {part}")
-        for key, inner in value.items():
-            _expect_type(inner, dict, f"setup: {part}: {key}", "an object")
+        dealt = value.get("dealt")
+        if dealt is not None:
+            owners = names if ruleset != "yakuzas" else {g for _, g in players if g is not None}
+            for owner, cards in _expect_type(dealt, dict, f"setup: {part}: dealt", "an object").items():
+                if owner not in owners:
+                    what = "a gang of this game" if ruleset == "yakuzas" else "a player"
+                    raise _fail(f"setup: {part}: dealt", f"{owner!r} is not {what}")
+                size = sum(g == owner for _, g in players)
+                if ruleset == "yakuzas" and size not in (2, 3):  # the deal depends on it
+                    raise _fail(f"setup: {part}: dealt", f"the {owner} gang has {size} players; gangs are of 2 or 3")
+                _expect_type(cards, list, f"setup: {part}: dealt: {owner}", "a list of card ids")
+                for card in cards:
+                    _expect_type(card, str, f"setup: {part}: dealt: {owner}", "card ids")
+        kept = value.get("kept", {})
+        for name, card in _expect_type(kept, dict, f"setup: {part}: kept", "an object of player: card").items():
+            _name(name, names, f"setup: {part}: kept")
+            if card is not None:
+                _expect_type(card, str, f"setup: {part}: kept: {name}", "a card id or null")
     return Record(ruleset, players, loot, rounds, {k: options.get(k, False) for k in OPTIONS}, setup)
+
+
+def _use_shape(value: Any, shape: str, where: str) -> None:
+    if shape == _STR:
+        ok = isinstance(value, str)
+    elif shape == _BOOL:
+        ok = isinstance(value, bool)
+    elif shape == _STRS:
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    elif shape == _TO_STR:
+        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    else:
+        ok = isinstance(value, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in value.values())
+    if not ok:
+        raise _fail(where, f"expected {shape}, got {json.dumps(value)[:40]}")
 
 
 def _name(value: Any, names: set[str], where: str, *, nullable: bool = False) -> str | None:
@@ -220,6 +263,9 @@ def _round(data: Any, k: int, names: set[str], ruleset: str) -> RoundRecord:
             _unknown(use, USE_FIELDS, uw)
             _name(use.get("player"), names, f"{uw}: player")
             _expect_type(use.get("card"), str, f"{uw}: card", "a card id")
+            for field_name, value in use.items():
+                if field_name in USE_SHAPES and value is not None:
+                    _use_shape(value, USE_SHAPES[field_name], f"{uw}: {field_name}")
         uses[key] = [dict(u) for u in raw]
     cards = _expect_type(data.get("cards"), dict, f"{where}: cards", "an object of player: card")
     for name, card in cards.items():

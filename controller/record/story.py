@@ -129,8 +129,14 @@ def story(game: Game) -> str:
     for summary in game.history:
         lines.extend(round_lines(game, summary))
     lines.append("")
-    state = f"finished after round {game.rounds_played}" if game.finished else f"in progress after round {game.rounds_played}"
-    lines.append(f"Game {state}.")
+    lines.extend(ending_lines(game))
+    return "\n".join(lines)
+
+
+def ending_lines(game: Game) -> list[str]:
+    """Where a game ended (or stands): money and score of each gang (with its members) or player, the winners."""
+    state = "over" if game.finished else "in progress"
+    lines = [f"Game {state} after round {game.rounds_played}."]
     scores = game.scores()
     if game.is_yakuzas:
         for gang in GANG_ORDER:
@@ -150,4 +156,4 @@ def story(game: Game) -> str:
             lines.append(("Winners: " if len(game.winners) > 1 else "Winner: ") + _join(game.winners) + ".")
         else:
             lines.append("No one wins.")
-    return "\n".join(lines)
+    return lines

@@ -9,22 +9,37 @@ override key by key), the camera, the console and the game logs.
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..devices.config import DEFAULT_PINOUT, DevicesConfig, build_config, merge, read_toml
+from .. import errors, files
+from ..devices.config import (
+    DEFAULT_PINOUT,
+    HARDWARE_DEFAULTS,
+    MAX_BYTES,
+    DevicesConfig,
+    build_config,
+    merge,
+    read_toml,
+)
 from ..rules import RuleSet
 from ..rules.rulesets import SEATINGS, SPECS
 
-DEFAULT_CONFIG = Path(__file__).resolve().parents[2] / "hardware" / "table.toml"
+DEFAULT_CONFIG = HARDWARE_DEFAULTS / "table.toml"
+MAX_NAME = 24
+"""The longest player name (it is spoken, shown on a phone and printed on a standee's base)."""
+GANGS = ("purple", "yellow", "red")
+LOG_DIR = "~/.local/share/cashnguns-table"
+"""The game logs' folder unless ``[log] dir`` says otherwise; the demo's games go in its ``demos`` folder."""
+DEFAULT_LOG_DIR = Path(LOG_DIR).expanduser()
 DEVICE_SECTIONS = ("devices", "tilt", "seat_leds", "count_leds", "buzzer", "sound", "timing")
 LANGUAGES = ("en", "pt", "fr", "hu")
 BANKS = ("digital", "physical")
 
 
-class ConfigError(ValueError):
+class ConfigError(errors.ConfigError, ValueError):
     """A configuration that cannot be used; ``str()`` names the file and the key."""
 
 
@@ -48,7 +63,7 @@ class TableConfig:
     camera: CameraConfig = field(default_factory=CameraConfig)
     console_host: str = "0.0.0.0"
     console_port: int = 8080
-    log_dir: Path = Path("~/.local/share/cashnguns-table").expanduser()
+    log_dir: Path = DEFAULT_LOG_DIR
     device_overrides: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None
 
@@ -62,8 +77,8 @@ class TableConfig:
         overrides.setdefault("devices", {}).setdefault("seats", len(self.players))
         overrides.setdefault("sound", {}).setdefault("language", self.language)
         where = str(self.source) if self.source else "table configuration"
-        data = merge(merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT)), overrides, where=where)
         try:
+            data = merge(merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT)), overrides, where=where)
             return build_config(data, where=f"{DEFAULT_PINOUT} + {where}", sources=(DEFAULT_PINOUT,))
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
@@ -73,13 +88,12 @@ def load(path: str | Path | None = None) -> TableConfig:
     """Read a table configuration (default: ``hardware/table.toml``)."""
     path = Path(path) if path is not None else DEFAULT_CONFIG
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    return from_dict(data, source=path)
+        data = files.read_toml(path, limit=MAX_BYTES)
+    except errors.InputFileError as exc:
+        raise ConfigError(str(exc)) from None
+    config = from_dict(data, source=path)
+    config.devices()  # the device sections are checked now, not when the table opens them
+    return config
 
 
 def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfig:
@@ -89,9 +103,11 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         return ConfigError(f"{where}: {key}: {what}")
 
     known = {"game", "camera", "console", "log", *DEVICE_SECTIONS}
-    for section in data:
+    for section, value in data.items():
         if section not in known:
             raise fail(section, f"unknown section (known: {', '.join(sorted(known))})")
+        if not isinstance(value, dict):
+            raise fail(section, f"must be a [{section}] section")
     game = data.get("game", {})
     try:
         ruleset = RuleSet(game.get("ruleset", "yakuzas"))
@@ -103,11 +119,12 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         raise fail("game.players", "a list of player names, clockwise from seat 0")
     if not spec.min_players <= len(names) <= spec.max_players:
         raise fail("game.players", f"{ruleset} is for {spec.min_players}-{spec.max_players} players, not {len(names)}")
+    _check_names(names, fail)
     gangs = game.get("gangs")
     if ruleset is RuleSet.YAKUZAS:
         if gangs is None:
             gangs = [str(g) for g in SEATINGS[len(names)]]
-        if not isinstance(gangs, list) or len(gangs) != len(names):
+        if not isinstance(gangs, list) or len(gangs) != len(names) or not all(g in GANGS for g in gangs):
             raise fail("game.gangs", "one gang (purple, yellow, red) per player")
         players = tuple(zip(names, gangs))
     else:
@@ -128,6 +145,11 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         raise fail("game.seed", "a whole number")
     camera = data.get("camera", {})
     calibration = camera.get("calibration")
+    if calibration is not None and not isinstance(calibration, str):
+        raise fail("camera.calibration", "the path of a calibration file")
+    ask = camera.get("ask_godfather_below", 0.6)
+    if not isinstance(ask, (int, float)) or isinstance(ask, bool) or not 0 <= ask <= 1:
+        raise fail("camera.ask_godfather_below", "a number from 0 to 1")
     if calibration and source is not None:
         calibration = (source.parent / calibration).resolve()
     source_name = camera.get("source", "none")
@@ -139,7 +161,13 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     port = console.get("port", 8080)
     if not isinstance(port, int) or not 0 <= port <= 65535:
         raise fail("console.port", "a TCP port number")
-    log_dir = Path(data.get("log", {}).get("dir", "~/.local/share/cashnguns-table")).expanduser()
+    host = console.get("host", "0.0.0.0")
+    if not isinstance(host, str):
+        raise fail("console.host", "an address, such as 0.0.0.0")
+    log_dir = data.get("log", {}).get("dir", LOG_DIR)
+    if not isinstance(log_dir, str) or not log_dir:
+        raise fail("log.dir", "the folder of the game logs")
+    log_dir = Path(log_dir).expanduser()
     return TableConfig(
         ruleset=ruleset,
         players=players,
@@ -149,10 +177,26 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         bank=bank,
         seed=seed,
         language=language,
-        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(camera.get("ask_godfather_below", 0.6))),
-        console_host=str(console.get("host", "0.0.0.0")),
+        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(ask)),
+        console_host=host,
         console_port=port,
         log_dir=log_dir,
         device_overrides={k: dict(v) for k, v in data.items() if k in DEVICE_SECTIONS},
         source=source,
     )
+
+
+def _check_names(names: list[str], fail: Callable[[str, str], ConfigError]) -> None:
+    """Each player's name: printable, at most :data:`MAX_NAME` characters, and no two alike."""
+    seen: dict[str, str] = {}
+    for seat, name in enumerate(names):
+        if not name.strip():
+            raise fail("game.players", f"seat {seat}: an empty name")
+        if len(name) > MAX_NAME:
+            raise fail("game.players", f"seat {seat}: {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
+        if not name.isprintable() or name != name.strip():
+            raise fail("game.players", f"seat {seat}: {name!r} has spaces around it or characters that do not print")
+        key = name.casefold()
+        if key in seen:
+            raise fail("game.players", f"{name!r} is listed twice (seats {seen[key]} and {seat}): each player needs a different name")
+        seen[key] = str(seat)

@@ -16,6 +16,10 @@ A line is written, flushed and ``fsync``-ed before the input is applied, so afte
 or a pulled plug every input that had an effect is in the log, once.  A last line cut short
 by the crash was never acted on and is dropped when the log is read again.  Only one
 controller writes a log at a time (an exclusive lock on the file).
+
+Any other damage (a line that is not JSON, not an entry, a number where an object belongs) is an
+error naming the file and the line: a damaged log is never read as if it were whole.  With
+``salvage``, :func:`read` keeps what comes before the first damaged line and says what it dropped.
 """
 
 from __future__ import annotations
@@ -24,16 +28,26 @@ import fcntl
 import json
 import logging
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+
+from .. import files
+from ..errors import GameLogError, InputFileError
 
 FORMAT = "cashnguns-log/1"
+MAX_BYTES = 64 * files.MIB
+"""The largest game log read (a long game with every sensor change logged takes about 1 MB)."""
 log = logging.getLogger(__name__)
 
 
-class LogError(ValueError):
+class LogError(GameLogError, ValueError):
     """A game log that cannot be used; ``str()`` names the file and what is wrong."""
+
+
+class LogBusy(LogError):
+    """Another controller holds the game log."""
 
 
 @dataclass
@@ -42,12 +56,18 @@ class LoggedGame:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     seen: list[dict[str, Any]] = field(default_factory=list)
     next_seq: int = 1
+    starts: list[tuple[int, int]] = field(default_factory=list)
+    """For each input: its line number and the offset of the line's first byte."""
+    damage: str | None = None
+    """With ``salvage``: the first damaged line, what is wrong with it (everything from it on is dropped)."""
+    damage_at: int | None = None
+    """With ``salvage``: the offset of the first damaged line."""
 
 
 class GameLog:
     """An open game log, appended to with :meth:`input` and :meth:`seen`."""
 
-    def __init__(self, path: Path, handle, next_seq: int) -> None:
+    def __init__(self, path: Path, handle: TextIO, next_seq: int) -> None:
         self.path = path
         self._file = handle
         self._seq = next_seq
@@ -56,7 +76,7 @@ class GameLog:
     def create(cls, path: str | Path, header: dict[str, Any]) -> GameLog:
         """A new log for a new game (the file must not exist)."""
         path = Path(path)
-        try:
+        try:  # readable by the table's user only: the header holds the console's tokens
             handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8")
         except FileExistsError:
             raise LogError(f"{path}: a game log is already there (resume it, or choose another file)") from None
@@ -93,7 +113,7 @@ class GameLog:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._file.close()
-            raise LogError(f"{self.path}: another controller is writing this game log") from None
+            raise LogBusy(f"{self.path}: another controller is writing this game log") from None
 
     def _write(self, entry: dict[str, Any]) -> None:
         self._file.write(json.dumps(entry, separators=(",", ":")) + "\n")
@@ -117,56 +137,129 @@ class GameLog:
         self._seq += 1
 
     def close(self) -> None:
+        """Sync and close (a line whose write Ctrl-C cut between its write and its sync is synced here)."""
         if not self._file.closed:
-            self._file.close()
+            try:
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            finally:
+                self._file.close()
 
 
 def _valid_length(path: Path) -> int:
     """Bytes up to the end of the last complete line."""
-    data = path.read_bytes()
+    data = _read_bytes(path)
     end = data.rfind(b"\n")
     return end + 1
 
 
-def read(path: str | Path) -> LoggedGame:
-    """Read a game log; a last line cut short is ignored, any other damage is an error."""
-    path = Path(path)
+def _read_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise LogError(f"{path}: no such game log") from None
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read the game log: {exc.strerror}") from None
+        return files.read_bytes(path, limit=MAX_BYTES, what="game log")
+    except InputFileError as exc:
+        raise LogError(str(exc)) from None
+
+
+def read(path: str | Path, *, salvage: bool = False) -> LoggedGame:
+    """Read a game log; a last line cut short is ignored, any other damage is an error.
+
+    With ``salvage``, damage after the header ends the reading instead: the game holds the entries
+    before the first damaged line, and :attr:`LoggedGame.damage` says what was wrong there.
+    """
+    path = Path(path)
+    data = _read_bytes(path)
     lines = data.split(b"\n")
     complete = lines[:-1]  # what follows the last newline is a line cut short (or nothing)
     if not complete:
         raise LogError(f"{path}: empty game log")
     try:
-        header = json.loads(complete[0])
-    except json.JSONDecodeError:
-        raise LogError(f"{path}: line 1: not a game log header") from None
+        header = files.loads_json(complete[0], where=f"{path}: line 1")
+    except InputFileError as exc:
+        raise LogError(f"{exc} (not a game log header)") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise LogError(f"{path}: line 1: not a {FORMAT} game log")
     game = LoggedGame(header)
-    seqs: list[Any] = []  # the seq of each input kept, for the undo lines
+    offset = len(complete[0]) + 1
+    seqs: list[int] = []  # the seq of each input kept, for the undo lines
     for number, line in enumerate(complete[1:], start=2):
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
+        where = f"{path}: line {number}"
         try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            raise LogError(f"{path}: line {number}: not valid JSON") from None
-        if "input" in entry:
-            game.inputs.append(entry["input"])
-            seqs.append(entry.get("seq"))
-        elif "undo" in entry:
-            if not seqs or seqs[-1] != entry["undo"]:
-                raise LogError(f"{path}: line {number}: undoes input {entry['undo']!r}, which is not the last one")
+            kind, value, seq = _entry(line, where=where, expected=game.next_seq)
+            if kind == "undo" and (not seqs or seqs[-1] != value):
+                raise LogError(f"{where}: undoes input {value!r}, which is not the last one")
+        except LogError as exc:
+            if not salvage:
+                raise
+            game.damage, game.damage_at = str(exc), start
+            break
+        if kind == "input":
+            game.inputs.append(value)
+            game.starts.append((number, start))
+            seqs.append(seq)
+        elif kind == "undo":
             game.inputs.pop()
+            game.starts.pop()
             seqs.pop()
-        elif "seen" in entry:
-            game.seen.append(entry["seen"])
         else:
-            raise LogError(f"{path}: line {number}: neither an input nor a sensor observation")
-        game.next_seq = int(entry.get("seq", game.next_seq)) + 1
+            game.seen.append(value)
+        game.next_seq = seq + 1
     return game
+
+
+def _entry(line: bytes, *, where: str, expected: int) -> tuple[str, Any, int]:
+    """One line after the header: ``("input", "seen" or "undo", its value, its sequence number)``."""
+    try:
+        entry = files.loads_json(line, where=where)
+    except InputFileError as exc:
+        raise LogError(str(exc)) from None
+    if not isinstance(entry, dict):
+        raise LogError(f"{where}: not an entry (an object with seq and input, seen or undo)")
+    kinds = [k for k in ("input", "seen", "undo") if k in entry]
+    if len(kinds) != 1:
+        raise LogError(f"{where}: neither an input, a sensor observation nor an undo")
+    value = entry[kinds[0]]
+    if kinds[0] == "undo":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise LogError(f"{where}: the undo does not name an input's seq")
+    elif not isinstance(value, dict):
+        raise LogError(f"{where}: the {kinds[0]} is not an object")
+    seq = entry.get("seq", expected)
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise LogError(f"{where}: seq is not a whole number")
+    return kinds[0], value, seq
+
+
+def set_aside(path: str | Path) -> Path:
+    """Rename a damaged log so that no one takes it for a game to go on with; returns its new name."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    k = 2
+    while target.exists():
+        target = path.with_name(f"{path.name}.damaged-{stamp}-{k}")
+        k += 1
+    try:
+        path.rename(target)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot move the damaged game log aside: {exc.strerror}") from None
+    return target
+
+
+def cut(path: str | Path, offset: int) -> tuple[Path, int]:
+    """Keep a copy of the whole log aside, then cut the log at ``offset`` (a line's first byte);
+    returns the copy's name and the number of lines dropped."""
+    path = Path(path)
+    data = _read_bytes(path)
+    copy = set_aside(path)
+    try:
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
+            handle.write(data[:offset])
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise LogError(f"{path}: cannot write the salvaged game log: {exc.strerror}") from None
+    rest = data[offset:]
+    return copy, rest.count(b"\n") + (0 if rest.endswith(b"\n") or not rest else 1)

@@ -13,18 +13,19 @@ import logging
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CashNGunsError
+from ..errors import CashNGunsError, RulesError
 from ..record import replay, result
 from ..record.generator import deal_loot
-from ..record.schema import Record, from_dict
+from ..record.schema import Record, RecordError, from_dict
 from . import config as table_config
 from . import inputs as I
 from .bots import Bots
-from .gamelog import GameLog, LogError, read
+from .gamelog import GameLog, LogError, cut, read
 from .referee import Referee, Refused, Step
 from .session import Session
 
@@ -41,6 +42,7 @@ class Setup:
     camera: bool = True
     hub: bool = False
     console: dict | bool | None = None  # the console's tokens (True: kept in LOG.console, so the phones' links stay good)
+    record_path: str | None = None  # where the record is written when the game ends (kept across a resume)
 
     def header(self, record: Record) -> dict[str, Any]:
         c = self.config
@@ -59,6 +61,7 @@ class Setup:
             "camera": self.camera,
             "hub": self.hub,
             "console": self.console is not None,  # its tokens are kept in a file of their own (LOG.console)
+            "record_path": self.record_path,
         }
 
 
@@ -139,7 +142,6 @@ def _simulated_hub(devices_config):
     from dataclasses import replace
 
     from firmware_bridge.sim import SimHub
-
     from ..devices.opening import open_devices
 
     hub = SimHub(transport="sim", seats=devices_config.seats, seed=1).start()
@@ -201,23 +203,49 @@ def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float
     return referee
 
 
-def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None) -> Referee:
+def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None,
+           salvage: bool = False, on_setup: Callable[[Setup], None] | None = None) -> Referee:
     """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end.
 
     ``console``, if given, is called with the game's setup (its console tokens) and returns the
-    console factory of :func:`open_table`.
+    console factory of :func:`open_table`; ``on_setup`` is told the setup read from the log.
+
+    With ``salvage``, a damaged log goes on from the last input that replays cleanly: the whole
+    log is first kept aside (its name and what is dropped are said), then cut after that input.
     """
-    logged = read(log_path)
+    logged = read(log_path, salvage=salvage)
     setup, record = setup_from_header(logged.header, log_path)
+    if on_setup is not None:
+        on_setup(setup)
     if console is not None:
         console = console(setup)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
+    cut_at, why = logged.damage_at, logged.damage
+    replayed = 0
     for number, data in enumerate(logged.inputs, start=1):
+        line, start_offset = logged.starts[number - 1]
         try:
             referee.submit(I.from_json(data))
-        except (Refused, I.BadInput) as exc:
-            raise LogError(f"{log_path}: input {number} cannot be replayed: {exc}") from None
-    say(f"Resumed at round {referee.prompt().round}, step {referee.step.value}, after {len(logged.inputs)} inputs.")
+        except (Refused, I.BadInput, RulesError, RecordError) as exc:
+            problem = f"{log_path}: line {line}: input {number} cannot be replayed: {exc}"
+            if not salvage:
+                raise LogError(problem) from None
+            cut_at, why = start_offset, problem
+            break
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            # an input whose shape passed the reader but not the referee (a hand-edited log): it is damage
+            problem = f"{log_path}: line {line}: input {number} is not a usable input ({type(exc).__name__})"
+            if not salvage:
+                raise LogError(problem) from None
+            cut_at, why = start_offset, problem
+            break
+        replayed += 1
+    if cut_at is not None and why is not None:
+        aside, dropped = cut(log_path, cut_at)
+        say(f"Salvaged {log_path}: kept {replayed} inputs; dropped {dropped} line(s) from "
+            f"{why.removeprefix(f'{log_path}: ')}; the whole damaged log is kept as {aside}.")
+    say(f"Going on with the game in {log_path} at round {referee.prompt().round}, step {referee.step.value}, "
+        f"after {replayed} inputs.")
     if not play or referee.step is Step.OVER:
         return referee
     game_log, _ = GameLog.reopen(log_path)
@@ -239,17 +267,25 @@ def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, p
             close()
 
 
-def unfinished_log(folder: Path) -> Path | None:
-    """The newest game log in ``folder`` whose game did not end (a crash, a power cut), if any."""
-    logs = sorted(Path(folder).glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+def unfinished_log(folder: Path) -> tuple[Path, str | None] | None:
+    """The newest game log in ``folder`` whose game did not end (a crash, a power cut), if any,
+    with what is wrong with it (``None`` for a log that reads whole)."""
+    logs = sorted(Path(folder).glob("*.log"), key=_mtime, reverse=True)
     for path in logs:
         try:
-            game = read(path)
-        except LogError:
-            continue
+            game = read(path, salvage=True)
+        except LogError as exc:  # not even its header reads
+            return path, str(exc).removeprefix(f"{path}: ")
         if not any(entry.get("over") for entry in game.seen):
-            return path
+            return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
     return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Record]:
@@ -268,11 +304,26 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
                 }
             }
         )
-        setup = Setup(config, int(header["seed"]), bool(header["simulate"]), bool(header["camera"]), bool(header.get("hub")),
-                      header.get("console"))
-    except (KeyError, TypeError, ValueError, CashNGunsError) as exc:
-        raise LogError(f"{where}: line 1: not a usable game log header ({exc})") from None
+        seed, record_path, console = header["seed"], header.get("record_path"), header.get("console")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError("seed is not a whole number")
+        if record_path is not None and not isinstance(record_path, str):
+            raise ValueError("record_path is not a path")
+        if console is not None and not isinstance(console, (dict, bool)):
+            raise ValueError("console is not true, false or an object")
+        setup = Setup(config, seed, _flag(header, "simulate"), _flag(header, "camera"), _flag(header, "hub", False),
+                      console, record_path)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, CashNGunsError) as exc:
+        what = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise LogError(f"{where}: line 1: not a usable game log header ({what})") from None
     return setup, record
+
+
+def _flag(header: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    value = header.get(key, default)
+    if not isinstance(value, bool):
+        raise TypeError(f"{key} is not true or false")
+    return value
 
 
 def write_record(referee: Referee, path: Path) -> dict:

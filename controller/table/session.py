@@ -26,9 +26,8 @@ from typing import Protocol
 
 from ..devices.events import SeatStatus, TiltEvent
 from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
-from ..record.story import event_line, money
+from ..record.story import ending_lines, event_line
 from ..rules import events as ev
-from ..rules.cards import GANG_ORDER
 from ..words import seat_label, withdraw_call
 from . import inputs as I
 from .bots import Bots
@@ -589,17 +588,10 @@ class Session:
 
     def _finale(self) -> None:
         game = self.referee.game
-        scores = game.scores()
         self.say("")
-        self.say(f"Game over after round {game.rounds_played}.")
-        if game.is_yakuzas:
-            for gang in GANG_ORDER:
-                self.say(f"  {gang}: {money(scores[str(gang)])}")
-        else:
-            for p in game.players:
-                self.say(f"  {p.name}: {money(scores[p.name])}")
+        for line in ending_lines(game):
+            self.say(line)
         winners = game.winners
-        self.say(("Winners: " if len(winners) > 1 else "Winner: ") + ", ".join(winners) if winners else "No one wins.")
         if self.devices is not None and winners:
             if game.is_yakuzas:
                 self.devices.speaker.play(Phrases.winners(gangs=list(winners)))

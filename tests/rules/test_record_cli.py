@@ -26,7 +26,7 @@ def run_replay(tmp_path, data, *extra) -> tuple[int, str, str]:
     path = tmp_path / "game.record.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data))
     proc = subprocess.run(
-        [sys.executable, "-m", "controller", "replay", str(path), *extra], capture_output=True, text=True
+        [sys.executable, "-m", "controller", "replay", str(path), *extra], capture_output=True, text=True, check=False
     )
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -99,7 +99,7 @@ def test_broken_record_exit_2_one_line(tmp_path, case):
 def test_missing_file(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     err = capsys.readouterr().err
-    assert "no such file" in err and err.count("\n") == 1
+    assert "no such record" in err and err.count("\n") == 1
 
 
 def test_story_without_json(capsys):
@@ -120,7 +120,7 @@ def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.count("Round ") >= len(rec.rounds)
-    assert "Game finished after round" in out
+    assert "Game over after round" in out
     assert ("Winner" in out) or ("No one wins." in out)
 
 

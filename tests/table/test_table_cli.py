@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from controller.__main__ import main
+from controller.__main__ import DELEGATED, build_parser, main
 
 
 @pytest.mark.parametrize(
@@ -32,6 +36,251 @@ def test_a_broken_configuration_is_named(tmp_path, capsys):
 
 
 def test_selftest_options_pass_through():
-    proc = subprocess.run([sys.executable, "-m", "controller", "selftest", "--help"], capture_output=True, text=True,
+    proc = subprocess.run(check=False, args=[sys.executable, "-m", "controller", "selftest", "--help"], capture_output=True, text=True,
                           env={"GPIOZERO_PIN_FACTORY": "mock", "PATH": "/usr/bin:/bin"})
-    assert proc.returncode == 0 and "blink each seat LED" in proc.stdout
+    assert proc.returncode == 0 and "Blink each seat LED" in proc.stdout
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _interrupt(argv: list[str], *, after: str, cwd: Path, env: dict | None = None) -> tuple[int, str, str]:
+    """Start ``cashnguns argv``, wait until its output shows ``after``, send it SIGINT (Ctrl-C)."""
+    proc = subprocess.Popen([sys.executable, "-m", "controller", *argv], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+    seen = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if after in line:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, "".join(seen) + out, err
+
+
+def test_ctrl_c_stops_the_demo_with_one_line_that_says_how_to_go_on(tmp_path):
+    record = tmp_path / "g.record.json"
+    code, out, err = _interrupt(["demo", "--record", str(record)], after="lie down to withdraw", cwd=tmp_path)
+    assert code == 130 and "Traceback" not in err, err
+    assert err.strip() == f"Stopped. The game is kept in its log: go on with: cashnguns resume {tmp_path / 'g.log'}"
+    assert f"Game log: {tmp_path / 'g.log'}" in out
+    code, out, err = _resume_fast(tmp_path / "g.log")
+    assert code == 0 and f"Game record written to {record}" in out, err
+
+
+def _resume_fast(log: Path) -> tuple[int, str, str]:
+    proc = subprocess.run(check=False, args=[sys.executable, "-m", "controller", "resume", str(log), "--fast"], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_ctrl_c_stops_play_and_resume(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text(f'[game]\nruleset = "classic"\nplayers = ["Ann", "Bob", "Cid", "Dot"]\nseed = 4\n'
+                      f'[log]\ndir = "{tmp_path / "games"}"\n')
+    code, out, err = _interrupt(["play", "--config", str(config), "--simulate"], after="lie down to withdraw", cwd=tmp_path)
+    log = tmp_path / "games" / "cashnguns-classic-4.log"
+    assert code == 130 and "Traceback" not in err, err
+    assert f"Game log: {log} (if the table stops, go on with: cashnguns resume {log})" in out
+    assert err.strip().endswith(f"go on with: cashnguns resume {log}") and err.strip().count("\n") == 0
+    code, _, err = _interrupt(["resume", str(log)], after="1, 2, 3:", cwd=tmp_path)
+    assert code == 130 and "Traceback" not in err and err.strip().endswith(f"cashnguns resume {log}"), err
+
+
+def test_ctrl_c_before_the_first_move_leaves_no_game(tmp_path):
+    code, _, err = _interrupt(["demo", "--hub", "--record", str(tmp_path / "h.record.json")], after="Game log:",
+                                cwd=tmp_path)
+    assert code == 130 and "Traceback" not in err, err
+    assert err.strip() in ("Stopped before the first move: there is no game to go on with.",
+                           f"Stopped. The game is kept in its log: go on with: cashnguns resume {tmp_path / 'h.log'}")
+
+
+def test_ctrl_c_stops_selftest_in_one_line(tmp_path):
+    code, _, err = _interrupt(["selftest", "--mock", "--sound", "none", "--watch", "60", "--step", "0"],
+                                after="tilt sensors for", cwd=tmp_path, env={"GPIOZERO_PIN_FACTORY": "mock"})
+    assert code == 130 and err.strip() == "Stopped." and "Traceback" not in err
+
+
+# -- help -------------------------------------------------------------------------------------------------
+
+def _options(parser):
+    for action in parser._actions:
+        if action.option_strings and action.help != "==SUPPRESS==" and "-h" not in action.option_strings:
+            yield action
+
+
+def test_every_option_has_help_with_its_default():
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction)).choices
+    assert set(DELEGATED) <= set(commands)
+    for name, sub in commands.items():
+        text = " ".join(sub.format_help().split())
+        for action in _options(sub):
+            assert action.help, f"{name} {action.option_strings[0]} has no help"
+            if action.default not in (None, False):
+                assert f"(default: {action.default})" in text, f"{name} {action.option_strings[0]}: no default shown"
+            elif action.default is None:
+                assert "default" in action.help, f"{name} {action.option_strings[0]}: say what happens without it"
+
+
+def test_selftest_help_is_plain_and_says_what_the_tilt_switch_tells(capsys):
+    from controller.devices.selftest import main as selftest
+
+    assert selftest(["--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "``" not in text and "--lang" in text and "(default: 0.4)" in text
+    assert "an empty base, or a base lifted off the table and held upright, reads U" in text
+
+
+# -- selftest without aplay ---------------------------------------------------------------------------------
+
+
+def test_selftest_on_mock_pins_without_aplay_lists_the_sounds(monkeypatch, capsys):
+    from controller.devices import selftest
+
+    monkeypatch.setattr(selftest.shutil, "which", lambda name: None)
+    assert selftest.main(["--mock", "--step", "0", "--watch", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "aplay not found (ALSA's alsa-utils): on mock pins the sounds are listed, not played" in out
+    assert "sound none" in out and "selftest passed" in out
+
+
+def test_selftest_on_a_pi_without_aplay_keeps_the_error(monkeypatch, capsys):
+    from controller.devices import selftest
+
+    opened = []
+
+    def open_devices(config, mock_pins=None):  # real pins: the speaker is opened as configured
+        opened.append(config)
+        raise RuntimeError("aplay not found: install alsa-utils, or set sound.output to \"buzzer\" or \"none\"")
+
+    monkeypatch.setattr(selftest.shutil, "which", lambda name: None)
+    monkeypatch.setattr(selftest, "open_devices", open_devices)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    assert selftest.main(["--step", "0", "--watch", "0"]) == 2
+    assert opened and opened[0].sound.output == "aplay"
+    assert capsys.readouterr().err.startswith("selftest: aplay not found")
+
+
+# -- commands reachable through cashnguns ----------------------------------------------------------------------
+
+
+def test_vision_and_hub_commands_run_through_cashnguns(tmp_path, capsys):
+    from vision.__main__ import build_parser as vision_parser
+
+    assert main(["vision", "--help"]) == 0
+    assert main(["hub", "--help"]) == 0
+    assert main(["vision", "synth", str(tmp_path / "clips"), "--count", "1", "--seed", "3"]) == 0
+    assert (tmp_path / "clips").is_dir() and any((tmp_path / "clips").iterdir())
+    readme = (ROOT / "README.md").read_text()
+    subcommands = next(a for a in vision_parser()._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    for name in subcommands.choices:
+        assert f"`cashnguns vision {name}" in readme, f"README: add cashnguns vision {name}"
+    for name in ("install", "sim", "watch"):
+        assert f"`cashnguns hub {name}" in readme
+    for name in ("demo", "play", "resume", "replay", "selftest"):
+        assert f"`cashnguns {name}" in readme
+
+
+def test_vision_does_not_import_the_controller():
+    for package in ("vision",):
+        for path in (ROOT / package).rglob("*.py"):
+            text = path.read_text()
+            assert "from controller" not in text and "import controller" not in text, path
+
+
+def test_the_console_script_is_cashnguns():
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["cashnguns"] == "controller.__main__:main"
+
+
+def test_an_internal_error_is_one_line(monkeypatch, capsys):
+    import controller.__main__ as cli
+
+    monkeypatch.setattr(cli, "_replay", lambda args: {}["boom"])
+    assert main(["replay", "x.json"]) == 70
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error (KeyError" in err
+
+
+# -- the demo's folder, header and ending ----------------------------------------------------------------------
+
+
+def test_the_demo_writes_into_the_games_folder_and_says_so(tmp_path, monkeypatch, capsys):
+    import controller.__main__ as cli
+
+    monkeypatch.setattr(cli, "demo_folder", lambda: tmp_path / "demos")
+    monkeypatch.chdir(tmp_path / ".." if False else tmp_path)
+    assert main(["demo", "--fast", "--ruleset", "yakuzas", "--players", "7", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    record = tmp_path / "demos" / "cashnguns-yakuzas-seed5.record.json"
+    log = tmp_path / "demos" / "cashnguns-yakuzas-seed5.log"
+    assert record.is_file() and log.is_file()
+    assert f"Game log: {log}" in out and f"Game record written to {record}" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demos"]  # nothing in the current folder
+    lines = out.splitlines()
+    assert lines[0] == "Cash'n Guns, yakuzas, 7 players; seed 5."
+    assert lines[1].startswith("Seats, clockwise: ") and "(seat 0, purple gang)" in lines[1] and "yellow gang" in lines[1]
+    ending = lines[lines.index(next(line for line in lines if line.startswith("Game over after round"))):]
+    for gang in ("purple", "yellow", "red"):
+        (line,) = [each for each in ending if each.startswith(f"  {gang}: money ")]
+        assert ", score " in line and "[" in line  # its members
+    assert not any("Game finished" in line for line in lines)
+    # a second demo with the same seed does not overwrite the first
+    assert main(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
+    assert main(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
+    assert (tmp_path / "demos" / "cashnguns-classic-seed5-2.record.json").is_file()
+
+
+def test_logs_and_lgpio_files_are_ignored():
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert "*.log" in ignored and ".lgd-nfy*" in ignored
+
+
+def test_the_glossary_explains_the_words_and_is_linked():
+    glossary = (ROOT / "docs" / "glossary.md").read_text()
+    for word in ("Honour marker, finger side up", "Pointed late", "The tanto moves on", '"Banzai!"', "Privilege",
+                 "Cowardice token", "Score", "Game log", "Tilt sensor", "Seed", "Split"):
+        assert f"**{word}**" in glossary, word
+    assert "(docs/glossary.md)" in (ROOT / "README.md").read_text()
+
+
+def _subcommands(parser):
+    return next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction)).choices
+
+
+def test_vision_and_hub_options_have_help_with_their_defaults(monkeypatch):
+    from firmware_bridge.__main__ import main as hub_main
+    from vision.__main__ import build_parser as vision_parser
+
+    commands = _subcommands(vision_parser())
+    checked = {f"vision {name}": commands[name] for name in ("calibrate", "markers", "judge", "synth")}
+    import argparse as ap
+
+    captured = {}
+
+    def fake_parse(self, args=None, namespace=None):  # the hub builds its parser inside main: catch it there
+        captured["hub"] = self
+        raise SystemExit(0)
+
+    monkeypatch.setattr(ap.ArgumentParser, "parse_args", fake_parse)
+    with pytest.raises(SystemExit):
+        hub_main([])
+    monkeypatch.undo()
+    checked.update({f"hub {name}": sub for name, sub in _subcommands(captured["hub"]).items()})
+    for name, sub in checked.items():
+        for action in sub._actions:
+            if "-h" in action.option_strings:
+                continue
+            what = f"{name} {(action.option_strings or [action.dest])[0]}"
+            assert action.help, f"{what} has no help"
+            if action.option_strings and action.default not in (None, False):
+                assert "default" in action.help, f"{what}: its default is not said"
