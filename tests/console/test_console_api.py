@@ -109,7 +109,7 @@ def test_a_round_through_the_api_with_every_refusal(console):
     state = client.get(f"/api/state?token={token}").json()
     reply = post(client, token, {"kind": "show", "cards": {}})
     if state["cards"]:
-        assert reply.status_code == 409 and "has not shown his card" in reply.json()["refused"]
+        assert reply.status_code == 409 and "has not shown the card played" in reply.json()["refused"]
     shown = {n: str(bots.card_of(n)) for n, c in state["cards"].items() if not c.get("later")}
     later = {n for n, c in state["cards"].items() if c.get("later")}
     assert later == set(session.referee.names(session.referee.round.hidden_cards())) - set(shown)
