@@ -234,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="referee a game at the table")
     p.add_argument("--config", default=None, help="the table configuration (default: hardware/table.toml)")
     p.add_argument("--simulate", action="store_true", help="mock pins, simulated camera, bots for the players")
-    p.add_argument("--console", action="store_true", help="with --simulate: the Godfather's console takes his inputs")
+    p.add_argument("--console", action="store_true", help="with --simulate: the Godfather enters the inputs on the console")
     p.add_argument("--fast", action="store_true", help="with --simulate: no waiting between phases")
     p.add_argument("--record", help="where to write the game record")
     p.add_argument("--log", help="where to write the game log")

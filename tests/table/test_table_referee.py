@@ -96,6 +96,6 @@ def test_card_use_through_the_console():
     record = new_record(config, 3)
     record.setup = {"powers": {"kept": {"Bo": "the-kid", "Aiko": "samurai"}}}
     referee = Referee(record)
-    assert "he does not hold it" in refused(referee, I.UseCard({"player": "Cy", "card": "the-kid", "when": "phase-1"}))
+    assert "may not use The Kid: Cy does not hold it" in refused(referee, I.UseCard({"player": "Cy", "card": "the-kid", "when": "phase-1"}))
     referee.submit(I.UseCard({"player": "Bo", "card": "the-kid", "when": "phase-1"}))
     assert referee.record.rounds == [] and referee.state.rr.powers[0]["card"] == "the-kid"
