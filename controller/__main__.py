@@ -358,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", default=None,
                    help="the table configuration (default: hardware/table.toml of this installation)")
     p.add_argument("--simulate", action="store_true", help="mock pins, simulated camera, bots for the players")
-    p.add_argument("--console", action="store_true", help="with --simulate: the Godfather's console takes his inputs")
+    p.add_argument("--console", action="store_true", help="with --simulate: the Godfather enters the inputs on the console")
     p.add_argument("--fast", action="store_true", help="with --simulate: no waiting between phases")
     p.add_argument("--record", metavar="PATH", help="where to write the game record (default: in the configuration's log folder)")
     p.add_argument("--log", metavar="PATH", help="where to write the game log (default: in the configuration's log folder)")

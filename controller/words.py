@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from .rules.advanced import CATALOG
 from .rules.cards import GODFATHER_TILE, LOOT_VALUES, is_diamond
+from .rules.names import card_label, moment_label
 from .rules.rulesets import RuleSet
 from .seats import LANGUAGES, seat_label
 
@@ -39,32 +40,33 @@ def money(value: int | None, lang: str = "en") -> str:
     return f"{sign}{digits.replace(',', chr(0xA0))}\u00a0$"
 
 
-# Bullet cards and what hits (rules.md, advanced-rules.md), as printed or said at the table.
+# Bullet cards and what hits (rules.md, advanced-rules.md), as printed or said at the table; the English names
+# are controller.rules.names', which the engine's refusals show too.
 _BULLETS: dict[str, dict[str, str]] = {
-    "clic": {"en": "Clic Clic Clic", "pt": "Clic Clic Clic", "fr": "Clic Clic Clic", "hu": "Clic Clic Clic"},
-    "bang": {"en": "Bang!", "pt": "Bang!", "fr": "Bang !", "hu": "Bang!"},
-    "bbb": {"en": "Bang! Bang! Bang!", "pt": "Bang! Bang! Bang!", "fr": "Bang ! Bang ! Bang !", "hu": "Bang! Bang! Bang!"},
-    "cling": {"en": "Cling Cling Cling", "pt": "Cling Cling Cling", "fr": "Cling Cling Cling", "hu": "Cling Cling Cling"},
-    "tanto": {"en": "tanto", "pt": "tanto", "fr": "tanto", "hu": "tantó"},
-    "shuriken": {"en": "shuriken", "pt": "shuriken", "fr": "shuriken", "hu": "shuriken"},
-    "laser": {"en": "Laser Beam", "pt": "Mira Laser", "fr": "Laser Beam", "hu": "Laser Beam"},
-    "grenade": {"en": "grenade", "pt": "granada", "fr": "grenade", "hu": "gránát"},
-    "blast": {"en": "Kamikaze blast", "pt": "explosão do Kamikaze", "fr": "explosion du Kamikaze", "hu": "kamikaze robbanás"},
+    "clic": {"pt": "Clic Clic Clic", "fr": "Clic Clic Clic", "hu": "Clic Clic Clic"},
+    "bang": {"pt": "Bang!", "fr": "Bang !", "hu": "Bang!"},
+    "bbb": {"pt": "Bang! Bang! Bang!", "fr": "Bang ! Bang ! Bang !", "hu": "Bang! Bang! Bang!"},
+    "cling": {"pt": "Cling Cling Cling", "fr": "Cling Cling Cling", "hu": "Cling Cling Cling"},
+    "tanto": {"pt": "tanto", "fr": "tanto", "hu": "tantó"},
+    "shuriken": {"pt": "shuriken", "fr": "shuriken", "hu": "shuriken"},
+    "laser": {"pt": "Mira Laser", "fr": "Laser Beam", "hu": "Laser Beam"},
+    "grenade": {"pt": "granada", "fr": "grenade", "hu": "gránát"},
+    "blast": {"pt": "explosão do Kamikaze", "fr": "explosion du Kamikaze", "hu": "kamikaze robbanás"},
 }
 
 # 2nd edition loot cards without a value, and the New Godfather tile.
 _LOOT: dict[str, dict[str, str]] = {
-    "painting": {"en": "a painting", "pt": "um quadro", "fr": "un tableau", "hu": "egy festmény"},
-    "clip": {"en": "a clip", "pt": "um pente de balas", "fr": "un chargeur", "hu": "egy tár"},
+    "painting": {"pt": "um quadro", "fr": "un tableau", "hu": "egy festmény"},
+    "clip": {"pt": "um pente de balas", "fr": "un chargeur", "hu": "egy tár"},
     "first-aid": {
-        "en": "a first-aid kit", "pt": "um kit de primeiros socorros", "fr": "une trousse de secours", "hu": "egy elsősegélydoboz",
+        "pt": "um kit de primeiros socorros", "fr": "une trousse de secours", "hu": "egy elsősegélydoboz",
     },
     GODFATHER_TILE: {
-        "en": "the New Godfather tile", "pt": "a peça do Novo Poderoso Chefão", "fr": "la tuile du nouveau Parrain",
+        "pt": "a peça do Novo Poderoso Chefão", "fr": "la tuile du nouveau Parrain",
         "hu": "az új Keresztapa lapka",
     },
 }
-_DIAMOND = {"en": "a {v} diamond", "pt": "um diamante de {v}", "fr": "un diamant de {v}", "hu": "egy {v} értékű gyémánt"}
+_DIAMOND = {"pt": "um diamante de {v}", "fr": "un diamant de {v}", "hu": "egy {v} értékű gyémánt"}
 
 # Super Powers, Super Kiai and Objects: the printed names docs/advanced-rules.md lists per language.
 # Where a language's printed name is not known, the English printed name stands (as on the cards' English edition).
@@ -123,6 +125,8 @@ def card_name(card: object, lang: str = "en") -> str:
     or Object id ("the-unbreakable" is "The Unbreakable").  An unknown id is shown as it is.
     """
     _check(lang)
+    if lang == "en":
+        return card_label(card)  # the rules engine's own names (controller.rules.names): one table for English
     if isinstance(card, int) and not isinstance(card, bool):
         return money(card, lang)
     key = str(getattr(card, "value", card))
@@ -199,6 +203,4 @@ def withdraw_call(ruleset: RuleSet | str) -> str:
 
 def moment_name(moment: str) -> str:
     """A moment of a round as the rules name it: "phase-5b" is "phase 5b", "end-of-round" "the end of the round"."""
-    if moment.startswith("phase-"):
-        return "phase " + moment[len("phase-"):]
-    return {"deaths": "the deaths", "end-of-round": "the end of the round"}.get(moment, moment.replace("-", " "))
+    return moment_label(moment)

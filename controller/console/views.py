@@ -50,7 +50,7 @@ FORMS: dict[str, list[tuple[str, str, int | None, bool]]] = {
 }
 FIELD_LABELS = {
     "from": "from", "weapon": "the second weapon's owner", "played": "the card played", "target": "at",
-    "discard": "cards discarded", "targets": "players", "markers": "the markers", "take_back": "takes his card back",
+    "discard": "cards discarded", "targets": "players", "markers": "the markers", "take_back": "takes the card played back",
     "seat": "sits between", "redirect": "new targets", "heal": "wounds healed", "drop_shotgun": "puts the Shotgun down",
     "took": "took", "gave": "gave",
 }

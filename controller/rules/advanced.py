@@ -110,6 +110,12 @@ FIRST_WOUND_OBJECTS = frozenset(
 VISIBLE_ROUNDS = (1, 5)
 
 
+def printed(card: object) -> str:
+    """A Super Power, Super Kiai or Object by its printed name; an unknown id as written (quoted)."""
+    spec = CATALOG.get(str(card))
+    return spec.name if spec is not None else repr(card)
+
+
 def deck_cards(deck: Deck, ruleset: RuleSet) -> list[str]:
     cards = [s.id for s in CATALOG.values() if s.deck is deck]
     if deck is Deck.POWER and ruleset is RuleSet.CLASSIC:
@@ -193,15 +199,15 @@ def check_setup(
             spec = CATALOG.get(card)
             deck = deck_of(ruleset, gang)
             if spec is None or spec.id not in deck_cards(deck, ruleset):
-                raise IllegalMove(None, name, f"may not keep {card}: not a card of the {deck.value} deck in {ruleset}")
+                raise IllegalMove(None, name, f"may not keep {printed(card)}: not a card of the {deck.value} deck in {ruleset}")
             if part_dealt is not None:
                 owner = str(gang) if ruleset is RuleSet.YAKUZAS else name
                 if card not in part_dealt.get(owner, []):
-                    raise IllegalMove(None, name, f"may not keep {card}: it was not dealt to {owner}")
+                    raise IllegalMove(None, name, f"may not keep {printed(card)}: it was not dealt to {owner}")
         kept_cards = Counter(c for c in target.values() if c)
         for card, count in kept_cards.items():
             if count > 1:
-                raise IllegalMove(None, None, f"setup: {card} is kept by {count} players; there is one")
+                raise IllegalMove(None, None, f"setup: {printed(card)} is kept by {count} players; there is one")
         if ruleset is RuleSet.YAKUZAS and part_dealt is not None:
             for gang_name, cards in part_dealt.items():
                 from_gang = [c for (n, g) in seated if str(g) == gang_name for c in [part_kept.get(n)] if c]
@@ -210,7 +216,7 @@ def check_setup(
         if ruleset is RuleSet.CLASSIC and part == "powers" and part_dealt is not None:
             for name, _ in seated:
                 if part_dealt.get(name) != ([part_kept[name]] if part_kept.get(name) else []):
-                    raise IllegalMove(None, name, "keeps the Super Power he was dealt, without choice")
+                    raise IllegalMove(None, name, "keeps the one Super Power dealt, without choice")
     return setup
 
 
@@ -238,7 +244,7 @@ def _check_dealt(
             deck = deck_of(ruleset, owners[owner])
             for card in cards:
                 if card not in deck_cards(deck, ruleset):
-                    raise IllegalMove(None, None, f"setup: {part}: {card} is not in the {deck.value} deck")
+                    raise IllegalMove(None, None, f"setup: {part}: {printed(card)} is not in the {deck.value} deck")
                 seen[card] += 1
     else:
         names = {n for n, _ in players}
@@ -251,8 +257,8 @@ def _check_dealt(
             deck = deck_of(ruleset, None)
             for card in cards:
                 if card not in deck_cards(deck, ruleset):
-                    raise IllegalMove(None, owner, f"was dealt {card}: not in the {deck.value} deck")
+                    raise IllegalMove(None, owner, f"was dealt {printed(card)}: not in the {deck.value} deck")
                 seen[card] += 1
     twice = [c for c, n in seen.items() if n > 1]
     if twice:
-        raise IllegalMove(None, None, f"setup: {part}: {twice[0]} is dealt twice; each card exists once")
+        raise IllegalMove(None, None, f"setup: {part}: {printed(twice[0])} is dealt twice; each card exists once")

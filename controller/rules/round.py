@@ -26,6 +26,7 @@ from . import uses
 from .advanced import CATALOG, MOMENT_RANK, MOMENTS, PERMANENT_CARDS, REPEATABLE_CARDS, VISIBLE_ROUNDS, Use
 from .cards import GODFATHER_TILE, LOOT_VALUES, Card, Role
 from .errors import IllegalMove, PhaseError
+from .names import card_label, moment_label, use_label
 from .players import MAX_WOUNDS, RoundSummary, card_of, clockwise_from, table_value
 from .rulesets import ROUNDS, RuleSet
 from .split import split_bills
@@ -33,6 +34,11 @@ from .weapons import EXPLOSIONS, PISTOL_CARDS, YAKUZA_CARDS, Shot, Weapon, blank
 
 if TYPE_CHECKING:
     from .game import Game
+
+def _either(parts: list[str]) -> str:
+    """"a, b or c"."""
+    return ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else "".join(parts)
+
 
 class Phase(Enum):
     """Where a round stands: the next input it expects."""
@@ -146,7 +152,7 @@ class Round:
         """
         if self.over and not isinstance(move, (mv.Announce, mv.Show, mv.Finish)):
             if move.carries_data():
-                raise IllegalMove(self.number, None, f"{move.record_field}: the round ended at {self.over_at} ({self.over})")
+                raise IllegalMove(self.number, None, f"{move.record_field}: {self.ended_note()}")
             return None  # an empty step of a round that ended early: nothing to do
         kinds = self.expects()
         if type(move) not in kinds:
@@ -175,7 +181,7 @@ class Round:
         elif isinstance(move, mv.Bbb):
             for seat, card in move.shown.items():
                 if card_of(card) is not Card.BBB:
-                    raise self.illegal(seat, f"shows {card}: in phase 5 only a Bang! Bang! Bang! is shown")
+                    raise self.illegal(seat, f"shows {card_label(card)}: in phase 5 only a Bang! Bang! Bang! is shown")
             self.reveal_cards(move.shown)
             self.bang_bang_bang()
         elif isinstance(move, mv.Throw):
@@ -208,6 +214,10 @@ class Round:
 
     def illegal(self, seat: int | None, rule: str) -> IllegalMove:
         return IllegalMove(self.number, None if seat is None else self.name_of(seat), rule)
+
+    def ended_note(self) -> str:
+        """How the round ended early, as a refusal says it: "the round ended at phase 4 (Smoke Grenade)"."""
+        return f"the round ended at {moment_label(self.over_at)} ({card_label(self.over)})"
 
     def _expect(self, *phases: Phase) -> None:
         if self.phase not in phases:
@@ -283,13 +293,13 @@ class Round:
         p = self.players[seat]
         t = self.players[target]
         if target == seat:
-            return "may not aim at himself"
+            return f"may not aim at {p.name}: every player aims at another player"
         if target not in self.position:
             return f"may not aim at {t.name}: dead"
         if not charmed and p.gang is not None and p.gang is t.gang:
             return f"may not aim at {t.name}: same gang"
         if (p.role is Role.YAKUZA if yakuza is None else yakuza) and target not in self.neighbours(seat):
-            return f"may not aim his tanto at {t.name}: not a neighbour"
+            return f"may not aim a tanto at {t.name}: not a neighbour"
         return None
 
     def legal_targets(self, seat: int, *, yakuza: bool | None = None) -> list[int]:
@@ -341,27 +351,31 @@ class Round:
         spec = CATALOG.get(use.card)
         seat = use.player
         if spec is None:
-            raise self.illegal(seat, f"may not use {use.card}: there is no such card")
-        self._check_seated(seat, f"use {use.card}")
+            raise self.illegal(seat, f"may not use {use.card!r}: there is no such card")
+        self._check_seated(seat, f"use {use_label(use.card)}")
         p = self.players[seat]
         if not p.alive:
-            raise self.illegal(seat, f"is dead and may not use {use.card}")
+            raise self.illegal(seat, f"is dead and may not use {use_label(use.card)}")
         if not p.holds(use.card):
-            raise self.illegal(seat, f"may not use {use.card}: he does not hold it")
+            raise self.illegal(seat, f"may not use {use_label(use.card)}: {p.name} does not hold it")
         if not spec.moments:
-            raise self.illegal(seat, f"may not use {use.card}: it counts by itself at the end of the game")
+            raise self.illegal(seat, f"may not use {use_label(use.card)}: it counts by itself at the end of the game")
         if use.when not in spec.moments:
-            raise self.illegal(seat, f"may not use {use.card} at {use.when}: it is used at {', '.join(spec.moments)}")
+            raise self.illegal(
+                seat,
+                f"may not use {use_label(use.card)} at {moment_label(use.when)}: "
+                f"it is used at {_either([moment_label(m) for m in spec.moments])}",
+            )
         if MOMENT_RANK[use.when] < self.moment:
-            raise self.illegal(seat, f"may not use {use.card} at {use.when}: that moment is past")
+            raise self.illegal(seat, f"may not use {use_label(use.card)} at {moment_label(use.when)}: that moment is past")
         if use.card in p.spent:
-            raise self.illegal(seat, f"may not use {use.card}: already used")
+            raise self.illegal(seat, f"may not use {use_label(use.card)}: already used")
         if spec.visible and use.card in p.revealed:
-            raise self.illegal(seat, f"may not reveal {use.card}: it is already revealed")
+            raise self.illegal(seat, f"may not reveal {use_label(use.card)}: it is already revealed")
         if spec.visible and self.number not in VISIBLE_ROUNDS:
-            raise self.illegal(seat, f"may not reveal {use.card} in round {self.number}: visible Objects are revealed in round 1 or 5")
+            raise self.illegal(seat, f"may not reveal {use_label(use.card)} in round {self.number}: visible Objects are revealed in round 1 or 5")
         if use.card == "smoke-grenade" and self.number >= ROUNDS:
-            raise self.illegal(seat, "may not use smoke-grenade: last round")
+            raise self.illegal(seat, f"may not use {use_label(use.card)}: last round")
         if use.card in PERMANENT_CARDS and use.card in p.revealed and not uses.is_action(use):
             self._consumed.add(id(use))  # shown already: acts anyway, the entry changes nothing
         self.advanced = True
@@ -408,12 +422,14 @@ class Round:
             return
         for use in self.queue.get(moment, ()):
             if use.card == "smoke-grenade" and id(use) not in self._consumed:
-                self.use_up(use, f"ends the round at the end of {moment}")
+                self.use_up(use, f"ends the round at the end of {moment_label(moment)}")
                 if not self.over and moment != "phase-7":  # after the share it changes nothing
                     self._end_early("smoke-grenade", moment)
         for use in self.queue.get(moment, ()):
             if id(use) not in self._consumed:
-                raise self.illegal(use.player, f"may not use {use.card} at {moment}: {uses.refusal_reason(self, use)}")
+                raise self.illegal(
+                    use.player, f"may not use {use_label(use.card)} at {moment_label(moment)}: {uses.refusal_reason(self, use)}"
+                )
         self.moment = max(self.moment, MOMENT_RANK[moment] + 1)
 
     def _end_early(self, reason: str, moment: str) -> None:
@@ -549,9 +565,9 @@ class Round:
             seat = use.player
             tanto = self.primary.get(seat)
             if tanto is None or tanto.effect is not Card.TANTO or not tanto.live:
-                raise self.illegal(seat, f"may not use samurai at {moment}: he has no tanto in play")
+                raise self.illegal(seat, f"may not use The Samurai at {moment_label(moment)}: {self.name_of(seat)} has no tanto in play")
             if not any(s.target == seat and s.card not in EXPLOSIONS for s in shots):
-                raise self.illegal(seat, f"may not use samurai at {moment}: no one attacks him")
+                raise self.illegal(seat, f"may not use The Samurai at {moment_label(moment)}: no one attacks {self.name_of(seat)}")
             self.use_up(use, "parries every attack this round")
             self.parry.add(seat)
             tanto.live = False
@@ -595,7 +611,7 @@ class Round:
                 continue
             card = card_of(cards[seat])
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
-                raise self.illegal(seat, f"has no {cards[seat]} card in hand")
+                raise self.illegal(seat, f"has no {card_label(cards[seat])} card in hand")
             chosen[seat] = card
         players = self.players
         for seat, card in chosen.items():
@@ -640,11 +656,11 @@ class Round:
             if weapon.card is not None:
                 if card is weapon.card:
                     continue
-                raise self.illegal(seat, f"showed {weapon.card} already, not {value}")
+                raise self.illegal(seat, f"showed {card_label(weapon.card)} already, not {card_label(value)}")
             if card is None or self.players[seat].hand.get(card, 0) <= 0:
-                raise self.illegal(seat, f"has no {value} card in hand")
+                raise self.illegal(seat, f"has no {card_label(value)} card in hand")
             if weapon.hand_when_down is not None and weapon.hand_when_down.get(card, 0) <= 0:
-                raise self.illegal(seat, f"had no {value} card in hand when he put his card down")
+                raise self.illegal(seat, f"had no {card_label(value)} card in hand when the cards went down")
             shown[seat] = card
         for seat, card in shown.items():
             self._show(self.primary[seat], card)
@@ -662,16 +678,16 @@ class Round:
             target = aims[seat]
             if seat in late:
                 if self.advanced and self.players[seat].has("the-kid"):
-                    raise self.illegal(seat, "is The Kid: he aims after everyone and is never late")
+                    raise self.illegal(seat, f"is The Kid: {self.name_of(seat)} aims after everyone and is never late")
                 if target is not None:
-                    raise self.illegal(seat, "pointed late: his aim must be null")
+                    raise self.illegal(seat, "pointed late: the aim must be null")
                 continue
             self._check_aim(self.primary[seat], target)
         for w in self.weapons:
             if w.second:
                 if w.owner in late:
                     if w.requested is not None:
-                        raise self.illegal(w.owner, "pointed late: his second weapon's aim must be null")
+                        raise self.illegal(w.owner, "pointed late: the second weapon's aim must be null")
                     continue
                 self._check_aim(w, w.requested)
         for seat in self.seated:
@@ -722,7 +738,7 @@ class Round:
         weapon = self.primary[seat]
         old = weapon.target
         if old is None:
-            raise self.illegal(seat, "has no target to change: he pointed late")
+            raise self.illegal(seat, f"has no target to change: {self.name_of(seat)} pointed late")
         if new_target == old:
             raise self.illegal(seat, f"must pick a target other than {self.name_of(old)}")
         refusal = self.aim_refusal(seat, new_target)
@@ -862,13 +878,15 @@ class Round:
             if own is None or own.card is not Card.SHURIKEN and not any(w.card is Card.SHURIKEN for w in self.weapons_of(thrower)):
                 raise self.illegal(thrower, "did not play a shuriken and may not throw")
             if thrower in self.thrown:
-                raise self.illegal(thrower, "already threw his shuriken")
+                raise self.illegal(thrower, "already threw the shuriken")
             if thrower in self.out:
                 raise self.illegal(thrower, "is out of the share and may not throw")
-            raise self.illegal(thrower, "lost his shuriken card and may not throw")
+            raise self.illegal(thrower, "lost the shuriken card and may not throw")
         legal = self.throw_targets(thrower)
         if not legal:
-            raise self.illegal(thrower, "may not throw: no gangster is standing (his shuriken goes back to his hand)")
+            raise self.illegal(
+                thrower, f"may not throw: no gangster is standing (the shuriken goes back to {self.name_of(thrower)}'s hand)"
+            )
         knocked = list(knocked)
         touched = list(touched)
         hit = knocked + touched
@@ -894,7 +912,7 @@ class Round:
         if weapon.throws == 1 and target is not None:  # a Double Shuriken's second throw
             first_target, first_wounded = self._first_throw.get(thrower, (None, ()))
             if target == first_target and first_wounded:
-                raise self.illegal(thrower, f"may not throw at {self.name_of(target)} again: his first throw did not fail")
+                raise self.illegal(thrower, f"may not throw at {self.name_of(target)} again: the first throw did not fail")
         near = self.neighbours(thrower)
         failed = None
         if not any(s not in self.out for s in hit):
@@ -966,9 +984,9 @@ class Round:
             if not w.live or w.owner in self.out:
                 continue
             if w.card is None:
-                raise self.illegal(w.owner, "has not shown his card (every card still in play is revealed in phase 6)")
+                raise self.illegal(w.owner, "has not shown the card played (every card still in play is revealed in phase 6)")
             if w.effect is Card.BBB:
-                raise self.illegal(w.owner, "shows a bbb in phase 6: a Bang! Bang! Bang! is shown in phase 5")
+                raise self.illegal(w.owner, "shows a Bang! Bang! Bang! in phase 6: it is shown in phase 5")
             if w.effect is Card.SHURIKEN:
                 raise self.illegal(w.owner, "shows a shuriken in phase 6: it is thrown, or taken back, in phase 5b")
         if self.advanced:
@@ -1087,7 +1105,7 @@ class Round:
             self.new_godfather = seat
         else:
             if take not in table:
-                raise self.illegal(seat, f"may not take {take}: it is not on the table")
+                raise self.illegal(seat, f"may not take {card_label(take)}: it is not on the table")
             table.remove(take)
             p.loot.append(take)
             p.money += LOOT_VALUES[take]
@@ -1113,7 +1131,7 @@ class Round:
         self._expect(Phase.DONE)
         hidden = self.hidden_cards()
         if hidden:
-            raise self.illegal(hidden[0], "has not shown his card (the discarded cards are shown at the end of the round)")
+            raise self.illegal(hidden[0], "has not shown the card played (the discarded cards are shown at the end of the round)")
         if self.advanced:
             self._act("end-of-round", "start")
             uses.bury_dragons(self)
@@ -1123,7 +1141,7 @@ class Round:
                 for use in self.queue.get(moment, ()):
                     if id(use) not in self._consumed:
                         raise self.illegal(
-                            use.player, f"may not use {use.card} at {moment}: the round ended at {self.over_at} ({self.over})"
+                            use.player, f"may not use {use_label(use.card)} at {moment_label(moment)}: {self.ended_note()}"
                         )
         for w in self.weapons:
             if not w.returned and w.card is not None:  # every card is shown by now (checked above)

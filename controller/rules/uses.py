@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from .advanced import CATALOG, FIRST_WOUND_OBJECTS, MOMENTS, Use
 from .cards import Card, Role
 from .events import CardUsed, Died
+from .names import card_label, use_label
 from .players import Kit, card_of
 from .weapons import Shot, Weapon, blank_of
 
@@ -29,7 +30,7 @@ Handler = Callable[["Round", Use], None]
 
 
 def _fail(rnd: Round, use: Use, why: str) -> Exception:
-    return rnd.illegal(use.player, f"may not use {use.card}: {why}")
+    return rnd.illegal(use.player, f"may not use {use_label(use.card)}: {why}")
 
 
 def _seat_list(rnd: Round, use: Use, key: str, count: int) -> list[int]:
@@ -52,7 +53,7 @@ def _opponents(rnd: Round, use: Use, seats: list[int]) -> None:
 def _card(rnd: Round, use: Use, value: object, hand: dict[Card, int], whose: str) -> Card:
     card = card_of(value)
     if card is None or hand.get(card, 0) <= 0:
-        raise _fail(rnd, use, f"{whose} has no {value} card in hand")
+        raise _fail(rnd, use, f"{whose} has no {card_label(value)} card in hand")
     return card
 
 
@@ -62,7 +63,7 @@ def _card(rnd: Round, use: Use, value: object, hand: dict[Card, int], whose: str
 def reveal(rnd: Round, use: Use) -> None:
     """The Kid, The Cunning, a visible Object: shown; they act from now on."""
     if CATALOG[use.card].visible and use.card in rnd.players[use.player].revealed:
-        raise rnd.illegal(use.player, f"may not reveal {use.card}: it is already revealed")
+        raise rnd.illegal(use.player, f"may not reveal {use_label(use.card)}: it is already revealed")
     rnd.use_up(use)
 
 
@@ -77,7 +78,7 @@ def ninja(rnd: Round, use: Use) -> None:
     if any(isinstance(e, CardUsed) and e.card == "ninja" for e in rnd.events):
         raise _fail(rnd, use, "the Ninja moves once a round")
     if me in (a, b):
-        raise _fail(rnd, use, "he moves between two other players")
+        raise _fail(rnd, use, f"{rnd.name_of(me)} moves between two other players")
     others = [s for s in rnd.seated if s != me]
     k = others.index(a)
     if others[(k + 1) % len(others)] != b:
@@ -92,7 +93,7 @@ def ninja(rnd: Round, use: Use) -> None:
 def shotgun_reveal(rnd: Round, use: Use) -> None:
     p = rnd.players[use.player]
     if "the-shotgun" in p.revealed:
-        raise _fail(rnd, use, "the Shotgun is already in his hands")
+        raise _fail(rnd, use, f"the Shotgun is already in {p.name}'s hands")
     rnd.use_up(use, "takes up the Shotgun")
 
 
@@ -103,12 +104,12 @@ def first_aid(rnd: Round, use: Use) -> None:
     me = rnd.players[use.player]
     others = [rnd.name_of(s) for s in heal if s != use.player]
     if len(others) > 1:
-        raise _fail(rnd, use, f"heals his own wounds and/or one other gang member's, not {' and '.join(others)}'s")
+        raise _fail(rnd, use, f"heals {me.name}'s own wounds and/or one other gang member's, not {' and '.join(others)}'s")
     total = 0
     for seat, count in heal.items():
         p = rnd.players[seat]
         if seat != use.player and (me.gang is None or p.gang is not me.gang):
-            raise _fail(rnd, use, f"heals only his own wounds or his gang's, not {p.name}'s")
+            raise _fail(rnd, use, f"heals only {me.name}'s own wounds or the gang's, not {p.name}'s")
         if not p.alive:
             raise _fail(rnd, use, f"{p.name} is dead")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
@@ -168,16 +169,16 @@ def clip(rnd: Round, use: Use) -> None:
     used = p.discarded.get(Card.BANG, 0)
     back = min(2, used)
     if back == 0:
-        raise _fail(rnd, use, "he has used no bang card yet")
+        raise _fail(rnd, use, f"{p.name} has used no Bang! card yet")
     discard = use.get("discard") or []
     if not isinstance(discard, list) or len(discard) != back:
-        raise _fail(rnd, use, f"he takes {back} bang card(s) back and discards as many other cards")
+        raise _fail(rnd, use, f"{p.name} takes {back} Bang! card(s) back and discards as many other cards")
     left = dict(p.hand)
     cards = []
     for value in discard:
         card = _card(rnd, use, value, left, p.name)
         if card is Card.BANG:
-            raise _fail(rnd, use, "the discarded cards are other cards than bang")
+            raise _fail(rnd, use, "the discarded cards are other cards than Bang!")
         left[card] -= 1
         cards.append(card)
     if use.get("drop_shotgun"):
@@ -187,7 +188,7 @@ def clip(rnd: Round, use: Use) -> None:
     for card in cards:
         p.hand[card] -= 1
         p.discarded[card] += 1
-    rnd.use_up(use, f"takes {back} bang card(s) back")
+    rnd.use_up(use, f"takes {back} Bang! card(s) back")
 
 
 def second_weapon(rnd: Round, use: Use) -> None:
@@ -196,9 +197,9 @@ def second_weapon(rnd: Round, use: Use) -> None:
     p = rnd.players[use.player]
     kit = p.kit
     if kit is None:
-        raise _fail(rnd, use, "he has taken no one's weapon")
+        raise _fail(rnd, use, f"{p.name} has taken no one's weapon")
     if use.get("weapon") != kit.source:
-        raise _fail(rnd, use, f"the weapon he took is {rnd.name_of(kit.source)}'s")
+        raise _fail(rnd, use, f"the weapon {p.name} took is {rnd.name_of(kit.source)}'s")
     if any(w.second for w in rnd.weapons_of(use.player)):
         raise _fail(rnd, use, "one card a round for the second weapon")
     card = _card(rnd, use, use.get("played"), kit.hand, f"{rnd.name_of(kit.source)}'s deck")
@@ -215,7 +216,7 @@ def check_second_weapons(rnd: Round) -> None:
         kit = rnd.players[seat].kit
         if kit and any(n > 0 for n in kit.hand.values()) and not any(w.second for w in rnd.weapons_of(seat)):
             raise rnd.illegal(
-                seat, f"must play a card for {rnd.name_of(kit.source)}'s weapon too (you-dont-need-it-anymore at phase-2)"
+                seat, f"must play a card for {rnd.name_of(kit.source)}'s weapon too ({use_label('you-dont-need-it-anymore')} at phase 2)"
             )
 
 
@@ -228,16 +229,16 @@ def shotgun_pair(rnd: Round, use: Use) -> None:
     if use.get("weapon") is not None:
         weapon = next((w for w in rnd.weapons_of(use.player) if w.second), None)
         if weapon is None or not (p.kit and p.kit.shotgun):
-            raise _fail(rnd, use, "his second weapon is not a Shotgun")
+            raise _fail(rnd, use, f"{p.name}'s second weapon is not a Shotgun")
     elif not p.shotgun:
-        raise _fail(rnd, use, "he has not taken up the Shotgun")
+        raise _fail(rnd, use, f"{p.name} has not taken up the Shotgun")
     a, b = _seat_list(rnd, use, "targets", 2)
     if weapon is None or not weapon.live:
-        raise _fail(rnd, use, "his card is not in play")
+        raise _fail(rnd, use, f"{p.name}'s card is not in play")
     if rnd.left_of(a) != b:
         raise _fail(rnd, use, f"{rnd.name_of(a)} and {rnd.name_of(b)} are not adjacent (clockwise)")
     if weapon.target != a:
-        raise _fail(rnd, use, f"his aim must name the first of the two, {rnd.name_of(a)}")
+        raise _fail(rnd, use, f"{p.name}'s aim must name the first of the two, {rnd.name_of(a)}")
     refusal = rnd.aim_refusal(use.player, b, yakuza=False)
     if refusal:
         raise rnd.illegal(use.player, refusal)
@@ -269,13 +270,13 @@ def shotgun_markers(rnd: Round, weapon: Weapon, card: str) -> list[Shot]:
         fired = weapon.card
         assert fired is not None  # the Shotgun fired a card shown: bang or bbb
         if len(discard) != 1:
-            raise rnd.illegal(weapon.owner, "takes his card back after the jam and discards one other card")
+            raise rnd.illegal(weapon.owner, "takes the card played back after the jam and discards one other card")
         other = _card(rnd, use, discard[0], {**hand, fired: hand.get(fired, 0) + 1}, rnd.name_of(weapon.owner))
         hand[fired] = hand.get(fired, 0) + 1
         hand[other] -= 1
         rnd.players[weapon.owner].discarded[other] += 1
         weapon.returned = True
-        note += f": the {weapon.card} card goes back to the hand and a {other} card is discarded"
+        note += f": the {card_label(weapon.card)} card goes back to the hand and a {card_label(other)} card is discarded"
     rnd.events.append(_used(weapon.owner, "the-shotgun", note))
     return []
 
@@ -293,13 +294,13 @@ def geisha(rnd: Round, use: Use) -> None:
     redirect = use.get("redirect")
     aimers = {w.owner for w in rnd.weapons if w.live and (w.target == me or (w.pair and me in w.pair))}
     if not aimers:
-        raise _fail(rnd, use, "no one aims at her")
+        raise _fail(rnd, use, f"no one aims at {rnd.name_of(me)}")
     if not isinstance(redirect, dict) or set(redirect) != aimers:
         names = ", ".join(rnd.name_of(s) for s in sorted(aimers))
-        raise _fail(rnd, use, f"she gives a new target to every player aiming at her: {names}")
+        raise _fail(rnd, use, f"{rnd.name_of(me)} gives a new target to every player aiming at {rnd.name_of(me)}: {names}")
     for seat, new in redirect.items():
         if not isinstance(new, int) or new == me:
-            raise _fail(rnd, use, f"{rnd.name_of(seat)}'s new target may be anyone but her and himself")
+            raise _fail(rnd, use, f"{rnd.name_of(seat)}'s new target may be anyone but {rnd.name_of(me)} and {rnd.name_of(seat)}")
         for w in rnd.weapons_of(seat):
             if w.live and (w.target == me or (w.pair and me in w.pair)):
                 refusal = rnd.aim_refusal(seat, new, yakuza=w.yakuza, charmed=True)
@@ -387,7 +388,7 @@ def ronin(rnd: Round, weapon: Weapon) -> None:
 def deringer(rnd: Round, use: Use) -> None:
     weapon = rnd.primary.get(use.player)
     if weapon is None or not weapon.live or weapon.effect is not Card.CLIC or use.player in rnd.out:
-        raise _fail(rnd, use, "his clic is not in play")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)}'s Clic Clic Clic is not in play")
     if weapon.pair is not None:
         target = use.get("target")
         if target not in weapon.pair:
@@ -395,7 +396,7 @@ def deringer(rnd: Round, use: Use) -> None:
         weapon.pair = None
         weapon.target = target
     if weapon.target is None:
-        raise _fail(rnd, use, "he aims at no one")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} aims at no one")
     weapon.effect = Card.BANG
     rnd.use_up(use, f"the Clic Clic Clic card played is a Bang! at {rnd.name_of(weapon.target)}")
 
@@ -414,9 +415,9 @@ def take_kit(rnd: Round, use: Use) -> None:
     if source not in rnd.died:
         raise _fail(rnd, use, "from names a player who died now")
     if not p.alive or use.player in rnd.died:
-        raise _fail(rnd, use, "he is dead")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} is dead")
     if p.kit is not None:
-        raise _fail(rnd, use, "he already has a second weapon")
+        raise _fail(rnd, use, f"{p.name} already has a second weapon")
     dead = rnd.players[source]
     p.kit = Kit(source, dead.role is Role.YAKUZA, dict(dead.hand), dead.shotgun)
     dead.hand = {}
@@ -426,19 +427,19 @@ def take_kit(rnd: Round, use: Use) -> None:
 def specialist(rnd: Round, use: Use) -> None:
     p = rnd.players[use.player]
     if not p.alive:
-        raise _fail(rnd, use, "he is dead")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} is dead")
     if use.player not in rnd.fired_bbb:
-        raise _fail(rnd, use, "his bbb did not fire this round")
+        raise _fail(rnd, use, f"{p.name}'s Bang! Bang! Bang! did not fire this round")
     discard = use.get("discard") or []
     if len(discard) != 1:
-        raise _fail(rnd, use, "he discards one card from his hand")
+        raise _fail(rnd, use, f"{p.name} discards one card from the hand")
     card = _card(rnd, use, discard[0], p.hand, p.name)
     weapon = next(w for w in rnd.weapons_of(use.player) if w.card is Card.BBB and not w.second)
     weapon.returned = True
     p.hand[Card.BBB] = p.hand.get(Card.BBB, 0) + 1
     p.hand[card] -= 1
     p.discarded[card] += 1
-    rnd.use_up(use, f"takes the Bang! Bang! Bang! card back and discards a {card} card")
+    rnd.use_up(use, f"takes the Bang! Bang! Bang! card back and discards a {card_label(card)} card")
 
 
 def bury_dragons(rnd: Round) -> None:
@@ -463,16 +464,16 @@ def bury_dragons(rnd: Round) -> None:
 
 def not_even_hurt(rnd: Round, use: Use) -> None:
     if use.player in rnd.sharers():
-        raise _fail(rnd, use, "he is a sharer already")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} is a sharer already")
     if not rnd.players[use.player].alive:
-        raise _fail(rnd, use, "he is dead")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} is dead")
     rnd.extra_sharers.append(use.player)
     rnd.use_up(use, "stands up and shares")
 
 
 def four_leaf_clover(rnd: Round, use: Use) -> None:
     if use.player not in rnd.sharers():
-        raise _fail(rnd, use, "he did not share")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} did not share")
     table = rnd.game.table
     if not table:
         raise _fail(rnd, use, "the share was exact: no bills are left")
@@ -485,13 +486,13 @@ def four_leaf_clover(rnd: Round, use: Use) -> None:
 def bludgeon(rnd: Round, use: Use) -> None:
     sharers = rnd.sharers()
     if use.player not in sharers:
-        raise _fail(rnd, use, "he did not share")
+        raise _fail(rnd, use, f"{rnd.name_of(use.player)} did not share")
     victim = use.get("target")
     if victim not in sharers or victim == use.player:
-        raise _fail(rnd, use, "his victim is another sharer")
+        raise _fail(rnd, use, "the victim is another sharer")
     me = rnd.players[use.player]
     if me.gang is not None and rnd.players[victim].gang is me.gang:
-        raise _fail(rnd, use, "not a member of his own gang")
+        raise _fail(rnd, use, "not a member of the same gang")
     amount = rnd.received.get(victim, 0)
     rnd.pay(victim, -amount)
     rnd.pay(use.player, amount)
@@ -547,20 +548,20 @@ def is_action(use: Use) -> bool:
 
 
 REASONS = {
-    "kevlar": "no hit reached him, or he had been wounded before",
-    "samurai": "no one attacked him",
-    "dragon-skin": "no wound reached him then",
-    "shaolin-monk": "no wound reached him then",
-    "the-unbreakable": "he did not reach 3 wounds then",
-    "angry-dragon": "he did not die then",
-    "kamikaze": "he did not die then",
-    "fake-finger": "he did not turn an honour marker to the band-aid",
-    "ronin": "he did not throw, or he has no cling in hand",
-    "double-shuriken": "he did not throw a shuriken",
+    "kevlar": "no hit reached {name}, or {name} had been wounded before",
+    "samurai": "no one attacked {name}",
+    "dragon-skin": "no wound reached {name} then",
+    "shaolin-monk": "no wound reached {name} then",
+    "the-unbreakable": "{name} did not reach 3 wounds then",
+    "angry-dragon": "{name} did not die then",
+    "kamikaze": "{name} did not die then",
+    "fake-finger": "{name} did not turn an honour marker to the band-aid",
+    "ronin": "{name} did not throw, or has no Cling Cling Cling in hand",
+    "double-shuriken": "{name} did not throw a shuriken",
 }
 
 
 def refusal_reason(rnd: Round, use: Use) -> str:
     if rnd.over and use.when != rnd.over_at:
-        return f"the round ended at {rnd.over_at} ({rnd.over})"
-    return REASONS.get(use.card, "its moment did not come")
+        return rnd.ended_note()
+    return REASONS.get(use.card, "its moment did not come").format(name=rnd.name_of(use.player))

@@ -9,6 +9,7 @@ from console_kit import console_table
 from starlette.testclient import TestClient
 
 from controller.console.server import create_app
+from controller.rules.advanced import CATALOG
 
 
 @pytest.fixture
@@ -109,7 +110,7 @@ def test_a_round_through_the_api_with_every_refusal(console):
     state = client.get(f"/api/state?token={token}").json()
     reply = post(client, token, {"kind": "show", "cards": {}})
     if state["cards"]:
-        assert reply.status_code == 409 and "has not shown his card" in reply.json()["refused"]
+        assert reply.status_code == 409 and "has not shown the card played" in reply.json()["refused"]
     shown = {n: str(bots.card_of(n)) for n, c in state["cards"].items() if not c.get("later")}
     later = {n for n, c in state["cards"].items() if c.get("later")}
     assert later == set(session.referee.names(session.referee.round.hidden_cards())) - set(shown)
@@ -164,7 +165,9 @@ def test_card_uses_entered_on_the_console(console):
     holder = next(p for p in session.referee.game.players if p.power)
     other = next(p for p in session.referee.game.players if p.power is None or p.power != holder.power)
     reply = post(client, token, {"kind": "use", "use": {"player": other.name, "card": holder.power, "when": "phase-1"}})
-    assert reply.status_code == 409 and reply.json()["refused"] == f"round 1: {other.name} may not use {holder.power}: he does not hold it"
+    assert reply.status_code == 409 and reply.json()["refused"] == (
+        f"round 1: {other.name} may not use {CATALOG[holder.power].name}: {other.name} does not hold it"
+    )
     reply = post(client, token, {"kind": "use", "use": {"player": "Zed", "card": "geisha"}})
     assert reply.status_code == 409 and "'Zed' is not a player" in reply.json()["refused"]
 

@@ -44,7 +44,7 @@ BROKEN = {
     ),
     "tanto at a non-neighbour": (
         record("yakuzas", 6, [rnd(y6(), {**Y6_AIMS, "P1": "R1"})]),
-        "round 1: P1 may not aim his tanto at R1: not a neighbour",
+        "round 1: P1 may not aim a tanto at R1: not a neighbour",
     ),
     "a dead player acting": (
         record(

@@ -320,7 +320,7 @@ def _():
     three = r({"Eve": "bbb", "Cy": "bang", "Ivo": "bang", "Finn": "bang"}, {"Eve": "Gin", "Cy": "Eve", "Ivo": "Eve"},
               powers=[use("Eve", "the-specialist", discard=["clic"])])
     first = r({"Cy": "bang"}, {"Cy": "Eve"})
-    assert illegal(game([first, three], powers={"Eve": "the-specialist"})) == "round 2: Eve may not use the-specialist: he is dead"
+    assert illegal(game([first, three], powers={"Eve": "the-specialist"})) == "round 2: Eve may not use The Specialist: Eve is dead"
 
 
 @ruling("C8")
@@ -354,7 +354,7 @@ def _():
 def _():
     """The Specialist needs a bbb that fired in phase 5."""
     withdrew = r({"Eve": "bbb"}, {"Eve": "Finn"}, withdraw=["Finn"], powers=[use("Eve", "the-specialist", discard=["clic"])])
-    assert "his bbb did not fire this round" in illegal(game([withdrew], powers={"Eve": "the-specialist"}))
+    assert "Eve's Bang! Bang! Bang! did not fire this round" in illegal(game([withdrew], powers={"Eve": "the-specialist"}))
 
 
 @ruling("D4")

@@ -50,7 +50,7 @@ def test_2014_clip_lets_a_fourth_bang_be_played():
     game_, _ = play(data)
     assert game_.players[3].hand["bang"] == 0 and game_.players[3].discarded["bang"] == 3
     without = _d_bangs_while_a_lies_down(clip_round=None)
-    assert illegal(without) == "round 4: D has no bang card in hand"
+    assert illegal(without) == "round 4: D has no Bang! card in hand"
 
 
 def test_2014_clip_taken_before_any_bang_gives_nothing():
@@ -82,7 +82,7 @@ def test_2014_face_down_card_must_have_been_in_hand_when_put_down():
     rnd_.pick(1, "cash-10000")
     rnd_.pick(2, "cash-10000")
     rnd_.pick(3, "clip")
-    with pytest.raises(IllegalMove, match="round 4: D (had|has) no bang card in hand"):
+    with pytest.raises(IllegalMove, match="round 4: D (had|has) no Bang! card in hand"):
         rnd_.reveal_cards({3: "bang"})
     rnd_.reveal_cards({3: "clic"})
 
@@ -110,7 +110,7 @@ def test_2014_no_privilege_on_a_late_pointer():
     _, out = play(record("classic-2014", 4, [ok]))
     assert out["players"]["D"]["wounds"] == 1
     late = rnd(all_cards(N4), {**A4, "B": None}, late=["B"], privilege={"player": "B", "target": "D"})
-    assert illegal(record("classic-2014", 4, [late])) == "round 1: B has no target to change: he pointed late"
+    assert illegal(record("classic-2014", 4, [late])) == "round 1: B has no target to change: B pointed late"
 
 
 def test_2014_diamond_bonus_to_the_single_living_holder_of_the_most():
@@ -230,7 +230,7 @@ def test_first_aid_kit_heals_the_holder_and_at_most_one_mate():
     hurt = r({"Cy": "bang", "Finn": "bang", "Ivo": "bbb"}, {"Cy": "Hal", "Finn": "Bo", "Ivo": "Eve"})
     two = r(objects=[use("Hal", "first-aid-kit", heal={"Bo": 1, "Eve": 1})])
     assert illegal(game([hurt, two], objects={"Hal": "first-aid-kit"})) == (
-        "round 2: Hal may not use first-aid-kit: heals his own wounds and/or one other gang member's, "
+        "round 2: Hal may not use First Aid Kit: heals Hal's own wounds and/or one other gang member's, "
         "not Bo and Eve's"
     )
     one = r(objects=[use("Hal", "first-aid-kit", heal={"Hal": 1, "Eve": 1})])
@@ -246,7 +246,7 @@ def test_clip_any_moment_including_phase_5b():
     assert g.players[1].hand["bang"] == 2
     early = r({"Gin": "shuriken"}, shuriken=[throw("Gin", ["Cy"], target="Cy")],
               objects=[use("Bo", "clip", "phase-5b", discard=["clic", "clic"])])
-    assert "he has used no bang card yet" in illegal(game([early], objects={"Bo": "clip"}))
+    assert "Bo has used no Bang! card yet" in illegal(game([early], objects={"Bo": "clip"}))
 
 
 def test_smoke_grenade_closing_phase_7_changes_nothing():
@@ -254,7 +254,7 @@ def test_smoke_grenade_closing_phase_7_changes_nothing():
     out = res(game([r1], objects={"Gin": "smoke-grenade"}))
     assert len(out["rounds"][0]["sharers"]) == 9  # the share happened
     deaths = r(objects=[use("Gin", "smoke-grenade", "deaths")])
-    assert "may not use smoke-grenade at deaths" in illegal(game([deaths], objects={"Gin": "smoke-grenade"}))
+    assert "may not use Smoke Grenade at the deaths" in illegal(game([deaths], objects={"Gin": "smoke-grenade"}))
 
 
 def test_the_specialist_must_be_alive():
@@ -262,7 +262,7 @@ def test_the_specialist_must_be_alive():
               powers=[use("Eve", "the-specialist", discard=["clic"])])
     wounds = r({"Cy": "bang"}, {"Cy": "Eve"})
     assert illegal(game([wounds, three], powers={"Eve": "the-specialist"})) == (
-        "round 2: Eve may not use the-specialist: he is dead"
+        "round 2: Eve may not use The Specialist: Eve is dead"
     )
 
 

@@ -8,6 +8,7 @@ import random
 
 from controller.record.generator import deal_loot
 from controller.rules import Game, IllegalMove, RuleSet
+from controller.rules.names import card_label
 from rules_kit import YAKUZA_NAMES, all_cards, illegal, play, record, rnd
 
 C5 = ["A", "B", "C", "D", "E"]
@@ -45,23 +46,23 @@ def test_player_counts(ruleset, bad, good):
 def test_decks_classic_has_one_bbb():
     r1 = c5(cards={"A": "bbb"}, aims={"A": "C"}, withdraw=["C"])
     r2 = c5(cards={"A": "bbb"})
-    assert illegal(record("classic", 5, [r1, r2])) == "round 2: A has no bbb card in hand"
+    assert illegal(record("classic", 5, [r1, r2])) == "round 2: A has no Bang! Bang! Bang! card in hand"
 
 
 def test_decks_2014_has_no_bbb_and_three_bangs():
     names = ["A", "B", "C", "D"]
     aims = {"A": "B", "B": "A", "C": "D", "D": "C"}
     bbb = rnd(all_cards(names, A="bbb"), aims, withdraw=names)
-    assert illegal(record("classic-2014", 4, [bbb])) == "round 1: A has no bbb card in hand"
+    assert illegal(record("classic-2014", 4, [bbb])) == "round 1: A has no Bang! Bang! Bang! card in hand"
     bang = rnd(all_cards(names, A="bang"), aims, withdraw=names)
     game, _ = play(record("classic-2014", 4, [bang, bang, bang]))
     assert game.players[0].hand.get("bang", 0) == 0
-    assert illegal(record("classic-2014", 4, [bang] * 4)) == "round 4: A has no bang card in hand"
+    assert illegal(record("classic-2014", 4, [bang] * 4)) == "round 4: A has no Bang! card in hand"
 
 
 def test_decks_yakuza_cards_are_not_gangster_cards():
     assert illegal(record("yakuzas", 6, [y6(cards={"Y1": "tanto"})])) == "round 1: Y1 has no tanto card in hand"
-    assert illegal(record("yakuzas", 6, [y6(cards={"P1": "bang"})])) == "round 1: P1 has no bang card in hand"
+    assert illegal(record("yakuzas", 6, [y6(cards={"P1": "bang"})])) == "round 1: P1 has no Bang! card in hand"
 
 
 def test_loot_piles_checked():
@@ -140,17 +141,17 @@ def test_neighbour_counted_before_death_not_after():
     names = YAKUZA_NAMES[7]
     aims = {"P1": "Y1", "Y1": "R1", "P2": "Y1", "R1": "P2", "P3": "Y2", "Y2": "R2", "R2": "P1"}
     r1 = rnd(all_cards(names, P1="cling", P2="cling", P3="cling"), {**aims, "P2": "R2"})
-    assert illegal(record("yakuzas", 7, [r1])) == "round 1: P2 may not aim his tanto at R2: not a neighbour"
+    assert illegal(record("yakuzas", 7, [r1])) == "round 1: P2 may not aim a tanto at R2: not a neighbour"
 
 
 # -- phase 3: aiming -----------------------------------------------------------
 
 
 def test_no_aim_at_self_or_own_gang():
-    assert illegal(record("classic", 5, [c5(aims={"A": "A"})])) == "round 1: A may not aim at himself"
+    assert illegal(record("classic", 5, [c5(aims={"A": "A"})])) == "round 1: A may not aim at A: every player aims at another player"
     assert illegal(record("yakuzas", 6, [y6(aims={"Y1": "Y2"})])) == "round 1: Y1 may not aim at Y2: same gang"
     assert illegal(record("classic-2014", 4, [rnd(all_cards("ABCD"), {"A": "A", "B": "A", "C": "A", "D": "A"})])) == (
-        "round 1: A may not aim at himself"
+        "round 1: A may not aim at A: every player aims at another player"
     )
 
 
@@ -159,7 +160,7 @@ def test_gangster_in_yakuzas_may_aim_anywhere_but_own_gang():
 
 
 def test_tanto_only_at_neighbour():
-    assert illegal(record("yakuzas", 6, [y6(aims={"P1": "R1"})])) == "round 1: P1 may not aim his tanto at R1: not a neighbour"
+    assert illegal(record("yakuzas", 6, [y6(aims={"P1": "R1"})])) == "round 1: P1 may not aim a tanto at R1: not a neighbour"
 
 
 def test_yakuza_between_two_yakuzas_aims_at_no_one_but_can_throw():
@@ -189,7 +190,7 @@ def test_late_player_loses_his_card_and_stays_in_share():
     assert res["players"]["B"]["wounds"] == 0
     assert "A" in res["rounds"][0]["sharers"]
     bad = c5(late=["A"])
-    assert illegal(record("classic", 5, [bad])) == "round 1: A pointed late: his aim must be null"
+    assert illegal(record("classic", 5, [bad])) == "round 1: A pointed late: the aim must be null"
 
 
 @pytest.mark.parametrize("ruleset,n", [("classic", 5), ("yakuzas", 6), ("classic-2014", 4)])
@@ -206,7 +207,7 @@ def test_late_card_is_gone_from_hand(ruleset, n):
     rounds = [r, r] if ruleset != "classic" else [r, r]
     if ruleset == "classic":  # 2 bangs only
         play(record(ruleset, n, rounds))
-        assert illegal(record(ruleset, n, [r, r, r])) == f"round 3: {who} has no {card} card in hand"
+        assert illegal(record(ruleset, n, [r, r, r])) == f"round 3: {who} has no {card_label(card)} card in hand"
     else:
         game, _ = play(record(ruleset, n, rounds))
         assert game.players[[p.name for p in game.players].index(who)].hand[card] == (1 if ruleset == "classic-2014" else 0)
@@ -223,9 +224,9 @@ def test_privilege_2014():
     self_order = rnd(all_cards(names), aims, privilege={"player": "A", "target": "C"})
     assert illegal(record("classic-2014", 4, [self_order])) == "round 1: A is the Godfather: the privilege orders another player"
     at_self = rnd(all_cards(names), aims, privilege={"player": "B", "target": "B"})
-    assert illegal(record("classic-2014", 4, [at_self])) == "round 1: B may not aim at himself"
+    assert illegal(record("classic-2014", 4, [at_self])) == "round 1: B may not aim at B: every player aims at another player"
     late = rnd(all_cards(names), {**aims, "B": None}, late=["B"], privilege={"player": "B", "target": "D"})
-    assert illegal(record("classic-2014", 4, [late])) == "round 1: B has no target to change: he pointed late"
+    assert illegal(record("classic-2014", 4, [late])) == "round 1: B has no target to change: B pointed late"
 
 
 def test_privilege_only_in_2014():
@@ -569,7 +570,7 @@ def test_all_loot_must_be_taken_and_not_more():
     assert illegal(record("classic-2014", 4, [short], loot=[loot])) == "round 1: B did not pick: loot is left on the table"
     missing = rnd(all_cards(N4), A4, picks=picks(("A", "painting")))
     assert illegal(record("classic-2014", 4, [missing], loot=[loot])) == (
-        "round 1: A may not take painting: it is not on the table"
+        "round 1: A may not take a painting: it is not on the table"
     )
 
 
@@ -798,14 +799,14 @@ def test_a_card_must_be_shown_before_phase_6_and_at_the_end():
     rnd.aim({0: 1, 1: 2, 2: 3, 3: 4, 4: 0})
     rnd.withdraw([4])
     rnd.bang_bang_bang()
-    with pytest.raises(IllegalMove, match="round 1: A has not shown his card"):
+    with pytest.raises(IllegalMove, match="round 1: A has not shown the card played"):
         rnd.reveal()
     rnd.reveal_cards({0: "bang", 1: "clic", 2: "clic"})
-    with pytest.raises(IllegalMove, match="round 1: A showed bang already, not clic"):
+    with pytest.raises(IllegalMove, match="round 1: A showed Bang! already, not Clic Clic Clic"):
         rnd.reveal_cards({0: "clic"})
     rnd.reveal()  # D's card was discarded: his target withdrew; E withdrew
     rnd.share_bills()
-    with pytest.raises(IllegalMove, match="round 1: D has not shown his card"):
+    with pytest.raises(IllegalMove, match="round 1: D has not shown the card played"):
         rnd.finish()
     rnd.reveal_cards({3: "bbb", 4: "clic"})
     rnd.finish()

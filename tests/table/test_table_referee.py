@@ -50,7 +50,7 @@ def test_illegal_inputs_refused_with_the_rule():
     prompt = advance_to(session, Step.AIMS)
     aims = {n: (t[0] if t else None) for n, t in prompt.options["targets"].items()}
     assert refused(referee, I.Aims({**aims, "Bo": "Eli"})) == "round 1: Bo may not aim at Eli: same gang"
-    assert refused(referee, I.Aims({**aims, "Aiko": "Cy"})) == "round 1: Aiko may not aim his tanto at Cy: not a neighbour"
+    assert refused(referee, I.Aims({**aims, "Aiko": "Cy"})) == "round 1: Aiko may not aim a tanto at Cy: not a neighbour"
     assert "'Zed' is not a player" in refused(referee, I.Aims({**aims, "Zed": "Bo"}))
     assert referee.check_aim("Bo", "Eli") == "may not aim at Eli: same gang"
     assert referee.check_aim("Bo", "Cy") is None
@@ -70,7 +70,7 @@ def test_reveal_and_discards_must_be_true_to_the_hand():
     prompt = advance_to(session, Step.REVEAL)
     who = prompt.players[0]
     assert "has no shuriken card in hand" in refused(referee, I.Show({who: "shuriken"}))
-    assert "has not shown his card" in refused(referee, I.Show({}))
+    assert "has not shown the card played" in refused(referee, I.Show({}))
 
 
 def test_picks_out_of_turn_refused():
@@ -96,6 +96,6 @@ def test_card_use_through_the_console():
     record = new_record(config, 3)
     record.setup = {"powers": {"kept": {"Bo": "the-kid", "Aiko": "samurai"}}}
     referee = Referee(record)
-    assert "he does not hold it" in refused(referee, I.UseCard({"player": "Cy", "card": "the-kid", "when": "phase-1"}))
+    assert "may not use The Kid: Cy does not hold it" in refused(referee, I.UseCard({"player": "Cy", "card": "the-kid", "when": "phase-1"}))
     referee.submit(I.UseCard({"player": "Bo", "card": "the-kid", "when": "phase-1"}))
     assert referee.record.rounds == [] and referee.state.rr.powers[0]["card"] == "the-kid"

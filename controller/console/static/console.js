@@ -397,7 +397,7 @@ function aimsStep() {
   const pending = state.pending && state.pending.kind === "aims" ? state.pending : null;
   const controls = [];
   if (pending) {
-    controls.push(row(`The camera read the aims${(pending.unsure || []).length ? `; unsure: ${pending.unsure.join(", ")}` : ""}. Tap a player below to correct his aim.`));
+    controls.push(row(`The camera read the aims${(pending.unsure || []).length ? `; unsure: ${pending.unsure.join(", ")}` : ""}. Tap a player below to correct that player's aim.`));
     controls.push(el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the camera's frame at the count, with the lines of fire" })));
     for (const [who, why] of Object.entries(pending.refused || {})) controls.push(row(el("span", { class: "why", "data-refused": who }, `${who}: aim refused - ${why}`)));
   }
@@ -407,7 +407,7 @@ function aimsStep() {
     return button(`${n} → ${aim}`, `shooter-${n}`, () => { draft.shooter = n; draft.hold = true; cancelAims(); redraw(); }, { pressed: draft.shooter === n });
   })));
   const s = draft.shooter;
-  if (s) controls.push(row(`${s} aims at: tap his target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
+  if (s) controls.push(row(`${s} aims at: tap ${s}'s target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
   const missing = list.filter((n) => !entered(n));
   const aims = Object.fromEntries(list.map((n) => [n, draft.late[n] ? null : (draft.aims[n] ?? null)]));
   const late = list.filter((n) => draft.late[n]);
@@ -416,7 +416,7 @@ function aimsStep() {
     () => { cancelAims(); send({ kind: "aims", aims, late }); }, { primary: true, send: true, disabled: missing.length > 0 }));
   // The last target tapped: the aims go by themselves after a moment, time enough to correct a seat.
   if (!pending && !missing.length) {
-    const note = goesBy("aims", { kind: "aims", aims, late }, "Tap a player above to correct his aim; the aims go");
+    const note = goesBy("aims", { kind: "aims", aims, late }, "Tap a player above to correct that player's aim; the aims go");
     if (note) controls.push(note);
   } else cancelAims();
   return { controls, main };
@@ -433,7 +433,7 @@ function orderSeat(p) {
 }
 function privilegeStep() {
   const who = draft.ordered, target = draft.orderTarget;
-  const controls = [row(who ? `${who} must aim at: tap the new target.` : "The Godfather may order one player to change target: tap him on the table.")];
+  const controls = [row(who ? `${who} must aim at: tap the new target.` : "The Godfather may order one player to change target: tap that player on the table.")];
   const main = [button("No order", "submit-privilege", () => send({ kind: "privilege", player: null, target: null }), { primary: !target, send: true })];
   if (who && target) main.push(button(`Order ${who} to aim at ${target}`, "submit-order", () => send({ kind: "privilege", player: who, target }), { primary: true, send: true }));
   return { controls, main };
@@ -522,7 +522,7 @@ function throwsStep() {
     const hits = draftHits();
     main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
       { primary: true, send: true, disabled: targets.length > 0 && !draft.target }));
-    if (t in state.cards) controls.push(row(button(`${t} shows a shuriken he cannot throw`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true })));
+    if (t in state.cards) controls.push(row(button(`${t} shows a shuriken that cannot be thrown`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true })));
   }
   const next = state.next_cards || {};
   if (Object.keys(next).length) {
