@@ -38,6 +38,7 @@ FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
 MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
+STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may have touched it unseen
 
 
 class Outcome(Enum):
@@ -85,6 +86,7 @@ class SeatEvidence:
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
     shuriken_contact: bool = False  # the shuriken's blob met the standee in the image
+    star_nearest_cm: float | None = None  # closest the shuriken's blob came to the crown, cm on the table
     frames_examined: int = 0
     frames_crown_hidden: int = 0
     first_change_s: float | None = None  # seconds after arming when the crown first moved or was lost
@@ -139,6 +141,8 @@ class _SeatTrack:
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
     hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
+    hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
+    star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px
     lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
     first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
 
@@ -146,7 +150,8 @@ class _SeatTrack:
         self.shifts.clear()
         self.examined = self.hidden = self.registered = 0
         self.lost_under_arm = None
-        self.hidden_free = 0
+        self.hidden_free = self.hidden_in_flight = 0
+        self.star_nearest_px = None
         self.contact = False
         self.first_change = None
 
@@ -328,8 +333,13 @@ class ThrowJudge:
         for blob in candidates:
             for t in self.tracks.values():
                 # the star leaves from behind the thrower's own standee: passing it is no contact
-                if t.crown is not None and t.seat != self.thrower and _overlap(blob.box, t.body):
+                if t.crown is None or t.seat == self.thrower:
+                    continue
+                if _overlap(blob.box, t.body):
                     t.contact = True
+                d = float(np.linalg.norm(np.asarray(blob.centre) - t.crown.center))
+                if t.star_nearest_px is None or d < t.star_nearest_px:
+                    t.star_nearest_px = d
         for t in self.tracks.values():
             if t.crown is None:
                 continue
@@ -368,6 +378,7 @@ class ThrowJudge:
             t.hidden += 1
             under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
             t.hidden_free += not under_arm
+            t.hidden_in_flight += self._shuriken_seen
             if t.lost_under_arm is None:
                 t.lost_under_arm = under_arm
             shift = None
@@ -428,6 +439,8 @@ class ThrowJudge:
         """One seat's outcome from its last settled frames, every measure in table coordinates."""
         cfg = self.config
         ev = SeatEvidence(t.seat, shuriken_contact=t.contact, frames_examined=t.examined,
+                          star_nearest_cm=None if t.star_nearest_px is None
+                          else round(t.star_nearest_px / self.calibration.px_per_cm, 1),
                           frames_crown_hidden=t.hidden,
                           first_change_s=None if t.first_change is None else round(t.first_change / self.fps, 3))
         if t.crown is None:
@@ -495,6 +508,11 @@ class ThrowJudge:
             ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
                          f"({100 * card_share:.0f} % changed): still up; {ev.reason}")
             ev.confidence = min(ev.confidence, 0.75)
+            if card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
+                # the star met it or its crown moved, and a part of its card's place changed: it may
+                # lie with its crown card where the standee stood
+                ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
+                ev.confidence = min(ev.confidence, 0.5)
             return ev
         if area < cfg.fallen_area_cm2:
             ev.outcome = Outcome.TOUCHED
@@ -549,6 +567,7 @@ class ThrowJudge:
         cfg = self.config
         moved = ev.max_shift_cm
         final = ev.final_shift_cm or 0.0
+        near = ev.star_nearest_cm
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
         loose = t.registered * 2 > len(t.shifts) or ev.shift_measured_against == "registered frame"
@@ -582,6 +601,20 @@ class ThrowJudge:
             ev.outcome = Outcome.NOTHING
             ev.reason = (f"crown marker back in place, but unseen in {t.hidden_free} frames with no hand over it "
                          f"(moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
+        elif near is not None and near < STAR_NEAR_CM and max(moved, final) >= 0.5 * cfg.moved_cm:
+            # the star passed close and the crown moved more than a still crown jitters but less than a
+            # touch: a light touch whose swing fell between frames looks like this
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"shuriken passed {near:.0f} cm from it and its crown moved {max(moved, final):.2f} cm, "
+                         f"more than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
+            ev.confidence = 0.55
+        elif t.hidden_in_flight >= 2 and (near is None or near < STAR_NEAR_CM):
+            # the crown was out of sight (under a hand, an arm or the star) while the star flew: a touch
+            # in those frames would not be seen
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"crown marker unseen in {t.hidden_in_flight} frames while the shuriken flew"
+                         f"{'' if near is None else f' ({near:.0f} cm from it at closest)'}: a touch then is unseen")
             ev.confidence = 0.5
         else:
             ev.outcome = Outcome.NOTHING
