@@ -199,6 +199,7 @@ class ThrowJudge:
         self._still = 0
         self._shuriken_seen = False
         self._last_candidates: list[np.ndarray] = []
+        self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
 
     # ------------------------------------------------------------------ arming
@@ -220,16 +221,18 @@ class ThrowJudge:
         self._recent.extend(zip(frames[-self.config.final_frames:], shifts[-self.config.final_frames:]))
         size = (frames[0].shape[1], frames[0].shape[0])
         scale = self.config.motion_scale
+        rest = _median_at_rest(frames, shifts)
+        self._rest_end = None
         self.tracks = {}
         for seat in range(self.seats):
             marks = self.calibration.seats[seat]
             crown = base = None
             if marks.crown is not None:
                 crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
-                                   2.0 * _side(marks.crown), upscale=1)
+                                   2.0 * _side(marks.crown), upscale=1, rest=rest)
             if marks.base is not None:
                 base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
-                                  2.0 * _side(marks.base), upscale=2)
+                                  2.0 * _side(marks.base), upscale=2, rest=rest)
             if crown is None:
                 self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0),
                                                (0, 0, 0, 0), (0, 0, 0, 0))
@@ -274,10 +277,15 @@ class ThrowJudge:
         return card.astype(bool), fall.astype(bool)
 
     def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
-              centre: np.ndarray, half: float, upscale: int) -> Detection | None:
+              centre: np.ndarray, half: float, upscale: int, rest: np.ndarray | None = None) -> Detection | None:
         """The marker near ``centre`` in the latest of ``frames`` that shows it, moved back by that
-        frame's shift against the reference (so in the reference's frame); None if none shows it."""
+        frame's shift against the reference (so in the reference's frame); None if none shows it.
+        ``rest``: the median of ``frames`` registered to the reference, looked at first."""
         size = (frames[0].shape[1], frames[0].shape[0])
+        if rest is not None:  # the resting state: sensor noise and compression blocks averaged out
+            found = self.detector.find_in(rest, _box_around(centre, half, size), marker_id, upscale)
+            if found is not None:
+                return found
         latest = True
         for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
             box = _box_around(centre + np.asarray(shift, np.float32), half, size)
@@ -429,6 +437,7 @@ class ThrowJudge:
 
     # ------------------------------------------------------------------ judging
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
+        self._rest_end = None  # the latest settled frames: their median is worked out once
         out = {}
         for seat, t in self.tracks.items():
             ev = self._seat_evidence(t)
@@ -460,9 +469,14 @@ class ThrowJudge:
         ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
-        crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1)
+        if self._rest_end is None:
+            self._rest_end = _median_at_rest(frames, offsets)
+        rest = self._rest_end
+        crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1,
+                           rest=rest)
         if t.base is not None:
-            base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2)
+            base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2,
+                              rest=rest)
             ev.base_seen_at_end = base is not None
         ev.crown_seen_at_end = crown is not None
         if crown is not None:
@@ -653,6 +667,22 @@ def _pixels_to_cm(crown: Detection) -> np.ndarray:
     if abs(np.linalg.det(basis)) < 1e-6:
         return np.eye(2) * markers.CROWN_SIZE_CM / max(crown.side_px, 1.0)
     return np.linalg.inv(basis)
+
+
+def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]]) -> np.ndarray | None:
+    """The per-pixel median of frames of the table at rest, each moved back onto the reference by its
+    shift (camera shake): sensor noise and compression blocks, different in every frame, drop out
+    while the markers, which do not move, stay sharp. None with fewer than three frames."""
+    if len(frames) < 3:
+        return None
+    h, w = frames[0].shape[:2]
+    moved = []
+    for frame, (dx, dy) in zip(frames, shifts):
+        if abs(dx) > 0.02 or abs(dy) > 0.02:
+            m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
+            frame = cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        moved.append(frame)
+    return np.median(np.stack(moved), axis=0).astype(np.uint8)
 
 
 def _side(corners: np.ndarray) -> float:
