@@ -8,7 +8,9 @@ judge instead of judging. No throw before the timeout is a miss.
 
 Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
 end (more certain when its base marker is still seen); ``touched`` when the crown moved during the
-throw and stands again, or when it moved a little while the shuriken's blob met the standee.
+throw and stands again, or when it moved a little while the shuriken's blob met the standee. A seat
+the star passed close to whose crown moved more than a still crown jitters but less than a touch, or
+was out of sight while the star flew, keeps ``nothing`` but asks the Godfather.
 """
 
 from __future__ import annotations
