@@ -8,7 +8,9 @@ judge instead of judging. No throw before the timeout is a miss.
 
 Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
 end (more certain when its base marker is still seen); ``touched`` when the crown moved during the
-throw and stands again, or when it moved a little while the shuriken's blob met the standee.
+throw and stands again, or when it moved a little while the shuriken's blob met the standee. A seat
+the star passed close to whose crown moved more than a still crown jitters but less than a touch, or
+was out of sight while the star flew, keeps ``nothing`` but asks the Godfather.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
 MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
+STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may have touched it unseen
 
 
 class Outcome(Enum):
@@ -85,6 +88,7 @@ class SeatEvidence:
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
     shuriken_contact: bool = False  # the shuriken's blob met the standee in the image
+    star_nearest_cm: float | None = None  # closest the shuriken's blob came to the crown, cm on the table
     frames_examined: int = 0
     frames_crown_hidden: int = 0
     first_change_s: float | None = None  # seconds after arming when the crown first moved or was lost
@@ -139,6 +143,8 @@ class _SeatTrack:
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
     hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
+    hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
+    star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px
     lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
     first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
 
@@ -146,7 +152,8 @@ class _SeatTrack:
         self.shifts.clear()
         self.examined = self.hidden = self.registered = 0
         self.lost_under_arm = None
-        self.hidden_free = 0
+        self.hidden_free = self.hidden_in_flight = 0
+        self.star_nearest_px = None
         self.contact = False
         self.first_change = None
 
@@ -194,6 +201,7 @@ class ThrowJudge:
         self._still = 0
         self._shuriken_seen = False
         self._last_candidates: list[np.ndarray] = []
+        self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
 
     # ------------------------------------------------------------------ arming
@@ -215,16 +223,18 @@ class ThrowJudge:
         self._recent.extend(zip(frames[-self.config.final_frames:], shifts[-self.config.final_frames:]))
         size = (frames[0].shape[1], frames[0].shape[0])
         scale = self.config.motion_scale
+        rest = _median_at_rest(frames, shifts)
+        self._rest_end = None
         self.tracks = {}
         for seat in range(self.seats):
             marks = self.calibration.seats[seat]
             crown = base = None
             if marks.crown is not None:
                 crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
-                                   2.0 * _side(marks.crown), upscale=1)
+                                   2.0 * _side(marks.crown), upscale=1, rest=rest)
             if marks.base is not None:
                 base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
-                                  2.0 * _side(marks.base), upscale=2)
+                                  2.0 * _side(marks.base), upscale=2, rest=rest)
             if crown is None:
                 self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0),
                                                (0, 0, 0, 0), (0, 0, 0, 0))
@@ -269,10 +279,15 @@ class ThrowJudge:
         return card.astype(bool), fall.astype(bool)
 
     def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
-              centre: np.ndarray, half: float, upscale: int) -> Detection | None:
+              centre: np.ndarray, half: float, upscale: int, rest: np.ndarray | None = None) -> Detection | None:
         """The marker near ``centre`` in the latest of ``frames`` that shows it, moved back by that
-        frame's shift against the reference (so in the reference's frame); None if none shows it."""
+        frame's shift against the reference (so in the reference's frame); None if none shows it.
+        ``rest``: the median of ``frames`` registered to the reference, looked at first."""
         size = (frames[0].shape[1], frames[0].shape[0])
+        if rest is not None:  # the resting state: sensor noise and compression blocks averaged out
+            found = self.detector.find_in(rest, _box_around(centre, half, size), marker_id, upscale)
+            if found is not None:
+                return found
         latest = True
         for frame, shift in zip(reversed(frames), reversed(shifts)):  # the latest frame that shows it
             box = _box_around(centre + np.asarray(shift, np.float32), half, size)
@@ -328,8 +343,13 @@ class ThrowJudge:
         for blob in candidates:
             for t in self.tracks.values():
                 # the star leaves from behind the thrower's own standee: passing it is no contact
-                if t.crown is not None and t.seat != self.thrower and _overlap(blob.box, t.body):
+                if t.crown is None or t.seat == self.thrower:
+                    continue
+                if _overlap(blob.box, t.body):
                     t.contact = True
+                d = float(np.linalg.norm(np.asarray(blob.centre) - t.crown.center))
+                if t.star_nearest_px is None or d < t.star_nearest_px:
+                    t.star_nearest_px = d
         for t in self.tracks.values():
             if t.crown is None:
                 continue
@@ -368,6 +388,7 @@ class ThrowJudge:
             t.hidden += 1
             under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
             t.hidden_free += not under_arm
+            t.hidden_in_flight += self._shuriken_seen
             if t.lost_under_arm is None:
                 t.lost_under_arm = under_arm
             shift = None
@@ -418,6 +439,7 @@ class ThrowJudge:
 
     # ------------------------------------------------------------------ judging
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
+        self._rest_end = None  # the latest settled frames: their median is worked out once
         out = {}
         for seat, t in self.tracks.items():
             ev = self._seat_evidence(t)
@@ -428,6 +450,8 @@ class ThrowJudge:
         """One seat's outcome from its last settled frames, every measure in table coordinates."""
         cfg = self.config
         ev = SeatEvidence(t.seat, shuriken_contact=t.contact, frames_examined=t.examined,
+                          star_nearest_cm=None if t.star_nearest_px is None
+                          else round(t.star_nearest_px / self.calibration.px_per_cm, 1),
                           frames_crown_hidden=t.hidden,
                           first_change_s=None if t.first_change is None else round(t.first_change / self.fps, 3))
         if t.crown is None:
@@ -447,9 +471,14 @@ class ThrowJudge:
         ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
-        crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1)
+        if self._rest_end is None:
+            self._rest_end = _median_at_rest(frames, offsets)
+        rest = self._rest_end
+        crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1,
+                           rest=rest)
         if t.base is not None:
-            base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2)
+            base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2,
+                              rest=rest)
             ev.base_seen_at_end = base is not None
         ev.crown_seen_at_end = crown is not None
         if crown is not None:
@@ -495,6 +524,11 @@ class ThrowJudge:
             ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
                          f"({100 * card_share:.0f} % changed): still up; {ev.reason}")
             ev.confidence = min(ev.confidence, 0.75)
+            if card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
+                # the star met it or its crown moved, and a part of its card's place changed: it may
+                # lie with its crown card where the standee stood
+                ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
+                ev.confidence = min(ev.confidence, 0.5)
             return ev
         if area < cfg.fallen_area_cm2:
             ev.outcome = Outcome.TOUCHED
@@ -549,6 +583,7 @@ class ThrowJudge:
         cfg = self.config
         moved = ev.max_shift_cm
         final = ev.final_shift_cm or 0.0
+        near = ev.star_nearest_cm
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
         loose = t.registered * 2 > len(t.shifts) or ev.shift_measured_against == "registered frame"
@@ -582,6 +617,20 @@ class ThrowJudge:
             ev.outcome = Outcome.NOTHING
             ev.reason = (f"crown marker back in place, but unseen in {t.hidden_free} frames with no hand over it "
                          f"(moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
+        elif near is not None and near < STAR_NEAR_CM and max(moved, final) >= 0.5 * cfg.moved_cm:
+            # the star passed close and the crown moved more than a still crown jitters but less than a
+            # touch: a light touch whose swing fell between frames looks like this
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"shuriken passed {near:.0f} cm from it and its crown moved {max(moved, final):.2f} cm, "
+                         f"more than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
+            ev.confidence = 0.55
+        elif t.hidden_in_flight >= 2 and (near is None or near < STAR_NEAR_CM):
+            # the crown was out of sight (under a hand, an arm or the star) while the star flew: a touch
+            # in those frames would not be seen
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"crown marker unseen in {t.hidden_in_flight} frames while the shuriken flew"
+                         f"{'' if near is None else f' ({near:.0f} cm from it at closest)'}: a touch then is unseen")
             ev.confidence = 0.5
         else:
             ev.outcome = Outcome.NOTHING
@@ -620,6 +669,22 @@ def _pixels_to_cm(crown: Detection) -> np.ndarray:
     if abs(np.linalg.det(basis)) < 1e-6:
         return np.eye(2) * markers.CROWN_SIZE_CM / max(crown.side_px, 1.0)
     return np.linalg.inv(basis)
+
+
+def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]]) -> np.ndarray | None:
+    """The per-pixel median of frames of the table at rest, each moved back onto the reference by its
+    shift (camera shake): sensor noise and compression blocks, different in every frame, drop out
+    while the markers, which do not move, stay sharp. None with fewer than three frames."""
+    if len(frames) < 3:
+        return None
+    h, w = frames[0].shape[:2]
+    moved = []
+    for frame, (dx, dy) in zip(frames, shifts):
+        if abs(dx) > 0.02 or abs(dy) > 0.02:
+            m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
+            frame = cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        moved.append(frame)
+    return np.median(np.stack(moved), axis=0).astype(np.uint8)
 
 
 def _side(corners: np.ndarray) -> float:
