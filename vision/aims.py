@@ -260,7 +260,7 @@ def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tu
         raise AimError("no metric scale")
     scale = np.sqrt(sol)
     logs = []
-    for m, (mq, true) in mapped.items():
+    for mq, true in mapped.values():
         sides = [np.linalg.norm((mq[(i + 1) % 4] - mq[i]) * scale) for i in range(4)]
         logs.append(math.log(max(float(np.mean(sides)), 1e-6) / true))
     return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
@@ -418,6 +418,7 @@ class AimReader:
         self.start = -config.lead_s
         self.end = self.deadline + config.follow_s
         self._index = 0
+        self._last_t = -math.inf
         self._next_t = self.start
         self._analysed = 0
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
@@ -430,11 +431,14 @@ class AimReader:
     @property
     def done(self) -> bool:
         """Every frame the reader needs was fed."""
-        return (self._index - 1) / self.fps - self.three_at >= self.end
+        return self._last_t >= self.end
 
-    def feed(self, frame: np.ndarray) -> None:
-        t = self._index / self.fps - self.three_at  # seconds after the "3"
+    def feed(self, frame: np.ndarray, at: float | None = None) -> None:
+        """One frame, taken ``at`` seconds on the clock of ``three_at`` (default: the ``i``-th frame fed
+        at ``i / fps``; a live camera gives its frames' own timestamps, gaps and all)."""
+        t = (self._index / self.fps if at is None else float(at)) - self.three_at  # seconds after the "3"
         self._index += 1
+        self._last_t = max(self._last_t, t)
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
@@ -448,7 +452,7 @@ class AimReader:
         if phase == 0:
             found = self._detect(gray, (0, 0))
         else:
-            for seat, (centre, side, seen_t) in self._last_box.items():
+            for centre, side, seen_t in self._last_box.values():
                 if t - seen_t > 0.4:
                     continue
                 pad = side * 0.9 + cfg.track_pad_px * (1 + 3 * (t - seen_t))
