@@ -83,6 +83,11 @@ class AimConfig:
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
     seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
     seen_moving_s: float = 0.3  # ... or, to be late, seen moving after this long before it
+    kept_rest_s: float = 0.15  # at rest this long before the "3", then covered: the aim is kept (see _kept) ...
+    kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
+    bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
+    bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
+    bare_slack: float = 3.0  # typical difference, plus this (grey levels)
     min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
@@ -307,6 +312,7 @@ class Sight:
     image_centre: tuple[float, float]
     target: int | None
     margin_deg: float
+    side_px: float = 0.0  # the marker's side in the image
 
 
 def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
@@ -426,6 +432,7 @@ class AimReader:
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         self.deadline_frame: np.ndarray | None = None
+        self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
 
     @property
@@ -445,6 +452,8 @@ class AimReader:
         if t < self._next_t - 0.5 / self.fps or t > self.end:
             return
         self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
+        if self.first_frame is None:
+            self.first_frame = frame
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found: dict[int, np.ndarray] = {}
         cfg = self.config
@@ -505,7 +514,7 @@ class AimReader:
         if sights and sights[-1].t == t:
             return
         sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
-                            (float(centre[0]), float(centre[1])), target, margin))
+                            (float(centre[0]), float(centre[1])), target, margin, side))
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
@@ -538,6 +547,9 @@ class AimReader:
         if holding:
             run = holding[0]
             if not near:
+                if self._kept(run, sights):
+                    return result(run, False, "at rest on its target from before the \"3\", covered at the "
+                                  "deadline and not seen moving", True)
                 return result(run, False, "at rest on its target, but covered at the deadline", False)
             if run.start > deadline - cfg.deadline_margin_s:
                 return result(run, False, "came to rest just before the deadline", False)
@@ -546,6 +558,9 @@ class AimReader:
         before = [r for r in runs if r.end < deadline]
         if before and not near:  # at rest before the deadline, then covered across it
             run = before[-1]
+            if self._kept(run, sights):
+                return result(run, False, "at rest on its target from before the \"3\", then covered and not "
+                              "seen moving", True)
             if after and after[0].target == run.target:
                 return result(run, False, "at rest on its target before and after the deadline, covered at it",
                               False)
@@ -562,6 +577,9 @@ class AimReader:
             if len(there) > len(near) // 2:
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             if not moving:
+                if not any(s.t < deadline for s in sights) and self._empty_at_deadline(sights, run):
+                    return result(run, True, "came to rest after the deadline where the table showed bare at it: "
+                                  "pointed late", True)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
@@ -572,6 +590,53 @@ class AimReader:
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
+
+    def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
+        """Whether the place where the weapon later rests showed, at the deadline, what it showed before
+        the count (the bare table, as in the first frame analysed): then nothing was there at the
+        deadline, neither this weapon nor an arm over it. The comparison allows for a change of the
+        camera's gain (whole frames) and for the noise, shake and JPEG of this clip (the same
+        difference measured over the whole frame)."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return False
+        at_rest = [s for s in sights if run.start <= s.t <= run.end and s.side_px > 0]
+        if not at_rest:
+            return False
+        cx = float(np.median([s.image_centre[0] for s in at_rest]))
+        cy = float(np.median([s.image_centre[1] for s in at_rest]))
+        half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
+        h, w = first.shape[:2]
+        x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
+        y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return False
+        a = first.astype(np.float32)
+        b = last.astype(np.float32)
+        b *= float(a.mean()) / max(float(b.mean()), 1.0)
+        diff = np.abs(a - b)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        cell = max(8, int(2 * half))
+        grid = [float(diff[y:y + cell, x:x + cell].mean())
+                for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
+        floor = float(np.median(grid)) if grid else math.inf
+        here = float(diff[y0:y1, x0:x1].mean())
+        return here <= floor * self.config.bare_ratio + self.config.bare_slack
+
+    def _kept(self, run: Rest, sights: list[Sight]) -> bool:
+        """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)
+        keeps that aim through the deadline when every later sighting still holds the rest pose: it was
+        not seen moving. It must have been at rest that way for ``kept_rest_s`` up to the "3" and still
+        at the "3", and gone out of view no earlier than ``kept_before_deadline_s`` before the deadline."""
+        cfg = self.config
+        if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
+            return False
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+        later = [s for s in sights if s.t > run.end]
+        moved = [s for s in later if abs(_turn(s.direction, run.direction)) > 2 * tol_a
+                 or math.dist(s.foot, run.foot) > 2 * tol_f]
+        return len(moved) <= max(1, len(later) // 10)  # a misread or two, not a move
 
     def _rests(self, seat: int, sights: list[Sight]) -> list[Rest]:
         """The times the weapon held still: each a stretch of sightings whose direction and ground point

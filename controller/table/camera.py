@@ -181,7 +181,7 @@ class LiveCamera:
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()
         self._failed: str | None = None
-        self._plane = None
+        self._plane: Any = None
 
     @classmethod
     def open(cls, spec: str, calibration_path) -> LiveCamera:
