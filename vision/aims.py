@@ -19,7 +19,11 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    place stay within the rest tolerances for ``min_rest_s`` or more; a rest that holds at the deadline
    (0.5 s after the "3") is an aim in time, the first run that begins after it an aim pointed late.
    A weapon hidden at the deadline, resting near the deadline, or whose line passes between two
-   seats is unsure: the Godfather decides that seat.
+   seats is unsure: the Godfather decides that seat. Two exceptions, both physical: a weapon at
+   rest on its target from before the "3" that goes out of view (an arm over it) and is not seen
+   moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
+   when the place where it rests showed at the deadline what it showed before the count (the bare
+   table: neither the weapon nor an arm was there).
 
 Cost: a full-frame ArUco detection only every few analysed frames; in between, small crops
 around each weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
@@ -591,24 +595,15 @@ class AimReader:
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
 
-    def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
-        """Whether the place where the weapon later rests showed, at the deadline, what it showed before
-        the count (the bare table, as in the first frame analysed): then nothing was there at the
-        deadline, neither this weapon nor an arm over it. The comparison allows for a change of the
-        camera's gain (whole frames) and for the noise, shake and JPEG of this clip (the same
-        difference measured over the whole frame)."""
+    def _bare(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether the image ``box`` (x0, y0, x1, y1) at the deadline shows what the first frame showed
+        (see ``_empty_at_deadline``)."""
         first, last = self.first_frame, self.deadline_frame
         if first is None or last is None or first.shape != last.shape:
             return False
-        at_rest = [s for s in sights if run.start <= s.t <= run.end and s.side_px > 0]
-        if not at_rest:
-            return False
-        cx = float(np.median([s.image_centre[0] for s in at_rest]))
-        cy = float(np.median([s.image_centre[1] for s in at_rest]))
-        half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
         h, w = first.shape[:2]
-        x0, x1 = max(0, int(cx - half)), min(w, int(cx + half) + 1)
-        y0, y1 = max(0, int(cy - half)), min(h, int(cy + half) + 1)
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(box[2]) + 1), min(h, int(box[3]) + 1)
         if x1 - x0 < 8 or y1 - y0 < 8:
             return False
         a = first.astype(np.float32)
@@ -617,12 +612,27 @@ class AimReader:
         diff = np.abs(a - b)
         if diff.ndim == 3:
             diff = diff.max(axis=2)
-        cell = max(8, int(2 * half))
+        cell = max(8, min(x1 - x0, y1 - y0))
         grid = [float(diff[y:y + cell, x:x + cell].mean())
                 for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
-        floor = float(np.median(grid)) if grid else math.inf
-        here = float(diff[y0:y1, x0:x1].mean())
-        return here <= floor * self.config.bare_ratio + self.config.bare_slack
+        if not grid:
+            return False
+        limit = float(np.median(grid)) * self.config.bare_ratio + self.config.bare_slack
+        return float(diff[y0:y1, x0:x1].mean()) <= limit
+
+    def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
+        """Whether the place where the weapon later rests showed, at the deadline, what it showed before
+        the count (the bare table, as in the first frame analysed): then nothing was there at the
+        deadline, neither this weapon nor an arm over it. The comparison allows for a change of the
+        camera's gain (whole frames) and for the noise, shake and JPEG of this clip (the same
+        difference measured over the whole frame)."""
+        at_rest = [s for s in sights if run.start <= s.t <= run.end and s.side_px > 0]
+        if not at_rest:
+            return False
+        cx = float(np.median([s.image_centre[0] for s in at_rest]))
+        cy = float(np.median([s.image_centre[1] for s in at_rest]))
+        half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
+        return self._bare((cx - half, cy - half, cx + half, cy + half))
 
     def _kept(self, run: Rest, sights: list[Sight]) -> bool:
         """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)
