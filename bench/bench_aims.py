@@ -12,7 +12,8 @@
 3. The Godfather's taps per round at the aims step in a simulated 9-player Yakuzas game, played by
    the bots through the synthetic camera: without the camera he enters every living player's aim;
    with it he enters the unsure seats, the aims the rules refuse and the camera's wrong sure aims
-   (he sees them on the frame), and confirms with one tap.
+   (he sees them on the frame); the console then sends the aims by itself after its countdown (as it
+   does when the camera is sure of every seat), or, without that countdown, he confirms with one tap.
 
 Prints a Markdown section for bench/RESULTS.md.
 """
@@ -122,7 +123,8 @@ def taps(seed: int) -> dict[str, float]:
             "unsure": sum(r[1] for r in rows) / n, "refused": sum(r[2] for r in rows) / n,
             "wrong_sure": sum(r[3] for r in rows) / n,
             "entries": sum(r[1] + r[2] + r[3] for r in rows) / n,
-            "with_confirm": sum(r[1] + r[2] + r[3] + 1 for r in rows) / n}
+            "with_confirm": sum(r[1] + r[2] + r[3] + 1 for r in rows) / n,
+            "all_sure": sum(1 for r in rows if r[1] + r[2] + r[3] == 0)}
 
 
 def table(report: aim_evaluation.Report, title: str) -> list[str]:
@@ -179,7 +181,10 @@ def main() -> None:
             f"| without the camera (every living player's aim) | {t['without_camera']:.2f} |",
             (f"| with the camera: seats entered (unsure {t['unsure']:.2f} + refused {t['refused']:.2f} + wrong sure "
              f"{t['wrong_sure']:.2f}) | {t['entries']:.2f} |"),
-            f"| with the camera, plus the one confirm tap | {t['with_confirm']:.2f} |", ""]), flush=True)
+            f"| with the camera and the console's countdown (no confirm tap) | {t['entries']:.2f} |",
+            f"| with the camera, confirmed with one tap (no countdown) | {t['with_confirm']:.2f} |",
+            (f"| rounds the camera was sure of every seat (sent by the countdown, no tap) | "
+             f"{t['all_sure']:.0f} of {t['rounds']} |"), ""]), flush=True)
 
 
 if __name__ == "__main__":

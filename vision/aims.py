@@ -19,7 +19,11 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    place stay within the rest tolerances for ``min_rest_s`` or more; a rest that holds at the deadline
    (0.5 s after the "3") is an aim in time, the first run that begins after it an aim pointed late.
    A weapon hidden at the deadline, resting near the deadline, or whose line passes between two
-   seats is unsure: the Godfather decides that seat.
+   seats is unsure: the Godfather decides that seat. Two exceptions, both physical: a weapon at
+   rest on its target from before the "3" that goes out of view (an arm over it) and is not seen
+   moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
+   when the place where it rests showed at the deadline what it showed before the count (the bare
+   table: neither the weapon nor an arm was there).
 
 Cost: a full-frame ArUco detection only every few analysed frames; in between, small crops
 around each weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
@@ -83,6 +87,11 @@ class AimConfig:
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
     seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
     seen_moving_s: float = 0.3  # ... or, to be late, seen moving after this long before it
+    kept_rest_s: float = 0.15  # at rest this long before the "3", then covered: the aim is kept (see _kept) ...
+    kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
+    bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
+    bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
+    bare_slack: float = 3.0  # typical difference, plus this (grey levels)
     min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
@@ -260,7 +269,7 @@ def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tu
         raise AimError("no metric scale")
     scale = np.sqrt(sol)
     logs = []
-    for m, (mq, true) in mapped.items():
+    for mq, true in mapped.values():
         sides = [np.linalg.norm((mq[(i + 1) % 4] - mq[i]) * scale) for i in range(4)]
         logs.append(math.log(max(float(np.mean(sides)), 1e-6) / true))
     return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
@@ -307,6 +316,7 @@ class Sight:
     image_centre: tuple[float, float]
     target: int | None
     margin_deg: float
+    side_px: float = 0.0  # the marker's side in the image
 
 
 def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
@@ -418,6 +428,7 @@ class AimReader:
         self.start = -config.lead_s
         self.end = self.deadline + config.follow_s
         self._index = 0
+        self._last_t = -math.inf
         self._next_t = self.start
         self._analysed = 0
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
@@ -425,22 +436,28 @@ class AimReader:
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         self.deadline_frame: np.ndarray | None = None
+        self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
 
     @property
     def done(self) -> bool:
         """Every frame the reader needs was fed."""
-        return (self._index - 1) / self.fps - self.three_at >= self.end
+        return self._last_t >= self.end
 
-    def feed(self, frame: np.ndarray) -> None:
-        t = self._index / self.fps - self.three_at  # seconds after the "3"
+    def feed(self, frame: np.ndarray, at: float | None = None) -> None:
+        """One frame, taken ``at`` seconds on the clock of ``three_at`` (default: the ``i``-th frame fed
+        at ``i / fps``; a live camera gives its frames' own timestamps, gaps and all)."""
+        t = (self._index / self.fps if at is None else float(at)) - self.three_at  # seconds after the "3"
         self._index += 1
+        self._last_t = max(self._last_t, t)
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
         if t < self._next_t - 0.5 / self.fps or t > self.end:
             return
         self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
+        if self.first_frame is None:
+            self.first_frame = frame
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         found: dict[int, np.ndarray] = {}
         cfg = self.config
@@ -448,7 +465,7 @@ class AimReader:
         if phase == 0:
             found = self._detect(gray, (0, 0))
         else:
-            for seat, (centre, side, seen_t) in self._last_box.items():
+            for centre, side, seen_t in self._last_box.values():
                 if t - seen_t > 0.4:
                     continue
                 pad = side * 0.9 + cfg.track_pad_px * (1 + 3 * (t - seen_t))
@@ -501,7 +518,7 @@ class AimReader:
         if sights and sights[-1].t == t:
             return
         sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
-                            (float(centre[0]), float(centre[1])), target, margin))
+                            (float(centre[0]), float(centre[1])), target, margin, side))
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
@@ -534,6 +551,9 @@ class AimReader:
         if holding:
             run = holding[0]
             if not near:
+                if self._kept(run, sights):
+                    return result(run, False, "at rest on its target from before the \"3\", covered at the "
+                                  "deadline and not seen moving", True)
                 return result(run, False, "at rest on its target, but covered at the deadline", False)
             if run.start > deadline - cfg.deadline_margin_s:
                 return result(run, False, "came to rest just before the deadline", False)
@@ -542,6 +562,9 @@ class AimReader:
         before = [r for r in runs if r.end < deadline]
         if before and not near:  # at rest before the deadline, then covered across it
             run = before[-1]
+            if self._kept(run, sights):
+                return result(run, False, "at rest on its target from before the \"3\", then covered and not "
+                              "seen moving", True)
             if after and after[0].target == run.target:
                 return result(run, False, "at rest on its target before and after the deadline, covered at it",
                               False)
@@ -558,6 +581,9 @@ class AimReader:
             if len(there) > len(near) // 2:
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             if not moving:
+                if not any(s.t < deadline for s in sights) and self._empty_at_deadline(sights, run):
+                    return result(run, True, "came to rest after the deadline where the table showed bare at it: "
+                                  "pointed late", True)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
@@ -568,6 +594,59 @@ class AimReader:
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
+
+    def _bare(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether the image ``box`` (x0, y0, x1, y1) at the deadline shows what the first frame showed
+        (see ``_empty_at_deadline``)."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return False
+        h, w = first.shape[:2]
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(box[2]) + 1), min(h, int(box[3]) + 1)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return False
+        a = first.astype(np.float32)
+        b = last.astype(np.float32)
+        b *= float(a.mean()) / max(float(b.mean()), 1.0)
+        diff = np.abs(a - b)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        cell = max(8, min(x1 - x0, y1 - y0))
+        grid = [float(diff[y:y + cell, x:x + cell].mean())
+                for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
+        if not grid:
+            return False
+        limit = float(np.median(grid)) * self.config.bare_ratio + self.config.bare_slack
+        return float(diff[y0:y1, x0:x1].mean()) <= limit
+
+    def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
+        """Whether the place where the weapon later rests showed, at the deadline, what it showed before
+        the count (the bare table, as in the first frame analysed): then nothing was there at the
+        deadline, neither this weapon nor an arm over it. The comparison allows for a change of the
+        camera's gain (whole frames) and for the noise, shake and JPEG of this clip (the same
+        difference measured over the whole frame)."""
+        at_rest = [s for s in sights if run.start <= s.t <= run.end and s.side_px > 0]
+        if not at_rest:
+            return False
+        cx = float(np.median([s.image_centre[0] for s in at_rest]))
+        cy = float(np.median([s.image_centre[1] for s in at_rest]))
+        half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
+        return self._bare((cx - half, cy - half, cx + half, cy + half))
+
+    def _kept(self, run: Rest, sights: list[Sight]) -> bool:
+        """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)
+        keeps that aim through the deadline when every later sighting still holds the rest pose: it was
+        not seen moving. It must have been at rest that way for ``kept_rest_s`` up to the "3" and still
+        at the "3", and gone out of view no earlier than ``kept_before_deadline_s`` before the deadline."""
+        cfg = self.config
+        if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
+            return False
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+        later = [s for s in sights if s.t > run.end]
+        moved = [s for s in later if abs(_turn(s.direction, run.direction)) > 2 * tol_a
+                 or math.dist(s.foot, run.foot) > 2 * tol_f]
+        return len(moved) <= max(1, len(later) // 10)  # a misread or two, not a move
 
     def _rests(self, seat: int, sights: list[Sight]) -> list[Rest]:
         """The times the weapon held still: each a stretch of sightings whose direction and ground point

@@ -13,8 +13,11 @@ read by the real aim reader (``vision.aims``).  Every error vision raises on pur
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from collections import deque
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..errors import CameraError
 from .session import CameraAims, CameraVerdict
@@ -120,19 +123,65 @@ def jpeg(frame) -> bytes:
     return buf.tobytes() if ok else b""
 
 
+COUNT_INTERVAL_S = 0.8  # the count's "1", "2", "3" (table-conventions.md); the session asks for the aims ...
+ASKED_AFTER_THREE_S = COUNT_INTERVAL_S  # ... one interval after the "3", when its count ends
+RING_SECONDS = 6.0  # the frames kept: from before the count's "1" to well after the deadline
+AIMS_WAIT_S = 5.0  # the longest wait for the frames after the deadline
+
+
+class FrameRing:
+    """The last frames of a camera with their timestamps (seconds), at most ``capacity`` of them."""
+
+    def __init__(self, capacity: int) -> None:
+        self._frames: deque[tuple[float, Any]] = deque(maxlen=max(1, int(capacity)))
+        self._lock = threading.Lock()
+
+    def add(self, stamp: float, frame) -> None:
+        with self._lock:
+            self._frames.append((float(stamp), frame))
+
+    def since(self, start: float) -> list[tuple[float, Any]]:
+        """The frames taken at ``start`` or later, oldest first."""
+        with self._lock:
+            return [(t, f) for t, f in self._frames if t >= start]
+
+    @property
+    def last(self) -> float:
+        with self._lock:
+            return self._frames[-1][0] if self._frames else float("-inf")
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._frames)
+
+
 class LiveCamera:
-    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.throws``.
+    """A camera over the table (a UVC webcam or a Pi camera): each throw judged by ``vision.throws``,
+    each aim count read by ``vision.aims``.
 
     Before each throw the exposure and white balance are set again, a few frames of the table
     at rest arm the judge, and frames are fed until it gives its verdict (no throw before its
     timeout is a miss).
+
+    For the aims, ``watch`` (called as the count begins) keeps every frame with its timestamp in a
+    ring of the last ``RING_SECONDS``, read by a background thread; ``read_aims`` waits for the
+    frames up to well after the deadline and reads the aims from the ring. A source may stamp its
+    frames itself (its ``timestamp`` after each ``read``, in seconds on ``clock``); else a frame is
+    stamped with ``clock`` as it arrives.
     """
 
-    def __init__(self, source, calibration, *, fps: float, max_frames: int = 3000) -> None:
+    def __init__(self, source, calibration, *, fps: float, max_frames: int = 3000,
+                 clock: Callable[[], float] = time.monotonic, ring_seconds: float = RING_SECONDS) -> None:
         self.source = source
         self.calibration = calibration
         self.fps = fps
         self.max_frames = max_frames
+        self.clock = clock
+        self.ring = FrameRing(int(ring_seconds * max(fps, 1.0)) + 1)
+        self._watcher: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._failed: str | None = None
+        self._plane: Any = None
 
     @classmethod
     def open(cls, spec: str, calibration_path) -> LiveCamera:
@@ -153,7 +202,95 @@ class LiveCamera:
             raise ValueError(f"camera.source: {spec!r} is not a camera")
         return cls(source, calibration, fps=getattr(source, "fps", 60.0) or 60.0)
 
+    # -- aims
+    def capture(self) -> bool:
+        """Reads one frame into the ring; ``False`` when the source has no more."""
+        frame = self.source.read()
+        if frame is None:
+            return False
+        stamp = getattr(self.source, "timestamp", None)
+        self.ring.add(self.clock() if stamp is None else float(stamp), frame)
+        return True
+
+    def watch(self) -> None:
+        """Starts keeping the camera's frames (the count begins); ``read_aims`` stops it."""
+        if self._watcher is not None and self._watcher.is_alive():
+            return
+        self._stop.clear()
+        self._failed = None
+        self._watcher = threading.Thread(target=self._watch, name="camera-ring", daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        try:
+            while not self._stop.is_set():
+                if not self.capture():
+                    self._failed = "the camera gave no frame"
+                    return
+        except Exception as exc:  # a camera that fails mid-count: read_aims says so
+            self._failed = str(exc) or type(exc).__name__
+            log.warning("the camera stopped giving frames: %s", exc)
+
+    def unwatch(self) -> None:
+        self._stop.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=2.0)
+        self._watcher = None
+
+    def read_aims(self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
+                  truth=None, three_at: float | None = None) -> CameraAims | None:
+        """The aims of the count whose "3" was at ``three_at`` (seconds on ``clock``; default: one
+        count interval before this call, when the session's count ends)."""
+        if three_at is None:
+            three_at = self.clock() - ASKED_AFTER_THREE_S
+        try:
+            return _vision(lambda: self._read_aims(seats, shooters, candidates, float(three_at)))
+        finally:
+            self.unwatch()
+
+    def _read_aims(self, seats: int, shooters: list[int], candidates: list[int], three_at: float) -> CameraAims:
+        from vision.aims import DEADLINE_AFTER_THREE_S, AimConfig, AimError, AimReader, draw_lines, find_table
+
+        config = AimConfig()
+        end = three_at + DEADLINE_AFTER_THREE_S + config.follow_s
+        waited_until = time.monotonic() + AIMS_WAIT_S
+        while self.ring.last < end:  # the frames after the deadline: from the watcher, or read here
+            if self._watcher is not None and self._watcher.is_alive():
+                if time.monotonic() > waited_until:
+                    break
+                time.sleep(0.01)
+            elif self._failed is not None or not self.capture():
+                break
+        if self.ring.last < three_at + DEADLINE_AFTER_THREE_S:
+            why = self._failed or "no frame after the deadline"
+            raise AimError(f"round's aims: {why} (the ring holds {len(self.ring)} frames)")
+        frames = self.ring.since(three_at - config.lead_s - 1.0)
+        plane = self._plane
+        if plane is None:
+            plane = self._table_plane(frames, three_at - config.lead_s, find_table)
+        reader = AimReader(plane, seats=seats, fps=self.fps, three_at=three_at, shooters=shooters,
+                           candidates=candidates, config=config)
+        for stamp, frame in frames:
+            reader.feed(frame, at=stamp)
+        reading = reader.finish()
+        shown = b"" if reading.deadline_frame is None else jpeg(draw_lines(reading.deadline_frame, reading))
+        if reading.deadline_frame is None or not reading.frames_analysed:
+            raise AimError("no frame of the count was read")
+        return aims_of(reading, shown)
+
+    def _table_plane(self, frames, before: float, find_table):
+        """The table plane from the calibration, or else from the frames before the count's "1"."""
+        from vision.aims import TablePlane
+
+        if self.calibration is not None:
+            self._plane = TablePlane.from_calibration(self.calibration)
+            return self._plane
+        still = [f for t, f in frames if t < before] or [f for _t, f in frames[:9]]
+        step = max(1, len(still) // 9)
+        return find_table(still[::step][:9])
+
     def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
+        self.unwatch()
         return _vision(lambda: self._judge(thrower=thrower, seats=seats))
 
     def _judge(self, *, thrower: int, seats: int) -> CameraVerdict:
@@ -183,4 +320,5 @@ class LiveCamera:
         return frame
 
     def close(self) -> None:
+        self.unwatch()
         self.source.close()

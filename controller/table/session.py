@@ -177,6 +177,8 @@ class Session:
         step = prompt.step
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
             self._counted = prompt.round
+            if hasattr(self.camera, "watch"):  # a live camera keeps the count's frames for the aims
+                self.camera.watch()
             self._count()
         if step is Step.WITHDRAW and self.devices is not None:
             inp = self._withdrawal_count(prompt)
@@ -399,8 +401,15 @@ class Session:
                 refused[name] = why
         if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
             self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
+        sure = not unsure and not refused  # the console sends these aims by itself after its countdown ...
+        if sure:  # ... when the engine takes them as they are
+            try:
+                self.referee.check(I.Aims({n: (None if n in late else t) for n, t in aims.items()},
+                                          sorted(late, key=prompt.players.index)))
+            except Refused:
+                sure = False
         self.pending = {
-            "kind": "aims", "aims": aims, "late": late, "unsure": unsure, "refused": refused,
+            "kind": "aims", "aims": aims, "late": late, "unsure": unsure, "refused": refused, "sure": sure,
             "margins": {name_of(s): round(m, 1) for s, m in seen.margins.items() if s in shooters},
         }
         self.frame = seen.frame

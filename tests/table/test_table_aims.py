@@ -39,7 +39,8 @@ def test_the_console_is_shown_the_camera_aims_and_the_frame():
     while not console.shown:
         session.play_step()
     pending, frame = console.shown[0]
-    assert set(pending) == {"kind", "aims", "late", "unsure", "refused", "margins"} and pending["kind"] == "aims"
+    assert set(pending) == {"kind", "aims", "late", "unsure", "refused", "sure", "margins"} and pending["kind"] == "aims"
+    assert not pending["sure"] or (not pending["unsure"] and not pending["refused"])
     assert set(pending["aims"]) == set(players)
     assert all(t is None or t in players for t in pending["aims"].values())
     assert set(pending["late"]) <= set(players) and set(pending["unsure"]) <= set(players)

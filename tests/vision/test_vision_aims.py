@@ -75,3 +75,27 @@ def test_the_never_tuned_set_is_right_and_never_wrong_without_asking():
     assert total.wrong_unasked == 0, report.failures
     assert total.false_late == 0
     assert total.right >= 0.85 * total.aims, report.as_json()["total"]
+
+
+def test_a_weapon_at_rest_before_the_three_keeps_its_aim_under_an_arm():
+    """Covered at the deadline but at rest on its target from before the "3" and not seen moving after:
+    the aim is kept (sure), and no clip of a few makes it wrong."""
+    kept = 0
+    for seed in range(7_100_000, 7_100_002):
+        spec = aim_synth.random_spec(seed, fps=30, seats=5, behaviours=["hidden_arm", "in_time", "in_time",
+                                                                         "in_time", "in_time"])
+        report = aim_evaluation.evaluate([spec])
+        assert report.total.wrong_unasked == 0, report.failures
+        kept += report.by_behaviour["hidden_arm"].right_sure
+    assert kept >= 1
+
+
+def test_a_late_pointer_first_seen_at_rest_is_late_when_its_place_was_bare_at_the_deadline():
+    late_sure = 0
+    for seed in range(7_200_000, 7_200_002):
+        spec = aim_synth.random_spec(seed, fps=30, seats=5, behaviours=["late", "in_time", "late", "in_time",
+                                                                         "in_time"])
+        report = aim_evaluation.evaluate([spec])
+        assert report.total.wrong_unasked == 0 and report.total.false_late == 0, report.failures
+        late_sure += report.by_behaviour["late"].right_sure
+    assert late_sure >= 1

@@ -389,7 +389,7 @@ function aimSeat(p) {
   r.legal = shooter && legal.includes(p.name);
   r.pressed = shooter ? draft.aims[shooter] === p.name : false;
   r.disabled = !p.alive || (shooter ? !r.legal : true);
-  r.tap = () => { draft.aims[shooter] = p.name; delete draft.late[shooter]; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
+  r.tap = () => { draft.aims[shooter] = p.name; delete draft.late[shooter]; draft.touched = true; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
   return r;
 }
 function aimsStep() {
@@ -414,9 +414,13 @@ function aimsStep() {
   const main = [];
   main.push(button(missing.length ? `Still to aim: ${missing.length}` : (pending ? "Confirm the aims" : "Send the aims now"), "submit-aims",
     () => { cancelAims(); send({ kind: "aims", aims, late }); }, { primary: true, send: true, disabled: missing.length > 0 }));
-  // The last target tapped: the aims go by themselves after a moment, time enough to correct a seat.
-  if (!pending && !missing.length) {
-    const note = goesBy("aims", { kind: "aims", aims, late }, "Tap a player above to correct that player's aim; the aims go");
+  // Every seat filled in (by the camera when it is sure of every seat, else by the last target tapped):
+  // the aims go by themselves after a visible countdown, time enough to correct a seat (or undo after).
+  if (!missing.length) {
+    const sure = pending && pending.sure && !draft.touched;
+    const text = sure ? "The camera is sure of every aim; tap a player above to correct one. The aims go"
+      : "Tap a player above to correct that player's aim; the aims go";
+    const note = goesBy("aims", { kind: "aims", aims, late }, text);
     if (note) controls.push(note);
   } else cancelAims();
   return { controls, main };

@@ -1,0 +1,92 @@
+"""The live camera reads the aims from its ring of recent frames: a replayed synthetic aim clip stands
+in for the camera, each frame stamped by the source as a real one would be."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from controller.errors import CameraError
+from controller.table.camera import FrameRing, LiveCamera
+from vision import aim_synth
+from vision.aims import read_frames
+
+
+class Replay:
+    """A frame source replaying frames, each stamped ``start + i / fps`` (its ``timestamp``), with
+    frames ``dropped`` never delivered (a USB hiccup); ``None`` at the end."""
+
+    def __init__(self, frames, fps: float, start: float = 1000.0, dropped: frozenset[int] = frozenset()) -> None:
+        self.frames, self.fps, self.start, self.dropped = list(frames), float(fps), start, set(dropped)
+        self.i = 0
+        self.timestamp: float | None = None
+        self.closed = False
+
+    def read(self):
+        while self.i in self.dropped:
+            self.i += 1
+        if self.i >= len(self.frames):
+            return None
+        frame = self.frames[self.i]
+        self.timestamp = self.start + self.i / self.fps
+        self.i += 1
+        return frame
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture(scope="module")
+def clip():
+    spec = aim_synth.random_spec(4_200_017, fps=30, seats=6, light="normal", shake_px=0.0)
+    return spec, list(aim_synth.AimScene(spec).frames())
+
+
+def test_the_ring_keeps_only_the_last_frames():
+    ring = FrameRing(5)
+    for i in range(12):
+        ring.add(i * 0.1, np.full((2, 2), i, np.uint8))
+    assert len(ring) == 5 and ring.last == pytest.approx(1.1)
+    assert [int(f[0, 0]) for _t, f in ring.since(0.85)] == [9, 10, 11]
+
+
+def test_the_live_camera_reads_the_aims_of_a_replayed_count_like_the_clip_reader(clip):
+    spec, frames = clip
+    shooters = list(range(spec.seats))
+    expected = read_frames(frames, seats=spec.seats, fps=spec.fps, three_at=spec.three_at)
+    source = Replay(frames, spec.fps)
+    camera = LiveCamera(source, None, fps=spec.fps, clock=lambda: source.timestamp or 0.0)
+    seen = camera.read_aims(seats=spec.seats, shooters=shooters, candidates=shooters, number=1,
+                            three_at=source.start + spec.three_at)
+    assert seen is not None
+    assert seen.aims == expected.aims and seen.late == expected.late and seen.unsure == expected.unsure
+    assert seen.frame[:2] == b"\xff\xd8"  # the deadline frame, lines drawn, for the console
+    truth = aim_synth.AimScene(spec).truth()
+    sure = [s for s in shooters if s not in seen.unsure]
+    assert sure, "the easy clip must be read"
+    assert all(seen.aims[s] == truth["aims"][str(s)] for s in sure)
+    assert len(camera.ring) <= int(6.0 * spec.fps) + 1  # bounded, whatever the clip's length
+
+
+def test_the_watcher_thread_fills_the_ring_and_stamps_come_from_the_source(clip):
+    spec, frames = clip
+    shooters = list(range(spec.seats))
+    source = Replay(frames, spec.fps, dropped={int((spec.three_at - 0.4) * spec.fps)})
+    camera = LiveCamera(source, None, fps=spec.fps, clock=lambda: -1.0, ring_seconds=60)
+    camera.watch()
+    seen = camera.read_aims(seats=spec.seats, shooters=shooters, candidates=shooters, number=1,
+                            three_at=source.start + spec.three_at)
+    assert seen is not None and set(seen.aims) == set(shooters)
+    assert camera._watcher is None  # the watch ends with the reading
+    truth = aim_synth.AimScene(spec).truth()
+    assert all(seen.aims[s] == truth["aims"][str(s)] for s in shooters if s not in seen.unsure)
+
+
+def test_a_camera_without_frames_after_the_deadline_says_so(clip):
+    spec, frames = clip
+    cut = int((spec.three_at + 0.2) * spec.fps)
+    source = Replay(frames[:cut], spec.fps)
+    camera = LiveCamera(source, None, fps=spec.fps)
+    with pytest.raises(CameraError, match="no frame after the deadline"):
+        camera.read_aims(seats=spec.seats, shooters=[0, 1], candidates=[0, 1], number=2,
+                         three_at=source.start + spec.three_at)
