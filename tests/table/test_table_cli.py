@@ -219,7 +219,7 @@ def test_the_demo_writes_into_the_games_folder_and_says_so(tmp_path, monkeypatch
 
     monkeypatch.setattr(cli, "demo_folder", lambda: tmp_path / "demos")
     monkeypatch.chdir(tmp_path / ".." if False else tmp_path)
-    assert main(["demo", "--fast", "--ruleset", "yakuzas", "--players", "7", "--seed", "5"]) == 0
+    assert main(["demo", "--fast", "--no-camera", "--ruleset", "yakuzas", "--players", "7", "--seed", "5"]) == 0
     out = capsys.readouterr().out
     record = tmp_path / "demos" / "cashnguns-yakuzas-seed5.record.json"
     log = tmp_path / "demos" / "cashnguns-yakuzas-seed5.log"
@@ -235,8 +235,8 @@ def test_the_demo_writes_into_the_games_folder_and_says_so(tmp_path, monkeypatch
         assert ", score " in line and "[" in line  # its members
     assert not any("Game finished" in line for line in lines)
     # a second demo with the same seed does not overwrite the first
-    assert main(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
-    assert main(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
+    assert main(["demo", "--fast", "--no-camera", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
+    assert main(["demo", "--fast", "--no-camera", "--ruleset", "classic", "--players", "4", "--seed", "5"]) == 0
     assert (tmp_path / "demos" / "cashnguns-classic-seed5-2.record.json").is_file()
 
 
