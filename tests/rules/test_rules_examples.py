@@ -1,4 +1,5 @@
-"""Every worked example replays to exactly its expected result (the shared ones too, when present)."""
+"""Every worked example kept in tests/data/examples (copies of the specification's examples) replays to exactly
+its expected result."""
 
 from __future__ import annotations
 
@@ -11,14 +12,12 @@ from controller.__main__ import main
 
 HERE = Path(__file__).resolve().parent
 BUNDLED = HERE.parent / "data" / "examples"
-SHARED = HERE.parents[2] / "shared" / "examples"
 
 
 def _examples() -> dict[str, Path]:
     found = {}
-    for folder in (BUNDLED, SHARED):
-        for path in sorted(folder.glob("*.record.json")) if folder.is_dir() else []:
-            found.setdefault(path.name.removesuffix(".record.json"), path)
+    for path in sorted(BUNDLED.glob("*.record.json")):
+        found[path.name.removesuffix(".record.json")] = path
     return found
 
 
@@ -37,12 +36,3 @@ def test_example_replays_to_its_result(name, capsys):
     out = capsys.readouterr()
     assert json.loads(out.out) == expected
     assert out.err == ""
-
-
-@pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_bundled_copy_matches_shared(name):
-    shared = SHARED / f"{name}.record.json"
-    bundled = BUNDLED / f"{name}.record.json"
-    if not (shared.exists() and bundled.exists()):
-        pytest.skip("only one copy of this example is here")
-    assert json.loads(shared.read_text()) == json.loads(bundled.read_text())
