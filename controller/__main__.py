@@ -101,6 +101,7 @@ def _play(args: argparse.Namespace) -> int:
     except table_config.ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
+    notices: list[str] = []  # said at the start of the new game, on the console too
     if not args.log and config.log_dir.is_dir():
         while (left := unfinished_log(config.log_dir)) is not None:
             path, damage = left
@@ -120,8 +121,8 @@ def _play(args: argparse.Namespace) -> int:
             except LogError as exc:
                 print(str(exc), file=sys.stderr)
                 return EXIT_BAD_INPUT
-            print(f"The unfinished game in {path} cannot be resumed ({damage}): moved aside to {aside} "
-                  f"(cashnguns resume --salvage {aside} goes on from its last good input); starting a new game.")
+            notices.append(f"The unfinished game in {path} cannot be resumed ({damage}): moved aside to {aside} "
+                           f"(cashnguns resume --salvage {aside} goes on from its last good input); starting a new game.")
     seed = config.seed or int.from_bytes(os.urandom(4), "big")
     console = not args.simulate or args.console
     stamp = f"cashnguns-{config.ruleset}-{seed}"
@@ -135,7 +136,7 @@ def _play(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{log_path.parent}: cannot make the game log folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    return _run_game(setup, record_path, log_path, fast=args.fast)
+    return _run_game(setup, record_path, log_path, fast=args.fast, notices=tuple(notices))
 
 
 def _new_tokens(config) -> dict:
@@ -185,7 +186,7 @@ def _header(setup) -> None:
     _say("Seats, clockwise: " + ", ".join(seats) + ".")
 
 
-def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
+def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:
     from .errors import CashNGunsError
     from .table.gamelog import LogError
     from .table.runner import Progress, start
@@ -201,7 +202,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool) -> int:
         _header(setup)
         _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
-                        console=_console_factory(setup, log_path))
+                        console=_console_factory(setup, log_path), notices=notices)
     except KeyboardInterrupt:
         progress.done()
         return _interrupted(log_path)

@@ -425,3 +425,27 @@ def test_game_logs_are_readable_by_the_table_user_only(finished_log, tmp_path):
     code, _, err = H.run(["resume", "--salvage", str(path), "--fast", "--record", str(tmp_path / "r.record.json")])
     assert code == 0, err
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_the_notice_of_a_log_moved_aside_reaches_the_console(tmp_path, monkeypatch):
+    """What the table says before a new game (a damaged log moved aside) is in the session's lines, which the
+    console shows, and is printed once."""
+    from controller.table import config as table_config
+    from controller.table import runner
+
+    sessions = []
+    opened = runner.open_table
+
+    def keep(*args, **kwargs):
+        session, closers = opened(*args, **kwargs)
+        sessions.append(session)
+        return session, closers
+
+    monkeypatch.setattr(runner, "open_table", keep)
+    config = table_config.from_dict({"game": {"ruleset": "classic", "players": ["Ann", "Bob", "Cid", "Dot"], "seed": 3}})
+    printed: list[str] = []
+    notice = "The unfinished game in old.log cannot be resumed (line 6: not an object): moved aside; starting a new game."
+    runner.start(runner.Setup(config, 3, simulate=True, camera=False), log_path=tmp_path / "game.log",
+                 say=printed.append, notices=(notice,))
+    assert sessions and notice in sessions[0].lines
+    assert printed.count(notice) == 1

@@ -187,13 +187,16 @@ class HubScript:
             time.sleep(delay)
 
 
-def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None) -> Referee:
-    """Start a new game, logged to ``log_path``, and play it to the end."""
+def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None,
+          notices: tuple[str, ...] = ()) -> Referee:
+    """Start a new game, logged to ``log_path``, and play it to the end.
+
+    ``notices`` are said first, so that the console shows them too (a damaged log moved aside...)."""
     record = new_record(setup.config, setup.seed)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     game_log = GameLog.create(log_path, setup.header(record))
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console)
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, notices=notices)
     except BaseException:
         game_log.close()
         if not read(log_path).inputs:  # the table never started: no game to resume
@@ -256,9 +259,12 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
     return referee
 
 
-def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None) -> None:
+def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None,
+          notices: tuple[str, ...] = ()) -> None:
     session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace,
                                   console=console)
+    for notice in notices:
+        session.say(notice)
     try:
         session.run()
         game_log.seen({"over": True})
