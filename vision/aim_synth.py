@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision import markers
+from vision.sources import write_frames
 
 WIDTH, HEIGHT = 640, 480
 PAD = 40
@@ -686,18 +687,7 @@ def write_clip(scene: AimScene, folder: Path, video: bool = False) -> Path:
     (folder / "truth.json").write_text(json.dumps({**truth, "tags": variation_tags(scene.spec),
                                                    "behaviours": {str(w.seat): w.behaviour for w in scene.spec.weapons},
                                                    "spec": asdict(scene.spec)}, indent=1) + "\n")
-    if video:
-        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), scene.spec.fps,
-                                 (WIDTH, HEIGHT))
-        if not writer.isOpened():
-            raise RuntimeError(f"{folder / 'video.avi'}: this OpenCV build cannot write MJPG video")
-        for frame in scene.frames():
-            writer.write(frame)
-        writer.release()
-    else:
-        (folder / "frames").mkdir(exist_ok=True)
-        for i, frame in enumerate(scene.frames()):
-            cv2.imwrite(str(folder / "frames" / f"{i:06d}.png"), frame)
+    write_frames(folder, scene.frames(), fps=scene.spec.fps, size=(WIDTH, HEIGHT), video=video)
     return folder
 
 

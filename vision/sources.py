@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -496,3 +496,18 @@ def open_clip(folder: Path) -> tuple[ClipInfo, _Frames]:
     if (folder / "frames").is_dir():
         return info, FrameFolder(folder / "frames", info.fps)
     raise ClipError(f"{folder}: neither video.avi nor frames/ found")
+
+
+def write_frames(folder: Path, frames: Iterable[np.ndarray], *, fps: float, size: tuple[int, int], video: bool) -> None:
+    """The frames of a clip folder: ``video.avi`` (Motion-JPEG) or ``frames/NNNNNN.png``, as :func:`open_clip` reads them."""
+    if video:
+        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), fps, size)
+        if not writer.isOpened():
+            raise RuntimeError(f"{folder / 'video.avi'}: this OpenCV build cannot write MJPG video")
+        for frame in frames:
+            writer.write(frame)
+        writer.release()
+    else:
+        (folder / "frames").mkdir(exist_ok=True)
+        for i, frame in enumerate(frames):
+            cv2.imwrite(str(folder / "frames" / f"{i:06d}.png"), frame)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision import markers
+from vision.sources import write_frames
 
 WIDTH, HEIGHT = 640, 480
 PAD = 32  # the ideal (undistorted) canvas is larger than the output so lens distortion has content
@@ -935,18 +936,7 @@ def write_clip(clip: Clip, folder: Path, video: bool = False) -> Path:
     spec["hand"] = clip.spec.hand.value
     spec["rest"] = clip.spec.rest.value
     (folder / "truth.json").write_text(json.dumps({**clip.truth.as_json(), "spec": spec}, indent=1) + "\n")
-    if video:
-        writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), clip.spec.fps,
-                                 (WIDTH, HEIGHT))
-        if not writer.isOpened():
-            raise RuntimeError(f"{folder / 'video.avi'}: this OpenCV build cannot write MJPG video")
-        for frame in clip.frames():
-            writer.write(frame)
-        writer.release()
-    else:
-        (folder / "frames").mkdir(exist_ok=True)
-        for i, frame in enumerate(clip.frames()):
-            cv2.imwrite(str(folder / "frames" / f"{i:06d}.png"), frame)
+    write_frames(folder, clip.frames(), fps=clip.spec.fps, size=(WIDTH, HEIGHT), video=video)
     return folder
 
 
