@@ -126,7 +126,7 @@ def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
 
 def test_demo_writes_a_record_that_replays(tmp_path, capsys):
     target = tmp_path / "demo.record.json"
-    assert main(["demo", "--seed", "5", "--fast", "--record", str(target)]) == 0
+    assert main(["demo", "--seed", "5", "--fast", "--no-camera", "--record", str(target)]) == 0
     out = capsys.readouterr().out
     assert str(target) in out.splitlines()[-1]
     assert main(["replay", str(target), "--json"]) == 0

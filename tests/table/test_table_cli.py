@@ -66,7 +66,7 @@ def _interrupt(argv: list[str], *, after: str, cwd: Path, env: dict | None = Non
 
 def test_ctrl_c_stops_the_demo_with_one_line_that_says_how_to_go_on(tmp_path):
     record = tmp_path / "g.record.json"
-    code, out, err = _interrupt(["demo", "--record", str(record)], after="lie down to withdraw", cwd=tmp_path)
+    code, out, err = _interrupt(["demo", "--no-camera", "--record", str(record)], after="lie down to withdraw", cwd=tmp_path)
     assert code == 130 and "Traceback" not in err, err
     assert err.strip() == f"Stopped. The game is kept in its log: go on with: cashnguns resume {tmp_path / 'g.log'}"
     assert f"Game log: {tmp_path / 'g.log'}" in out

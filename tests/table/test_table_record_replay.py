@@ -42,7 +42,7 @@ def test_a_clip_taken_in_the_round_of_a_face_down_bang(tmp_path, ruleset, player
     play_and_replay(tmp_path, RuleSet(ruleset), players, seed, camera=True)
 
 
-@pytest.mark.parametrize("players", [6, 9])
+@pytest.mark.parametrize("players", [6, pytest.param(9, marks=pytest.mark.slow)])
 def test_yakuzas_with_the_camera_judging_throws(tmp_path, players):
     play_and_replay(tmp_path, RuleSet.YAKUZAS, players, 4, camera=True)
 
