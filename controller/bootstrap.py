@@ -15,8 +15,8 @@ pip is fetched from the package index as a wheel and installed from itself.
 from __future__ import annotations
 
 import hashlib
-import re
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args or args[0] not in COMMANDS:
         print(f"usage: python3 -m controller.bootstrap {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
         return 2
-    if sys.version_info < (3, 11):
+    # The project requires 3.11 (pyproject), but this file runs under whatever ``python3`` the user has:
+    # an older one must be told plainly what is wrong instead of failing later inside pip or the venv.
+    if sys.version_info < (3, 11):  # noqa: UP036 - the check is for interpreters older than the project supports
         print(f"error: Python 3.11 or newer is needed, this is {sys.version.split()[0]}", file=sys.stderr)
         return 2
     extra, module = COMMANDS[args[0]]

@@ -62,9 +62,9 @@ class Calibration:
         """The play area's centre in the image: from the corner markers, else the seats' markers."""
         if len(self.corners) == len(markers.CORNER_IDS):
             inverse = np.linalg.inv(self.play_area_homography)
-            return cv2.perspectiveTransform(np.float32([[[0.5, 0.5]]]), inverse)[0, 0]
+            return np.asarray(cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), inverse))[0, 0]
         points = [np.mean(m, axis=0) for s in self.seats.values() for m in (s.crown, s.base) if m is not None]
-        return np.mean(points, axis=0) if points else np.float32([self.image_size[0] / 2, self.image_size[1] / 2])
+        return np.mean(points, axis=0) if points else np.array([self.image_size[0] / 2, self.image_size[1] / 2], np.float32)
 
     def to_json(self) -> dict:
         def arr(a: np.ndarray | None) -> list | None:
@@ -86,10 +86,15 @@ class Calibration:
         def arr(a: list | None) -> np.ndarray | None:
             return None if a is None else np.asarray(a, np.float32)
 
+        def corner(k: str, a: list | None) -> np.ndarray:
+            if a is None:
+                raise ValueError(f"corner marker {k} has no position")
+            return np.asarray(a, np.float32)
+
         if data.get("format") != FORMAT_VERSION:
             raise ValueError(f"calibration format {data.get('format')!r} is not {FORMAT_VERSION}")
         seats = {int(k): SeatMarkers(int(k), arr(v["crown"]), arr(v["base"])) for k, v in data["seats"].items()}
-        return cls(tuple(data["image_size"]), {int(k): arr(v) for k, v in data["corners"].items()}, seats,
+        return cls(tuple(data["image_size"]), {int(k): corner(k, v) for k, v in data["corners"].items()}, seats,
                    float(data["brightness"]), float(data["px_per_cm"]),
                    np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])))
 
@@ -122,15 +127,23 @@ def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -
             for mid, c in seen.items() if len(c) >= need}
 
 
+def _kind_of(marker_id: int) -> tuple[MarkerKind, int]:
+    """(kind, index) of a marker the detector found (it keeps only the table's markers)."""
+    kind = markers.kind_of(marker_id)
+    if kind is None:
+        raise CalibrationError([f"marker id {marker_id} is not one of the table's markers"])
+    return kind
+
+
 def _complete(found: dict[int, Detection]) -> bool:
     """All four corners, and a base for every crown and a crown for every base."""
-    seats = {markers.kind_of(m)[1] for m in found if markers.kind_of(m)[0] is not MarkerKind.CORNER}
+    seats = {_kind_of(m)[1] for m in found if _kind_of(m)[0] is not MarkerKind.CORNER}
     return all(c in found for c in markers.CORNER_IDS) and all(
         markers.crown_id(s) in found and markers.base_id(s) in found for s in seats)
 
 
 def _describe(marker_id: int) -> str:
-    kind, index = markers.kind_of(marker_id)
+    kind, index = _kind_of(marker_id)
     if kind is MarkerKind.CORNER:
         return f"corner marker id {marker_id}"
     return f"seat {index}: {kind.value} marker id {marker_id}"
@@ -177,8 +190,8 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
                         f"{MAX_BRIGHTNESS}: lower the exposure")
 
     if seats is None:
-        crowns = [markers.kind_of(m)[1] for m in found if markers.kind_of(m)[0] is MarkerKind.CROWN]
-        bases = [markers.kind_of(m)[1] for m in found if markers.kind_of(m)[0] is MarkerKind.BASE]
+        crowns = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.CROWN]
+        bases = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.BASE]
         seats = max(crowns + bases, default=-1) + 1
     if not 6 <= seats <= markers.MAX_SEATS:
         problems.append(f"{seats} seats found (crown and base markers ids 10+seat, 20+seat): a Yakuzas table "
@@ -203,7 +216,7 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         seat_markers[seat] = SeatMarkers(seat, None if crown is None else crown.corners,
                                          None if base is None else base.corners)
     for mid in found:
-        kind, index = markers.kind_of(mid)
+        kind, index = _kind_of(mid)
         if kind is not MarkerKind.CORNER and index >= seats:
             problems.append(f"{_describe(mid)} seen but the table has {seats} seats")
 
@@ -212,11 +225,11 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
             advice.append(f"{_describe(mid)} is {det.side_px:.0f} px wide, needs at least {MIN_SIDE_PX:.0f} px: "
                             "bring the camera closer or raise its resolution")
 
-    homography = np.eye(3)
+    homography: np.ndarray = np.eye(3)
     px_per_cm = 0.0
     if all(cid in found for cid in markers.CORNER_IDS):
         centres = np.array([found[c].center for c in markers.CORNER_IDS], np.float32)
-        square = np.float32([[0, 0], [0, 1], [1, 1], [1, 0]])  # corners 0-3 clockwise from seat 0's left
+        square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]], np.float32)  # corners 0-3 clockwise from seat 0's left
         homography = cv2.getPerspectiveTransform(centres, square)
         px_per_cm = float(np.mean([found[c].side_px for c in markers.CORNER_IDS])) / markers.CORNER_SIZE_CM
         for cid in markers.CORNER_IDS:

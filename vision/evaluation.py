@@ -46,7 +46,10 @@ class ClipResult:
         return bool(set(self.verdict["knocked"]) - set(self.truth["knocked"]))
 
 
-def judge_spec(spec: synth.ClipSpec, config: JudgeConfig = JudgeConfig()) -> ClipResult:
+DEFAULT_CONFIG = JudgeConfig()
+
+
+def judge_spec(spec: synth.ClipSpec, config: JudgeConfig = DEFAULT_CONFIG) -> ClipResult:
     """Renders and judges one clip; a clip whose calibration is refused counts as wrong, with the
     calibration's complaint as its reason and an empty verdict."""
     start = time.perf_counter()

@@ -16,6 +16,8 @@ from enum import Enum
 import cv2
 import numpy as np
 
+from vision.errors import VisionError
+
 STAR_AREA_CM2 = 14.0  # a 6 cm four- or six-pointed foam star seen from above
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
 
@@ -156,7 +158,7 @@ class MotionDetector:
                 small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
                 gray = self._gray(small)
-            ratio = np.median((self._ref_gray + 8.0) / (gray + 8.0), axis=1)
+            ratio: np.ndarray = np.median((self._ref_gray + 8.0) / (gray + 8.0), axis=1)
             ratio = cv2.blur(ratio.reshape(-1, 1).astype(np.float32), (1, 5)).ravel()
             self.gain = float(1.0 / np.median(ratio))
             if np.abs(ratio - 1.0).max() > 0.01:
@@ -198,7 +200,8 @@ class MotionDetector:
                               for a, b in itertools.pairwise(small)])
             self.threshold = max(float(self.min_threshold), 1.5 * float(spread))
         self.recent.clear()
-        self.recent.extend((f, self._edges(f)) for f in small[-self.recent.maxlen:])
+        keep = self.recent.maxlen or len(small)  # the deque is always made with a maxlen
+        self.recent.extend((f, self._edges(f)) for f in small[-keep:])
         self.size = frames[0].shape[1], frames[0].shape[0]
 
     def rebase(self) -> None:
@@ -211,7 +214,8 @@ class MotionDetector:
 
     def changed_now(self) -> np.ndarray:
         """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
-        return self.difference(self.recent[-1][0], self.reference, self._ref_edges) > self.threshold
+        reference, edges = self._referenced()
+        return self.difference(self.recent[-1][0], reference, edges) > self.threshold
 
     def arm_in(self, box: tuple[int, int, int, int]) -> bool:
         """Whether an arm or hand (something from the border) covers part of ``box`` (low
@@ -222,10 +226,17 @@ class MotionDetector:
     def arm_mask(self) -> np.ndarray:
         """Low-resolution mask (bool) of arms and hands in the latest frame (worked out once a frame)."""
         if self._arms is None:
-            self._arms = self._arm_mask(self.difference(self.recent[-1][0], self.reference, self._ref_edges))
+            reference, edges = self._referenced()
+            self._arms = self._arm_mask(self.difference(self.recent[-1][0], reference, edges))
         return self._arms
 
     _arms: np.ndarray | None = None
+
+    def _referenced(self) -> tuple[np.ndarray, np.ndarray]:
+        """The reference frame and its edges; comparing with no reference is a caller's mistake."""
+        if self.reference is None or self._ref_edges is None:
+            raise VisionError("the motion detector has no reference: set_reference comes first")
+        return self.reference, self._ref_edges
 
     def update(self, frame: np.ndarray) -> MotionFrame:
         self._arms = None
@@ -234,9 +245,10 @@ class MotionDetector:
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
         self.recent.append((small, edges))
         thr = self.threshold
-        changed = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
+        changed: np.ndarray = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # lone noisy pixels are no motion
-        from_reference = self.difference(small, self.reference, self._ref_edges)
+        reference, reference_edges = self._referenced()
+        from_reference = self.difference(small, reference, reference_edges)
         moving = changed & (from_reference > thr).astype(np.uint8)
         activity = int(changed.sum())
         return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])

@@ -27,7 +27,7 @@ import numpy as np
 
 from vision import markers
 from vision.calibration import Calibration, calibrate
-from vision.errors import ClipError
+from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
 from vision.motion import BlobKind, MotionDetector
 from vision.sources import open_clip
@@ -158,6 +158,13 @@ class _SeatTrack:
         self.first_change = None
 
 
+def _armed_crown(t: _SeatTrack) -> Detection:
+    """The crown of a seat that was standing when armed (only those are examined)."""
+    if t.crown is None:
+        raise VisionError(f"seat {t.seat}: no crown marker was seen when the judge was armed")
+    return t.crown
+
+
 def _box_around(centre: np.ndarray, half: float, size: tuple[int, int]) -> tuple[int, int, int, int]:
     w, h = size
     return (max(0, int(centre[0] - half)), max(0, int(centre[1] - half)),
@@ -243,7 +250,8 @@ class ThrowJudge:
             centre = crown.center
             crop = _box_around(centre, 1.7 * side, size)
             watch_full = _box_around(centre, 1.4 * side, size)
-            watch = tuple(v // scale for v in watch_full)
+            wx0, wy0, wx1, wy1 = watch_full
+            watch = (wx0 // scale, wy0 // scale, wx1 // scale, wy1 // scale)
             body = _box_around(centre, 0.75 * side, size)
             track = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
             track.to_cm = _pixels_to_cm(crown)
@@ -305,7 +313,7 @@ class ThrowJudge:
         """The crown's displacement from its armed place in cm on its own (horizontal) plane:
         against the seat's base marker when it is seen in the same frame (camera shake and drift
         move both alike), else in the frame registered to the reference."""
-        moved = crown.center - t.crown.center
+        moved = crown.center - _armed_crown(t).center
         against = "registered frame"
         if t.base is not None:
             box = _box_around(t.base.center + np.asarray(shift, np.float32), 1.2 * t.base.side_px, (frame.shape[1], frame.shape[0]))
@@ -383,7 +391,7 @@ class ThrowJudge:
         offset = self.motion.shift
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
-        found = self.detector.detect_in(frame, box, upscale=1).get(t.crown.marker_id)
+        found = self.detector.detect_in(frame, box, upscale=1).get(_armed_crown(t).marker_id)
         if found is None:
             t.hidden += 1
             under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())

@@ -15,8 +15,10 @@ import random
 from dataclasses import dataclass
 
 from ..devices.timing import Timing
+from ..errors import TableInputError
 from ..rules import Card
 from ..rules.cards import GODFATHER_TILE
+from ..rules.round import Round
 from . import inputs as I
 from .referee import Prompt, Referee, Step
 
@@ -80,11 +82,18 @@ class Bots:
     def rng(self, *key) -> random.Random:
         return random.Random(":".join(str(k) for k in (self.seed, *key)))
 
+    def _round(self, what: str) -> Round:
+        """The round in play; a bot asked for ``what`` when no round is in play is refused."""
+        rnd = self.referee.round
+        if rnd is None:
+            raise TableInputError(f"no round is in play: the bots cannot give {what}")
+        return rnd
+
     # -- secrets -------------------------------------------------------------
 
     def card_of(self, player: str) -> Card:
         """The card ``player`` put face down this round (chosen at the CARDS step, from his hand then)."""
-        rnd = self.referee.round
+        rnd = self._round(f"the card of {player}")
         seat = self.referee.game.seat_of(player)
         weapon = rnd.primary.get(seat)
         if weapon is not None and weapon.card is not None:
@@ -97,7 +106,6 @@ class Bots:
 
     def answer(self, prompt: Prompt) -> I.Input:
         """The input the table gives at this step (the sensors' steps excepted: see :meth:`lay_downs`)."""
-        rnd = self.referee.round
         number = prompt.round
         step = prompt.step
         if step is Step.PILE:
@@ -128,7 +136,7 @@ class Bots:
         if step in (Step.REVEAL, Step.DISCARDS):
             return I.Show({n: str(self.card_of(n)) for n in prompt.players})
         if step is Step.PICKS:
-            rng = self.rng(number, "pick", len(rnd.events))
+            rng = self.rng(number, "pick", len(self._round("a pick").events))
             if prompt.options["tile"] and rng.random() < self.temper.tile:
                 return I.Pick(prompt.players[0], GODFATHER_TILE)
             return I.Pick(prompt.players[0], rng.choice(sorted(prompt.options["table"])))
@@ -176,7 +184,7 @@ class Bots:
     def _next_throw_input(self, prompt: Prompt) -> I.Input:
         """A shuriken holder who cannot throw shows it; else no input: :meth:`throw_plan` is next."""
         referee = self.referee
-        rnd = referee.round
+        rnd = self._round("a shown shuriken")
         for n in prompt.players:
             seat = referee.game.seat_of(n)
             if self.card_of(n) is Card.SHURIKEN and rnd.primary[seat].card is None and not prompt.options["targets"][n]:
@@ -186,7 +194,7 @@ class Bots:
     def throw_plan(self, prompt: Prompt) -> ThrowPlan | None:
         """The next throw a bot makes this phase, with what it really does; ``None``: no more throws."""
         referee = self.referee
-        game, rnd = referee.game, referee.round
+        game, rnd = referee.game, self._round("a throw")
         throwers = [n for n in prompt.players if self.card_of(n) is Card.SHURIKEN and prompt.options["targets"][n]]
         throwers = [n for n in throwers if game.seat_of(n) not in rnd.thrown]
         if not throwers:

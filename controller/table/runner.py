@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import CashNGunsError, RulesError
+from ..errors import CashNGunsError, RulesError, TableInputError
 from ..record import replay, result
 from ..record.generator import deal_loot
 from ..record.schema import Record, RecordError, from_dict
@@ -26,7 +26,7 @@ from . import config as table_config
 from . import inputs as I
 from .bots import Bots
 from .gamelog import GameLog, LogError, cut, read
-from .referee import Referee, Refused, Step
+from .referee import Prompt, Referee, Refused, Step
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -69,8 +69,15 @@ def new_record(config: table_config.TableConfig, seed: int) -> Record:
     """A new game's record header; a digital bank deals the eight piles from ``seed``."""
     ruleset = config.ruleset
     loot = deal_loot(random.Random(f"loot:{seed}"), ruleset) if config.bank == "digital" else []
-    record = Record(str(ruleset), [tuple(p) for p in config.players], loot, options=dict(config.options))
+    record = Record(str(ruleset), list(config.players), loot, options=dict(config.options))
     return record
+
+
+class _ConsoleNotAttached:
+    """The input source of a session whose console is not attached yet: asked a prompt, it refuses."""
+
+    def answer(self, prompt: Prompt) -> I.Input | None:
+        raise TableInputError(f"round {prompt.round}: the console is not attached yet ({prompt.step.value})")
 
 
 def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say, progress, pace: float,
@@ -129,7 +136,7 @@ def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress,
             say(f"The camera is not available ({exc}): the Godfather judges the throws.")
         else:
             closers.append(camera.close)
-    session = Session(referee, source=None, devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
+    session = Session(referee, source=_ConsoleNotAttached(), devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
     session.source, stop = console(session)
     closers.append(stop)
     return session, closers

@@ -22,10 +22,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ..devices.events import SeatStatus, TiltEvent
 from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
+from ..errors import TableInputError
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
 from ..words import seat_label, withdraw_call
@@ -75,6 +76,7 @@ class CameraAims:
     frame: bytes | None = None  # the frame at the deadline with each line of fire drawn (JPEG)
 
 
+@runtime_checkable
 class AimCamera(Protocol):
     """Reads the aims of one aim count; ``None`` when it cannot."""
 
@@ -84,6 +86,13 @@ class AimCamera(Protocol):
     ) -> CameraAims | None:
         """``truth`` (seat -> where the weapon really points, and whether late) is only known to a
         simulated camera."""
+
+
+@runtime_checkable
+class CountWatcher(Protocol):
+    """A live camera that keeps the frames of the aim count from its start (for :meth:`AimCamera.read_aims`)."""
+
+    def watch(self) -> None: ...
 
 
 class ThrowCamera(Protocol):
@@ -175,17 +184,19 @@ class Session:
         if self.progress:
             self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
         step = prompt.step
+        camera = self.camera
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
             self._counted = prompt.round
-            if hasattr(self.camera, "watch"):  # a live camera keeps the count's frames for the aims
-                self.camera.watch()
+            if isinstance(camera, CountWatcher):  # a live camera keeps the count's frames for the aims
+                camera.watch()
             self._count()
+        inp: I.Input | None
         if step is Step.WITHDRAW and self.devices is not None:
             inp = self._withdrawal_count(prompt)
         elif step is Step.THROWS:
             inp = self._throw(prompt)
-        elif step is Step.AIMS and hasattr(self.camera, "read_aims"):
-            inp = self._aims(prompt)
+        elif step is Step.AIMS and isinstance(camera, AimCamera):
+            inp = self._aims(prompt, camera)
         elif step is Step.INTERMISSION:
             self.say("Intermission: the gangs meet for 5 minutes.")
             self.intermission_ends = time.time() + INTERMISSION_SECONDS
@@ -312,7 +323,7 @@ class Session:
             clock.call_at(first + (n - 1) * interval, lambda n=n: shown(n))
         clock.call_at(first + 3 * interval, lambda: shown(None))
 
-    def _withdrawal_count(self, prompt: Prompt) -> I.Input:
+    def _withdrawal_count(self, prompt: Prompt) -> I.Input | None:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
@@ -359,6 +370,8 @@ class Session:
                 " or read down before it; the Godfather says who withdrew."
             )
             seen = self.source.answer(prompt)  # the Godfather says who lay down in time
+            if not isinstance(seen, I.Withdrawals):
+                raise TableInputError(f"round {prompt.round}: the check by eye gave no withdrawals ({seen!r})")
             seen_withdrew = {seat_of(n) for n in seen.withdrew}
             withdrew = (withdrew - faulty) | (seen_withdrew & faulty)
             too_late -= faulty
@@ -370,7 +383,7 @@ class Session:
 
     # -- aims ------------------------------------------------------------------
 
-    def _aims(self, prompt: Prompt) -> I.Input | None:
+    def _aims(self, prompt: Prompt, camera: AimCamera) -> I.Input | None:
         """The camera reads the aims; the Godfather confirms them, entering only the seats the camera
         is unsure of and the aims the rules refuse (the bots do it when they play his part)."""
         game = self.referee.game
@@ -381,7 +394,7 @@ class Session:
             truth = {seat_of(n): (None if p.target is None else seat_of(p.target), p.late) for n, p in plans.items()}
         shooters = [seat_of(n) for n in prompt.players]
         try:
-            seen = self.camera.read_aims(
+            seen = camera.read_aims(
                 seats=len(game.players), shooters=shooters, candidates=shooters, number=prompt.round, truth=truth)
         except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
             log.warning("the camera failed on round %d's aims: %s", prompt.round, exc)
@@ -421,6 +434,8 @@ class Session:
         self.changed()
         if not isinstance(self.source, Bots):
             return self.source.answer(prompt)
+        if self.bots is None:
+            raise TableInputError(f"round {prompt.round}: no bots to enter the aims the camera is unsure of")
         entered = self.bots.answer(prompt)  # the Godfather's entry, used only for the seats he has to enter
         assert isinstance(entered, I.Aims)
         final = {n: (None if n in late else t) for n, t in aims.items()}
@@ -441,13 +456,16 @@ class Session:
 
     # -- shuriken --------------------------------------------------------------
 
-    def _throw(self, prompt: Prompt) -> I.Input:
-        plan = self.bots.throw_plan(prompt) if self.bots is not None else None
-        if plan is None:
+    def _throw(self, prompt: Prompt) -> I.Input | None:
+        bots = self.bots
+        plan = bots.throw_plan(prompt) if bots is not None else None
+        if bots is None or plan is None:
             return self.source.answer(prompt)
         game = self.referee.game
         seat_of = game.seat_of
         rnd = self.referee.round
+        if rnd is None:
+            raise TableInputError(f"round {prompt.round}: no round is in play for {plan.thrower}'s throw")
         standing = set(rnd.in_share())
         legal = prompt.options["targets"].get(plan.thrower, [])
         self.say(f"  {plan.thrower} throws a shuriken: the legal targets are {', '.join(legal)}.")
@@ -493,7 +511,7 @@ class Session:
         if used is None:
             if self.camera is not None:
                 self.say(f"  {why}: the Godfather decides.")
-            return self.bots.godfather_verdict(plan)
+            return bots.godfather_verdict(plan)
         names = self.referee.names
         return I.Throw(
             plan.thrower, plan.target, names(sorted(used.knocked)), names(sorted(set(used.touched) - set(used.knocked))),

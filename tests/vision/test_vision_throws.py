@@ -17,7 +17,8 @@ def _clip(seed, scenario, hand=HandMove.NONE, **kw):
     return spec, synth.render_clip(spec)
 
 
-def _judge(spec, clip, config=JudgeConfig()):
+def _judge(spec, clip, config=None):
+    config = JudgeConfig() if config is None else config
     return judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps, config=config)
 
 
@@ -79,11 +80,11 @@ def test_timeout_is_a_miss():
     judge = ThrowJudge(cal, seats=spec.seats, thrower=spec.thrower, fps=30, config=JudgeConfig(timeout_s=0.5))
     judge.arm([still] * 3)
     verdict = None
-    for n in range(1, 40):
+    fed = 0
+    while not verdict and fed < 39:
         verdict = judge.feed(still)
-        if verdict:
-            break
-    assert verdict is not None and n == 16  # 0.5 s at 30 fps, then the first frame past it
+        fed += 1
+    assert verdict is not None and fed == 16  # 0.5 s at 30 fps, then the first frame past it
     assert verdict.reason.startswith("timeout") and verdict.as_json() == {"knocked": [], "touched": []}
 
 
