@@ -35,8 +35,8 @@ import tty
 
 import serial
 
-from controller.devices.events import TiltEvent
 from controller.devices.hub_backend import HubBackend
+from controller.devices.interfaces import TiltEvent
 from firmware_bridge.frames import SYNC, Decoder, encode
 from firmware_bridge.sim import Faults, SimHub, Wire
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from controller.devices.config import (
+from controller.devices.pinout import (
     DEFAULT_PINOUT,
     DevicesConfig,
     check_pins,

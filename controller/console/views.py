@@ -24,7 +24,7 @@ from ..table.referee import Referee, Refused, Step
 from ..table.session import Session
 from ..table.undo import describe
 from ..words import card_name
-from . import words
+from . import labels
 from .tokens import GODFATHER, TABLE, TEAM
 
 # The fields of each card's use, as the page draws its form (docs/advanced-rules.md, 9.2):
@@ -124,12 +124,12 @@ def table_view(session: Session, version: int) -> dict[str, Any]:
         "intermission_left": (
             max(0, round(session.intermission_ends - time.time())) if session.intermission_ends is not None else None
         ),
-        "log": [words.tell(line) for line in session.lines[-60:]],
-        "summary": [words.tell(line) for line in round_story(session.lines, prompt.round - 1)],
+        "log": [labels.tell(line) for line in session.lines[-60:]],
+        "summary": [labels.tell(line) for line in round_story(session.lines, prompt.round - 1)],
         "finished": game.finished,
         "winners": list(game.winners),
         "card_names": _card_names(game),
-        "words": words.labels(str(game.ruleset)),
+        "words": labels.labels(str(game.ruleset)),
     }
 
 
@@ -209,7 +209,7 @@ def team_view(session: Session, version: int, team: str) -> dict[str, Any]:
                 "player": p.name,
                 "power": p.power,
                 "object": p.object,
-                "names": {c: words.advanced(c) for c in (p.power, p.object) if c},
+                "names": {c: labels.advanced(c) for c in (p.power, p.object) if c},
                 "used": sorted(p.spent | (p.revealed & {c for c in (p.power, p.object) if c})),
             }
         )

@@ -4,8 +4,7 @@ Open them with ``open_devices(load_config(path))``; the returned
 :class:`TableDevices` holds the :class:`StandeeJudge` that referees the standees.
 """
 
-from .config import DevicesConfig, load_config
-from .events import (
+from .interfaces import (
     CountLights,
     FaultKind,
     SeatFault,
@@ -17,6 +16,7 @@ from .events import (
 )
 from .judge import StandeeJudge, WithdrawalCount, WithdrawalResult
 from .opening import TableDevices, open_devices
+from .pinout import DevicesConfig, load_config
 
 __all__ = [
     "CountLights",

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .clock import Clock, Timer
-from .events import CountLights, Speaker
+from .interfaces import CountLights, Speaker
 from .vocabulary import Phrases
 
 log = logging.getLogger(__name__)

@@ -28,7 +28,7 @@ from typing import Protocol
 from firmware_bridge.driver import Change, HubDriver
 from firmware_bridge.errors import BridgeError
 from ..errors import HubError
-from .events import SeatStatus, TiltEvent
+from .interfaces import SeatStatus, TiltEvent
 from .patterns import PATTERNS, LightPattern, colour_for
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,8 @@
 """The standee judge: settles tilt changes, times withdrawals, prompts players, finds faults.
 
-It listens to any :class:`~controller.devices.events.TiltSource` (Pi pins, the
+It listens to any :class:`~controller.devices.interfaces.TiltSource` (Pi pins, the
 sensor hub, a simulation) and shows its verdicts on any
-:class:`~controller.devices.events.SeatLights`.
+:class:`~controller.devices.interfaces.SeatLights`.
 
 Each seat has a *status* set by the game (in the share, withdrew, hit, ...).
 The status says where the standee should be: a seat in the share stands, a
@@ -25,7 +25,7 @@ from functools import partial
 
 from .clock import Clock, Timer
 from .counts import CountRun, CountSequencer
-from .events import CountLights, FaultKind, SeatFault, SeatLights, SeatStatus, Speaker, TiltEvent, TiltSource
+from .interfaces import CountLights, FaultKind, SeatFault, SeatLights, SeatStatus, Speaker, TiltEvent, TiltSource
 from .timing import Timing
 from .vocabulary import Phrases
 

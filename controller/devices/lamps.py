@@ -14,7 +14,7 @@ from gpiozero import LED, PWMLED, RGBLED
 from gpiozero.pins import Factory
 
 from .clock import Clock
-from .events import SeatStatus
+from .interfaces import SeatStatus
 from .patterns import PATTERNS, Colour, LightPattern, colour_for
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ def make_led(pins: SeatLedPins, kind: str, *, pin_factory: Factory | None = None
 
 
 class PinSeatLights:
-    """A :class:`~controller.devices.events.SeatLights` on Pi pins, one LED per seat."""
+    """A :class:`~controller.devices.interfaces.SeatLights` on Pi pins, one LED per seat."""
 
     def __init__(self, pins: Sequence[SeatLedPins], *, kind: str = "pwm", clock: Clock, pin_factory: Factory | None = None) -> None:
         self._clock = clock
@@ -147,7 +147,7 @@ class PinSeatLights:
 
 
 class PinCountLights:
-    """A :class:`~controller.devices.events.CountLights`: three ``LED``\\ s on Pi pins."""
+    """A :class:`~controller.devices.interfaces.CountLights`: three ``LED``\\ s on Pi pins."""
 
     def __init__(self, pins: Sequence[int | str], *, pin_factory: Factory | None = None) -> None:
         self._leds: list[LED] = []

@@ -13,10 +13,10 @@ from gpiozero.pins import Factory
 
 from ..errors import HubError
 from .clock import Clock, ManualClock, MonotonicClock
-from .config import DevicesConfig
-from .events import CountLights, SeatLights, Speaker, TiltSource
+from .interfaces import CountLights, SeatLights, Speaker, TiltSource
 from .judge import StandeeJudge
 from .lamps import PinCountLights, PinSeatLights
+from .pinout import DevicesConfig
 from .recording import RecordingSpeaker
 from .simulation import ClockedMockFactory, ScriptedTable
 from .sounds import prepare_sounds

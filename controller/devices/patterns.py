@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .events import SeatStatus
+from .interfaces import SeatStatus
 
 Colour = tuple[float, float, float]
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clock import Clock
-from .events import SeatStatus
+from .interfaces import SeatStatus
 
 KEEP = 1000
 
@@ -37,7 +37,7 @@ class Played:
 
 
 class RecordingSeatLights:
-    """A :class:`~controller.devices.events.SeatLights` that lights nothing."""
+    """A :class:`~controller.devices.interfaces.SeatLights` that lights nothing."""
 
     def __init__(self, *, clock: Clock, seats: int, keep: int = KEEP) -> None:
         self._clock = clock
@@ -61,7 +61,7 @@ class RecordingSeatLights:
 
 
 class RecordingCountLights:
-    """A :class:`~controller.devices.events.CountLights` that lights nothing."""
+    """A :class:`~controller.devices.interfaces.CountLights` that lights nothing."""
 
     def __init__(self, *, clock: Clock, keep: int = KEEP) -> None:
         self._clock = clock
@@ -75,7 +75,7 @@ class RecordingCountLights:
 
 
 class RecordingSpeaker:
-    """A :class:`~controller.devices.events.Speaker` that plays nothing.
+    """A :class:`~controller.devices.interfaces.Speaker` that plays nothing.
 
     With ``known`` clip keys, it refuses others, as a real speaker would.
     """

@@ -24,9 +24,9 @@ from typing import TextIO
 from gpiozero.exc import PinFactoryFallback
 
 from ..seats import seat_label
-from .config import check_pins, load_config
-from .events import SeatFault, SeatStatus, TiltEvent
+from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import TableDevices, open_devices
+from .pinout import check_pins, load_config
 from .simulation import ClockedMockFactory
 from .vocabulary import CLIP_KEYS, LANGUAGES
 

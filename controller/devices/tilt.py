@@ -15,7 +15,7 @@ from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory
 
 from .clock import Clock
-from .events import TiltEvent
+from .interfaces import TiltEvent
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class SeatDebouncer:
 
 
 class PinTiltSensors:
-    """A :class:`~controller.devices.events.TiltSource` reading one :class:`TiltSwitch` per seat."""
+    """A :class:`~controller.devices.interfaces.TiltSource` reading one :class:`TiltSwitch` per seat."""
 
     def __init__(self, pins: Sequence[int | str], *, clock: Clock, debounce: float, pin_factory: Factory | None = None) -> None:
         self._listeners = TiltListeners()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors, files
-from ..devices.config import (
+from ..devices.pinout import (
     DEFAULT_PINOUT,
     HARDWARE_DEFAULTS,
     MAX_BYTES,

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..devices.events import SeatStatus, TiltEvent
+from ..devices.interfaces import SeatStatus, TiltEvent
 from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..errors import TableInputError
 from ..record.story import ending_lines, event_line

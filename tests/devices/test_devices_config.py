@@ -8,9 +8,9 @@ import pytest
 
 from controller.devices import SeatStatus, load_config, open_devices
 from controller.devices.clock import ManualClock
-from controller.devices.config import DEFAULT_PINOUT, build_config, merge, read_toml
 from controller.devices.lamps import PinSeatLights
 from controller.devices.opening import open_simulated
+from controller.devices.pinout import DEFAULT_PINOUT, build_config, merge, read_toml
 from controller.devices.recording import (
     RecordingCountLights,
     RecordingSeatLights,

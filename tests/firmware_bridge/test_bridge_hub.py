@@ -12,8 +12,8 @@ import time
 import pytest
 from bridge_helpers import wait_for
 
-from controller.devices.events import SeatStatus
 from controller.devices.hub_backend import HubBackend, pattern_steps
+from controller.devices.interfaces import SeatStatus
 from controller.devices.patterns import PATTERNS
 from controller.errors import HubError
 from firmware_bridge import FIRMWARE_DIR

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.devices.events import SeatStatus
+from controller.devices.interfaces import SeatStatus
 from controller.record import replay, result
 from controller.table.referee import Step
 from table_kit import table
