@@ -181,9 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_aims)
 
     p = sub.add_parser("synth-aims", help="render labelled synthetic aim clips (truth.json beside each)")
-    p.add_argument("out")
-    p.add_argument("--count", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("out", help="folder to write the clips into")
+    p.add_argument("--count", type=int, default=10, help="number of clips (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed renders the same clips (default 0)")
     p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
     p.set_defaults(run=cmd_synth_aims)
     return parser

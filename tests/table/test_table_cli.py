@@ -129,6 +129,18 @@ def test_every_option_has_help_with_its_default():
                 assert "default" in action.help, f"{name} {action.option_strings[0]}: say what happens without it"
 
 
+def test_every_vision_option_has_help():
+    import argparse
+
+    from vision.__main__ import build_parser as vision_parser
+
+    commands = next(a for a in vision_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name, sub in commands.items():
+        for action in sub._actions:
+            if "-h" not in action.option_strings:
+                assert action.help, f"vision {name} {action.option_strings or action.dest} has no help"
+
+
 def test_selftest_help_is_plain_and_says_what_the_tilt_switch_tells(capsys):
     from controller.devices.selftest import main as selftest
 
@@ -188,8 +200,8 @@ def test_vision_and_hub_commands_run_through_cashnguns(tmp_path, capsys):
         assert f"`cashnguns {name}" in readme
 
 
-def test_vision_does_not_import_the_controller():
-    for package in ("vision",):
+def test_vision_and_the_hub_do_not_import_the_controller():
+    for package in ("vision", "firmware_bridge"):
         for path in (ROOT / package).rglob("*.py"):
             text = path.read_text()
             assert "from controller" not in text and "import controller" not in text, path
