@@ -238,11 +238,11 @@ def test_camera_aims_confirmed_in_one_tap_and_corrected_seat_by_seat(browser, tm
         frame = SimulatedCamera(3).judge(thrower=0, seats=6, number=1, truth=([], [])).frame
         with session.lock:
             session.pending = {"kind": "aims", "aims": seen, "late": list(truth.late), "unsure": [wrong],
-                               "refused": {refused: "his arm hides the standee"}, "margins": {}}
+                               "refused": {refused: "an arm hides the standee"}, "margins": {}}
             session.frame = frame
         relay.changed()
         page.wait_for_selector(f'[data-refused="{refused}"]')
-        assert "his arm hides the standee" in page.inner_text(f'[data-refused="{refused}"]')
+        assert "an arm hides the standee" in page.inner_text(f'[data-refused="{refused}"]')
         assert page.locator(".frame img").count() == 1
         page.wait_for_function("() => document.querySelector('.frame img').naturalWidth > 0")
         if SHOTS:
