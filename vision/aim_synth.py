@@ -29,6 +29,7 @@ import numpy as np
 
 from vision import markers
 from vision.sources import write_frames
+from vision.synth import lens_maps
 
 WIDTH, HEIGHT = 640, 480
 PAD = 40
@@ -474,11 +475,7 @@ class AimScene:
         return (field[..., None] * tint[None, None, :]).astype(np.float32)
 
     def _lens_maps(self) -> tuple[np.ndarray, np.ndarray]:
-        f = self.camera.focal
-        yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
-        xn, yn = (xx - WIDTH / 2) / f, (yy - HEIGHT / 2) / f
-        k = 1 + self.spec.lens_k1 * (xn * xn + yn * yn)
-        return (xn * k * f + WIDTH / 2 + PAD).astype(np.float32), (yn * k * f + HEIGHT / 2 + PAD).astype(np.float32)
+        return lens_maps(self.camera.focal, self.spec.lens_k1, pad=PAD)
 
     def _quad(self, img: np.ndarray, tex: np.ndarray, world: np.ndarray, shade: float = 1.0) -> None:
         pts = self.camera.project(world).astype(np.float32)

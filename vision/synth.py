@@ -27,6 +27,15 @@ from vision.sources import write_frames
 
 WIDTH, HEIGHT = 640, 480
 PAD = 32  # the ideal (undistorted) canvas is larger than the output so lens distortion has content
+
+
+def lens_maps(focal: float, k1: float, *, pad: int, width: int = WIDTH, height: int = HEIGHT) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.remap`` maps that bend an ideal canvas (``pad`` pixels larger on each side) through a barrel lens
+    of coefficient ``k1``, as a camera of focal length ``focal`` (pixels) would see it."""
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    xn, yn = (xx - width / 2) / focal, (yy - height / 2) / focal
+    k = 1 + k1 * (xn * xn + yn * yn)
+    return (xn * k * focal + width / 2 + pad).astype(np.float32), (yn * k * focal + height / 2 + pad).astype(np.float32)
 PLAY_W, PLAY_H = 80.0, 60.0  # play area, cm
 STANDEE_W, STANDEE_H = 6.0, 11.0
 CROWN_CARD = 5.0  # crown card side, cm (4 cm marker + margins)
@@ -695,11 +704,7 @@ class Scene:
         return (gain[..., None] * tint[None, None, :]).astype(np.float32)
 
     def _lens(self) -> tuple[np.ndarray, np.ndarray]:
-        f = self.camera.focal
-        yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
-        xn, yn = (xx - WIDTH / 2) / f, (yy - HEIGHT / 2) / f
-        k = 1 + self.spec.lens_k1 * (xn * xn + yn * yn)
-        return (xn * k * f + WIDTH / 2 + PAD).astype(np.float32), (yn * k * f + HEIGHT / 2 + PAD).astype(np.float32)
+        return lens_maps(self.camera.focal, self.spec.lens_k1, pad=PAD)
 
     # -- truth
     def truth(self) -> Truth:
