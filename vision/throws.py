@@ -30,6 +30,7 @@ from vision.calibration import Calibration, calibrate
 from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
 from vision.motion import BlobKind, MotionDetector
+from vision.patches import Look
 from vision.sources import open_clip
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ class SeatEvidence:
     crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
     max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames
+    max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
     shuriken_contact: bool = False  # the shuriken's blob met the standee in the image
@@ -138,6 +140,9 @@ class _SeatTrack:
     card_mask: np.ndarray | None = None  # low-resolution mask of the crown card's place
     fall_mask: np.ndarray | None = None  # low-resolution mask of the strip a fallen standee lies in
     shifts: list[float] = field(default_factory=list)
+    crown_look: Look | None = None  # the crown card's look at rest, tracked by correlation
+    base_look: Look | None = None
+    card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
     examined: int = 0
     hidden: int = 0
     contact: bool = False
@@ -150,6 +155,7 @@ class _SeatTrack:
 
     def reset(self) -> None:
         self.shifts.clear()
+        self.card_shifts.clear()
         self.examined = self.hidden = self.registered = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
@@ -256,6 +262,10 @@ class ThrowJudge:
             track = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
             track.to_cm = _pixels_to_cm(crown)
             track.card_mask, track.fall_mask = self._masks(crown, size)
+            still = rest if rest is not None else frames[0]
+            track.crown_look = Look.of(still, crown.center, 0.6 * side, search=max(6, int(0.8 * side)))
+            if base is not None:
+                track.base_look = Look.of(still, base.center, 0.6 * base.side_px, search=8)
             self.tracks[seat] = track
         self._frames = 0
         self._armed_at = 0
@@ -405,8 +415,23 @@ class ThrowJudge:
             shift = float(np.linalg.norm(moved))
             t.registered += against == "registered frame"
             t.shifts.append(shift)
+        card = self._card_shift(t, frame, offset)
+        if card is not None:
+            t.card_shifts.append(card)
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
+
+    def _card_shift(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float]) -> float | None:
+        """The crown card's displacement (cm on its plane) found by correlating its look at rest,
+        against the base card found the same way (else the registered frame); None if unseen."""
+        if t.crown_look is None:
+            return None
+        crown = t.crown_look.displacement(frame, offset)
+        if crown is None:
+            return None
+        base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
+        moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
+        return float(np.linalg.norm(t.to_cm @ moved))
 
     def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen:
@@ -476,7 +501,10 @@ class ThrowJudge:
                 ev.confidence = 0.4
             return ev
         shifts = sorted(t.shifts)
+        cards = sorted(t.card_shifts)
         ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
+        ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
+        ev.max_shift_cm = max(ev.max_shift_cm, ev.max_card_shift_cm)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
