@@ -87,6 +87,7 @@ class SeatEvidence:
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
     max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
+    final_card_shift_cm: float | None = None  # the crown card's displacement at the end, by its look
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
     shuriken_contact: bool = False  # the shuriken's blob met the standee in the image
@@ -147,21 +148,26 @@ class _SeatTrack:
     hidden: int = 0
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
+    unseen: int = 0  # frames neither the crown marker nor its card's look was found
     hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
     hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
     star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px
     lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
     first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
+    first_move: int | None = None  # frame when the crown was first seen moved a touch's worth from its place
+    arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
+    last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
 
     def reset(self) -> None:
         self.shifts.clear()
         self.card_shifts.clear()
-        self.examined = self.hidden = self.registered = 0
+        self.examined = self.hidden = self.registered = self.unseen = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
         self.star_nearest_px = None
         self.contact = False
-        self.first_change = None
+        self.first_change = self.first_move = self.arm_first = None
+        self.last_seen_shift = None
 
 
 def _armed_crown(t: _SeatTrack) -> Detection:
@@ -402,22 +408,31 @@ class ThrowJudge:
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
         found = self.detector.detect_in(frame, box, upscale=1).get(_armed_crown(t).marker_id)
+        under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+        if under_arm and t.arm_first is None:
+            t.arm_first = self._frames
+        card = self._card_shift(t, frame, offset)
+        if card is not None:
+            t.card_shifts.append(card)
         if found is None:
             t.hidden += 1
-            under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
-            t.hidden_free += not under_arm
-            t.hidden_in_flight += self._shuriken_seen
+            shift = None
+            if card is None:  # neither decoded nor its card's look found: out of sight
+                t.unseen += 1
+                t.hidden_free += not under_arm
+                t.hidden_in_flight += self._shuriken_seen
             if t.lost_under_arm is None:
                 t.lost_under_arm = under_arm
-            shift = None
         else:
             moved, against = self._crown_shift(t, frame, offset, found)
             shift = float(np.linalg.norm(moved))
             t.registered += against == "registered frame"
             t.shifts.append(shift)
-        card = self._card_shift(t, frame, offset)
-        if card is not None:
-            t.card_shifts.append(card)
+        seen = shift if shift is not None else card
+        if seen is not None:
+            t.last_seen_shift = seen
+            if seen >= self.config.moved_cm and t.first_move is None:
+                t.first_move = self._frames
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
 
@@ -536,6 +551,19 @@ class ThrowJudge:
                          f"{cfg.turned_deg:g} degrees)")
             ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
             return ev
+        still, offset = (rest, (0.0, 0.0)) if rest is not None else (frames[-1], offsets[-1])
+        card = self._card_shift(t, still, offset)
+        if card is not None:
+            ev.final_card_shift_cm = round(card, 3)
+            if card < cfg.fallen_cm:
+                # the card's pattern is where it stood, in two quarters or more: the star or a
+                # finger may cover the rest, but the standee is up
+                ev.final_shift_cm = ev.final_card_shift_cm
+                ev = self._standing(ev, t)
+                ev.reason = (f"crown marker not decoded, but its card's look found {card:.2f} cm from its place: "
+                             f"still up; {ev.reason}")
+                ev.confidence = min(ev.confidence, 0.85)
+                return ev
         return self._crown_unseen(ev, t)
 
     def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
@@ -567,11 +595,13 @@ class ThrowJudge:
                 ev.confidence = min(ev.confidence, 0.5)
             return ev
         if area < cfg.fallen_area_cm2:
-            ev.outcome = Outcome.TOUCHED
+            # covered (the star at rest on it), not down: touched only if it was seen to move
+            ev = self._standing(ev, t)
             ev.reason = (f"crown covered: {area:.0f} cm² changed along its fall line, a star-sized blob, less "
                          f"than a fallen standee ({cfg.fallen_area_cm2:g} cm²)"
-                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down")
-            ev.confidence = 0.75 if (t.contact or ev.max_shift_cm >= cfg.moved_cm) else 0.5
+                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down; "
+                         f"{ev.reason}")
+            ev.confidence = min(ev.confidence, 0.75)
             return ev
         ev.outcome = Outcome.KNOCKED
         ev.reason = (f"crown marker gone, its card's place {100 * card_share:.0f} % changed and {area:.0f} cm² "
@@ -671,7 +701,7 @@ class ThrowJudge:
         else:
             ev.outcome = Outcome.NOTHING
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
-            seen = t.examined - t.hidden
+            seen = t.examined - t.unseen
             ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85
             if moved > 0.5 * cfg.moved_cm:
                 ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
