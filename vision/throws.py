@@ -29,7 +29,7 @@ from vision import markers
 from vision.calibration import Calibration, calibrate
 from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
-from vision.motion import BlobKind, MotionDetector
+from vision.motion import STAR_AREA_CM2, BlobKind, MotionDetector
 from vision.patches import Look
 from vision.sources import open_clip
 
@@ -85,7 +85,8 @@ class SeatEvidence:
     standing_when_armed: bool = True
     crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
-    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames
+    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each frame)
+    max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
     final_card_shift_cm: float | None = None  # the crown card's displacement at the end, by its look
     final_shift_cm: float | None = None
@@ -144,6 +145,7 @@ class _SeatTrack:
     crown_look: Look | None = None  # the crown card's look at rest, tracked by correlation
     base_look: Look | None = None
     card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
+    best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
     examined: int = 0
     hidden: int = 0
     contact: bool = False
@@ -161,6 +163,7 @@ class _SeatTrack:
     def reset(self) -> None:
         self.shifts.clear()
         self.card_shifts.clear()
+        self.best_shifts.clear()
         self.examined = self.hidden = self.registered = self.unseen = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
@@ -411,9 +414,11 @@ class ThrowJudge:
         under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
         if under_arm and t.arm_first is None:
             t.arm_first = self._frames
-        card = self._card_shift(t, frame, offset)
+        card_move = self._card_move(t, frame, offset)
+        card = None if card_move is None else card_move[0]
         if card is not None:
             t.card_shifts.append(card)
+        marker_registered = False
         if found is None:
             t.hidden += 1
             shift = None
@@ -426,10 +431,12 @@ class ThrowJudge:
         else:
             moved, against = self._crown_shift(t, frame, offset, found)
             shift = float(np.linalg.norm(moved))
-            t.registered += against == "registered frame"
+            marker_registered = against == "registered frame"
             t.shifts.append(shift)
-        seen = shift if shift is not None else card
+        seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is not None:
+            t.best_shifts.append(seen)
+            t.registered += card_move[1] if card_move is not None else marker_registered
             t.last_seen_shift = seen
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
@@ -437,8 +444,14 @@ class ThrowJudge:
             t.first_change = self._frames
 
     def _card_shift(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float]) -> float | None:
+        found = self._card_move(t, frame, offset)
+        return None if found is None else found[0]
+
+    def _card_move(self, t: _SeatTrack, frame: np.ndarray,
+                   offset: tuple[float, float]) -> tuple[float, bool] | None:
         """The crown card's displacement (cm on its plane) found by correlating its look at rest,
-        against the base card found the same way (else the registered frame); None if unseen."""
+        against the base card found the same way (else the registered frame: the flag says which); None
+        if unseen."""
         if t.crown_look is None:
             return None
         crown = t.crown_look.displacement(frame, offset)
@@ -446,7 +459,7 @@ class ThrowJudge:
             return None
         base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
-        return float(np.linalg.norm(t.to_cm @ moved))
+        return float(np.linalg.norm(t.to_cm @ moved)), base is None
 
     def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen:
@@ -517,9 +530,10 @@ class ThrowJudge:
             return ev
         shifts = sorted(t.shifts)
         cards = sorted(t.card_shifts)
-        ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
+        best = sorted(t.best_shifts)
+        ev.max_marker_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
         ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
-        ev.max_shift_cm = max(ev.max_shift_cm, ev.max_card_shift_cm)
+        ev.max_shift_cm = round(best[-2] if len(best) >= 2 else 0.0, 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
@@ -627,7 +641,10 @@ class ThrowJudge:
     def _arm_over(self, t: _SeatTrack) -> bool:
         """Whether a hand or arm covers the crown card's place: a change reaching in from the image
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
-        view also reaches the border, but lies inside its strip)."""
+        view also reaches the border, but lies inside its strip), unless the standee itself went
+        first: its crown seen moving away, and never back, before anything from the border reached
+        it, and the change no larger than a standee lying flat, within a standee's length of where
+        it stood (fallen towards the edge of the view, in any direction)."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
@@ -635,8 +652,17 @@ class ThrowJudge:
             return False
         _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
         cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        changed = self.motion.changed_now()
+        went_first = self._went_first(t)
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
             blob = labels == i
+            if went_first:
+                core = blob & changed
+                area = float(core.sum()) * cm2_per_pixel
+                near = float((core & self._reach(t)).sum()) * cm2_per_pixel
+                # the change is where it stood and where it lies: at most twice a standee lying flat
+                if area <= 2 * MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
+                    continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
@@ -645,6 +671,24 @@ class ThrowJudge:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
 
+    def _went_first(self, t: _SeatTrack) -> bool:
+        """The crown was seen moving away from its place before any hand or arm reached its card,
+        and was still away from it the last time it was seen."""
+        return (t.first_move is not None and (t.arm_first is None or t.first_move < t.arm_first)
+                and t.last_seen_shift is not None and t.last_seen_shift >= self.config.moved_cm)
+
+    def _reach(self, t: _SeatTrack) -> np.ndarray:
+        """Low-resolution mask of the table a fallen standee can cover: a standee's length around
+        its crown's and its base's places, in any direction."""
+        scale = self.config.motion_scale
+        mask = np.zeros(self.motion.changed_now().shape, np.uint8)
+        radius = int(round((FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm / scale))
+        for mark in (t.crown, t.base):
+            if mark is not None:
+                c = np.round(mark.center / scale).astype(int)
+                cv2.circle(mask, (int(c[0]), int(c[1])), radius, 1, -1)
+        return mask.astype(bool)
+
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
         cfg = self.config
         moved = ev.max_shift_cm
@@ -652,7 +696,7 @@ class ThrowJudge:
         near = ev.star_nearest_cm
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
-        loose = t.registered * 2 > len(t.shifts) or ev.shift_measured_against == "registered frame"
+        loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
         if loose and cfg.moved_cm <= max(moved, final) < 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED if moved >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
