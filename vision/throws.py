@@ -89,6 +89,7 @@ class SeatEvidence:
     max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each frame)
     max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
+    last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen moving
     final_card_shift_cm: float | None = None  # the crown card's displacement at the end, by its look
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
@@ -547,6 +548,7 @@ class ThrowJudge:
         """One seat's outcome from its last settled frames, every measure in table coordinates."""
         cfg = self.config
         ev = SeatEvidence(t.seat, shuriken_contact=t.contact, frames_examined=t.examined,
+                          last_seen_shift_cm=None if t.last_seen_shift is None else round(t.last_seen_shift, 3),
                           star_nearest_cm=None if t.star_nearest_px is None
                           else round(t.star_nearest_px / self.calibration.px_per_cm, 1),
                           frames_crown_hidden=t.hidden,
@@ -619,6 +621,17 @@ class ThrowJudge:
                              f"still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
                 return ev
+        far = self._find(frames, offsets, t.crown.marker_id, t.crown.center,
+                         (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm, upscale=1, rest=rest)
+        if far is not None:
+            away = float(np.linalg.norm(t.to_cm @ (far.center - t.crown.center)))
+            if away >= cfg.fallen_cm:
+                # its crown card lies readable elsewhere on the table: the standee is down
+                ev.final_shift_cm = round(away, 2)
+                ev.outcome = Outcome.KNOCKED
+                ev.reason = f"crown marker found {away:.0f} cm from its place (a standee is down from {cfg.fallen_cm:g} cm)"
+                ev.confidence = 0.95
+                return ev
         return self._crown_unseen(ev, t)
 
     def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
@@ -637,6 +650,16 @@ class ThrowJudge:
             ev.outcome = Outcome.TOUCHED if ev.max_shift_cm >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
             ev.confidence = 0.3
+            return ev
+        if (t.crown_look is not None and ev.final_card_shift_cm is None and area >= cfg.fallen_area_cm2
+                and t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm):
+            # seen moving away and never back, its card's look gone from its place, and a standee's
+            # worth of table changed along its fall line: down, even where its card's place looks alike
+            ev.outcome = Outcome.KNOCKED
+            ev.reason = (f"crown last seen {t.last_seen_shift:.1f} cm from its place, never back; its card's look "
+                         f"gone from there and {area:.0f} cm² changed along its fall line (a fallen standee, at "
+                         f"least {cfg.fallen_area_cm2:g} cm²)")
+            ev.confidence = 0.9 if ev.base_seen_at_end else 0.75
             return ev
         if card_share < cfg.covered_share:
             ev = self._standing(ev, t)
