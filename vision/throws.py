@@ -6,9 +6,17 @@ something moves get a close look (ArUco detection in a small crop around the cro
 settles without a shuriken ever seen and with no standee changed (a hand reaching in) re-arms the
 judge instead of judging. No throw before the timeout is a miss.
 
+Each examined frame measures the crown's displacement on the table plane twice: by its decoded
+marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
+partial cover such as the star or a finger); the finer one counts, against the base card found the
+same way, else the registered frame.
+
 Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
-end (more certain when its base marker is still seen); ``touched`` when the crown moved during the
-throw and stands again, or when it moved a little while the shuriken's blob met the standee. A seat
+end (more certain when its base marker is still seen), or lies readable elsewhere on the table;
+``touched`` when the crown moved during the throw and stands again, or when it moved a little while
+the shuriken's blob met the standee. A crown covered at the end (the star at rest on it) whose card
+is still where it stood is up, and touched only if it was seen to move: a star landing on a
+standee that does not move it touched nothing. A seat
 the star passed close to whose crown moved more than a still crown jitters but less than a touch, or
 was out of sight while the star flew, keeps ``nothing`` but asks the Godfather.
 """
@@ -89,7 +97,7 @@ class SeatEvidence:
     max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each frame)
     max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
-    last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen moving
+    last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen
     final_card_shift_cm: float | None = None  # the crown card's displacement at the end, by its look
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
