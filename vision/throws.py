@@ -424,8 +424,10 @@ class ThrowJudge:
             if t.crown is None:
                 continue
             x0, y0, x1, y1 = t.watch
-            if m.changed[y0:y1, x0:x1].any() or self._frames <= t.watch_until:
+            if m.changed[y0:y1, x0:x1].any():
                 self._examine(t, frame)
+            elif self._frames <= t.watch_until:  # nothing moves there that shows: its card's look only
+                self._look(t, frame)
         self._still = self._still + 1 if quiet else 0
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
@@ -487,6 +489,18 @@ class ThrowJudge:
                 t.first_move = self._frames
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
+
+    def _look(self, t: _SeatTrack, frame: np.ndarray) -> None:
+        """The crown measured by its card's look alone (cheap: no decoding)."""
+        card_move = self._card_move(t, frame, self.motion.shift)
+        if card_move is None:
+            return
+        t.card_shifts.append(card_move[0])
+        t.best_shifts.append(card_move[0])
+        t.registered += card_move[1]
+        t.last_seen_shift = card_move[0]
+        if card_move[0] >= self.config.moved_cm and t.first_move is None:
+            t.first_move = self._frames
 
     def _card_shift(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float]) -> float | None:
         found = self._card_move(t, frame, offset)
@@ -629,8 +643,12 @@ class ThrowJudge:
                              f"still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
                 return ev
-        far = self._find(frames, offsets, t.crown.marker_id, t.crown.center,
-                         (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm, upscale=1, rest=rest)
+        reach = (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm
+        still_at = np.asarray(offset, np.float32)
+        far = self.detector.detect_in(still, _box_around(t.crown.center + still_at, reach, (still.shape[1], still.shape[0])),
+                                      upscale=1).get(t.crown.marker_id)
+        if far is not None:
+            far = Detection(far.marker_id, far.corners - still_at)
         if far is not None:
             away = float(np.linalg.norm(t.to_cm @ (far.center - t.crown.center)))
             if away >= cfg.fallen_cm:
@@ -866,6 +884,9 @@ def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]])
             m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
             frame = cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         moved.append(frame)
+    if len(moved) == 3:  # the median of three, element by element: max(min(a, b), min(max(a, b), c))
+        a, b, c = moved
+        return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), c))
     return np.median(np.stack(moved), axis=0).astype(np.uint8)
 
 
