@@ -161,6 +161,7 @@ class _SeatTrack:
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
     unseen: int = 0  # frames neither the crown marker nor its card's look was found
+    under_arm: int = 0  # of those, frames a hand or arm from the border covered its card
     hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
     hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
     star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px
@@ -176,7 +177,7 @@ class _SeatTrack:
         self.shifts.clear()
         self.card_shifts.clear()
         self.best_shifts.clear()
-        self.examined = self.hidden = self.registered = self.unseen = 0
+        self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
         self.star_nearest_px = None
@@ -235,6 +236,9 @@ class ThrowJudge:
         self._motion_since = 0
         self._still = 0
         self._shuriken_seen = False
+        self._star_free = False
+        self._candidate_seen = False
+        self._hidden_under_hand: set[int] = set()
         self._last_candidates: list[np.ndarray] = []
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
@@ -300,6 +304,9 @@ class ThrowJudge:
         self._armed_at = 0
         self._still = 0
         self._shuriken_seen = False
+        self._star_free = False  # the star seen at least once with no hand or arm in view
+        self._candidate_seen = False  # a star-sized blob seen since the last (re-)arming
+        self._hidden_under_hand = set()  # crowns under a hand while something star-sized moved
         self._last_candidates = []
         self.verdict = None
         self.state = State.ARMED
@@ -399,6 +406,7 @@ class ThrowJudge:
             self._still = 0
         # MOTION
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
+        self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
         for t in self.tracks.values():
             t.star_far_now = bool(candidates)
@@ -448,6 +456,9 @@ class ThrowJudge:
             low, high = (v * px_per_cm / self.fps for v in (MIN_STAR_SPEED_CM_S, MAX_STAR_SPEED_CM_S))
             self._shuriken_seen = any(low <= float(np.linalg.norm(c - p)) <= high
                                       for c in centres for p in self._last_candidates)
+        if centres and self._shuriken_seen and not self._star_free:
+            # a star-sized blob while no hand or arm is in view: not a piece of one
+            self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
 
     def _examine(self, t: _SeatTrack, frame: np.ndarray) -> None:
@@ -469,6 +480,7 @@ class ThrowJudge:
             shift = None
             if card is None:  # neither decoded nor its card's look found: out of sight
                 t.unseen += 1
+                t.under_arm += under_arm
                 t.hidden_free += not under_arm
                 # the star seen this frame far from it, and not near it for a swing's time: no touch now
                 star_far = t.star_far_now and self._frames > t.watch_until
@@ -521,16 +533,28 @@ class ThrowJudge:
         return float(np.linalg.norm(t.to_cm @ moved)), base is None
 
     def _settled(self, final: bool = False) -> Verdict | None:
-        if self._shuriken_seen:
+        if self._shuriken_seen and self._star_free:
             return self._conclude("judged")
         states = self._final_states()
+        if self._shuriken_seen:
+            # the "star" was only ever seen while a hand or arm was in view: a piece of it, or the
+            # star thrown by that hand; judged unless every seat is surely untouched (a hand that
+            # reached in and left), which waits for the throw instead
+            if final or any(o is not Outcome.NOTHING or ev.confidence < self.config.ask_godfather_below
+                            for o, ev in states.values()):
+                return self._conclude("judged", final=states)
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
         if final:
             return self._conclude("no throw seen before the frames ran out", final=states)
+        if self._candidate_seen:
+            # something star-sized moved while these crowns were under a hand or arm: the star may
+            # have touched one of them there, unseen
+            self._hidden_under_hand |= {t.seat for t in self.tracks.values() if t.under_arm >= 2}
         log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
         self.motion.rebase()
         self._last_candidates = []
+        self._shuriken_seen = self._star_free = self._candidate_seen = False
         for t in self.tracks.values():
             t.reset()
         self.state = State.ARMED
@@ -848,6 +872,11 @@ class ThrowJudge:
         if unsettled or unsure:
             for ev in evidence.values():
                 ev.confidence *= 0.5
+        for seat in self._hidden_under_hand:
+            ev = evidence[seat]
+            if ev.outcome is Outcome.NOTHING:
+                ev.reason += "; its crown was under a hand while something star-sized moved: the Godfather looks"
+                ev.confidence = min(ev.confidence, 0.5)
         conf = min((ev.confidence for ev in evidence.values()), default=1.0)
         knocked = sorted(s for s, e in evidence.items() if e.outcome is Outcome.KNOCKED)
         touched = sorted(s for s, e in evidence.items() if e.outcome is Outcome.TOUCHED)
