@@ -6,9 +6,17 @@ something moves get a close look (ArUco detection in a small crop around the cro
 settles without a shuriken ever seen and with no standee changed (a hand reaching in) re-arms the
 judge instead of judging. No throw before the timeout is a miss.
 
+Each examined frame measures the crown's displacement on the table plane twice: by its decoded
+marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
+partial cover such as the star or a finger); the finer one counts, against the base card found the
+same way, else the registered frame.
+
 Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
-end (more certain when its base marker is still seen); ``touched`` when the crown moved during the
-throw and stands again, or when it moved a little while the shuriken's blob met the standee. A seat
+end (more certain when its base marker is still seen), or lies readable elsewhere on the table;
+``touched`` when the crown moved during the throw and stands again, or when it moved a little while
+the shuriken's blob met the standee. A crown covered at the end (the star at rest on it) whose card
+is still where it stood is up, and touched only if it was seen to move: a star landing on a
+standee that does not move it touched nothing. A seat
 the star passed close to whose crown moved more than a still crown jitters but less than a touch, or
 was out of sight while the star flew, keeps ``nothing`` but asks the Godfather.
 """
@@ -29,7 +37,8 @@ from vision import markers
 from vision.calibration import Calibration, calibrate
 from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
-from vision.motion import BlobKind, MotionDetector
+from vision.motion import STAR_AREA_CM2, BlobKind, MotionDetector
+from vision.patches import Look
 from vision.sources import open_clip
 
 log = logging.getLogger(__name__)
@@ -40,6 +49,7 @@ FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
 MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
+WATCH_AFTER_STAR_S = 0.3  # a touched standee's swing dies down within this (a few swings of 3-5 per second)
 STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may have touched it unseen
 
 
@@ -84,7 +94,11 @@ class SeatEvidence:
     standing_when_armed: bool = True
     crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
-    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames
+    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each frame)
+    max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
+    max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
+    last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen
+    final_card_shift_cm: float | None = None  # the crown card's displacement at the end, by its look
     final_shift_cm: float | None = None
     final_turn_deg: float | None = None
     shuriken_contact: bool = False  # the shuriken's blob met the standee in the image
@@ -138,24 +152,39 @@ class _SeatTrack:
     card_mask: np.ndarray | None = None  # low-resolution mask of the crown card's place
     fall_mask: np.ndarray | None = None  # low-resolution mask of the strip a fallen standee lies in
     shifts: list[float] = field(default_factory=list)
+    crown_look: Look | None = None  # the crown card's look at rest, tracked by correlation
+    base_look: Look | None = None
+    card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
+    best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
     examined: int = 0
     hidden: int = 0
     contact: bool = False
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
+    unseen: int = 0  # frames neither the crown marker nor its card's look was found
+    under_arm: int = 0  # of those, frames a hand or arm from the border covered its card
     hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
     hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
     star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px
     lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
     first_change: int | None = None  # frame (since arming) when the crown first moved or was lost
+    star_far_now: bool = False  # this frame shows the star, and far from this crown
+    watch_until: int = -1  # frame until which the crown is looked at whatever moves (the star passed near)
+    first_move: int | None = None  # frame when the crown was first seen moved a touch's worth from its place
+    arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
+    last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
 
     def reset(self) -> None:
         self.shifts.clear()
-        self.examined = self.hidden = self.registered = 0
+        self.card_shifts.clear()
+        self.best_shifts.clear()
+        self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
         self.star_nearest_px = None
         self.contact = False
-        self.first_change = None
+        self.first_change = self.first_move = self.arm_first = None
+        self.last_seen_shift = None
+        self.watch_until = -1
 
 
 def _armed_crown(t: _SeatTrack) -> Detection:
@@ -207,6 +236,9 @@ class ThrowJudge:
         self._motion_since = 0
         self._still = 0
         self._shuriken_seen = False
+        self._star_free = False
+        self._candidate_seen = False
+        self._hidden_under_hand: set[int] = set()
         self._last_candidates: list[np.ndarray] = []
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
@@ -231,6 +263,7 @@ class ThrowJudge:
         size = (frames[0].shape[1], frames[0].shape[0])
         scale = self.config.motion_scale
         rest = _median_at_rest(frames, shifts)
+        self._rest_found: dict[int, Detection] | None = None
         self._rest_end = None
         self.tracks = {}
         for seat in range(self.seats):
@@ -242,6 +275,12 @@ class ThrowJudge:
             if marks.base is not None:
                 base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
                                   2.0 * _side(marks.base), upscale=2, rest=rest)
+            if crown is None or (base is None and marks.base is None):
+                # unread by the calibration in single frames (glare, a dim room, blur): looked for
+                # in the resting image, where noise and compression blocks averaged out
+                found = self._rest_markers(rest)
+                crown = crown or found.get(markers.crown_id(seat))
+                base = base or found.get(markers.base_id(seat))
             if crown is None:
                 self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0),
                                                (0, 0, 0, 0), (0, 0, 0, 0))
@@ -256,15 +295,35 @@ class ThrowJudge:
             track = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
             track.to_cm = _pixels_to_cm(crown)
             track.card_mask, track.fall_mask = self._masks(crown, size)
+            still = rest if rest is not None else frames[0]
+            track.crown_look = Look.of(still, crown.center, 0.6 * side, search=max(6, int(0.8 * side)))
+            if base is not None:
+                track.base_look = Look.of(still, base.center, 0.6 * base.side_px, search=8)
             self.tracks[seat] = track
         self._frames = 0
         self._armed_at = 0
         self._still = 0
         self._shuriken_seen = False
+        self._star_free = False  # the star seen at least once with no hand or arm in view
+        self._candidate_seen = False  # a star-sized blob seen since the last (re-)arming
+        self._hidden_under_hand = set()  # crowns under a hand while something star-sized moved
         self._last_candidates = []
         self.verdict = None
         self.state = State.ARMED
         log.debug("armed: %s standing", [s for s, t in self.tracks.items() if t.crown is not None])
+
+    def _rest_markers(self, rest: np.ndarray | None) -> dict[int, Detection]:
+        """Every marker found in the resting image (worked out once per arming), contrast
+        stretched too: a washed-out or dim card's cells come back."""
+        if rest is None:
+            return {}
+        if self._rest_found is None:
+            found = self.detector.detect_hard(rest)
+            gray = rest if rest.ndim == 2 else cv2.cvtColor(rest, cv2.COLOR_BGR2GRAY)
+            for mid, det in self.detector.detect_hard(cv2.createCLAHE(2.0, (8, 8)).apply(gray)).items():
+                found.setdefault(mid, det)
+            self._rest_found = found
+        return self._rest_found
 
     def _masks(self, crown: Detection, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """Low-resolution masks of the crown card's place and of the strip along the seat's fall
@@ -347,23 +406,36 @@ class ThrowJudge:
             self._still = 0
         # MOTION
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
+        self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
+        for t in self.tracks.values():
+            t.star_far_now = bool(candidates)
         for blob in candidates:
             for t in self.tracks.values():
                 # the star leaves from behind the thrower's own standee: passing it is no contact
-                if t.crown is None or t.seat == self.thrower:
+                if t.seat == self.thrower:
                     continue
-                if _overlap(blob.box, t.body):
+                if t.crown is not None and _overlap(blob.box, t.body):
                     t.contact = True
-                d = float(np.linalg.norm(np.asarray(blob.centre) - t.crown.center))
+                mark = t.crown if t.crown is not None else t.base  # a seat whose crown was unread: its base
+                if mark is None:
+                    continue
+                d = float(np.linalg.norm(np.asarray(blob.centre) - mark.center))
                 if t.star_nearest_px is None or d < t.star_nearest_px:
                     t.star_nearest_px = d
+                if d < STAR_NEAR_CM * self.calibration.px_per_cm:
+                    t.star_far_now = False
+                    # a light touch's swing may move less than the noise of a dim or noisy scene
+                    # shows as motion: the crown is looked at for a while after the star passed
+                    t.watch_until = self._frames + round(WATCH_AFTER_STAR_S * self.fps)
         for t in self.tracks.values():
             if t.crown is None:
                 continue
             x0, y0, x1, y1 = t.watch
             if m.changed[y0:y1, x0:x1].any():
                 self._examine(t, frame)
+            elif self._frames <= t.watch_until:  # nothing moves there that shows: its card's look only
+                self._look(t, frame)
         self._still = self._still + 1 if quiet else 0
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
@@ -384,6 +456,9 @@ class ThrowJudge:
             low, high = (v * px_per_cm / self.fps for v in (MIN_STAR_SPEED_CM_S, MAX_STAR_SPEED_CM_S))
             self._shuriken_seen = any(low <= float(np.linalg.norm(c - p)) <= high
                                       for c in centres for p in self._last_candidates)
+        if centres and self._shuriken_seen and not self._star_free:
+            # a star-sized blob while no hand or arm is in view: not a piece of one
+            self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
 
     def _examine(self, t: _SeatTrack, frame: np.ndarray) -> None:
@@ -392,33 +467,94 @@ class ThrowJudge:
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
         found = self.detector.detect_in(frame, box, upscale=1).get(_armed_crown(t).marker_id)
+        under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+        if under_arm and t.arm_first is None:
+            t.arm_first = self._frames
+        card_move = self._card_move(t, frame, offset)
+        card = None if card_move is None else card_move[0]
+        if card is not None:
+            t.card_shifts.append(card)
+        marker_registered = False
         if found is None:
             t.hidden += 1
-            under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
-            t.hidden_free += not under_arm
-            t.hidden_in_flight += self._shuriken_seen
+            shift = None
+            if card is None:  # neither decoded nor its card's look found: out of sight
+                t.unseen += 1
+                t.under_arm += under_arm
+                t.hidden_free += not under_arm
+                # the star seen this frame far from it, and not near it for a swing's time: no touch now
+                star_far = t.star_far_now and self._frames > t.watch_until
+                t.hidden_in_flight += self._shuriken_seen and not star_far
             if t.lost_under_arm is None:
                 t.lost_under_arm = under_arm
-            shift = None
         else:
             moved, against = self._crown_shift(t, frame, offset, found)
             shift = float(np.linalg.norm(moved))
-            t.registered += against == "registered frame"
+            marker_registered = against == "registered frame"
             t.shifts.append(shift)
+        seen = card if card is not None else shift  # the card's look is the finer measure
+        if seen is not None:
+            t.best_shifts.append(seen)
+            t.registered += card_move[1] if card_move is not None else marker_registered
+            t.last_seen_shift = seen
+            if seen >= self.config.moved_cm and t.first_move is None:
+                t.first_move = self._frames
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
 
+    def _look(self, t: _SeatTrack, frame: np.ndarray) -> None:
+        """The crown measured by its card's look alone (cheap: no decoding)."""
+        card_move = self._card_move(t, frame, self.motion.shift)
+        if card_move is None:
+            return
+        t.card_shifts.append(card_move[0])
+        t.best_shifts.append(card_move[0])
+        t.registered += card_move[1]
+        t.last_seen_shift = card_move[0]
+        if card_move[0] >= self.config.moved_cm and t.first_move is None:
+            t.first_move = self._frames
+
+    def _card_shift(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float]) -> float | None:
+        found = self._card_move(t, frame, offset)
+        return None if found is None else found[0]
+
+    def _card_move(self, t: _SeatTrack, frame: np.ndarray,
+                   offset: tuple[float, float]) -> tuple[float, bool] | None:
+        """The crown card's displacement (cm on its plane) found by correlating its look at rest,
+        against the base card found the same way (else the registered frame: the flag says which); None
+        if unseen."""
+        if t.crown_look is None:
+            return None
+        crown = t.crown_look.displacement(frame, offset)
+        if crown is None:
+            return None
+        base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
+        moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
+        return float(np.linalg.norm(t.to_cm @ moved)), base is None
+
     def _settled(self, final: bool = False) -> Verdict | None:
-        if self._shuriken_seen:
+        if self._shuriken_seen and self._star_free:
             return self._conclude("judged")
         states = self._final_states()
+        if self._shuriken_seen:
+            # the "star" was only ever seen while a hand or arm was in view: a piece of it, or the
+            # star thrown by that hand; judged unless every seat is surely untouched (a hand that
+            # reached in and left), which waits for the throw instead
+            if final or any(o is not Outcome.NOTHING or ev.confidence < self.config.ask_godfather_below
+                            for o, ev in states.values()):
+                return self._conclude("judged", final=states)
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
         if final:
             return self._conclude("no throw seen before the frames ran out", final=states)
+        if self._candidate_seen:
+            # something star-sized moved while these crowns were under a hand or arm: the star may
+            # have touched one of them there, unseen
+            self._hidden_under_hand |= {t.seat for t in self.tracks.values() if t.under_arm >= 2}
         log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
         self.motion.rebase()
         self._last_candidates = []
+        self._shuriken_seen = self._star_free = self._candidate_seen = False
         for t in self.tracks.values():
             t.reset()
         self.state = State.ARMED
@@ -458,6 +594,7 @@ class ThrowJudge:
         """One seat's outcome from its last settled frames, every measure in table coordinates."""
         cfg = self.config
         ev = SeatEvidence(t.seat, shuriken_contact=t.contact, frames_examined=t.examined,
+                          last_seen_shift_cm=None if t.last_seen_shift is None else round(t.last_seen_shift, 3),
                           star_nearest_cm=None if t.star_nearest_px is None
                           else round(t.star_nearest_px / self.calibration.px_per_cm, 1),
                           frames_crown_hidden=t.hidden,
@@ -474,9 +611,18 @@ class ThrowJudge:
                 # lying, or only its crown unread when armed: what changed there may be its fall
                 ev.reason += f"; {changed:.0f} cm² changed around it since: the Godfather looks"
                 ev.confidence = 0.4
+            elif ev.star_nearest_cm is not None and ev.star_nearest_cm < STAR_NEAR_CM:
+                # standing with its crown unread, or lying: the camera cannot tell a touch there
+                ev.reason += (f"; the shuriken passed {ev.star_nearest_cm:.0f} cm from its base marker: "
+                              f"the Godfather looks")
+                ev.confidence = 0.5
             return ev
         shifts = sorted(t.shifts)
-        ev.max_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
+        cards = sorted(t.card_shifts)
+        best = sorted(t.best_shifts)
+        ev.max_marker_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
+        ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
+        ev.max_shift_cm = round(best[-2] if len(best) >= 2 else 0.0, 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
@@ -508,6 +654,34 @@ class ThrowJudge:
                          f"{cfg.turned_deg:g} degrees)")
             ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
             return ev
+        still, offset = (rest, (0.0, 0.0)) if rest is not None else (frames[-1], offsets[-1])
+        card = self._card_shift(t, still, offset)
+        if card is not None:
+            ev.final_card_shift_cm = round(card, 3)
+            if card < cfg.fallen_cm:
+                # the card's pattern is where it stood, in two quarters or more: the star or a
+                # finger may cover the rest, but the standee is up
+                ev.final_shift_cm = ev.final_card_shift_cm
+                ev = self._standing(ev, t)
+                ev.reason = (f"crown marker not decoded, but its card's look found {card:.2f} cm from its place: "
+                             f"still up; {ev.reason}")
+                ev.confidence = min(ev.confidence, 0.85)
+                return ev
+        reach = (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm
+        still_at = np.asarray(offset, np.float32)
+        far = self.detector.detect_in(still, _box_around(t.crown.center + still_at, reach, (still.shape[1], still.shape[0])),
+                                      upscale=1).get(t.crown.marker_id)
+        if far is not None:
+            far = Detection(far.marker_id, far.corners - still_at)
+        if far is not None:
+            away = float(np.linalg.norm(t.to_cm @ (far.center - t.crown.center)))
+            if away >= cfg.fallen_cm:
+                # its crown card lies readable elsewhere on the table: the standee is down
+                ev.final_shift_cm = round(away, 2)
+                ev.outcome = Outcome.KNOCKED
+                ev.reason = f"crown marker found {away:.0f} cm from its place (a standee is down from {cfg.fallen_cm:g} cm)"
+                ev.confidence = 0.95
+                return ev
         return self._crown_unseen(ev, t)
 
     def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
@@ -527,6 +701,16 @@ class ThrowJudge:
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
             ev.confidence = 0.3
             return ev
+        if (t.crown_look is not None and ev.final_card_shift_cm is None and area >= cfg.fallen_area_cm2
+                and t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm):
+            # seen moving away and never back, its card's look gone from its place, and a standee's
+            # worth of table changed along its fall line: down, even where its card's place looks alike
+            ev.outcome = Outcome.KNOCKED
+            ev.reason = (f"crown last seen {t.last_seen_shift:.1f} cm from its place, never back; its card's look "
+                         f"gone from there and {area:.0f} cm² changed along its fall line (a fallen standee, at "
+                         f"least {cfg.fallen_area_cm2:g} cm²)")
+            ev.confidence = 0.9 if ev.base_seen_at_end else 0.75
+            return ev
         if card_share < cfg.covered_share:
             ev = self._standing(ev, t)
             ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
@@ -539,11 +723,13 @@ class ThrowJudge:
                 ev.confidence = min(ev.confidence, 0.5)
             return ev
         if area < cfg.fallen_area_cm2:
-            ev.outcome = Outcome.TOUCHED
+            # covered (the star at rest on it), not down: touched only if it was seen to move
+            ev = self._standing(ev, t)
             ev.reason = (f"crown covered: {area:.0f} cm² changed along its fall line, a star-sized blob, less "
                          f"than a fallen standee ({cfg.fallen_area_cm2:g} cm²)"
-                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down")
-            ev.confidence = 0.75 if (t.contact or ev.max_shift_cm >= cfg.moved_cm) else 0.5
+                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down; "
+                         f"{ev.reason}")
+            ev.confidence = min(ev.confidence, 0.75)
             return ev
         ev.outcome = Outcome.KNOCKED
         ev.reason = (f"crown marker gone, its card's place {100 * card_share:.0f} % changed and {area:.0f} cm² "
@@ -569,7 +755,10 @@ class ThrowJudge:
     def _arm_over(self, t: _SeatTrack) -> bool:
         """Whether a hand or arm covers the crown card's place: a change reaching in from the image
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
-        view also reaches the border, but lies inside its strip)."""
+        view also reaches the border, but lies inside its strip), unless the standee itself went
+        first: its crown seen moving away, and never back, before anything from the border reached
+        it, and the change no larger than a standee lying flat, within a standee's length of where
+        it stood (fallen towards the edge of the view, in any direction)."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
@@ -577,8 +766,17 @@ class ThrowJudge:
             return False
         _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
         cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        changed = self.motion.changed_now()
+        went_first = self._went_first(t)
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
             blob = labels == i
+            if went_first:
+                core = blob & changed
+                area = float(core.sum()) * cm2_per_pixel
+                near = float((core & self._reach(t)).sum()) * cm2_per_pixel
+                # the change is where it stood and where it lies: at most twice a standee lying flat
+                if area <= 2 * MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
+                    continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
@@ -587,6 +785,24 @@ class ThrowJudge:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
 
+    def _went_first(self, t: _SeatTrack) -> bool:
+        """The crown was seen moving away from its place before any hand or arm reached its card,
+        and was still away from it the last time it was seen."""
+        return (t.first_move is not None and (t.arm_first is None or t.first_move < t.arm_first)
+                and t.last_seen_shift is not None and t.last_seen_shift >= self.config.moved_cm)
+
+    def _reach(self, t: _SeatTrack) -> np.ndarray:
+        """Low-resolution mask of the table a fallen standee can cover: a standee's length around
+        its crown's and its base's places, in any direction."""
+        scale = self.config.motion_scale
+        mask = np.zeros(self.motion.changed_now().shape, np.uint8)
+        radius = int(round((FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm / scale))
+        for mark in (t.crown, t.base):
+            if mark is not None:
+                c = np.round(mark.center / scale).astype(int)
+                cv2.circle(mask, (int(c[0]), int(c[1])), radius, 1, -1)
+        return mask.astype(bool)
+
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
         cfg = self.config
         moved = ev.max_shift_cm
@@ -594,7 +810,7 @@ class ThrowJudge:
         near = ev.star_nearest_cm
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
-        loose = t.registered * 2 > len(t.shifts) or ev.shift_measured_against == "registered frame"
+        loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
         if loose and cfg.moved_cm <= max(moved, final) < 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED if moved >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
@@ -643,7 +859,7 @@ class ThrowJudge:
         else:
             ev.outcome = Outcome.NOTHING
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
-            seen = t.examined - t.hidden
+            seen = t.examined - t.unseen
             ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85
             if moved > 0.5 * cfg.moved_cm:
                 ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
@@ -656,6 +872,11 @@ class ThrowJudge:
         if unsettled or unsure:
             for ev in evidence.values():
                 ev.confidence *= 0.5
+        for seat in self._hidden_under_hand:
+            ev = evidence[seat]
+            if ev.outcome is Outcome.NOTHING:
+                ev.reason += "; its crown was under a hand while something star-sized moved: the Godfather looks"
+                ev.confidence = min(ev.confidence, 0.5)
         conf = min((ev.confidence for ev in evidence.values()), default=1.0)
         knocked = sorted(s for s, e in evidence.items() if e.outcome is Outcome.KNOCKED)
         touched = sorted(s for s, e in evidence.items() if e.outcome is Outcome.TOUCHED)
@@ -692,6 +913,9 @@ def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]])
             m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
             frame = cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         moved.append(frame)
+    if len(moved) == 3:  # the median of three, element by element: max(min(a, b), min(max(a, b), c))
+        a, b, c = moved
+        return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), c))
     return np.median(np.stack(moved), axis=0).astype(np.uint8)
 
 

@@ -27,8 +27,9 @@ def _evidence(judge, seat, *, shifts, star_cm, hidden_in_flight=0):
     t = judge.tracks[seat]
     t.reset()
     t.shifts[:] = shifts
+    t.best_shifts[:] = shifts  # the finer of the marker's and the card's measures, per frame
     t.examined = len(shifts) + hidden_in_flight
-    t.hidden = t.hidden_in_flight = hidden_in_flight
+    t.hidden = t.hidden_in_flight = t.unseen = hidden_in_flight
     t.star_nearest_px = None if star_cm is None else star_cm * judge.calibration.px_per_cm
     return judge._seat_evidence(t)
 

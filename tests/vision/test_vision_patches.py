@@ -1,0 +1,48 @@
+import cv2
+import numpy as np
+import pytest
+
+from vision import markers
+from vision.patches import Look
+
+
+def _scene(at: tuple[float, float], noise: float = 0.0, seed: int = 0) -> np.ndarray:
+    """A crown card (marker 13 on a white card) on a grey table, its centre at ``at`` (sub-pixel)."""
+    table = np.full((200, 240), 90, np.float32)
+    card = np.full((44, 44), 235, np.float32)
+    card[6:38, 6:38] = markers.marker_image(13, 32)
+    m = np.float32([[1, 0, at[0] - 22], [0, 1, at[1] - 22]])
+    warped = cv2.warpAffine(card, m, (240, 200), flags=cv2.INTER_LINEAR, borderValue=-1)
+    img = np.where(warped >= 0, warped, table)
+    if noise:
+        img = img + np.random.default_rng(seed).normal(0, noise, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_a_card_is_found_where_it_moved_to_a_tenth_of_a_pixel():
+    look = Look.of(_scene((120, 100)), np.array([120.0, 100.0]), 0.6 * 32, search=20)
+    assert look is not None
+    for dx, dy in [(0.0, 0.0), (0.4, -0.3), (3.6, 1.2), (-7.25, 5.5)]:
+        found = look.displacement(_scene((120 + dx, 100 + dy), noise=4.0, seed=1))
+        assert found is not None
+        assert np.allclose(found[0], (dx, dy), atol=0.15)
+
+
+def test_a_card_half_covered_by_the_star_is_still_located():
+    frame = _scene((122, 101))
+    frame[78:102, 95:125] = 40  # a dark star over the card's top-left quarters
+    look = Look.of(_scene((120, 100)), np.array([120.0, 100.0]), 0.6 * 32, search=20)
+    assert look is not None
+    found = look.displacement(frame)
+    assert found is not None and np.allclose(found[0], (2, 1), atol=0.3)
+
+
+@pytest.mark.parametrize("frame", [np.full((200, 240), 90, np.uint8),  # the card gone: plain table
+                                   np.random.default_rng(3).integers(0, 255, (200, 240)).astype(np.uint8)])
+def test_no_card_is_no_displacement(frame):
+    look = Look.of(_scene((120, 100)), np.array([120.0, 100.0]), 0.6 * 32, search=20)
+    assert look is not None and look.displacement(frame) is None
+
+
+def test_a_card_at_the_image_border_has_no_look():
+    assert Look.of(_scene((120, 100)), np.array([10.0, 100.0]), 0.6 * 32, search=20) is None

@@ -1,0 +1,99 @@
+"""Sub-pixel tracking of a printed card (a crown or base marker with its white border) by normalised
+correlation with its look at rest.
+
+An ArUco detection needs every cell of a marker decoded: motion blur, JPEG blocks, a dim room or a
+corner covered by the star lose it. The card's grey pattern is still there, and where it lies is
+found to a tenth of a pixel by correlating it with the armed look of the same card: the peak of
+the normalised cross-correlation (insensitive to brightness and contrast changes), refined by a
+parabola through its neighbours. The four quarters of the card are matched too: one covered by the
+star or a finger drops out, and the median of the quarters that still look like the card is the
+displacement. A swinging crown card tilts a few degrees only, which correlation shrugs off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MIN_SCORE = 0.7  # correlation of a quarter of the card with its armed look: it is seen
+MIN_QUARTERS = 2  # quarters that must agree for the card to count as seen
+
+
+def gray(image: np.ndarray) -> np.ndarray:
+    return (image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Look:
+    """Where a card's quarters lay at rest: full-resolution top-left corners and patches."""
+
+    origins: tuple[tuple[int, int], ...]
+    patches: tuple[np.ndarray, ...]
+    search: int  # pixels searched each way
+
+    @staticmethod
+    def of(rest: np.ndarray, centre: np.ndarray, half: float, search: int) -> Look | None:
+        """The card's look around ``centre`` (``half``: half its side, px) in the resting image;
+        None too close to the image's border or too small to correlate."""
+        h, w = rest.shape[:2]
+        q = max(4, int(round(half)))
+        cx, cy = int(round(float(centre[0]))), int(round(float(centre[1])))
+        if cx - q - search < 1 or cy - q - search < 1 or cx + q + search >= w - 1 or cy + q + search >= h - 1:
+            return None
+        if q < 6:
+            return None
+        g = gray(rest[cy - q:cy + q, cx - q:cx + q])
+        origins, patches = [], []
+        for oy in (0, q):
+            for ox in (0, q):
+                patch = g[oy:oy + q, ox:ox + q]
+                if float(patch.std()) < 4.0:  # a blank quarter cannot be located
+                    continue
+                origins.append((cx - q + ox, cy - q + oy))
+                patches.append(np.ascontiguousarray(patch))
+        if len(patches) < MIN_QUARTERS:
+            return None
+        return Look(tuple(origins), tuple(patches), search)
+
+    def displacement(self, frame: np.ndarray, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[np.ndarray, int] | None:
+        """The card's displacement from its armed place (px, image axes) in ``frame``, searched
+        around the place moved by ``offset`` (the frame's shift against the reference), and how
+        many quarters agreed; None when fewer than two quarters still look like the card."""
+        h, w = frame.shape[:2]
+        s = self.search
+        ox, oy = int(round(offset[0])), int(round(offset[1]))
+        found = []
+        for (x, y), patch in zip(self.origins, self.patches):
+            ph, pw = patch.shape
+            x0, y0 = x + ox - s, y + oy - s
+            if x0 < 0 or y0 < 0 or x0 + pw + 2 * s > w or y0 + ph + 2 * s > h:
+                continue
+            area = gray(frame[y0:y0 + ph + 2 * s, x0:x0 + pw + 2 * s])
+            score = cv2.matchTemplate(area, patch, cv2.TM_CCOEFF_NORMED)
+            _, best, _, (bx, by) = cv2.minMaxLoc(score)
+            if best < MIN_SCORE:
+                continue
+            dx, dy = float(bx), float(by)
+            if 0 < bx < score.shape[1] - 1:
+                dx += _vertex(score[by, bx - 1], score[by, bx], score[by, bx + 1])
+            if 0 < by < score.shape[0] - 1:
+                dy += _vertex(score[by - 1, bx], score[by, bx], score[by + 1, bx])
+            found.append((dx - s + ox, dy - s + oy))
+        if len(found) < MIN_QUARTERS:
+            return None
+        pts = np.array(found)
+        med = np.median(pts, axis=0)
+        agree = pts[np.linalg.norm(pts - med, axis=1) <= 1.0]
+        if len(agree) < MIN_QUARTERS:
+            return None
+        return agree.mean(axis=0), len(agree)
+
+
+def _vertex(left: float, mid: float, right: float) -> float:
+    """Sub-pixel offset of a peak from three samples (a parabola's vertex), within half a pixel."""
+    den = float(left - 2 * mid + right)
+    if abs(den) < 1e-9:
+        return 0.0
+    return float(np.clip(0.5 * (left - right) / den, -0.5, 0.5))
