@@ -426,6 +426,13 @@ class AimScene:
         self._wave = {w.seat: (float(rng.uniform(1.0, 1.6)), float(rng.uniform(30, 60)), float(rng.uniform(-1.0, 0.2)))
                       for w in spec.weapons}
         self._ae = (float(rng.uniform(0.15, 0.3)), float(rng.uniform(0.3, 0.8)), float(rng.uniform(0, 6.28)))
+        self._shoulder = {}  # where each player's arm comes from: the shoulder, behind the seat, seated height
+        for w in spec.weapons:
+            pos = self.standees[w.seat]
+            out = pos / np.linalg.norm(pos)
+            side = np.array([-out[1], out[0]])
+            at = pos + out * float(rng.uniform(24, 34)) + side * float(rng.uniform(-10, 10))
+            self._shoulder[w.seat] = np.array([at[0], at[1], float(rng.uniform(28, 40))])
 
     # -- set-up
     def _static(self, rng: np.random.Generator) -> np.ndarray:
@@ -562,9 +569,13 @@ class AimScene:
             return centre + fwd3 * x + left3 * y + up3 * z
 
         polys: list[tuple[np.ndarray, tuple[int, int, int]]] = []
-        # the hand behind the card and the forearm back towards the player
+        # the hand behind the card and the arm from the wrist to the player's shoulder, behind the seat
         hand = np.array([at(-4 + 4 * math.cos(a), 3.2 * math.sin(a), -1.5) for a in np.linspace(0, 2 * math.pi, 14)])
-        arm = np.array([at(-7, 3.2, -3), at(-7, -3.2, -3), at(-40, -4.5, -12), at(-40, 4.5, -12)])
+        wrist = at(-7, 0, -3)
+        shoulder = self._shoulder[plan.seat]
+        along = shoulder[:2] - wrist[:2]
+        across = np.array([-along[1], along[0], 0.0]) / max(float(np.linalg.norm(along)), 1e-6)
+        arm = np.array([wrist + across * 3.2, wrist - across * 3.2, shoulder - across * 5.0, shoulder + across * 5.0])
         polys += [(arm, plan.skin), (hand, plan.skin)]
         length, col = plan.length_cm, plan.colour
         dark = tuple(int(c * 0.6) for c in col)
