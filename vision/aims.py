@@ -82,6 +82,8 @@ class AimConfig:
     rest_move_cm: float = 3.0  # largest spread of the ground point while at rest
     min_rest_s: float = 0.3  # a rest shorter than this is a pause
     max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
+    bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it) and is
+    bridge_still_s: float = 0.1  # seen again at the same pose after it: still this long, before and after
     min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
     settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
@@ -551,6 +553,9 @@ class AimReader:
         if holding:
             run = holding[0]
             if not near:
+                if run.gaps and run.start <= deadline - cfg.deadline_margin_s and not run.seen_at(deadline, 0.0):
+                    return result(run, False, "at rest on its target before the deadline and after it at the same "
+                                  "pose, covered at it", True)
                 if self._kept(run, sights):
                     return result(run, False, "at rest on its target from before the \"3\", covered at the "
                                   "deadline and not seen moving", True)
@@ -580,6 +585,14 @@ class AimReader:
                       and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
             if len(there) > len(near) // 2:
                 return result(run, True, "on its target at the deadline, but not yet still", False)
+            before_rest = [s for s in sights if s.t < run.start]
+            if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \
+                    and abs(_turn(before_rest[-1].direction, run.direction)) <= tol_a \
+                    and math.dist(before_rest[-1].foot, run.foot) <= tol_f:
+                # last seen before the deadline already at the pose it then rests at: arriving, most likely
+                # in time, but out of view when it came to rest
+                return result(run, False, "on its target before the deadline, then covered before it was seen "
+                              "still", False)
             if not moving:
                 if not any(s.t < deadline for s in sights) and self._empty_at_deadline(sights, run):
                     return result(run, True, "came to rest after the deadline where the table showed bare at it: "
@@ -669,16 +682,30 @@ class AimReader:
             j = i
             lo_a = hi_a = angles[i]
             lo_f, hi_f = feet[i].copy(), feet[i].copy()
-            while j + 1 < n and times[j + 1] - times[j] <= cfg.max_gap_s:
+            gaps: list[tuple[float, float]] = []
+            still_from = i  # the first sighting since the last bridged gap
+            while j + 1 < n:
+                gap = times[j + 1] - times[j]
+                if gap > cfg.max_gap_s:
+                    # an arm over a weapon held still: bridged when it was still for a while before the gap
+                    # and holds the same pose for a while after it
+                    if gap > cfg.bridge_gap_s or times[j] - times[still_from] < cfg.bridge_still_s \
+                            or j - still_from < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a,
+                                                                         lo_f, hi_f):
+                        break
                 a, f = angles[j + 1], feet[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
                 if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > cfg.rest_move_cm:
                     break
+                if gap > cfg.max_gap_s:
+                    gaps.append((float(times[j]), float(times[j + 1])))
+                    still_from = j + 1
                 lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
                 j += 1
             span = times[j] - times[i]
-            long_enough = span >= cfg.min_rest_s and j - i + 1 >= cfg.min_seen_fraction * span * cfg.sample_hz
+            watched = span - sum(b - a for a, b in gaps)
+            long_enough = span >= cfg.min_rest_s and j - i + 1 >= cfg.min_seen_fraction * watched * cfg.sample_hz
             if not long_enough:
                 i += 1
                 continue
@@ -695,9 +722,31 @@ class AimReader:
             start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
             if target is not None:
                 runs.append(Rest(float(times[start]), float(times[j]), target, margin,
-                                 (float(foot[0]), float(foot[1])), direction, height))
+                                 (float(foot[0]), float(foot[1])), direction, height,
+                                 tuple(g for g in gaps if g[1] > times[start])))
             i = j + 1
         return runs
+
+
+    def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
+                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray) -> bool:
+        """Whether the sightings from ``k`` on hold, for ``bridge_still_s`` and without a new gap, a pose
+        within the rest tolerances of the pose held before (direction ``lo_a..hi_a``, ground point
+        ``lo_f..hi_f``)."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        m = k
+        while m < len(times):
+            if m > k and times[m] - times[m - 1] > cfg.max_gap_s:
+                break
+            a, f = angles[m], feet[m]
+            if max(hi_a, a) - min(lo_a, a) > tol_a or float(np.max(np.maximum(hi_f, f) - np.minimum(lo_f, f))) \
+                    > cfg.rest_move_cm:
+                break
+            if times[m] - times[k] >= cfg.bridge_still_s and m - k >= 2:
+                return True
+            m += 1
+        return False
 
 
 def _turn(a: float, b: float) -> float:
@@ -706,7 +755,9 @@ def _turn(a: float, b: float) -> float:
 
 @dataclass(frozen=True)
 class Rest:
-    """A weapon held still from ``start`` to ``end`` (seconds after the "3"), its line on ``target``."""
+    """A weapon held still from ``start`` to ``end`` (seconds after the "3"), its line on ``target``;
+    ``gaps`` are the stretches it was out of view in between (an arm over it), bridged because it held
+    the same pose on both sides."""
 
     start: float
     end: float
@@ -715,6 +766,12 @@ class Rest:
     foot: tuple[float, float]
     direction: float
     height_cm: float
+    gaps: tuple[tuple[float, float], ...] = ()
+
+    def seen_at(self, t: float, within: float) -> bool:
+        """Whether the rest was in view within ``within`` seconds of ``t``, not bridged across it."""
+        return self.start - within <= t <= self.end + within and not any(
+            a + within < t < b - within for a, b in self.gaps)
 
 
 # ----------------------------------------------------------------------------- finding the table
