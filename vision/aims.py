@@ -32,6 +32,7 @@ in the window around the count; see bench/bench_aims.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -82,8 +83,8 @@ class AimConfig:
     rest_move_cm: float = 3.0  # largest spread of the ground point while at rest
     min_rest_s: float = 0.3  # a rest shorter than this is a pause
     max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
-    bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it) and is
-    bridge_still_s: float = 0.1  # seen again at the same pose after it: still this long, before and after
+    bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it, a marker
+    bridge_still_s: float = 0.1  # read now and then) for this long, and is seen again three times at that pose
     min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
     settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
@@ -683,15 +684,13 @@ class AimReader:
             lo_a = hi_a = angles[i]
             lo_f, hi_f = feet[i].copy(), feet[i].copy()
             gaps: list[tuple[float, float]] = []
-            still_from = i  # the first sighting since the last bridged gap
             while j + 1 < n:
                 gap = times[j + 1] - times[j]
                 if gap > cfg.max_gap_s:
                     # an arm over a weapon held still: bridged when it was still for a while before the gap
                     # and holds the same pose for a while after it
-                    if gap > cfg.bridge_gap_s or times[j] - times[still_from] < cfg.bridge_still_s \
-                            or j - still_from < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a,
-                                                                         lo_f, hi_f):
+                    if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
+                            or j - i < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a, lo_f, hi_f):
                         break
                 a, f = angles[j + 1], feet[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
@@ -700,7 +699,6 @@ class AimReader:
                     break
                 if gap > cfg.max_gap_s:
                     gaps.append((float(times[j]), float(times[j + 1])))
-                    still_from = j + 1
                 lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
                 j += 1
             span = times[j] - times[i]
@@ -723,30 +721,45 @@ class AimReader:
             if target is not None:
                 runs.append(Rest(float(times[start]), float(times[j]), target, margin,
                                  (float(foot[0]), float(foot[1])), direction, height,
-                                 tuple(g for g in gaps if g[1] > times[start])))
+                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i])))
             i = j + 1
-        return runs
+        return self._joined(runs)
+
+    def _joined(self, runs: list[Rest]) -> list[Rest]:
+        """Rests that follow one another without a gap, on one target at one pose (within the rest
+        tolerances), are one rest: the range of a long rest's tremor, or the tail of the approach it
+        began with, only split it."""
+        cfg = self.config
+        out: list[Rest] = []
+        for run in runs:
+            prev = out[-1] if out else None
+            if prev is not None and run.seen_from - prev.end <= cfg.max_gap_s and run.target == prev.target \
+                    and abs(_turn(run.direction, prev.direction)) <= math.radians(cfg.rest_angle_deg) \
+                    and math.dist(run.foot, prev.foot) <= cfg.rest_move_cm:
+                longer = run if run.end - run.start >= prev.end - prev.start else prev
+                out[-1] = dataclasses.replace(longer, start=prev.start, end=run.end, seen_from=prev.seen_from,
+                                              margin_deg=min(prev.margin_deg, run.margin_deg),
+                                              gaps=prev.gaps + run.gaps)
+            else:
+                out.append(run)
+        return out
 
 
     def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
                      hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray) -> bool:
-        """Whether the sightings from ``k`` on hold, for ``bridge_still_s`` and without a new gap, a pose
-        within the rest tolerances of the pose held before (direction ``lo_a..hi_a``, ground point
-        ``lo_f..hi_f``)."""
+        """Whether the sightings from ``k`` on hold, three times in a row with no gap longer than
+        ``bridge_gap_s``, a pose within the rest tolerances of the pose held before (direction
+        ``lo_a..hi_a``, ground point ``lo_f..hi_f``)."""
         cfg = self.config
         tol_a = math.radians(cfg.rest_angle_deg)
-        m = k
-        while m < len(times):
-            if m > k and times[m] - times[m - 1] > cfg.max_gap_s:
-                break
+        for m in range(k, min(k + 3, len(times))):
+            if m > k and times[m] - times[m - 1] > cfg.bridge_gap_s:
+                return False
             a, f = angles[m], feet[m]
             if max(hi_a, a) - min(lo_a, a) > tol_a or float(np.max(np.maximum(hi_f, f) - np.minimum(lo_f, f))) \
                     > cfg.rest_move_cm:
-                break
-            if times[m] - times[k] >= cfg.bridge_still_s and m - k >= 2:
-                return True
-            m += 1
-        return False
+                return False
+        return k + 3 <= len(times)
 
 
 def _turn(a: float, b: float) -> float:
@@ -767,6 +780,7 @@ class Rest:
     direction: float
     height_cm: float
     gaps: tuple[tuple[float, float], ...] = ()
+    seen_from: float = -math.inf  # its first sighting (``start`` is when it settled)
 
     def seen_at(self, t: float, within: float) -> bool:
         """Whether the rest was in view within ``within`` seconds of ``t``, not bridged across it."""
