@@ -63,7 +63,7 @@ MAX_CLIP_SECONDS = 600.0
 KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
 GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
 FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
-FOCAL_PRIOR_WEIGHT = 1e-3  # ... weighed against what the table's perspective says
+FOCAL_PRIOR_WEIGHT = 1e-2  # ... weighed against what the table's perspective says (in units free of the table's size)
 FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
 
 
@@ -204,20 +204,36 @@ class TablePlane:
         return cls.from_markers(found, tuple(calibration.image_size))  # type: ignore[arg-type]
 
     def ground(self, corners: np.ndarray, size_cm: float) -> tuple[np.ndarray, float, float]:
-        """A horizontal marker seen at ``corners``: its foot point on the table (cm), the direction of
-        its top edge's outward normal (radians, table frame) and its height above the table (cm)."""
+        """A marker card held about level, seen at ``corners``: its foot point on the table (cm), the
+        direction of its top edge's outward normal (radians, table frame) and its height (cm).
+
+        Mapped onto the table plane from the camera, a level card of side ``size_cm`` at height ``h``
+        is a square scaled by ``ratio = D / (D - h)`` about the nadir. A card tipped up or down (a
+        weapon held with its muzzle raised, or rolled in the hand) adds to each edge a part along the
+        ray from the nadir (its rise, seen from the camera, falls along that ray); so the direction and
+        the size are read from the edges' parts across that ray, which the tip does not change."""
         q = self.table_point(_grown(corners, self.grow))
-        side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
-        ratio = max(side / size_cm, 0.2)
         centre = q.mean(axis=0)
-        foot = self.nadir + (centre - self.nadir) / ratio
         up = (q[0] - q[3]) + (q[1] - q[2])  # both side edges, bottom to top ...
-        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others, turned a quarter towards the top
+        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others
         cross = float(right[0] * up[1] - right[1] * up[0])
-        turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
-        d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
+        sigma = -1.0 if cross > 0 else 1.0  # the right edge is the top edge turned by sigma quarter turns
+        radial = centre - self.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach > 2 * size_cm:
+            across = np.array([-radial[1], radial[0]]) / reach
+            x, y = float(across @ up) / 2, float(across @ right) / 2
+            side = math.hypot(x, y)
+            direction = math.atan2(across[1], across[0]) + math.atan2(-sigma * y, x)
+        else:  # under the camera: nothing to tip along
+            turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
+            d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
+            side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
+            direction = math.atan2(d[1], d[0])
+        ratio = max(side / size_cm, 0.2)
+        foot = self.nadir + radial / ratio
         height = self.camera_height_cm * (1 - 1 / ratio)
-        return foot, math.atan2(d[1], d[0]), height
+        return foot, direction, height
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
@@ -286,7 +302,7 @@ def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.
     scale = float(max(w, h))
     shift = np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
     g = shift @ np.linalg.inv(to_table)  # table cm -> centred, scaled image
-    g1, g2 = g[:, 0], g[:, 1]
+    g1, g2 = g[:, 0] / np.linalg.norm(g[:, :2]), g[:, 1] / np.linalg.norm(g[:, :2])  # free of the table's units
     a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
     b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
     prior = 1.0 / FOCAL_PRIOR ** 2
