@@ -80,12 +80,14 @@ class AimConfig:
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
-    rest_move_cm: float = 3.0  # largest spread of the ground point while at rest
+    rest_move_cm: float = 3.0  # largest spread of the ground point while at rest, for a marker seen ...
+    rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (the spread allowed
+    # grows as the marker shrinks: its ground point comes from its apparent size)
     min_rest_s: float = 0.3  # a rest shorter than this is a pause
     max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
     bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it, a marker
     bridge_still_s: float = 0.1  # read now and then) for this long, and is seen again three times at that pose
-    min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
+    min_seen_fraction: float = 0.25  # ... in at least this fraction of the frames analysed (and four times)
     settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
     seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
@@ -595,7 +597,7 @@ class AimReader:
             run = after[0]
             if run.start < deadline + cfg.deadline_margin_s:
                 return result(run, True, "came to rest just after the deadline", False)
-            tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
             there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
                      and math.dist(s.foot, run.foot) <= tol_f]
             moving = [s for s in sights if deadline - cfg.seen_moving_s <= s.t < run.start
@@ -672,7 +674,7 @@ class AimReader:
         cfg = self.config
         if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
             return False
-        tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
         later = [s for s in sights if s.t > run.end]
         moved = [s for s in later if abs(_turn(s.direction, run.direction)) > 2 * tol_a
                  or math.dist(s.foot, run.foot) > 2 * tol_f]
@@ -697,6 +699,8 @@ class AimReader:
         i = 0
         while i < n:
             j = i
+            side = float(np.median([s.side_px for s in sights[i:i + 6]]))
+            tol_f = cfg.rest_move_cm * max(1.0, cfg.rest_marker_px / max(side, 1.0))
             lo_a = hi_a = angles[i]
             lo_f, hi_f = feet[i].copy(), feet[i].copy()
             gaps: list[tuple[float, float]] = []
@@ -706,12 +710,13 @@ class AimReader:
                     # an arm over a weapon held still: bridged when it was still for a while before the gap
                     # and holds the same pose for a while after it
                     if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
-                            or j - i < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a, lo_f, hi_f):
+                            or j - i < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a, lo_f, hi_f,
+                                                                          tol_f):
                         break
                 a, f = angles[j + 1], feet[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
-                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > cfg.rest_move_cm:
+                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > tol_f:
                     break
                 if gap > cfg.max_gap_s:
                     gaps.append((float(times[j]), float(times[j + 1])))
@@ -719,7 +724,7 @@ class AimReader:
                 j += 1
             span = times[j] - times[i]
             watched = span - sum(b - a for a, b in gaps)
-            long_enough = span >= cfg.min_rest_s and j - i + 1 >= cfg.min_seen_fraction * watched * cfg.sample_hz
+            long_enough = span >= cfg.min_rest_s and j - i + 1 >= max(4.0, cfg.min_seen_fraction * watched * cfg.sample_hz)
             if not long_enough:
                 i += 1
                 continue
@@ -731,13 +736,13 @@ class AimReader:
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
             close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
-                     and float(np.linalg.norm(feet[k] - foot)) <= cfg.rest_move_cm * cfg.settle_fraction
+                     and float(np.linalg.norm(feet[k] - foot)) <= tol_f * cfg.settle_fraction
                      for k in range(i, j + 1)]
             start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
             if target is not None:
                 runs.append(Rest(float(times[start]), float(times[j]), target, margin,
                                  (float(foot[0]), float(foot[1])), direction, height,
-                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i])))
+                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f))
             i = j + 1
         return self._joined(runs)
 
@@ -751,7 +756,7 @@ class AimReader:
             prev = out[-1] if out else None
             if prev is not None and run.seen_from - prev.end <= cfg.max_gap_s and run.target == prev.target \
                     and abs(_turn(run.direction, prev.direction)) <= math.radians(cfg.rest_angle_deg) \
-                    and math.dist(run.foot, prev.foot) <= cfg.rest_move_cm:
+                    and math.dist(run.foot, prev.foot) <= max(run.tol_cm, prev.tol_cm):
                 longer = run if run.end - run.start >= prev.end - prev.start else prev
                 out[-1] = dataclasses.replace(longer, start=prev.start, end=run.end, seen_from=prev.seen_from,
                                               margin_deg=min(prev.margin_deg, run.margin_deg),
@@ -762,7 +767,7 @@ class AimReader:
 
 
     def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
-                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray) -> bool:
+                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray, tol_f: float) -> bool:
         """Whether the sightings from ``k`` on hold, three times in a row with no gap longer than
         ``bridge_gap_s``, a pose within the rest tolerances of the pose held before (direction
         ``lo_a..hi_a``, ground point ``lo_f..hi_f``)."""
@@ -773,7 +778,7 @@ class AimReader:
                 return False
             a, f = angles[m], feet[m]
             if max(hi_a, a) - min(lo_a, a) > tol_a or float(np.max(np.maximum(hi_f, f) - np.minimum(lo_f, f))) \
-                    > cfg.rest_move_cm:
+                    > tol_f:
                 return False
         return k + 3 <= len(times)
 
@@ -797,6 +802,7 @@ class Rest:
     height_cm: float
     gaps: tuple[tuple[float, float], ...] = ()
     seen_from: float = -math.inf  # its first sighting (``start`` is when it settled)
+    tol_cm: float = 3.0  # the spread of the ground point allowed to it (see ``AimConfig.rest_marker_px``)
 
     def seen_at(self, t: float, within: float) -> bool:
         """Whether the rest was in view within ``within`` seconds of ``t``, not bridged across it."""
