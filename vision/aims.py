@@ -75,7 +75,8 @@ class AimError(ClipError):
 class AimConfig:
     """Every threshold of the aim reader."""
 
-    sample_hz: float = 30.0  # frames analysed per second (at most)
+    sample_hz: float = 30.0  # frames analysed per second (at most) ...
+    dense_s: float = 0.25  # ... but every frame this close to the deadline
     full_every: int = 8  # a full-frame detection every this many analysed frames
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
@@ -97,7 +98,10 @@ class AimConfig:
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
     bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
     bare_slack: float = 3.0  # typical difference, plus this (grey levels)
-    min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
+    min_margin_deg: float = 4.0  # a line passing closer than this to a second seat is unsure ...
+    line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
+    line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)
+    pause_seen_fraction: float = 0.25  # a weapon seen less than this, never at rest: its brief stillness is a guess
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
@@ -474,9 +478,13 @@ class AimReader:
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
-        if t < self._next_t - 0.5 / self.fps or t > self.end:
+        dense = abs(t - self.deadline) <= self.config.dense_s  # every frame there: what decides the timing
+        if (t < self._next_t - 0.5 / self.fps and not dense) or t > self.end:
             return
-        self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
+        if dense:
+            self._next_t = t + 1 / self.config.sample_hz
+        else:
+            self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
         if self.first_frame is None:
             self.first_frame = frame
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -558,9 +566,12 @@ class AimReader:
 
         def result(run: Rest, late: bool, why: str, sure: bool) -> SeatAim:
             reasons = [why]
-            if run.margin_deg < cfg.min_margin_deg:
+            other = self._other_target(run, seat)
+            if run.margin_deg < cfg.min_margin_deg or other is not None:
                 sure = False
-                reasons.append(f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+                reasons.append(f"the line of fire passes close to seat {other} as well: between two seats"
+                               if other is not None else
+                               f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
             if not cfg.min_height_cm <= run.height_cm <= cfg.max_height_cm:
                 sure = False
                 reasons.append(f"the weapon reads {run.height_cm:.0f} cm above the table")
@@ -624,6 +635,10 @@ class AimReader:
         part = [s for s in sights if s.t >= -COUNT_INTERVAL_S * 2]
         if len(part) >= 0.6 * window * cfg.sample_hz:
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
+        pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
+        if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
+            late = pause.start > deadline
+            return result(pause, late, f"held still on a target only briefly while seen ({seen} sightings)", False)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
 
@@ -745,6 +760,36 @@ class AimReader:
                                  tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f))
             i = j + 1
         return self._joined(runs)
+
+    def _pause(self, seat: int, sights: list[Sight]) -> Rest | None:
+        """The stillness that most likely was the weapon's aim when no rest was seen: the longest of the
+        short ones (``min_rest_s`` lowered to a third): the one holding at the deadline, else the last
+        before it, else the first after it."""
+        saved = self.config
+        self.config = dataclasses.replace(saved, min_rest_s=saved.min_rest_s / 3, min_seen_fraction=0.0)
+        try:
+            runs = self._rests(seat, sights)
+        finally:
+            self.config = saved
+        if not runs:
+            return None
+        holding = [r for r in runs if r.start <= self.deadline <= r.end]
+        before = [r for r in runs if r.end < self.deadline]
+        return holding[0] if holding else before[-1] if before else runs[0]
+
+    def _other_target(self, run: Rest, seat: int) -> int | None:
+        """A second seat the line of fire would point at if it were off by what a reading may be off by
+        (turned by ``line_error_deg`` and moved across by ``line_error_cm``): None when the target holds."""
+        cfg = self.config
+        foot = np.asarray(run.foot, np.float64)
+        across = np.array([-math.sin(run.direction), math.cos(run.direction)])
+        for shift in (-cfg.line_error_cm, 0.0, cfg.line_error_cm):
+            for turn in (-cfg.line_error_deg, 0.0, cfg.line_error_deg):
+                got, _ = line_target(foot + across * shift, run.direction + math.radians(turn),
+                                     self.plane.standees, seat, self.candidates)
+                if got is not None and got != run.target:
+                    return got
+        return None
 
     def _joined(self, runs: list[Rest]) -> list[Rest]:
         """Rests that follow one another without a gap, on one target at one pose (within the rest
