@@ -516,7 +516,10 @@ class AimReader:
         x1, y1 = min(w, int(centre[0] + pad) + 1), min(h, int(centre[1] + pad) + 1)
         if x1 - x0 < 12 or y1 - y0 < 12:
             return {}
-        return self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
+        found = self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
+        if not found and upscale > 1:  # a blurred marker may read at its own size and not enlarged
+            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 1)
+        return found
 
     def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
         if upscale > 1:
