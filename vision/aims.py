@@ -627,7 +627,7 @@ class AimReader:
                 return result(run, False, "on its target before the deadline, then covered before it was seen "
                               "still", False)
             if not moving:
-                if not any(s.t < deadline for s in sights) and self._empty_at_deadline(sights, run):
+                if self._empty_at_deadline(sights, run):
                     return result(run, True, "came to rest after the deadline where the table showed bare at it: "
                                   "pointed late", True)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
