@@ -666,7 +666,10 @@ class AimScene:
                 if pose is not None:
                     self._draw_weapon(layer, plan, *self._weapon_polys(plan, pose[0], pose[1]))
                 layers.append(layer.astype(np.float32))
-            img = (sum(layers) / len(layers)).astype(np.uint8)
+            total = layers[0].copy()
+            for layer in layers[1:]:
+                total += layer
+            img = (total / len(layers)).astype(np.uint8)
         for poly in arms:
             cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], (120, 150, 190), cv2.LINE_AA, 3)
         mx, my = self._lens
