@@ -8,7 +8,10 @@ edge and onto a target at a moment drawn around the count's "3", holds it with a
 or points late, or never points (keeps it out of view, or waves it about). Lines of fire cross,
 several weapons may aim at one seat, and another player's arm may cover a weapon at the
 deadline. The camera (60-100 cm, tilt up to 25 degrees, lens distortion k1 up to 0.15) films it
-with dim, bright or auto-exposed light, noise, shake up to 2 px and JPEG compression.
+with dim, bright or auto-exposed light, noise, shake up to 2 px, defocus of 0.3-1.0 px, a shutter
+open 20-100 % of the frame interval (a moving weapon smears) and JPEG compression. Each player's
+arm runs from the hand to the shoulder, behind the seat; weapons held at different heights may
+pass over one another.
 
 The truth of each weapon follows the spec's definition on the true geometry: the seat whose
 standee lies closest to the line of fire on the table plane; pointed late when it first came to
@@ -91,6 +94,8 @@ class AimSpec:
     print_white: int
     weapons: tuple[WeaponPlan, ...]
     cover_arm: tuple[int, int, float, float] | None  # (arm's seat, covered seat, from, to) seconds after the "3"
+    blur_sigma: float = 0.6  # defocus, pixels
+    exposure: float = 0.0  # the shutter's open time, as a share of the frame interval: moving weapons smear
 
 
 def variation_tags(spec: AimSpec) -> list[str]:
@@ -102,6 +107,8 @@ def variation_tags(spec: AimSpec) -> list[str]:
     tags.append("jpeg:40-60" if spec.jpeg_quality <= 60 else "jpeg:high")
     tags.append("camera:high" if spec.camera_height_cm >= 80 else "camera:low")
     tags.append("print:grey" if spec.print_white - spec.print_black < 150 else "print:crisp")
+    tags.append("blur:strong" if spec.blur_sigma >= 0.75 else "blur:mild")
+    tags.append("exposure:long" if spec.exposure >= 0.6 else "exposure:short")
     return tags
 
 
@@ -193,8 +200,12 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
                               "table_w": min(spec.table_w, 85.0), "table_h": min(spec.table_h, 64.0)})
     weapons, cover = _plan_weapons(rng, spec, wanted_weapons, None if fixed is None else
                                    {s: t for s, (t, _) in fixed.items()})
+    # a lens in focus enough for the weapons' 3 cm markers (as the calibration asks of the table's): defocus
+    # up to 1 px; beyond it no 3 cm marker decodes at 640x480
+    look = {"blur_sigma": float(rng.uniform(0.3, 1.0)), "exposure": float(rng.uniform(0.2, 1.0))}
+    look.update({k: v for k, v in overrides.items() if k in look})
     return AimSpec(**{**asdict(spec), "weapons": weapons, "cover_arm": cover,
-                      "seat_jitter": spec.seat_jitter})
+                      "seat_jitter": spec.seat_jitter, **look})
 
 
 def _smallest_marker_px(spec: AimSpec) -> float:
@@ -426,6 +437,13 @@ class AimScene:
         self._wave = {w.seat: (float(rng.uniform(1.0, 1.6)), float(rng.uniform(30, 60)), float(rng.uniform(-1.0, 0.2)))
                       for w in spec.weapons}
         self._ae = (float(rng.uniform(0.15, 0.3)), float(rng.uniform(0.3, 0.8)), float(rng.uniform(0, 6.28)))
+        self._shoulder = {}  # where each player's arm comes from: the shoulder, behind the seat, seated height
+        for w in spec.weapons:
+            pos = self.standees[w.seat]
+            out = pos / np.linalg.norm(pos)
+            side = np.array([-out[1], out[0]])
+            at = pos + out * float(rng.uniform(24, 34)) + side * float(rng.uniform(-10, 10))
+            self._shoulder[w.seat] = np.array([at[0], at[1], float(rng.uniform(28, 40))])
 
     # -- set-up
     def _static(self, rng: np.random.Generator) -> np.ndarray:
@@ -562,9 +580,13 @@ class AimScene:
             return centre + fwd3 * x + left3 * y + up3 * z
 
         polys: list[tuple[np.ndarray, tuple[int, int, int]]] = []
-        # the hand behind the card and the forearm back towards the player
+        # the hand behind the card and the arm from the wrist to the player's shoulder, behind the seat
         hand = np.array([at(-4 + 4 * math.cos(a), 3.2 * math.sin(a), -1.5) for a in np.linspace(0, 2 * math.pi, 14)])
-        arm = np.array([at(-7, 3.2, -3), at(-7, -3.2, -3), at(-40, -4.5, -12), at(-40, 4.5, -12)])
+        wrist = at(-7, 0, -3)
+        shoulder = self._shoulder[plan.seat]
+        along = shoulder[:2] - wrist[:2]
+        across = np.array([-along[1], along[0], 0.0]) / max(float(np.linalg.norm(along)), 1e-6)
+        arm = np.array([wrist + across * 3.2, wrist - across * 3.2, shoulder - across * 5.0, shoulder + across * 5.0])
         polys += [(arm, plan.skin), (hand, plan.skin)]
         length, col = plan.length_cm, plan.colour
         dark = tuple(int(c * 0.6) for c in col)
@@ -625,16 +647,35 @@ class AimScene:
                 cv2.fillPoly(mask, [np.round(self.camera.project(shadow)).astype(np.int32)], 255)
             soft = cv2.blur(mask, (9, 9)).astype(np.float32) * (self._shadow / 255.0)
             img = (img * (1 - soft[..., None])).astype(np.uint8)
+        open_s = spec.exposure / spec.fps
         for _, plan, polys, card in sorted(drawn, key=lambda d: d[0]):
-            for poly, colour in polys:
-                cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], colour, cv2.LINE_AA, 3)
-            self._quad(img, self._cards[plan.seat], card)
+            # over the exposure a moving weapon smears: drawn at a few moments of it, averaged
+            before = self.pose(plan, t - open_s) if open_s > 0 else None
+            moved = 0.0
+            if before is not None:
+                _, card0 = self._weapon_polys(plan, before[0], before[1])
+                moved = float(np.max(np.linalg.norm(self.camera.project(card0) - self.camera.project(card), axis=1)))
+            steps = min(6, int(math.ceil(moved)))
+            if steps < 2:
+                self._draw_weapon(img, plan, polys, card)
+                continue
+            layers = []
+            for k in range(steps):
+                pose = self.pose(plan, t - open_s * k / (steps - 1))
+                layer = img.copy()
+                if pose is not None:
+                    self._draw_weapon(layer, plan, *self._weapon_polys(plan, pose[0], pose[1]))
+                layers.append(layer.astype(np.float32))
+            total = layers[0].copy()
+            for layer in layers[1:]:
+                total += layer
+            img = (total / len(layers)).astype(np.uint8)
         for poly in arms:
             cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], (120, 150, 190), cv2.LINE_AA, 3)
         mx, my = self._lens
         dx, dy = self._shake[min(index, len(self._shake) - 1)]
         img = cv2.remap(img, mx + np.float32(dx), my + np.float32(dy), cv2.INTER_LINEAR)
-        img = cv2.GaussianBlur(img, (0, 0), 0.6)
+        img = cv2.GaussianBlur(img, (0, 0), spec.blur_sigma)
         gain = spec.gain
         if spec.light == "auto":  # the camera's exposure hunts as hands and weapons come in
             amp, freq, phase = self._ae
@@ -644,6 +685,12 @@ class AimScene:
         img = cv2.add(img, self._noise[oy:oy + HEIGHT, ox:ox + WIDTH], dtype=cv2.CV_8U)
         _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
         return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+
+    def _draw_weapon(self, img: np.ndarray, plan: WeaponPlan, polys: list[tuple[np.ndarray, tuple[int, int, int]]],
+                     card: np.ndarray) -> None:
+        for poly, colour in polys:
+            cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], colour, cv2.LINE_AA, 3)
+        self._quad(img, self._cards[plan.seat], card)
 
     def frames(self) -> Iterator[np.ndarray]:
         for i in range(self.frame_count):

@@ -32,6 +32,7 @@ in the window around the count; see bench/bench_aims.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -62,7 +63,7 @@ MAX_CLIP_SECONDS = 600.0
 KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
 GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
 FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
-FOCAL_PRIOR_WEIGHT = 1e-3  # ... weighed against what the table's perspective says
+FOCAL_PRIOR_WEIGHT = 1e-2  # ... weighed against what the table's perspective says (in units free of the table's size)
 FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
 
 
@@ -74,15 +75,20 @@ class AimError(ClipError):
 class AimConfig:
     """Every threshold of the aim reader."""
 
-    sample_hz: float = 30.0  # frames analysed per second (at most)
+    sample_hz: float = 30.0  # frames analysed per second (at most) ...
+    dense_s: float = 0.25  # ... but every frame this close to the deadline
     full_every: int = 8  # a full-frame detection every this many analysed frames
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
-    rest_move_cm: float = 3.0  # largest spread of the ground point while at rest
+    rest_move_cm: float = 3.0  # largest spread of the ground point while at rest, for a marker seen ...
+    rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (the spread allowed
+    # grows as the marker shrinks: its ground point comes from its apparent size)
     min_rest_s: float = 0.3  # a rest shorter than this is a pause
     max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
-    min_seen_fraction: float = 0.5  # ... in at least this fraction of the frames analysed
+    bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it, a marker
+    bridge_still_s: float = 0.1  # read now and then) for this long, and is seen again three times at that pose
+    min_seen_fraction: float = 0.25  # ... in at least this fraction of the frames analysed (and four times)
     settle_fraction: float = 0.5  # came to rest once within this fraction of the tolerances of the rest pose
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
     seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
@@ -92,7 +98,10 @@ class AimConfig:
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
     bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
     bare_slack: float = 3.0  # typical difference, plus this (grey levels)
-    min_margin_deg: float = 6.0  # a line passing closer than this to a second seat is unsure
+    min_margin_deg: float = 4.0  # a line passing closer than this to a second seat is unsure ...
+    line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
+    line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)
+    pause_seen_fraction: float = 0.25  # a weapon seen less than this, never at rest: its brief stillness is a guess
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
@@ -201,20 +210,36 @@ class TablePlane:
         return cls.from_markers(found, tuple(calibration.image_size))  # type: ignore[arg-type]
 
     def ground(self, corners: np.ndarray, size_cm: float) -> tuple[np.ndarray, float, float]:
-        """A horizontal marker seen at ``corners``: its foot point on the table (cm), the direction of
-        its top edge's outward normal (radians, table frame) and its height above the table (cm)."""
+        """A marker card held about level, seen at ``corners``: its foot point on the table (cm), the
+        direction of its top edge's outward normal (radians, table frame) and its height (cm).
+
+        Mapped onto the table plane from the camera, a level card of side ``size_cm`` at height ``h``
+        is a square scaled by ``ratio = D / (D - h)`` about the nadir. A card tipped up or down (a
+        weapon held with its muzzle raised, or rolled in the hand) adds to each edge a part along the
+        ray from the nadir (its rise, seen from the camera, falls along that ray); so the direction and
+        the size are read from the edges' parts across that ray, which the tip does not change."""
         q = self.table_point(_grown(corners, self.grow))
-        side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
-        ratio = max(side / size_cm, 0.2)
         centre = q.mean(axis=0)
-        foot = self.nadir + (centre - self.nadir) / ratio
         up = (q[0] - q[3]) + (q[1] - q[2])  # both side edges, bottom to top ...
-        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others, turned a quarter towards the top
+        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others
         cross = float(right[0] * up[1] - right[1] * up[0])
-        turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
-        d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
+        sigma = -1.0 if cross > 0 else 1.0  # the right edge is the top edge turned by sigma quarter turns
+        radial = centre - self.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach > 2 * size_cm:
+            across = np.array([-radial[1], radial[0]]) / reach
+            x, y = float(across @ up) / 2, float(across @ right) / 2
+            side = math.hypot(x, y)
+            direction = math.atan2(across[1], across[0]) + math.atan2(-sigma * y, x)
+        else:  # under the camera: nothing to tip along
+            turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
+            d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
+            side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
+            direction = math.atan2(d[1], d[0])
+        ratio = max(side / size_cm, 0.2)
+        foot = self.nadir + radial / ratio
         height = self.camera_height_cm * (1 - 1 / ratio)
-        return foot, math.atan2(d[1], d[0]), height
+        return foot, direction, height
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
@@ -283,7 +308,7 @@ def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.
     scale = float(max(w, h))
     shift = np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
     g = shift @ np.linalg.inv(to_table)  # table cm -> centred, scaled image
-    g1, g2 = g[:, 0], g[:, 1]
+    g1, g2 = g[:, 0] / np.linalg.norm(g[:, :2]), g[:, 1] / np.linalg.norm(g[:, :2])  # free of the table's units
     a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
     b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
     prior = 1.0 / FOCAL_PRIOR ** 2
@@ -453,9 +478,13 @@ class AimReader:
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
-        if t < self._next_t - 0.5 / self.fps or t > self.end:
+        dense = abs(t - self.deadline) <= self.config.dense_s  # every frame there: what decides the timing
+        if (t < self._next_t - 0.5 / self.fps and not dense) or t > self.end:
             return
-        self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
+        if dense:
+            self._next_t = t + 1 / self.config.sample_hz
+        else:
+            self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
         if self.first_frame is None:
             self.first_frame = frame
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
@@ -487,7 +516,10 @@ class AimReader:
         x1, y1 = min(w, int(centre[0] + pad) + 1), min(h, int(centre[1] + pad) + 1)
         if x1 - x0 < 12 or y1 - y0 < 12:
             return {}
-        return self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
+        found = self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
+        if not found and upscale > 1:  # a blurred marker may read at its own size and not enlarged
+            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 1)
+        return found
 
     def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
         if upscale > 1:
@@ -537,9 +569,12 @@ class AimReader:
 
         def result(run: Rest, late: bool, why: str, sure: bool) -> SeatAim:
             reasons = [why]
-            if run.margin_deg < cfg.min_margin_deg:
+            other = self._other_target(run, seat)
+            if run.margin_deg < cfg.min_margin_deg or other is not None:
                 sure = False
-                reasons.append(f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+                reasons.append(f"the line of fire passes close to seat {other} as well: between two seats"
+                               if other is not None else
+                               f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
             if not cfg.min_height_cm <= run.height_cm <= cfg.max_height_cm:
                 sure = False
                 reasons.append(f"the weapon reads {run.height_cm:.0f} cm above the table")
@@ -551,6 +586,9 @@ class AimReader:
         if holding:
             run = holding[0]
             if not near:
+                if run.gaps and run.start <= deadline - cfg.deadline_margin_s and not run.seen_at(deadline, 0.0):
+                    return result(run, False, "at rest on its target before the deadline and after it at the same "
+                                  "pose, covered at it", True)
                 if self._kept(run, sights):
                     return result(run, False, "at rest on its target from before the \"3\", covered at the "
                                   "deadline and not seen moving", True)
@@ -573,15 +611,23 @@ class AimReader:
             run = after[0]
             if run.start < deadline + cfg.deadline_margin_s:
                 return result(run, True, "came to rest just after the deadline", False)
-            tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
             there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
                      and math.dist(s.foot, run.foot) <= tol_f]
             moving = [s for s in sights if deadline - cfg.seen_moving_s <= s.t < run.start
                       and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
             if len(there) > len(near) // 2:
                 return result(run, True, "on its target at the deadline, but not yet still", False)
+            before_rest = [s for s in sights if s.t < run.start]
+            if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \
+                    and abs(_turn(before_rest[-1].direction, run.direction)) <= tol_a \
+                    and math.dist(before_rest[-1].foot, run.foot) <= tol_f:
+                # last seen before the deadline already at the pose it then rests at: arriving, most likely
+                # in time, but out of view when it came to rest
+                return result(run, False, "on its target before the deadline, then covered before it was seen "
+                              "still", False)
             if not moving:
-                if not any(s.t < deadline for s in sights) and self._empty_at_deadline(sights, run):
+                if self._empty_at_deadline(sights, run):
                     return result(run, True, "came to rest after the deadline where the table showed bare at it: "
                                   "pointed late", True)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
@@ -592,6 +638,10 @@ class AimReader:
         part = [s for s in sights if s.t >= -COUNT_INTERVAL_S * 2]
         if len(part) >= 0.6 * window * cfg.sample_hz:
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
+        pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
+        if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
+            late = pause.start > deadline
+            return result(pause, late, f"held still on a target only briefly while seen ({seen} sightings)", False)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
 
@@ -642,7 +692,7 @@ class AimReader:
         cfg = self.config
         if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
             return False
-        tol_a, tol_f = math.radians(cfg.rest_angle_deg), cfg.rest_move_cm
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
         later = [s for s in sights if s.t > run.end]
         moved = [s for s in later if abs(_turn(s.direction, run.direction)) > 2 * tol_a
                  or math.dist(s.foot, run.foot) > 2 * tol_f]
@@ -667,18 +717,32 @@ class AimReader:
         i = 0
         while i < n:
             j = i
+            side = float(np.median([s.side_px for s in sights[i:i + 6]]))
+            tol_f = cfg.rest_move_cm * max(1.0, cfg.rest_marker_px / max(side, 1.0))
             lo_a = hi_a = angles[i]
             lo_f, hi_f = feet[i].copy(), feet[i].copy()
-            while j + 1 < n and times[j + 1] - times[j] <= cfg.max_gap_s:
+            gaps: list[tuple[float, float]] = []
+            while j + 1 < n:
+                gap = times[j + 1] - times[j]
+                if gap > cfg.max_gap_s:
+                    # an arm over a weapon held still: bridged when it was still for a while before the gap
+                    # and holds the same pose for a while after it
+                    if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
+                            or j - i < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a, lo_f, hi_f,
+                                                                          tol_f):
+                        break
                 a, f = angles[j + 1], feet[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
-                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > cfg.rest_move_cm:
+                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > tol_f:
                     break
+                if gap > cfg.max_gap_s:
+                    gaps.append((float(times[j]), float(times[j + 1])))
                 lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
                 j += 1
             span = times[j] - times[i]
-            long_enough = span >= cfg.min_rest_s and j - i + 1 >= cfg.min_seen_fraction * span * cfg.sample_hz
+            watched = span - sum(b - a for a, b in gaps)
+            long_enough = span >= cfg.min_rest_s and j - i + 1 >= max(4.0, cfg.min_seen_fraction * watched * cfg.sample_hz)
             if not long_enough:
                 i += 1
                 continue
@@ -690,14 +754,81 @@ class AimReader:
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
             close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
-                     and float(np.linalg.norm(feet[k] - foot)) <= cfg.rest_move_cm * cfg.settle_fraction
+                     and float(np.linalg.norm(feet[k] - foot)) <= tol_f * cfg.settle_fraction
                      for k in range(i, j + 1)]
             start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
             if target is not None:
                 runs.append(Rest(float(times[start]), float(times[j]), target, margin,
-                                 (float(foot[0]), float(foot[1])), direction, height))
+                                 (float(foot[0]), float(foot[1])), direction, height,
+                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f))
             i = j + 1
-        return runs
+        return self._joined(runs)
+
+    def _pause(self, seat: int, sights: list[Sight]) -> Rest | None:
+        """The stillness that most likely was the weapon's aim when no rest was seen: the longest of the
+        short ones (``min_rest_s`` lowered to a third): the one holding at the deadline, else the last
+        before it, else the first after it."""
+        saved = self.config
+        self.config = dataclasses.replace(saved, min_rest_s=saved.min_rest_s / 3, min_seen_fraction=0.0)
+        try:
+            runs = self._rests(seat, sights)
+        finally:
+            self.config = saved
+        if not runs:
+            return None
+        holding = [r for r in runs if r.start <= self.deadline <= r.end]
+        before = [r for r in runs if r.end < self.deadline]
+        return holding[0] if holding else before[-1] if before else runs[0]
+
+    def _other_target(self, run: Rest, seat: int) -> int | None:
+        """A second seat the line of fire would point at if it were off by what a reading may be off by
+        (turned by ``line_error_deg`` and moved across by ``line_error_cm``): None when the target holds."""
+        cfg = self.config
+        foot = np.asarray(run.foot, np.float64)
+        across = np.array([-math.sin(run.direction), math.cos(run.direction)])
+        for shift in (-cfg.line_error_cm, 0.0, cfg.line_error_cm):
+            for turn in (-cfg.line_error_deg, 0.0, cfg.line_error_deg):
+                got, _ = line_target(foot + across * shift, run.direction + math.radians(turn),
+                                     self.plane.standees, seat, self.candidates)
+                if got is not None and got != run.target:
+                    return got
+        return None
+
+    def _joined(self, runs: list[Rest]) -> list[Rest]:
+        """Rests that follow one another without a gap, on one target at one pose (within the rest
+        tolerances), are one rest: the range of a long rest's tremor, or the tail of the approach it
+        began with, only split it."""
+        cfg = self.config
+        out: list[Rest] = []
+        for run in runs:
+            prev = out[-1] if out else None
+            if prev is not None and run.seen_from - prev.end <= cfg.max_gap_s and run.target == prev.target \
+                    and abs(_turn(run.direction, prev.direction)) <= math.radians(cfg.rest_angle_deg) \
+                    and math.dist(run.foot, prev.foot) <= max(run.tol_cm, prev.tol_cm):
+                longer = run if run.end - run.start >= prev.end - prev.start else prev
+                out[-1] = dataclasses.replace(longer, start=prev.start, end=run.end, seen_from=prev.seen_from,
+                                              margin_deg=min(prev.margin_deg, run.margin_deg),
+                                              gaps=prev.gaps + run.gaps)
+            else:
+                out.append(run)
+        return out
+
+
+    def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
+                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray, tol_f: float) -> bool:
+        """Whether the sightings from ``k`` on hold, three times in a row with no gap longer than
+        ``bridge_gap_s``, a pose within the rest tolerances of the pose held before (direction
+        ``lo_a..hi_a``, ground point ``lo_f..hi_f``)."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        for m in range(k, min(k + 3, len(times))):
+            if m > k and times[m] - times[m - 1] > cfg.bridge_gap_s:
+                return False
+            a, f = angles[m], feet[m]
+            if max(hi_a, a) - min(lo_a, a) > tol_a or float(np.max(np.maximum(hi_f, f) - np.minimum(lo_f, f))) \
+                    > tol_f:
+                return False
+        return k + 3 <= len(times)
 
 
 def _turn(a: float, b: float) -> float:
@@ -706,7 +837,9 @@ def _turn(a: float, b: float) -> float:
 
 @dataclass(frozen=True)
 class Rest:
-    """A weapon held still from ``start`` to ``end`` (seconds after the "3"), its line on ``target``."""
+    """A weapon held still from ``start`` to ``end`` (seconds after the "3"), its line on ``target``;
+    ``gaps`` are the stretches it was out of view in between (an arm over it), bridged because it held
+    the same pose on both sides."""
 
     start: float
     end: float
@@ -715,6 +848,14 @@ class Rest:
     foot: tuple[float, float]
     direction: float
     height_cm: float
+    gaps: tuple[tuple[float, float], ...] = ()
+    seen_from: float = -math.inf  # its first sighting (``start`` is when it settled)
+    tol_cm: float = 3.0  # the spread of the ground point allowed to it (see ``AimConfig.rest_marker_px``)
+
+    def seen_at(self, t: float, within: float) -> bool:
+        """Whether the rest was in view within ``within`` seconds of ``t``, not bridged across it."""
+        return self.start - within <= t <= self.end + within and not any(
+            a + within < t < b - within for a, b in self.gaps)
 
 
 # ----------------------------------------------------------------------------- finding the table

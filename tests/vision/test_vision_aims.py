@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision import aim_evaluation, aim_synth
-from vision.aims import AimConfig, line_target
+from vision.aims import AimConfig, AimReader, SeatAim, Sight, TablePlane, line_target
 
 TUNING_SEEDS = range(100, 104)  # a few clips of the set the thresholds were tuned on
 HELD_OUT_SEED = 9_000_000  # the never-tuned set's seeds start here (see bench/bench_aims.py)
@@ -74,7 +74,7 @@ def test_the_never_tuned_set_is_right_and_never_wrong_without_asking():
     total = report.total
     assert total.wrong_unasked == 0, report.failures
     assert total.false_late == 0
-    assert total.right >= 0.85 * total.aims, report.as_json()["total"]
+    assert total.right >= 0.95 * total.aims, report.as_json()["total"]
 
 
 def test_a_weapon_at_rest_before_the_three_keeps_its_aim_under_an_arm():
@@ -99,3 +99,83 @@ def test_a_late_pointer_first_seen_at_rest_is_late_when_its_place_was_bare_at_th
         assert report.total.wrong_unasked == 0 and report.total.false_late == 0, report.failures
         late_sure += report.by_behaviour["late"].right_sure
     assert late_sure >= 1
+
+
+# ----------------------------------------------------------------------------- the reader's rules, on sightings
+
+
+def _plane(camera_height: float = 90.0, focal: float = 600.0) -> TablePlane:
+    """A camera straight over the table's centre (image 640x480): table cm <-> image px."""
+    to_image = np.array([[focal / camera_height, 0, 320.0], [0, focal / camera_height, 240.0], [0, 0, 1]])
+    standees = {s: np.array([40 * math.cos(a), 30 * math.sin(a)])
+                for s, a in enumerate(np.linspace(0, 2 * math.pi, 6, endpoint=False))}
+    return TablePlane(np.linalg.inv(to_image), np.zeros(2), camera_height, standees, (640, 480))
+
+
+def _card_image(centre: np.ndarray, direction: float, pitch: float, roll: float, camera_height: float = 90.0,
+                focal: float = 600.0, size: float = 3.0) -> np.ndarray:
+    """The image corners (ArUco's order, top edge towards ``direction``) of a card tipped by pitch and roll."""
+    fwd = np.array([math.cos(direction), math.sin(direction), 0.0])
+    left = np.array([-fwd[1], fwd[0], 0.0])
+    up = np.array([0, 0, 1.0])
+    fwd3 = fwd * math.cos(pitch) + up * math.sin(pitch)
+    left3 = left * math.cos(roll) + up * math.sin(roll)
+    h = size / 2
+    pts = [centre + fwd3 * h + left3 * h, centre + fwd3 * h - left3 * h, centre - fwd3 * h - left3 * h,
+           centre - fwd3 * h + left3 * h]
+    return np.array([[320 + focal * p[0] / (camera_height - p[2]), 240 + focal * p[1] / (camera_height - p[2])]
+                     for p in pts])
+
+
+def test_a_tipped_card_gives_the_level_direction_and_height():
+    plane = _plane()
+    for direction, pitch, roll in ((1.7, 0.14, -0.1), (-2.5, -0.12, 0.14), (0.3, 0.0, 0.0)):
+        centre = np.array([30.0, 10.0, 20.0])
+        foot, got, height = plane.ground(_card_image(centre, direction, pitch, roll), 3.0)
+        assert abs(math.degrees(math.remainder(got - direction, 2 * math.pi))) < 0.5
+        assert abs(height - 20.0) < 1.0 and np.linalg.norm(foot - centre[:2]) < 0.6
+
+
+def _sight(t: float, foot: tuple[float, float], direction: float, plane: TablePlane, seat: int) -> Sight:
+    target, margin = line_target(np.array(foot), direction, plane.standees, seat)
+    return Sight(t, foot, direction, 15.0, (100.0, 100.0), target, margin, 24.0)
+
+
+def _read(sights: list[Sight], seat: int = 0, plane: TablePlane | None = None) -> SeatAim:
+    plane = plane or _plane()
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[seat])
+    reader._sights[seat] = sights
+    return reader.finish().seats[seat]
+
+
+def _pose(plane: TablePlane, seat: int, target: int) -> tuple[tuple[float, float], float]:
+    foot = plane.standees[seat] * 0.8
+    to = plane.standees[target] - foot
+    return (float(foot[0]), float(foot[1])), math.atan2(to[1], to[0])
+
+
+def test_an_arm_over_a_still_weapon_is_bridged_when_it_holds_the_same_pose_after():
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    times = [t / 30 for t in range(-20, 1)] + [t / 30 for t in range(30, 50)]  # covered from 0 to 1 s
+    aim = _read([_sight(t, foot, direction, plane, 0) for t in times], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
+
+
+def test_a_weapon_seen_at_another_pose_after_the_arm_asks():
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    _, other = _pose(plane, 0, 2)
+    sights = [_sight(t / 30, foot, direction, plane, 0) for t in range(-20, 1)]
+    sights += [_sight(t / 30, foot, other, plane, 0) for t in range(30, 50)]
+    aim = _read(sights, plane=plane)
+    assert not aim.sure and aim.target in (2, 3)
+
+
+def test_a_line_between_two_seats_asks():
+    plane = _plane()
+    foot = (float(plane.standees[0][0]) * 0.8, float(plane.standees[0][1]) * 0.8)
+    between = (plane.standees[2] + plane.standees[3]) / 2 - np.array(foot)
+    direction = math.atan2(between[1], between[0])
+    aim = _read([_sight(t / 30, foot, direction, plane, 0) for t in range(-20, 40)], plane=plane)
+    assert not aim.sure and aim.target in (2, 3), aim.reason
