@@ -84,6 +84,7 @@ class Godfather:
         self.page = page
         self.own_pages = own_pages  # the players enter their picks and cards on their own pages
         self.team_pages: dict = {}
+        self.page_errors: list[str] = []  # script errors on the players' pages
         self.player_taps = 0
         self.players_per_round: dict[int, int] = {}
         self.players_log: list[tuple[int, str, str, str]] = []  # (round, step, team, selector)
@@ -120,8 +121,10 @@ class Godfather:
         session = self.session
         team = team_of(session, session.referee.game.seat_of(name))
         page = self.team_pages.get(team)
-        if page is None:
-            page = self.page.context.new_page()
+        if page is None:  # another phone: a browser context of its own
+            context = self.page.context.browser.new_context(viewport=self.page.viewport_size, device_scale_factor=1)
+            context.on("weberror", lambda error: self.page_errors.append(str(error.error)))
+            page = context.new_page()
             page.goto(self.relay.team_links()[team])
             page.wait_for_selector("#link:not(.down)", timeout=10000)
             self.team_pages[team] = page
@@ -129,6 +132,11 @@ class Godfather:
             "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
             arg=self.relay.version, timeout=15000)
         return team, page
+
+    def close_pages(self) -> None:
+        for page in self.team_pages.values():
+            page.context.close()
+        self.team_pages = {}
 
     def player_tap(self, name: str, selector: str) -> None:
         """A tap on ``name``'s own page (a player's tap, not the Godfather's)."""

@@ -50,7 +50,7 @@ def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
     errors: list[str] = []
-    context.on("weberror", lambda error: errors.append(str(error.error)))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         page.goto(relay.godfather_link())
         page.wait_for_selector("#link:not(.down)", timeout=10000)
@@ -62,6 +62,8 @@ def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
         try:
             godfather.play_until(rounds)
         finally:
+            godfather.close_pages()
+            errors.extend(godfather.page_errors)
             page.screenshot(path=str(tmp_path / "last.png"))
             (tmp_path / "taps.json").write_text(json.dumps([godfather.log, godfather.players_log, session.lines]))
             assert not errors, errors
