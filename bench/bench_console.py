@@ -2,7 +2,8 @@
 
     python bench/bench_console.py            # both
     python bench/bench_console.py --flood    # connections held, memory, time to answer the Godfather
-    python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser)
+    python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser):
+                                             # the Godfather's, and the players' on their own pages
 
 The flood runs on 127.0.0.1 only: the console is served by a process of its own (the table's
 default file limit, 1,024), and this process opens 1,100 sockets that send half a request and
@@ -123,8 +124,12 @@ def taps(seed: int = 0) -> dict:
     for game, figures in data.items():
         rounds = {int(k): v for k, v in figures["per round"].items() if int(k) <= 3}
         steps = {int(k): v for k, v in figures["by step"].items() if int(k) <= 3}
+        players = {int(k): v for k, v in figures.get("players per round", {}).items() if int(k) <= 3}
+        by_players = {int(k): v for k, v in figures.get("players by step", {}).items() if int(k) <= 3}
         out[game] = {"per round": [rounds[k] for k in sorted(rounds)], "median": statistics.median(rounds.values()),
-                     "by step, rounds 1-3": [steps[k] for k in sorted(steps)]}
+                     "by step, rounds 1-3": [steps.get(k, {}) for k in sorted(rounds)],
+                     "players' taps per round (on their own pages)": [players.get(k, 0) for k in sorted(rounds)],
+                     "players' taps by step": [by_players.get(k, {}) for k in sorted(rounds)]}
     return out
 
 
