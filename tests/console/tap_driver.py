@@ -97,10 +97,10 @@ class Godfather:
         self.log: list[tuple[int, str, str]] = []  # (round, step, selector) of each tap
         self.shots = None  # a folder: screenshots of the main screens, once each
 
-    def shoot(self, name: str) -> None:
+    def shoot(self, name: str, page=None) -> None:
         if self.shots is None or (self.shots / name).exists():
             return
-        self.page.screenshot(path=str(self.shots / name))
+        (page or self.page).screenshot(path=str(self.shots / name))
 
     # -- tapping and waiting -------------------------------------------------------
 
@@ -143,6 +143,8 @@ class Godfather:
         number = self.session.referee.prompt().round
         step = self.session.referee.step.value
         team, page = self.team_page(name)
+        if step in ("picks", "reveal", "throws"):
+            self.shoot(f"console-own-page-{step}.png", page)
         page.locator(selector).first.click(timeout=10000)
         page.wait_for_function("() => !document.querySelector('#sent').textContent.startsWith('sending')", timeout=15000)
         self.player_taps += 1

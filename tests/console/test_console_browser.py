@@ -380,3 +380,49 @@ def test_a_card_use_is_entered_from_the_cards_own_form(browser, tmp_path):
     finally:
         context.close()
         table.stop()
+
+
+def test_a_player_takes_his_loot_on_his_own_phone(browser, tmp_path):
+    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    relay.grace.update({"privilege": 4.0, "cards": 0.8})
+    small = browser.new_context(viewport={"width": 320, "height": 568}, device_scale_factor=1)
+    try:
+        while session.referee.step.value != "picks":
+            godfather.play_step()
+        godfather.settle()
+        picker = session.referee.prompt().players[0]
+        own = small.new_page()
+        own.on("pageerror", lambda exc: errors.append(str(exc)))
+        own.goto(relay.team_links()[picker])
+        own.wait_for_selector("[data-action^=take-]")
+        # only the player whose turn it is gets the loot to take; the button is on a small phone's screen
+        other = small.new_page()
+        other.goto(relay.team_links()[next(n for n in relay.tokens.teams if n != picker)])
+        other.wait_for_selector("#controls .row")
+        assert other.locator("[data-action^=take-]").count() == 0
+        box = own.locator("[data-action^=take-]").first.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 568 and box["x"] + box["width"] <= 320, box
+        assert "your turn to take a loot card" in own.inner_text("#controls")
+        # offline, the phone cannot send: the buttons say so (disabled), no tap is lost
+        small.set_offline(True)
+        own.wait_for_selector("#link.down")
+        assert own.locator("[data-action^=take-]").first.is_disabled()
+        small.set_offline(False)
+        own.wait_for_selector("#link:not(.down)")
+        count = session.history.count
+        take = own.get_attribute("[data-action^=take-]", "data-action").removeprefix("take-")
+        own.click("[data-action^=take-]")
+        own.wait_for_function("() => document.querySelector('#sent').textContent === 'sent'")
+        entered = session.history.entries[count].input
+        assert entered.kind == "pick" and entered.player == picker and str(entered.take) == take
+        # the Godfather sees it, and can take it back
+        page.wait_for_function("n => Number(document.body.dataset.version) > 0 && !document.querySelector('[data-action=undo]').disabled")
+        page.click("[data-action=undo]")
+        page.wait_for_function("() => document.querySelector('#sent').textContent === 'sent'")
+        assert session.history.count == count and session.referee.prompt().players == [picker]
+        assert not errors and not godfather.page_errors, errors + godfather.page_errors
+    finally:
+        godfather.close_pages()
+        small.close()
+        context.close()
+        table.stop()
