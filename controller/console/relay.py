@@ -46,9 +46,10 @@ class Relay:
         self.condition = threading.Condition()
         self.stopped = False
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
-        # seconds before an answer goes by itself: the aims and Bang! Bang! Bang! (sent by the page),
-        # the Godfather's order (the page), the cards every player entered on his own page (here)
-        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "cards": 3.0}
+        # seconds before an answer goes by itself: the aims, Bang! Bang! Bang!, the Godfather's order
+        # and a camera verdict the sensors agree with (sent by the page), the cards every player
+        # entered on his own page (sent from here)
+        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0}
         self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
         self.cards_held = False  # the Godfather asked the table to wait
         # The cards the players entered on their own pages (or the Godfather, for later): player ->

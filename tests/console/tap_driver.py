@@ -290,9 +290,10 @@ class Godfather:
             verdict = pending["verdict"]
             names = self.session.referee.names
             knocked, touched = (names(t) for t in self.camera.truths[-1])
-            if verdict["sure"] and sorted(verdict["knocked"]) == sorted(knocked) and sorted(verdict["touched"]) == sorted(touched):
-                self.tap("[data-action=confirm-verdict]")
-                return
+            if sorted(verdict["knocked"]) == sorted(knocked) and sorted(verdict["touched"]) == sorted(touched):
+                if not verdict["sure"]:
+                    self.tap("[data-action=confirm-verdict]")
+                return  # sure (the camera and the sensors agree): the verdict goes by itself after a moment
             shown = {**{n: "knocked" for n in verdict["knocked"]}, **{n: "touched" for n in verdict["touched"]}}
             want = {**{n: "knocked" for n in knocked}, **{n: "touched" for n in touched}}
             cycle = [None, "knocked", "touched"]

@@ -45,7 +45,7 @@ def shots(tmp_path) -> Path:
 def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
     camera = TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
-    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 4.0, "cards": 0.8}
+    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 4.0, "verdict": 4.0, "cards": 0.8}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
@@ -116,7 +116,7 @@ def test_classic_2014_five_players_by_tapping(browser, tmp_path):
 def open_table(browser, ruleset="yakuzas", players=6, seed=11, viewport=PHONE, camera=None):
     camera = camera or TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
-    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 60.0, "cards": 60.0}
+    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 60.0, "verdict": 4.0, "cards": 60.0}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=viewport, device_scale_factor=1)
     page = context.new_page()
@@ -424,5 +424,43 @@ def test_a_player_takes_his_loot_on_his_own_phone(browser, tmp_path):
     finally:
         godfather.close_pages()
         small.close()
+        context.close()
+        table.stop()
+
+
+def test_a_sure_camera_verdict_goes_by_itself_unless_a_seat_is_tapped(browser, tmp_path):
+    session, relay, table, context, page, godfather, errors = open_table(browser, "yakuzas", 6, seed=2)
+    relay.grace.update({"privilege": 4.0, "cards": 0.8, "verdict": 1.5})
+    try:
+        verdicts = 0
+        while verdicts < 2:
+            assert session.referee.prompt().round <= 3, "no sure camera verdict in 3 rounds"
+            if session.referee.step.value == "throws" and session.pending and session.pending.get("verdict", {}).get("sure"):
+                godfather.settle()
+                count = session.history.count
+                if verdicts == 0:  # the first: untouched, it goes by itself after its countdown
+                    assert page.locator("[data-goes=verdict]").count() == 1
+                    godfather.wait_change(godfather.where(), timeout=10)
+                    entered = session.history.entries[count].input
+                    assert entered.kind == "throw" and entered.source == "camera"
+                else:  # the second: a tap on a seat stops the countdown; nothing goes until the Godfather sends
+                    verdict = session.pending["verdict"]
+                    seat = page.get_attribute(".seat:not([disabled])", "data-seat")
+                    for _ in range(3):  # knocked over, touched, back as the camera said
+                        page.click(f'[data-seat="{seat}"]')
+                    page.wait_for_timeout(2500)
+                    assert session.history.count == count and session.pending is not None
+                    assert page.locator("[data-goes=verdict]").count() == 0
+                    page.click("[data-action=overrule-verdict]")
+                    godfather.wait_change(godfather.where(), timeout=10)
+                    entered = session.history.entries[count].input
+                    assert entered.kind == "throw" and entered.source == "godfather"
+                    assert sorted(entered.knocked) == sorted(verdict["knocked"])
+                verdicts += 1
+                continue
+            godfather.play_step()
+        assert not errors and not godfather.page_errors, errors + godfather.page_errors
+    finally:
+        godfather.close_pages()
         context.close()
         table.stop()

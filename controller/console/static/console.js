@@ -514,7 +514,7 @@ function throwSeat(p) {
   const h = hitState(p.name);
   return { pressed: h !== null, disabled: !standing || p.name === thrower, mark: h === "knocked" ? "knocked over" : (h === "touched" ? "touched" : ""),
     shooter: p.name === thrower,
-    tap: () => { draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
+    tap: () => { cancelAims(); draft.hold = true; draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
 }
 function throwsStep() {
   const verdict = state.pending && state.pending.verdict;
@@ -529,8 +529,12 @@ function throwsStep() {
       verdict.frame ? el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the frame the camera judged" })) : ""));
     const hits = draftHits();
     if (judged && !draft.changed) {
-      main.push(button("Confirm the camera", "confirm-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
-        knocked: verdict.knocked, touched: verdict.touched, source: "camera", confidence: verdict.confidence }), { primary: true, send: true }));
+      const camera = { kind: "throw", thrower: verdict.thrower, target: verdict.target, knocked: verdict.knocked, touched: verdict.touched,
+        source: "camera", confidence: verdict.confidence };
+      main.push(button("Confirm the camera", "confirm-verdict", () => { cancelAims(); send(camera); }, { primary: true, send: true }));
+      // the camera and the tilt sensors agree: the verdict goes by itself after a countdown (a tap on a seat overrules it)
+      const note = verdict.sure ? goesBy("verdict", camera, "The camera is sure; tap a seat to overrule it. Its verdict goes") : null;
+      if (note) controls.push(note);
     } else {
       main.push(button(judged ? "Overrule the camera" : "Throw entered", "overrule-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
         knocked: hits.knocked, touched: hits.touched, source: "godfather" }), { primary: true, send: true }));
