@@ -143,7 +143,7 @@ class Godfather:
         number = self.session.referee.prompt().round
         step = self.session.referee.step.value
         team, page = self.team_page(name)
-        if step in ("picks", "reveal", "throws"):
+        if step in ("picks", "throws"):
             self.shoot(f"console-own-page-{step}.png", page)
         page.locator(selector).first.click(timeout=10000)
         page.wait_for_function("() => !document.querySelector('#sent').textContent.startsWith('sending')", timeout=15000)
