@@ -112,11 +112,12 @@ def flood() -> dict:
     }
 
 
-def taps(seed: int = 0) -> dict:
-    """Taps per round (``seed`` 0: the games the tests play; else another game of each)."""
+def taps(seed: int = 0, *, own_pages: bool = True) -> dict:
+    """Taps per round (``seed`` 0: the games the tests play; else another game of each); ``own_pages``
+    False: nobody but the Godfather uses the console."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "taps.json"
-        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed))
+        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)))
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
                        cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL)
         data = json.loads(out.read_text()) if out.exists() else {}
@@ -148,6 +149,8 @@ def main() -> None:
         for seed in (0, 101, 102):  # the tests' games, then two games never tuned on
             for game, figures in taps(seed).items():
                 print(f"taps, {game}, {'the tests game' if not seed else f'seed {seed} (never tuned on)'}: {figures}")
+        for game, figures in taps(0, own_pages=False).items():
+            print(f"taps, {game}, the tests game, the Godfather alone (no player's own page): {figures}")
 
 
 if __name__ == "__main__":
