@@ -3,7 +3,9 @@
 The session runs in its own thread.  At the steps the Godfather answers, it waits in
 :meth:`ConsoleSource.answer` until his input (sent by a console page, submitted through
 :meth:`Relay.submit`) has been accepted; a step with only one possible answer is answered
-by the console itself.  Every change of the game, whoever made it, bumps the relay's
+by the console itself.  The players' own pages (a gang's, or a player's) enter their own
+loot picks, and their own cards (:meth:`Relay.claim`): every card of a step known, the step
+goes by itself a moment later.  Every change of the game, whoever made it, bumps the relay's
 version and is pushed to every open page, each getting the view its token entitles it to
 (one view built per kind of page and change, however many pages are open).
 """
@@ -156,11 +158,16 @@ class Relay:
         game = self.session.referee.game
         own = {p.name for p in game.players if views.team_of(self.session, p.seat) == team}
         kind = data["kind"]
+        def page_of(name: str) -> str:
+            seat = next((p.seat for p in game.players if p.name == name), None)
+            return f"{views.team_of(self.session, seat)}'s page" if seat is not None else "no page (not a player)"
+
         if kind == "pick":
-            return None if data["player"] in own else f"{data['player']} takes on {data['player']}'s own page, or the Godfather enters it"
+            who = data["player"]
+            return None if who in own else f"{who} takes on {page_of(who)}, or the Godfather enters it"
         if kind == "claim":
             other = next((n for n in data["cards"] if n not in own), None)
-            return None if other is None else f"{other}'s card is entered on {other}'s own page, or by the Godfather"
+            return None if other is None else f"{other}'s card is entered on {page_of(other)}, or by the Godfather"
         return "only the Godfather enters this" if kind not in TEAM_INPUTS else None
 
     # -- the cards the players enter themselves ------------------------------------------

@@ -1,9 +1,10 @@
 """What each console page may see, as JSON, and the choices the Godfather is offered.
 
 Three kinds of page see the table: the Godfather's (everything the table shows, plus the
-choices of the step, what waits for his decision and what he may undo), a gang's (the
-table, plus the Super Powers, Super Kiai and Objects its own players keep), and the table
-view (no token: what anyone at the table sees).  Nothing secret is ever put in a view not
+choices of the step, what waits for his decision and what he may undo), a gang's or a
+player's own (the table, plus the Super Powers, Super Kiai and Objects its own players keep,
+and what its own players may enter now: :func:`team_asks`), and the table view (no token:
+what anyone at the table sees).  Nothing secret is ever put in a view not
 entitled to it: secrets are added by :func:`team_view` for that team only.
 
 The choices come from the engine: a card is offered when the referee accepts it (tried on a
