@@ -118,8 +118,11 @@ def taps(seed: int = 0, *, own_pages: bool = True) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "taps.json"
         env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)))
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
-                       cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL)
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
+                             cwd=ROOT, env=env, check=False, capture_output=True, text=True)
+        if run.returncode != 0:  # a game that could not be played is said, not left out silently
+            failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED")]
+            print(f"taps, seed {seed}: {', '.join(failed) or 'the browser test failed'}", file=sys.stderr)
         data = json.loads(out.read_text()) if out.exists() else {}
     out = {}
     for game, figures in data.items():

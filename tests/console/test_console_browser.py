@@ -47,7 +47,7 @@ def shots(tmp_path) -> Path:
 def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
     camera = TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
-    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 2.0, "verdict": 2.0, "cards": 0.5}
+    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 4.0, "verdict": 3.0, "cards": 0.5}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
@@ -388,7 +388,7 @@ def test_a_card_use_is_entered_from_the_cards_own_form(browser, tmp_path):
 
 def test_a_player_takes_his_loot_on_his_own_phone(browser, tmp_path):
     session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
-    relay.grace.update({"privilege": 2.0, "cards": 0.5})
+    relay.grace.update({"privilege": 4.0, "cards": 0.5})
     small = browser.new_context(viewport={"width": 320, "height": 568}, device_scale_factor=1)
     try:
         while session.referee.step.value != "picks":
@@ -434,7 +434,7 @@ def test_a_player_takes_his_loot_on_his_own_phone(browser, tmp_path):
 
 def test_a_sure_camera_verdict_goes_by_itself_unless_a_seat_is_tapped(browser, tmp_path):
     session, relay, table, context, page, godfather, errors = open_table(browser, "yakuzas", 6, seed=2)
-    relay.grace.update({"privilege": 2.0, "cards": 0.5, "verdict": 1.5})
+    relay.grace.update({"privilege": 4.0, "cards": 0.5, "verdict": 1.5})
     try:
         verdicts = 0
         while verdicts < 2:
