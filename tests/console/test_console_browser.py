@@ -434,7 +434,7 @@ def test_a_player_takes_his_loot_on_his_own_phone(browser, tmp_path):
 
 def test_a_sure_camera_verdict_goes_by_itself_unless_a_seat_is_tapped(browser, tmp_path):
     session, relay, table, context, page, godfather, errors = open_table(browser, "yakuzas", 6, seed=2)
-    relay.grace.update({"privilege": 4.0, "cards": 0.5, "verdict": 1.5})
+    relay.grace.update({"privilege": 4.0, "cards": 0.5, "verdict": 3.0})
     try:
         verdicts = 0
         while verdicts < 2:
@@ -452,7 +452,7 @@ def test_a_sure_camera_verdict_goes_by_itself_unless_a_seat_is_tapped(browser, t
                     seat = page.get_attribute(".seat:not([disabled])", "data-seat")
                     for _ in range(3):  # knocked over, touched, back as the camera said
                         page.click(f'[data-seat="{seat}"]')
-                    page.wait_for_timeout(2500)
+                    page.wait_for_timeout(4000)
                     assert session.history.count == count and session.pending is not None
                     assert page.locator("[data-goes=verdict]").count() == 0
                     page.click("[data-action=overrule-verdict]")
