@@ -455,8 +455,9 @@ def test_a_sure_camera_verdict_goes_by_itself_unless_a_seat_is_tapped(browser, t
                     page.wait_for_timeout(4000)
                     assert session.history.count == count and session.pending is not None
                     assert page.locator("[data-goes=verdict]").count() == 0
+                    before = godfather.where()
                     page.click("[data-action=overrule-verdict]")
-                    godfather.wait_change(godfather.where(), timeout=10)
+                    godfather.wait_change(before, timeout=10)
                     entered = session.history.entries[count].input
                     assert entered.kind == "throw" and entered.source == "godfather"
                     assert sorted(entered.knocked) == sorted(verdict["knocked"])
