@@ -127,7 +127,7 @@ function setOnline(up) {
   $("link").textContent = up ? "live" : "offline";
   $("link").className = up ? "" : "down";
   document.body.classList.toggle("offline", !up);
-  if (!up) status("offline: your taps are kept; they are sent when you send again online", true);
+  if (!up) status(state && state.role === "team" ? "offline: tap again once the page is live" : "offline: your taps are kept; they are sent when you send again online", true);
   else if ($("sent").textContent.startsWith("offline")) status("");
   if (state) drawPanel();
 }
