@@ -159,9 +159,13 @@ class Relay:
         own = {p.name for p in game.players if views.team_of(self.session, p.seat) == team}
         kind = data["kind"]
         def page_of(name: str) -> str:
-            seat = next((p.seat for p in game.players if p.name == name), None)
-            return f"{views.team_of(self.session, seat)}'s page" if seat is not None else "no page (not a player)"
+            seat = next(p.seat for p in game.players if p.name == name)
+            return f"{views.team_of(self.session, seat)}'s page"
 
+        names = [data["player"]] if kind == "pick" else list(data["cards"]) if kind == "claim" else []
+        stranger = next((n for n in names if n not in {p.name for p in game.players}), None)
+        if stranger is not None:
+            return f"{stranger[:40]!r} is not a player"
         if kind == "pick":
             who = data["player"]
             return None if who in own else f"{who} takes on {page_of(who)}, or the Godfather enters it"
