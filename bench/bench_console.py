@@ -2,7 +2,8 @@
 
     python bench/bench_console.py            # both
     python bench/bench_console.py --flood    # connections held, memory, time to answer the Godfather
-    python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser)
+    python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser):
+                                             # the Godfather's, and the players' on their own pages
 
 The flood runs on 127.0.0.1 only: the console is served by a process of its own (the table's
 default file limit, 1,024), and this process opens 1,100 sockets that send half a request and
@@ -111,20 +112,28 @@ def flood() -> dict:
     }
 
 
-def taps(seed: int = 0) -> dict:
-    """Taps per round (``seed`` 0: the games the tests play; else another game of each)."""
+def taps(seed: int = 0, *, own_pages: bool = True) -> dict:
+    """Taps per round (``seed`` 0: the games the tests play; else another game of each); ``own_pages``
+    False: nobody but the Godfather uses the console."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "taps.json"
-        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed))
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
-                       cwd=ROOT, env=env, check=False, stdout=subprocess.DEVNULL)
+        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)))
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
+                             cwd=ROOT, env=env, check=False, capture_output=True, text=True)
+        if run.returncode != 0:  # a game that could not be played is said, not left out silently
+            failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED")]
+            print(f"taps, seed {seed}: {', '.join(failed) or 'the browser test failed'}", file=sys.stderr)
         data = json.loads(out.read_text()) if out.exists() else {}
     out = {}
     for game, figures in data.items():
         rounds = {int(k): v for k, v in figures["per round"].items() if int(k) <= 3}
         steps = {int(k): v for k, v in figures["by step"].items() if int(k) <= 3}
+        players = {int(k): v for k, v in figures.get("players per round", {}).items() if int(k) <= 3}
+        by_players = {int(k): v for k, v in figures.get("players by step", {}).items() if int(k) <= 3}
         out[game] = {"per round": [rounds[k] for k in sorted(rounds)], "median": statistics.median(rounds.values()),
-                     "by step, rounds 1-3": [steps[k] for k in sorted(steps)]}
+                     "by step, rounds 1-3": [steps.get(k, {}) for k in sorted(rounds)],
+                     "players' taps per round (on their own pages)": [players.get(k, 0) for k in sorted(rounds)],
+                     "players' taps by step": [by_players.get(k, {}) for k in sorted(rounds)]}
     return out
 
 
@@ -143,6 +152,8 @@ def main() -> None:
         for seed in (0, 101, 102):  # the tests' games, then two games never tuned on
             for game, figures in taps(seed).items():
                 print(f"taps, {game}, {'the tests game' if not seed else f'seed {seed} (never tuned on)'}: {figures}")
+        for game, figures in taps(0, own_pages=False).items():
+            print(f"taps, {game}, the tests game, the Godfather alone (no player's own page): {figures}")
 
 
 if __name__ == "__main__":

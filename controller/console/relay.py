@@ -3,7 +3,9 @@
 The session runs in its own thread.  At the steps the Godfather answers, it waits in
 :meth:`ConsoleSource.answer` until his input (sent by a console page, submitted through
 :meth:`Relay.submit`) has been accepted; a step with only one possible answer is answered
-by the console itself.  Every change of the game, whoever made it, bumps the relay's
+by the console itself.  The players' own pages (a gang's, or a player's) enter their own
+loot picks, and their own cards (:meth:`Relay.claim`): every card of a step known, the step
+goes by itself a moment later.  Every change of the game, whoever made it, bumps the relay's
 version and is pushed to every open page, each getting the view its token entitles it to
 (one view built per kind of page and change, however many pages are open).
 """
@@ -20,7 +22,7 @@ from urllib.parse import quote
 from ..table import inputs as I
 from ..table.referee import Prompt, Step
 from ..table.session import Session
-from . import shapes, views
+from . import labels, shapes, views
 from .tokens import GODFATHER, TEAM, Tokens
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,9 @@ PageQueue = asyncio.Queue[dict[str, Any] | None]  # the views for a live page (`
 # Live pages per token: a phone that reconnects while its old socket is not yet known dead
 # takes the oldest one's place.
 PAGES_PER_TOKEN = 4
+
+# What a team's own page may enter (for its own players): the loot card taken, the cards shown.
+TEAM_INPUTS = ("pick", "claim")
 
 
 class Relay:
@@ -43,9 +48,19 @@ class Relay:
         self.condition = threading.Condition()
         self.stopped = False
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
-        self.grace = {"aims": 2.5, "bbb": 4.0}  # seconds before the page sends an answer by itself
+        # seconds before an answer goes by itself: the aims, Bang! Bang! Bang!, the Godfather's order
+        # and a camera verdict the sensors agree with (sent by the page), the cards every player
+        # entered on his own page (sent from here)
+        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0}
         self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
         self.cards_held = False  # the Godfather asked the table to wait
+        # The cards the players entered on their own pages (or the Godfather, for later): player ->
+        # (card, who entered it: a team, or ``GODFATHER``), for the round they were entered in; an
+        # undo holds the step where it lands (nothing goes by itself there until a card is entered again).
+        self.claims: dict[str, tuple[str, str]] = {}
+        self._claims_round = 0
+        self.claimed_at = 0.0
+        self._held: tuple[int, str, int] | None = None
         self._pages: dict[str, list[tuple[PageQueue, str, str | None]]] = {}
         self._cache: dict[tuple[str, str | None], tuple[int, dict[str, Any]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -76,42 +91,160 @@ class Relay:
                 due = self.cards_due
                 view["cards_in"] = None if due is None or self.cards_held else max(0.0, round(due - time.time(), 1))
                 view["cards_held"] = self.cards_held
+                claims = self.current_claims()
+                view["claims"] = {n: {"card": c, "by": by} for n, (c, by) in claims.items()}
+                claimed = self.claimed_answer()
+                view["claims_in"] = None if claimed is None else max(0.0, round(claimed[1] - time.time(), 1))
             elif role == TEAM and team is not None:
                 view = views.team_view(self.session, version, team)
+                claims = self.current_claims()
+                view["asks"] = views.team_asks(self.session, team, {n: c for n, (c, _) in claims.items()})
             else:
                 view = views.table_view(self.session, version)
             self._cache[(role, team)] = (version, view)
             return view
 
-    # -- inputs from the Godfather ---------------------------------------------
+    # -- inputs from the Godfather, and from the players' own pages ------------------
 
-    def submit(self, data: Any) -> str | None:
-        """An input from a Godfather page: ``None`` when accepted, else the reason it was refused."""
+    def submit(self, data: Any, *, team: str | None = None) -> str | None:
+        """An input from the Godfather's page (``team`` None) or from a team's own page (its own
+        players' loot picks and cards only): ``None`` when accepted, else the reason it was refused."""
         try:
             shapes.check(data)
         except shapes.ShapeError as exc:
             return str(exc)
         kind = data["kind"]
+        if team is not None:
+            refused = self._team_may(team, data)
+            if refused is not None:
+                return refused
+        if kind == "claim":
+            return self.claim(data["cards"], by=team or GODFATHER)
+        seen = data.pop("seen", None)
+        if seen is not None and seen != self.session.history.count:
+            return "the table moved on since that page was drawn: look again"
         if kind == "sensor":
             return self._sensor(data)
         if kind == "undo":
-            return self.session.undo(data.get("count"))
+            reason = self.session.undo(data.get("count"))
+            if reason is None:
+                with self.session.lock:
+                    self._held = self._step_key()
+            return reason
         if kind == "wait":
             if self.session.referee.step is not Step.CARDS:
                 return "the table waits only while the cards go down"
             self.cards_held = True
             self.changed()
             return None
+        later = data.pop("later", None) if kind == "show" else None
         try:
             inp = I.from_json(data)
         except I.BadInput as exc:
             return str(exc)
+        if later:  # the cards to be discarded unseen at the end of the round, entered with the cards shown
+            reason = self.claim(later, by=GODFATHER)
+            if reason is not None:
+                return reason
         try:
             return self.session.try_submit(inp)
         except Exception as exc:  # noqa: BLE001 (a bug in the engine: the input is refused, the game goes on unchanged)
             self.faults += 1
             log.error("the %s input could not be applied: %s: %s", kind, type(exc).__name__, exc)
             return f"this {kind} input could not be applied ({type(exc).__name__}); nothing changed"
+
+    def _team_may(self, team: str, data: dict[str, Any]) -> str | None:
+        """Why a team's page may not send ``data`` (``None``: it may)."""
+        game = self.session.referee.game
+        own = {p.name for p in game.players if views.team_of(self.session, p.seat) == team}
+        kind = data["kind"]
+        def page_of(name: str) -> str:
+            seat = next(p.seat for p in game.players if p.name == name)
+            return f"{views.team_of(self.session, seat)}'s page"
+
+        names = [data["player"]] if kind == "pick" else list(data["cards"]) if kind == "claim" else []
+        stranger = next((n for n in names if n not in {p.name for p in game.players}), None)
+        if stranger is not None:
+            return f"{stranger[:40]!r} is not a player"
+        if kind == "pick":
+            who = data["player"]
+            return None if who in own else f"{who} takes on {page_of(who)}, or the Godfather enters it"
+        if kind == "claim":
+            other = next((n for n in data["cards"] if n not in own), None)
+            return None if other is None else f"{other}'s card is entered on {page_of(other)}, or by the Godfather"
+        return "only the Godfather enters this" if kind not in TEAM_INPUTS else None
+
+    # -- the cards the players enter themselves ------------------------------------------
+
+    def _step_key(self) -> tuple[int, str, int]:
+        referee = self.session.referee
+        return (referee.prompt().round, referee.step.value, self.session.history.count)
+
+    def current_claims(self) -> dict[str, tuple[str, str]]:
+        """The cards entered on the pages for this round."""
+        with self.session.lock:
+            number = self.session.referee.prompt().round
+            if number != self._claims_round:  # a new round (an undo keeps them: they preselect, nothing goes by itself)
+                self.claims = {}
+                self._claims_round = number
+            return self.claims
+
+    def _rows(self) -> dict[str, dict[str, Any]]:
+        """The players whose card the table asks for now, each with the cards the rules allow."""
+        session = self.session
+        step = session.referee.step
+        if step is Step.THROWS:
+            return views.next_choices(session)
+        if step is Step.BBB:
+            return {n: {"cards": ["bbb"]} for n, c in views.card_choices(session).items() if "bbb" in c["cards"]}
+        if step in (Step.REVEAL, Step.DISCARDS):
+            return views.card_choices(session)
+        return {}
+
+    def claim(self, cards: dict[str, str | None], *, by: str) -> str | None:
+        """Cards entered on a page (``None``: entered by mistake, taken back): they preselect the
+        Godfather's rows, and when every card of the step is known the step goes by itself."""
+        with self.session.lock:
+            claims = self.current_claims()
+            rows = self._rows()
+            number = self.session.referee.prompt().round
+            for name, card in cards.items():
+                if name not in rows:
+                    return f"round {number}: the table does not ask for {name}'s card now"
+                if card is not None and card not in rows[name]["cards"]:
+                    return f"round {number}: {name} cannot show {labels.card(card)} now"
+            for name, card in cards.items():
+                if card is None:
+                    claims.pop(name, None)
+                else:
+                    claims[name] = (card, by)
+            self.claimed_at = time.time()
+            self._held = None
+        self.changed()
+        return None
+
+    def claimed_answer(self) -> tuple[I.Input, float] | None:
+        """The cards shown (or discarded) when every one of them was entered on the pages (or has
+        only one possibility), and when they go: a moment after the last one was entered (time to
+        correct one; the cards entered with the last step's, long ago, go at once)."""
+        session = self.session
+        with session.lock:
+            step = session.referee.step
+            if step not in (Step.REVEAL, Step.DISCARDS) or session.pending is not None or self._held == self._step_key():
+                return None
+            claims = self.current_claims()
+            choices = views.card_choices(session)
+            if not choices or not any(n in claims for n in choices):
+                return None
+            shown: dict[str, str] = {}
+            for name, choice in choices.items():
+                legal = choice["cards"]
+                card = claims[name][0] if name in claims and claims[name][0] in legal else (legal[0] if len(legal) == 1 else None)
+                if card is None:
+                    return None
+                if not choice.get("later"):
+                    shown[name] = card
+            return I.Show(shown), self.claimed_at + self.grace.get("cards", 3.0)
 
     def _sensor(self, data: dict[str, Any]) -> str | None:
         game = self.session.referee.game
@@ -204,6 +337,14 @@ class ConsoleSource:
                     return I.Resume()  # the 5 minutes are up
                 auto = views.only_answer(session)
                 due = prompt.step is not Step.CARDS or (not relay.cards_held and time.monotonic() - started >= self.cards_after)
+                claimed = relay.claimed_answer() if auto is None else None
+                if claimed is not None and time.time() >= claimed[1]:
+                    relay.condition.release()
+                    try:
+                        session.try_submit(claimed[0])  # the players' own entries: an input of the table
+                    finally:
+                        relay.condition.acquire()
+                    continue
                 if auto is not None and due:
                     relay.condition.release()
                     try:
@@ -212,6 +353,8 @@ class ConsoleSource:
                         relay.condition.acquire()
                     continue
                 wait = 0.5 if auto is None else max(0.01, min(0.5, self.cards_after - (time.monotonic() - started)))
+                if claimed is not None:
+                    wait = max(0.01, min(wait, claimed[1] - time.time()))
                 relay.condition.wait(timeout=wait)
         relay.cards_due = None
         if relay.stopped:

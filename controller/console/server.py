@@ -2,7 +2,7 @@
 
 Pages: ``/godfather?token=...`` (the Godfather), ``/team/NAME?token=...`` (a gang's, or a
 player's, own page), ``/`` (the table, for anyone).  JSON: ``GET /api/state``, ``POST
-/api/input`` (the Godfather's inputs), ``GET /api/frame`` (the frame a camera verdict or the
+/api/input`` (the Godfather's inputs, and a team page's own loot picks and cards), ``GET /api/frame`` (the frame a camera verdict or the
 camera's aims were judged on), ``GET /api/qr?team=NAME`` (a team link as a QR code).  Live
 updates: the ``/ws`` WebSocket (pages with a token only) sends the page's full view at once,
 then again after every change; the table page without a token asks ``/api/state`` instead.
@@ -39,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..table.session import Session
-from .relay import ConsoleSource, Relay
+from .relay import TEAM_INPUTS, ConsoleSource, Relay
 from .tokens import GODFATHER, TABLE, TEAM, Tokens
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -119,9 +119,10 @@ def create_app(relay: Relay, limits: Limits = Limits(), guard: Guard | None = No
         return JSONResponse(relay.view(*role_of(request)))
 
     async def submit(request: Request) -> Response:
-        role, _ = role_of(request)
-        if role != GODFATHER:
-            return JSONResponse({"ok": False, "refused": "only the Godfather enters inputs"}, status_code=403)
+        role, team = role_of(request)
+        if role not in (GODFATHER, TEAM):
+            return JSONResponse({"ok": False, "refused": "only the Godfather and the players' own pages enter inputs"},
+                                status_code=403)
         try:
             raw = await _read_body(request, limits.body_bytes)
         except ClientDisconnect:
@@ -132,8 +133,11 @@ def create_app(relay: Relay, limits: Limits = Limits(), guard: Guard | None = No
             data = json.loads(raw)
         except (ValueError, RecursionError):
             return JSONResponse({"ok": False, "refused": "the input is not JSON"}, status_code=400)
-        reason = await asyncio.get_running_loop().run_in_executor(None, relay.submit, data)
-        view = relay.view(role, None)
+        by = team if role == TEAM else None
+        if by is not None and (not isinstance(data, dict) or data.get("kind") not in TEAM_INPUTS):
+            return JSONResponse({"ok": False, "refused": "only the Godfather enters this"}, status_code=403)
+        reason = await asyncio.get_running_loop().run_in_executor(None, lambda: relay.submit(data, team=by))
+        view = relay.view(role, by)
         if reason is not None:
             return JSONResponse({"ok": False, "refused": reason, "state": view}, status_code=409)
         return JSONResponse({"ok": True, "state": view})

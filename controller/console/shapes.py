@@ -32,17 +32,18 @@ INPUTS: dict[str, dict[str, tuple[str, bool]]] = {
     "aims": {"aims": (AIM_MAP, True), "late": (NAMES, False)},
     "privilege": {"player": (OPT_NAME, False), "target": (OPT_NAME, False)},
     "withdraw": {"withdrew": (NAMES, False), "too_late": (NAMES, False), "source": (TEXT, False)},
-    "show": {"cards": (CARD_MAP, True)},
+    "show": {"cards": (CARD_MAP, True), "later": (CARD_MAP, False)},  # later: see Relay.submit
     "throw": {"thrower": (NAME, True), "target": (OPT_NAME, False), "knocked": (NAMES, False), "touched": (NAMES, False),
               "source": (TEXT, False), "confidence": (NUMBER, False)},
     "throws-done": {},
-    "pick": {"player": (NAME, True), "take": (ITEM, True)},
+    "pick": {"player": (NAME, True), "take": (ITEM, True), "seen": (COUNT, False)},
     "use": {"use": (USE, True)},
     "resume": {},
     # the console's own: not inputs of the game
     "sensor": {"player": (NAME, True), "godfather": (BOOL, False)},
     "undo": {"count": (COUNT, False)},
     "wait": {},  # the cards are not down yet: the count waits for the Godfather
+    "claim": {"cards": (CARD_MAP, True)},  # cards entered on a page (null: taken back); see Relay.claim
 }
 
 # The fields of a card use (docs/advanced-rules.md, section 9.2), by type.
@@ -117,7 +118,7 @@ def check(data: Any) -> None:
         wanted = fields[key][0]
         if wanted == USE:
             _check_use(value)
-        elif key == "cards" and kind == "cards":
+        elif key == "cards" and kind in ("cards", "claim"):
             if not _fits("object: name -> card or null", value):
                 raise ShapeError(f"{kind}: {key} must be an {CARD_MAP} (or null)")
         elif not _fits(wanted, value):

@@ -1,9 +1,10 @@
 """What each console page may see, as JSON, and the choices the Godfather is offered.
 
 Three kinds of page see the table: the Godfather's (everything the table shows, plus the
-choices of the step, what waits for his decision and what he may undo), a gang's (the
-table, plus the Super Powers, Super Kiai and Objects its own players keep), and the table
-view (no token: what anyone at the table sees).  Nothing secret is ever put in a view not
+choices of the step, what waits for his decision and what he may undo), a gang's or a
+player's own (the table, plus the Super Powers, Super Kiai and Objects its own players keep,
+and what its own players may enter now: :func:`team_asks`), and the table view (no token:
+what anyone at the table sees).  Nothing secret is ever put in a view not
 entitled to it: secrets are added by :func:`team_view` for that team only.
 
 The choices come from the engine: a card is offered when the referee accepts it (tried on a
@@ -215,6 +216,33 @@ def team_view(session: Session, version: int, team: str) -> dict[str, Any]:
         )
     view["secrets"] = secrets
     return view
+
+
+def team_asks(session: Session, team: str, claims: dict[str, str]) -> dict[str, Any]:
+    """What a team's page may enter now, for its own players only: the loot card taken when it is
+    one of them to take, and each one's card when the table asks for it (``entered``: the card
+    entered so far on a page)."""
+    referee = session.referee
+    game = referee.game
+    prompt = referee.prompt()
+    own = {p.name for p in game.players if team_of(session, p.seat) == team}
+    out: dict[str, Any] = {"pick": None, "cards": {}, "step": prompt.step.value}
+    if referee.round is None or game.finished:
+        return out
+    if prompt.step is Step.PICKS and prompt.players and prompt.players[0] in own:
+        items = list(dict.fromkeys(prompt.options.get("table", [])))
+        out["pick"] = {"player": prompt.players[0], "items": items, "tile": bool(prompt.options.get("tile")),
+                       "seen": session.history.count}
+    rows: dict[str, dict[str, Any]] = {}
+    if prompt.step is Step.THROWS:
+        rows = next_choices(session)
+    elif prompt.step is Step.BBB:
+        rows = {n: {"cards": ["bbb"]} for n, c in card_choices(session).items() if "bbb" in c["cards"]}
+    elif prompt.step in (Step.REVEAL, Step.DISCARDS):
+        rows = card_choices(session)
+    out["cards"] = {n: {"cards": list(c["cards"]), "later": bool(c.get("later")), "entered": claims.get(n)}
+                    for n, c in rows.items() if n in own}
+    return out
 
 
 # -- the cards a player may show ------------------------------------------------------------

@@ -4,6 +4,9 @@ The bots act the players (their cards, aims, lay-downs, throws); the driver read
 happened from them and taps only what the page does not already show: a target for each
 shooter the page does not fill in, a card where the preselected one is wrong, the seats a
 shuriken knocked over when the camera is wrong, and each step's main button.
+
+The players enter their own loot picks and cards on their own pages (a gang's page in Yakuzas,
+a player's page otherwise), as the table would: those taps are counted apart (``players``).
 """
 
 from __future__ import annotations
@@ -77,8 +80,14 @@ class Table:
 class Godfather:
     """Taps the page; ``taps`` counts every tap, ``per_round`` the taps of each round."""
 
-    def __init__(self, page, table: Table, camera: TruthCamera | None = None) -> None:
+    def __init__(self, page, table: Table, camera: TruthCamera | None = None, *, own_pages: bool = True) -> None:
         self.page = page
+        self.own_pages = own_pages  # the players enter their picks and cards on their own pages
+        self.team_pages: dict = {}
+        self.page_errors: list[str] = []  # script errors on the players' pages
+        self.player_taps = 0
+        self.players_per_round: dict[int, int] = {}
+        self.players_log: list[tuple[int, str, str, str]] = []  # (round, step, team, selector)
         self.table = table
         self.session = table.session
         self.relay = table.relay
@@ -88,10 +97,10 @@ class Godfather:
         self.log: list[tuple[int, str, str]] = []  # (round, step, selector) of each tap
         self.shots = None  # a folder: screenshots of the main screens, once each
 
-    def shoot(self, name: str) -> None:
+    def shoot(self, name: str, page=None) -> None:
         if self.shots is None or (self.shots / name).exists():
             return
-        self.page.screenshot(path=str(self.shots / name))
+        (page or self.page).screenshot(path=str(self.shots / name))
 
     # -- tapping and waiting -------------------------------------------------------
 
@@ -102,6 +111,58 @@ class Godfather:
         self.taps += 1
         self.per_round[number] = self.per_round.get(number, 0) + 1
         self.log.append((number, step, selector))
+
+    # -- the players' own pages -----------------------------------------------------
+
+    def team_page(self, name: str):
+        """The page of ``name``'s team (opened once, beside the Godfather's), showing the latest state."""
+        from controller.console.views import team_of
+
+        session = self.session
+        team = team_of(session, session.referee.game.seat_of(name))
+        page = self.team_pages.get(team)
+        if page is None:  # another phone: a browser context of its own
+            context = self.page.context.browser.new_context(viewport=self.page.viewport_size, device_scale_factor=1)
+            context.on("weberror", lambda error: self.page_errors.append(str(error.error)))
+            page = context.new_page()
+            page.goto(self.relay.team_links()[team])
+            page.wait_for_selector("#link:not(.down)", timeout=10000)
+            self.team_pages[team] = page
+        page.wait_for_function(
+            "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
+            arg=self.relay.version, timeout=15000)
+        return team, page
+
+    def close_pages(self) -> None:
+        for page in self.team_pages.values():
+            page.context.close()
+        self.team_pages = {}
+
+    def player_tap(self, name: str, selector: str) -> None:
+        """A tap on ``name``'s own page (a player's tap, not the Godfather's)."""
+        number = self.session.referee.prompt().round
+        step = self.session.referee.step.value
+        team, page = self.team_page(name)
+        if step in ("picks", "throws"):
+            self.shoot(f"console-own-page-{step}.png", page)
+        page.locator(selector).first.click(timeout=10000)
+        page.wait_for_function("() => !document.querySelector('#sent').textContent.startsWith('sending')", timeout=15000)
+        self.player_taps += 1
+        self.players_per_round[number] = self.players_per_round.get(number, 0) + 1
+        self.players_log.append((number, step, team, selector))
+
+    def enter_own_cards(self, rows: dict) -> None:
+        """Each player whose card the table asks for enters it on his own page (a card the rules
+        leave alone needs no tap)."""
+        bots = self.session.bots
+        for name in sorted(rows):
+            if len(rows[name]["cards"]) == 1:
+                continue
+            card = bots.card_of(name).value
+            _team, page = self.team_page(name)
+            selector = f'[data-action="mine-{name}-{card}"]'
+            if page.locator(selector).count() and page.get_attribute(selector, "aria-pressed") != "true":
+                self.player_tap(name, selector)
 
     def settle(self) -> None:
         """Wait until the page shows the server's latest state and nothing is being sent."""
@@ -187,14 +248,13 @@ class Godfather:
     def _privilege_order(self, order) -> None:
         self.tap(f'[data-seat="{order.player}"]')
         self.tap(f'[data-seat="{order.target}"]')
-        self.tap("[data-action=submit-order]")
+        # the order goes by itself a moment after its target is tapped (no tap)
 
     def _privilege(self, prompt) -> None:
         truth = self._truth(prompt)
-        if truth.player is None:
-            self.tap("[data-action=submit-privilege]")
-        else:
+        if truth.player is not None:
             self._privilege_order(truth)
+        # no order: "No order" goes by itself after a moment (no tap)
 
     def _withdraw(self, prompt) -> None:
         check = self.session.pending["check"]
@@ -206,6 +266,12 @@ class Godfather:
 
     def _bbb(self, prompt) -> None:
         shown = self._truth(prompt).cards
+        if self.own_pages and shown:
+            for name in shown:
+                self.player_tap(name, f'[data-action="mine-{name}-bbb"]')
+            self.settle()
+            self.tap("[data-action=submit-bbb]")
+            return
         if any(not self.page.locator(f'[data-action="bbb-{n}"]').count() for n in shown):
             from controller.console.views import card_choices
 
@@ -224,9 +290,10 @@ class Godfather:
             verdict = pending["verdict"]
             names = self.session.referee.names
             knocked, touched = (names(t) for t in self.camera.truths[-1])
-            if verdict["sure"] and sorted(verdict["knocked"]) == sorted(knocked) and sorted(verdict["touched"]) == sorted(touched):
-                self.tap("[data-action=confirm-verdict]")
-                return
+            if sorted(verdict["knocked"]) == sorted(knocked) and sorted(verdict["touched"]) == sorted(touched):
+                if not verdict["sure"]:
+                    self.tap("[data-action=confirm-verdict]")
+                return  # sure (the camera and the sensors agree): the verdict goes by itself after a moment
             shown = {**{n: "knocked" for n in verdict["knocked"]}, **{n: "touched" for n in verdict["touched"]}}
             want = {**{n: "knocked" for n in knocked}, **{n: "touched" for n in touched}}
             cycle = [None, "knocked", "touched"]
@@ -244,6 +311,11 @@ class Godfather:
             self.tap("[data-action=show-shuriken]")
             return
         if self.page.locator('[data-action^="next-"]').count():  # the cards of phase 6 come with "no more throws"
+            if self.own_pages:
+                from controller.console.views import next_choices
+
+                self.enter_own_cards(next_choices(self.session))
+                self.settle()
             after = copy.deepcopy(self.session.referee)
             after.submit(truth)
             self._cards_rows(after.prompt().players, "next")
@@ -270,12 +342,29 @@ class Godfather:
             if button.count() and button.first.get_attribute("aria-pressed") != "true":
                 self.tap(f'[data-action="{prefix}-{name}-{card}"]')
 
+    def _own_cards(self) -> bool:
+        """The players enter the cards the table asks for on their own pages; every card known,
+        the step goes by itself (no tap of the Godfather's)."""
+        from controller.console.views import card_choices
+
+        if not self.own_pages:
+            return False
+        before = self.where()
+        if self.relay.claimed_answer() is None:  # else entered already (the discards, with the cards shown)
+            self.enter_own_cards(card_choices(self.session))
+        self.wait_change(before, timeout=5.0 + self.relay.grace.get("cards", 3.0))
+        return True
+
     def _reveal(self, prompt) -> None:
+        if self._own_cards():
+            return
         self._cards_rows(prompt.players, "card")
         self.tap("[data-action=submit-reveal]")
 
     def _discards(self, prompt) -> None:
-        try:  # entered with the cards shown: the page sends them by itself
+        if self._own_cards():
+            return
+        try:  # entered with the cards shown: they go by themselves
             self.wait_change(self.where(), timeout=1.5)
             return
         except AssertionError:
@@ -285,10 +374,11 @@ class Godfather:
 
     def _picks(self, prompt) -> None:
         truth = self._truth(prompt)
-        if truth.take == "godfather":
-            self.tap("[data-action=pick-tile]")
+        action = "tile" if truth.take == "godfather" else truth.take
+        if self.own_pages:  # the player takes it on his own page
+            self.player_tap(truth.player, f'[data-action="take-{action}"]')
         else:
-            self.tap(f'[data-action="pick-{truth.take}"]')
+            self.tap(f'[data-action="pick-{action}"]')
 
     def _intermission(self, prompt) -> None:
         self.tap("[data-action=submit-resume]")

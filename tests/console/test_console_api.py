@@ -61,7 +61,7 @@ def test_views_hold_only_what_each_page_may_see(console):
 def test_inputs_from_others_than_the_godfather_are_refused(console):
     _session, hub, client = console
     reply = post(client, hub.tokens.teams["purple"], {"kind": "cards", "cards": {}})
-    assert reply.status_code == 403 and reply.json()["refused"] == "only the Godfather enters inputs"
+    assert reply.status_code == 403 and reply.json()["refused"] == "only the Godfather enters this"
     reply = client.post(f"/api/input?token={gf(hub)}", content=b"{not json")
     assert reply.status_code == 400
     reply = post(client, gf(hub), {"kind": "no-such-input"})

@@ -16,7 +16,10 @@ let tab = "table";
 let countGone = null;
 let afterUndo = false;
 let cardsEnd = null;  // when the cards go down by themselves
-setInterval(() => { if (state && state.role === "godfather" && state.step === "cards" && state.auto && !state.cards_held) drawPanel(); }, 1000);
+let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
+setInterval(() => {
+  if (state && state.role === "godfather" && ((state.step === "cards" && state.auto && !state.cards_held) || claimsEnd !== null)) drawPanel();
+}, 1000);
 const STORE = `cashnguns:${token}:draft`;
 
 // -- small helpers -----------------------------------------------------------------------
@@ -124,7 +127,7 @@ function setOnline(up) {
   $("link").textContent = up ? "live" : "offline";
   $("link").className = up ? "" : "down";
   document.body.classList.toggle("offline", !up);
-  if (!up) status("offline: your taps are kept; they are sent when you send again online", true);
+  if (!up) status(state && state.role === "team" ? "offline: tap again once the page is live" : "offline: your taps are kept; they are sent when you send again online", true);
   else if ($("sent").textContent.startsWith("offline")) status("");
   if (state) drawPanel();
 }
@@ -142,6 +145,7 @@ function render(next) {
     cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
     if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
   }
+  claimsEnd = typeof state.claims_in === "number" ? Date.now() + 1000 * state.claims_in : null;
   document.body.dataset.version = state.version;
   document.body.dataset.step = state.step;
   document.body.dataset.role = state.role;
@@ -161,8 +165,8 @@ function render(next) {
   drawLinks();
   drawSecrets();
   $("log").textContent = state.log.join("\n");
-  $("panel").hidden = state.role !== "godfather";
-  if (state.role === "godfather") drawPanel();
+  $("panel").hidden = state.role === "table";
+  drawPanel();
 }
 
 function drawSummary() {
@@ -290,7 +294,13 @@ function startCountdown() {
 // -- the panel: the step's controls, the main button, undo -------------------------------------
 
 function drawPanel() {
-  if (!state || state.role !== "godfather") return;
+  if (!state || state.role === "table") return;
+  if (state.role === "team") {
+    const parts = teamStep();
+    $("controls").replaceChildren(...parts.controls);
+    $("buttons").replaceChildren(...(failed ? [button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true })] : []));
+    return;
+  }
   const step = state.finished ? null : STEPS[state.step];
   const parts = step ? step() : { controls: [], main: [] };
   const controls = [...parts.controls];
@@ -429,17 +439,30 @@ function aimsStep() {
 function orderSeat(p) {
   const who = draft.ordered;
   if (!who) return { pressed: false, disabled: !(p.name in state.options.orders) || !(state.options.orders[p.name] || []).length,
-    tap: () => { draft.ordered = p.name; redraw(); } };
+    tap: () => { cancelAims(); draft.ordered = p.name; draft.hold = true; redraw(); } };
   const legal = state.options.orders[who] || [];
   return { pressed: draft.orderTarget === p.name, legal: legal.includes(p.name), disabled: !legal.includes(p.name) && p.name !== who,
     shooter: p.name === who, mark: p.name === who ? "ordered" : "",
-    tap: () => { if (p.name === who) { draft.ordered = null; draft.orderTarget = null; } else draft.orderTarget = p.name; redraw(); } };
+    tap: () => {
+      cancelAims();
+      if (p.name === who) { draft.ordered = null; draft.orderTarget = null; draft.hold = true; } else { draft.orderTarget = p.name; draft.hold = false; }
+      redraw();
+    } };
 }
 function privilegeStep() {
   const who = draft.ordered, target = draft.orderTarget;
   const controls = [row(who ? `${who} must aim at: tap the new target.` : "The Godfather may order one player to change target: tap that player on the table.")];
-  const main = [button("No order", "submit-privilege", () => send({ kind: "privilege", player: null, target: null }), { primary: !target, send: true })];
-  if (who && target) main.push(button(`Order ${who} to aim at ${target}`, "submit-order", () => send({ kind: "privilege", player: who, target }), { primary: true, send: true }));
+  const none = { kind: "privilege", player: null, target: null };
+  const main = [button("No order", "submit-privilege", () => { cancelAims(); send(none); }, { primary: !target, send: true })];
+  if (who && target) {
+    const order = { kind: "privilege", player: who, target };
+    main.push(button(`Order ${who} to aim at ${target}`, "submit-order", () => { cancelAims(); send(order); }, { primary: true, send: true }));
+    const note = goesBy("privilege", order, `${who} is ordered to aim at ${target}: it goes`);
+    if (note) controls.push(note);
+  } else if (!who) {
+    const note = goesBy("privilege", none, "No order: it goes");
+    if (note) controls.push(note);
+  }
   return { controls, main };
 }
 
@@ -470,6 +493,7 @@ function withdrawStep() {
 function bbbStep() {
   draft.bbb = draft.bbb || {};
   const holders = Object.entries(state.cards).filter(([, c]) => c.cards.includes("bbb")).map(([n]) => n);
+  for (const n of holders) if (!(n in draft.bbb) && (state.claims || {})[n]) draft.bbb[n] = true;
   const cards = Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"]));
   const any = Object.keys(cards).length;
   const controls = [row("Who shows a Bang! Bang! Bang!?"), row(...holders.map((n) => button(`${n} shows it`, `bbb-${n}`, () => { draft.bbb[n] = !draft.bbb[n]; draft.hold = true; cancelAims(); redraw(); }, { pressed: !!draft.bbb[n] })))];
@@ -490,7 +514,7 @@ function throwSeat(p) {
   const h = hitState(p.name);
   return { pressed: h !== null, disabled: !standing || p.name === thrower, mark: h === "knocked" ? "knocked over" : (h === "touched" ? "touched" : ""),
     shooter: p.name === thrower,
-    tap: () => { draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
+    tap: () => { cancelAims(); draft.hold = true; draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
 }
 function throwsStep() {
   const verdict = state.pending && state.pending.verdict;
@@ -505,8 +529,12 @@ function throwsStep() {
       verdict.frame ? el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the frame the camera judged" })) : ""));
     const hits = draftHits();
     if (judged && !draft.changed) {
-      main.push(button("Confirm the camera", "confirm-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
-        knocked: verdict.knocked, touched: verdict.touched, source: "camera", confidence: verdict.confidence }), { primary: true, send: true }));
+      const camera = { kind: "throw", thrower: verdict.thrower, target: verdict.target, knocked: verdict.knocked, touched: verdict.touched,
+        source: "camera", confidence: verdict.confidence };
+      main.push(button("Confirm the camera", "confirm-verdict", () => { cancelAims(); send(camera); }, { primary: true, send: true }));
+      // the camera and the tilt sensors agree: the verdict goes by itself after a countdown (a tap on a seat overrules it)
+      const note = verdict.sure ? goesBy("verdict", camera, "The camera is sure; tap a seat to overrule it. Its verdict goes") : null;
+      if (note) controls.push(note);
     } else {
       main.push(button(judged ? "Overrule the camera" : "Throw entered", "overrule-verdict", () => send({ kind: "throw", thrower: verdict.thrower, target: verdict.target,
         knocked: hits.knocked, touched: hits.touched, source: "godfather" }), { primary: true, send: true }));
@@ -545,16 +573,25 @@ function draftHits() {
 }
 
 // A row of cards for each player, the likely card preselected; `later`: discarded unseen at the end.
+// A card entered on a player's own page (or tapped here, sent at once) preselects the row.
+function claimOf(n, choice) { const c = (state.claims || {})[n]; return c && choice.cards.includes(c.card) ? c : null; }
+function entry(n, c) {
+  // online, a tapped card is an entry on the table (as a player's own): the step goes when every card is known
+  if (online && !sending && !failed) { delete (draft.cards || {})[n]; saveDraft(); send({ kind: "claim", cards: { [n]: c } }); }
+  else { draft.cards[n] = c; redraw(); }
+}
 function cardRows(choices, prefix) {
   draft.cards = draft.cards || {};
   const before = known()[state.round] || {};
   const controls = [], shown = {}, later = {};
   for (const [n, choice] of Object.entries(choices)) {
-    const kept = draft.cards[n] || (choice.cards.includes(before[n]) ? before[n] : null);
+    const claim = claimOf(n, choice);
+    const kept = draft.cards[n] || (claim ? claim.card : null) || (choice.cards.includes(before[n]) ? before[n] : null);
     const picked = kept || choice.likely;
     if (picked) (choice.later ? later : shown)[n] = picked;
-    controls.push(row(label(choice.later ? `${n} (discarded):` : `${n}:`), ...choice.cards.map((c) =>
-      button(cardName(c), `${prefix === "card" ? "card" : prefix}-${n}-${c}`, () => { draft.cards[n] = c; redraw(); }, { pressed: picked === c }))));
+    const by = claim && claim.by !== "godfather" && !draft.cards[n] ? ` (on ${claim.by}'s page)` : "";
+    controls.push(row(label(choice.later ? `${n} (discarded)${by}:` : `${n}${by}:`), ...choice.cards.map((c) =>
+      button(cardName(c), `${prefix === "card" ? "card" : prefix}-${n}-${c}`, () => entry(n, c), { pressed: picked === c }))));
   }
   const all = Object.keys(choices).every((n) => shown[n] || later[n]);
   return { controls, shown, later, all };
@@ -562,27 +599,56 @@ function cardRows(choices, prefix) {
 function sendShow(rows, action) {
   const round = state.round;
   remember(round, { ...rows.shown, ...rows.later });
-  return send({ kind: "show", cards: rows.shown });
+  // the cards to be discarded unseen go with them: the discards then go by themselves
+  const later = Object.keys(rows.later).length ? { later: rows.later } : {};
+  return send({ kind: "show", cards: rows.shown, ...later });
+}
+function claimsNote() {
+  if (claimsEnd === null) return null;
+  const left = Math.max(0, Math.ceil((claimsEnd - Date.now()) / 1000));
+  return row(el("strong", { "data-goes": "claims" }, `Every card is known (tap one to correct it): they go in ${Math.max(1, left)} s`));
 }
 function showStep(text, mainLabel, action) {
   const rows = cardRows(state.cards, "card");
   const controls = [row(text), ...rows.controls];
-  // the discards, entered with the cards shown: they go by themselves
-  if (state.step === "discards" && rows.all && !Object.keys(draft.cards || {}).length && !failed && online && !sending) {
-    const before = known()[state.round] || {};
-    if (Object.keys(state.cards).every((n) => state.cards[n].cards.includes(before[n])) && draft.autoSent !== draftKey) {
-      draft.autoSent = draftKey;
-      setTimeout(() => send({ kind: "show", cards: Object.fromEntries(Object.keys(state.cards).map((n) => [n, before[n]])) }), 0);
-    }
-  }
+  const note = claimsNote();
+  if (note) controls.push(note);
   return { controls, main: [button(mainLabel, action, () => sendShow(rows, action), { primary: true, send: true, disabled: !rows.all })] };
 }
 
 function picksStep() {
   const who = state.who[0];
   const items = [...new Set(state.options.table.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x));
-  const controls = [row(`${who} takes (one tap):`), row(...items.map((item) => button(lootName(item), `pick-${item}`, () => send({ kind: "pick", player: who, take: item }), { send: true })))];
-  if (state.options.tile) controls.push(row(button(lootName("godfather"), "pick-tile", () => send({ kind: "pick", player: who, take: "godfather" }), { send: true })));
+  const seen = state.inputs;
+  const controls = [row(`${who} takes a loot card on ${who}'s own page, or tap it here:`),
+    row(...items.map((item) => button(lootName(item), `pick-${item}`, () => send({ kind: "pick", player: who, take: item, seen }), { send: true })))];
+  if (state.options.tile) controls.push(row(button(lootName("godfather"), "pick-tile", () => send({ kind: "pick", player: who, take: "godfather", seen }), { send: true })));
+  return { controls, main: [] };
+}
+
+// A team's own page (a gang's, or a player's): its own loot picks and cards, nothing else.
+function teamStep() {
+  const asks = state.asks || { pick: null, cards: {} };
+  const controls = [];
+  const pick = asks.pick;
+  if (pick) {
+    const take = (item) => send({ kind: "pick", player: pick.player, take: item, seen: pick.seen });
+    controls.push(row(el("strong", {}, `${pick.player}: your turn to take a loot card`)));
+    controls.push(row(...pick.items.map((item) => button(lootName(item), `take-${item}`, () => take(item), { send: true }))));
+    if (pick.tile) controls.push(row(button(lootName("godfather"), "take-tile", () => take("godfather"), { send: true })));
+  }
+  const rows = Object.entries(asks.cards || {});
+  if (rows.length) {
+    const head = asks.step === "bbb" ? "Show your Bang! Bang! Bang! on the table, then tap it here:"
+      : (asks.step === "throws" ? "Once the cards are shown, tap each card here:" : "Tap each card here (the Godfather checks them):");
+    controls.push(row(el("strong", {}, head)));
+    for (const [n, r] of rows) {
+      const what = asks.step === "bbb" ? `${n}:` : (r.later ? `${n}'s card, discarded unseen:` : `${n}'s card:`);
+      controls.push(row(label(what), ...r.cards.map((c) => button(cardName(c), `mine-${n}-${c}`,
+        () => send({ kind: "claim", cards: { [n]: r.entered === c ? null : c } }), { send: true, pressed: r.entered === c }))));
+    }
+  }
+  if (!controls.length) controls.push(row(state.finished ? "The game is over." : "Nothing to enter now: the Godfather runs this step."));
   return { controls, main: [] };
 }
 
