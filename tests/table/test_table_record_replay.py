@@ -36,13 +36,15 @@ def test_table_record_replays_to_the_same_result(tmp_path, ruleset, players, see
     play_and_replay(tmp_path, ruleset, players, seed, camera=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset,players,seed", [("classic-2014", 8, 6), ("classic-2014", 7, 15)])
 def test_a_clip_taken_in_the_round_of_a_face_down_bang(tmp_path, ruleset, players, seed):
     """Two games whose 2nd edition clip came in a round where its taker's bang was still face down."""
     play_and_replay(tmp_path, RuleSet(ruleset), players, seed, camera=True)
 
 
-@pytest.mark.parametrize("players", [6, pytest.param(9, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [6, 9])
 def test_yakuzas_with_the_camera_judging_throws(tmp_path, players):
     play_and_replay(tmp_path, RuleSet.YAKUZAS, players, 4, camera=True)
 

@@ -96,7 +96,7 @@ def _run_until_killed(args, log_path: Path, kill_at_line: int | None, cwd) -> in
     return proc.returncode
 
 
-@pytest.mark.parametrize("seed,camera", [(41, True), (42, False)])
+@pytest.mark.parametrize("seed,camera", [pytest.param(41, True, marks=pytest.mark.slow), (42, False)])
 def test_killed_mid_game_and_resumed_gives_the_same_record(tmp_path, seed, camera):
     expected_log = tmp_path / "whole.log"
     expected = start(demo_setup(seed, camera=camera), log_path=expected_log, say=quiet)
