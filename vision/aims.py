@@ -487,7 +487,7 @@ class AimReader:
             self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
         if self.first_frame is None:
             self.first_frame = frame
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        gray = markers.to_gray(frame)
         found: dict[int, np.ndarray] = {}
         cfg = self.config
         phase = self._analysed % cfg.full_every
@@ -866,7 +866,7 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     (sensor noise averaged out) and of each frame, each at its median place."""
     if not frames:
         raise AimError("no frame to find the table in")
-    grays = [f if f.ndim == 2 else cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in frames]
+    grays = [markers.to_gray(f) for f in frames]
     images = [np.median(np.stack(grays), axis=0).astype(np.uint8)] if len(grays) >= 3 else []
     seen: dict[int, list[np.ndarray]] = {}
     jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]

@@ -180,7 +180,7 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
     warnings: list[str] = []
     advice = problems if setup else warnings  # set-up faults; during a game, what is decoded is used
 
-    gray = cv2.cvtColor(frames[-1], cv2.COLOR_BGR2GRAY) if frames[-1].ndim == 3 else frames[-1]
+    gray = markers.to_gray(frames[-1])
     brightness = float(np.median(gray))
     if brightness < MIN_BRIGHTNESS:
         advice.append(f"too dark: the image's median brightness is {brightness:.0f}/255, needs at least "

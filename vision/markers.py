@@ -30,6 +30,11 @@ class MarkerKind(Enum):
     BASE = "base"
 
 
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """The frame in grey: a grey image as it is, a BGR one converted (the one place that does)."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
 def crown_id(seat: int) -> int:
     return CROWN_BASE_ID + seat
 
@@ -112,7 +117,7 @@ class MarkerDetector:
         """Markers found in ``image`` (BGR or gray); ``origin`` shifts crop coordinates back to the
         full frame, ``upscale`` enlarges a small crop first (small markers decode better) and
         ``sharpen`` (an unsharp mask's amount) restores the cells of a defocused marker."""
-        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        gray = to_gray(image)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale,
                               interpolation=cv2.INTER_CUBIC if sharpen else cv2.INTER_LINEAR)

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
+from vision.markers import to_gray
 
 STAR_AREA_CM2 = 14.0  # a 6 cm four- or six-pointed foam star seen from above
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
@@ -70,9 +71,7 @@ class Anchors:
         out = []
         for x, y in self.boxes:
             patch = frame[y:y + a2, x:x + a2]
-            if patch.ndim == 3:
-                patch = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
-            out.append(patch.astype(np.float32))
+            out.append(to_gray(patch).astype(np.float32))
         return out
 
     def set_reference(self, frame: np.ndarray) -> None:
@@ -127,8 +126,7 @@ class MotionDetector:
 
     @staticmethod
     def _gray(small: np.ndarray) -> np.ndarray:
-        g = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return g.astype(np.float32)
+        return to_gray(small).astype(np.float32)
 
     @staticmethod
     def _edges(small: np.ndarray) -> np.ndarray:

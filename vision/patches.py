@@ -17,12 +17,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.markers import to_gray
+
 MIN_SCORE = 0.7  # correlation of a quarter of the card with its armed look: it is seen
 MIN_QUARTERS = 2  # quarters that must agree for the card to count as seen
 
 
 def gray(image: np.ndarray) -> np.ndarray:
-    return (image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+    return to_gray(image).astype(np.float32)
 
 
 @dataclass(frozen=True)

@@ -319,7 +319,7 @@ class ThrowJudge:
             return {}
         if self._rest_found is None:
             found = self.detector.detect_hard(rest)
-            gray = rest if rest.ndim == 2 else cv2.cvtColor(rest, cv2.COLOR_BGR2GRAY)
+            gray = markers.to_gray(rest)
             for mid, det in self.detector.detect_hard(cv2.createCLAHE(2.0, (8, 8)).apply(gray)).items():
                 found.setdefault(mid, det)
             self._rest_found = found
