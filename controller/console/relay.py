@@ -51,7 +51,7 @@ class Relay:
         # seconds before an answer goes by itself: the aims, Bang! Bang! Bang!, the Godfather's order
         # and a camera verdict the sensors agree with (sent by the page), the cards every player
         # entered on his own page (sent from here)
-        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0}
+        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0, "picks": 3.0}
         self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
         self.cards_held = False  # the Godfather asked the table to wait
         # The cards the players entered on their own pages (or the Godfather, for later): player ->
@@ -61,6 +61,7 @@ class Relay:
         self._claims_round = 0
         self.claimed_at = 0.0
         self._held: tuple[int, str, int] | None = None
+        self._restore_claims()
         self._pages: dict[str, list[tuple[PageQueue, str, str | None]]] = {}
         self._cache: dict[tuple[str, str | None], tuple[int, dict[str, Any]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -201,6 +202,24 @@ class Relay:
             return views.card_choices(session)
         return {}
 
+    def _restore_claims(self) -> None:
+        """A resumed game: the cards entered on the pages this round, from the game log."""
+        game_log = self.session.game_log
+        number = self.session.referee.prompt().round
+        for entry in getattr(game_log, "earlier", ()):
+            claim = entry.get("claim") if isinstance(entry, dict) else None
+            if not isinstance(claim, dict) or claim.get("round") != number or not isinstance(claim.get("cards"), dict):
+                continue
+            by = str(claim["by"]) if isinstance(claim.get("by"), str) else GODFATHER
+            for name, card in claim["cards"].items():
+                if card is None:
+                    self.claims.pop(name, None)
+                elif isinstance(card, str):
+                    self.claims[name] = (card, by)
+        if self.claims:
+            self._claims_round = number
+            self.claimed_at = time.time()
+
     def claim(self, cards: dict[str, str | None], *, by: str) -> str | None:
         """Cards entered on a page (``None``: entered by mistake, taken back): they preselect the
         Godfather's rows, and when every card of the step is known the step goes by itself."""
@@ -213,6 +232,8 @@ class Relay:
                     return f"round {number}: the table does not ask for {name}'s card now"
                 if card is not None and card not in rows[name]["cards"]:
                     return f"round {number}: {name} cannot show {labels.card(card)} now"
+            if self.session.game_log is not None:  # kept with the game: a resumed game has them again
+                self.session.game_log.seen({"claim": {"round": number, "cards": dict(cards), "by": by}})
             for name, card in cards.items():
                 if card is None:
                     claims.pop(name, None)

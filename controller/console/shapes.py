@@ -17,6 +17,7 @@ CARD_MAP = "object: name -> card"
 AIM_MAP = "object: name -> name or null"
 ITEMS = "list of loot items"
 ITEM = "loot item"
+PICK_LIST = "list of picks (player, take)"
 BOOL = "true or false"
 NUMBER = "number or null"
 COUNT = "whole number"
@@ -37,6 +38,7 @@ INPUTS: dict[str, dict[str, tuple[str, bool]]] = {
               "source": (TEXT, False), "confidence": (NUMBER, False)},
     "throws-done": {},
     "pick": {"player": (NAME, True), "take": (ITEM, True), "seen": (COUNT, False)},
+    "picks": {"picks": (PICK_LIST, True), "seen": (COUNT, False)},
     "use": {"use": (USE, True)},
     "resume": {},
     # the console's own: not inputs of the game
@@ -80,6 +82,10 @@ def _fits(kind: str, value: Any) -> bool:
         return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e9)
     if kind == ITEM:
         return _text(value) or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1_000_000)
+    if kind == PICK_LIST:
+        return (isinstance(value, list) and 0 < len(value) <= MAX_LIST
+                and all(isinstance(v, dict) and set(v) == {"player", "take"} and _text(v["player"]) and _text(v["take"])
+                        for v in value))
     if kind == ITEMS:
         return isinstance(value, list) and len(value) <= MAX_LIST and all(_fits(ITEM, v) for v in value)
     if kind.startswith("object: name -> "):

@@ -26,6 +26,7 @@ from ..table.session import Session
 from ..table.undo import describe
 from ..words import card_name
 from . import labels
+from .loot import split_plan
 from .tokens import GODFATHER, TABLE, TEAM
 
 # The fields of each card's use, as the page draws its form (docs/advanced-rules.md, 9.2):
@@ -163,6 +164,7 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["pending"] = session.pending
     view["cards"] = card_choices(session)
     view["next_cards"] = next_choices(session)
+    view["split"] = split_plan(referee)
     view["sensors"] = _sensors(session)
     view["teams"] = [{"team": t, "url": url} for t, url in links.items()]
     view["uses"] = _card_forms(session)

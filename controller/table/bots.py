@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..devices.timing import Timing
 from ..errors import TableInputError
 from ..rules import Card
-from ..rules.cards import GODFATHER_TILE
+from ..rules.cards import GODFATHER_TILE, LOOT_VALUES
 from ..rules.round import Round
 from . import inputs as I
 from .referee import Prompt, Referee, Step
@@ -37,6 +37,14 @@ class Temper:
     touch_only: float = 0.2
     tile: float = 0.15
     wrong_aim: float = 0.03  # a player points at someone the rules forbid (the Godfather has him aim again)
+    # 2nd edition loot: how each player picks, drawn for each player from these (see PICK_STYLES)
+    pick_styles: tuple[str, ...] = ("random",)
+
+
+# How a bot takes a loot card: ``random`` (any card on the table), ``cash`` (the most money, cash
+# or diamond alike), ``paintings`` (a painting whenever there is one, else the most money),
+# ``diamonds`` (the best diamond, else the most money).
+PICK_STYLES = ("random", "cash", "paintings", "diamonds")
 
 
 @dataclass(frozen=True)
@@ -139,10 +147,29 @@ class Bots:
             rng = self.rng(number, "pick", len(self._round("a pick").events))
             if prompt.options["tile"] and rng.random() < self.temper.tile:
                 return I.Pick(prompt.players[0], GODFATHER_TILE)
-            return I.Pick(prompt.players[0], rng.choice(sorted(prompt.options["table"])))
+            return I.Pick(prompt.players[0], self._pick(prompt.players[0], sorted(map(str, prompt.options["table"])), rng))
         if step is Step.INTERMISSION:
             return I.Resume()
         raise ValueError(f"no bot answer at step {step.value}")
+
+    def pick_style(self, player: str) -> str:
+        """How ``player`` takes his loot (one of :data:`PICK_STYLES`), for the whole game."""
+        styles = self.temper.pick_styles
+        style = self.rng("pick style", player).choice(styles) if len(styles) > 1 else styles[0]
+        if style not in PICK_STYLES:
+            raise TableInputError(f"unknown pick style {style!r}: one of {', '.join(PICK_STYLES)}")
+        return style
+
+    def _pick(self, player: str, table: list[str], rng: random.Random) -> str:
+        style = self.pick_style(player)
+        if style == "random":
+            return rng.choice(table)
+        if style == "paintings" and "painting" in table:
+            return "painting"
+        pool = [c for c in table if c.startswith("diamond-")] if style == "diamonds" else []
+        pool = pool or table
+        best = max(LOOT_VALUES.get(c, 0) for c in pool)
+        return rng.choice(sorted({c for c in pool if LOOT_VALUES.get(c, 0) == best}))
 
     def aim_plans(self, prompt: Prompt) -> dict[str, AimPlan]:
         """Phase 3: where each living player's weapon points, whether late, and the aim entered for him."""

@@ -8,7 +8,9 @@ played (the table's settings, the bots' seed...).  Then, in order:
 - ``{"seq": n, "seen": {...}}``: what a sensor saw (a standee change, a camera verdict, the aims the
   camera read: ``{"aims": {"round", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``
   just before the ``aims`` input that was confirmed), kept for the record of what happened and to
-  replay a dispute, not replayed into the game.
+  replay a dispute, not replayed into the game.  A card entered on a console page before the
+  table needs it is kept the same way (``{"claim": {"round", "cards", "by"}}``): a resumed game's
+  console has it again.
 - ``{"seq": n, "undo": k}``: the input of line ``seq`` ``k`` was taken back (see :mod:`.undo`):
   reading the log drops it.
 
@@ -71,6 +73,7 @@ class GameLog:
         self.path = path
         self._file = handle
         self._seq = next_seq
+        self.earlier: list[dict[str, Any]] = []  # the observations already logged when it was reopened
 
     @classmethod
     def create(cls, path: str | Path, header: dict[str, Any]) -> GameLog:
@@ -97,6 +100,7 @@ class GameLog:
         except OSError as exc:
             raise LogError(f"{path}: cannot open the game log: {exc.strerror}") from None
         game_log = cls(path, handle, game.next_seq)
+        game_log.earlier = list(game.seen)
         game_log._lock()
         os.fchmod(handle.fileno(), 0o600)  # the table's user only
         handle.seek(0, os.SEEK_END)

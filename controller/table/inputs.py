@@ -111,6 +111,14 @@ class Pick(Input):
 
 
 @dataclass(frozen=True)
+class Picks(Input):
+    """2nd edition: several loot picks in turn, entered at once (the split): each ``{"player", "take"}``."""
+
+    kind: ClassVar[str] = "picks"
+    picks: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class UseCard(Input):
     """A Super Power, Super Kiai or Object announced (the record's use entry: player, card, when, fields)."""
 
@@ -126,7 +134,7 @@ class Resume(Input):
 
 
 KINDS: dict[str, type[Input]] = {
-    cls.kind: cls for cls in (Pile, CardsDown, Aims, Privilege, Withdrawals, Show, Throw, ThrowsDone, Pick, UseCard, Resume)
+    cls.kind: cls for cls in (Pile, CardsDown, Aims, Privilege, Withdrawals, Show, Throw, ThrowsDone, Pick, Picks, UseCard, Resume)
 }
 
 

@@ -79,6 +79,7 @@ MOVE_INPUTS: tuple[tuple[type[mv.Move], type[I.Input]], ...] = (
     (mv.ThrowsDone, I.ThrowsDone),
     (mv.Reveal, I.Show),
     (mv.Pick, I.Pick),
+    (mv.Pick, I.Picks),
 )
 # The table's own steps and the one input each waits for.
 TABLE_STEPS: dict[Step, type[I.Input] | None] = {Step.PILE: I.Pile, Step.INTERMISSION: I.Resume, Step.OVER: None}
@@ -282,7 +283,8 @@ def _apply(st: _State, inp: I.Input, referee: Referee) -> Outcome:
         referee._next_round(st)
         return Outcome(events=list(st.rnd.events) if st.rnd is not None else [])
     before = len(rnd.events)
-    rnd.push(_move(st.game, rnd, inp))
+    for move in _moves(st.game, rnd, inp):
+        rnd.push(move)
     _write(st, inp)
     outcome = Outcome()
     while (auto := rnd.automatic()) is not None:
@@ -313,6 +315,20 @@ def _seat(game: Game, name: str | None) -> int:
     if seat is None:
         raise Refused(f"{name!r} is not a player")
     return seat
+
+
+def _moves(game: Game, rnd: Round, inp: I.Input) -> list[mv.Move]:
+    """The moves an input stands for: one, or the picks of a split entered at once."""
+    if not isinstance(inp, I.Picks):
+        return [_move(game, rnd, inp)]
+    if not inp.picks:
+        raise Refused(f"round {rnd.number}: no pick was entered")
+    moves: list[mv.Move] = []
+    for number, pick in enumerate(inp.picks, 1):
+        if not isinstance(pick, dict) or not isinstance(pick.get("player"), str) or not isinstance(pick.get("take"), str):
+            raise Refused(f"round {rnd.number}: pick {number} is not a player and what he takes")
+        moves.append(mv.Pick(_seat(game, pick["player"]), pick["take"]))
+    return moves
 
 
 def _move(game: Game, rnd: Round, inp: I.Input) -> mv.Move:
@@ -366,6 +382,8 @@ def _write(st: _State, inp: I.Input) -> None:
         rr.shuriken.append(ThrowRecord(inp.thrower, list(inp.knocked), list(inp.touched), inp.target))
     elif isinstance(inp, I.Pick):
         rr.picks.append({"player": inp.player, "take": inp.take})
+    elif isinstance(inp, I.Picks):
+        rr.picks.extend({"player": p["player"], "take": p["take"]} for p in inp.picks)
     elif isinstance(inp, I.UseCard):
         card = CATALOG[inp.use["card"]]
         when = inp.use.get("when") or card.moments[0]

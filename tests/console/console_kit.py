@@ -18,7 +18,7 @@ from controller.table.session import Session
 
 
 def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=True, camera=None, game_log=None,
-                  cards_after=0.0, names=None):
+                  cards_after=0.0, names=None, temper=None):
     """A session whose Godfather is the console (bots only act the players' physical moves)."""
     rs = RuleSet(ruleset)
     seated = seating(rs, players)
@@ -33,7 +33,7 @@ def console_table(ruleset="yakuzas", players=9, seed=5, *, cards=True, devices=T
     if options.get("super_powers"):
         record.setup = deal_cards(random.Random(seed), rs, record.players, powers=True, objects=True)
     referee = Referee(record)
-    bots = Bots(referee, seed, reachable=getattr(camera, "reachable", None))
+    bots = Bots(referee, seed, reachable=getattr(camera, "reachable", None), **({"temper": temper} if temper else {}))
     dev = script = None
     if devices:
         dev, script = open_simulated(config.devices())

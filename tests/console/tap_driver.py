@@ -95,6 +95,7 @@ class Godfather:
         self.taps = 0
         self.per_round: dict[int, int] = {}
         self.log: list[tuple[int, str, str]] = []  # (round, step, selector) of each tap
+        self.splits: list[tuple[int, list[tuple[str, str]]]] = []  # (round, the true split) entered alone
         self.shots = None  # a folder: screenshots of the main screens, once each
 
     def shoot(self, name: str, page=None) -> None:
@@ -373,12 +374,49 @@ class Godfather:
         self.tap("[data-action=submit-discards]")
 
     def _picks(self, prompt) -> None:
-        truth = self._truth(prompt)
-        action = "tile" if truth.take == "godfather" else truth.take
         if self.own_pages:  # the player takes it on his own page
+            truth = self._truth(prompt)
+            action = "tile" if truth.take == "godfather" else truth.take
             self.player_tap(truth.player, f'[data-action="take-{action}"]')
-        else:
-            self.tap(f'[data-action="pick-{action}"]')
+            return
+        truth = self._true_split()
+        self.splits.append((prompt.round, truth))
+        self._split(truth)
+
+    def _true_split(self) -> list[tuple[str, str]]:
+        """The loot each player really takes this round, in turn (the bots, played on a copy)."""
+        from controller.table.bots import Bots
+
+        referee = copy.deepcopy(self.session.referee)
+        bots = Bots(referee, self.session.bots.seed, self.session.bots.temper)
+        number, truth = referee.prompt().round, []
+        while referee.step is Step.PICKS and referee.prompt().round == number and referee.prompt().players:
+            pick = bots.answer(referee.prompt())
+            truth.append((pick.player, str(pick.take)))
+            referee.submit(pick)
+        return truth
+
+    def _plan(self) -> list[tuple[str, str, str]]:
+        """The split the page shows: (who, take, how) of each turn."""
+        return [tuple(t) for t in self.page.eval_on_selector_all(
+            '[data-action^="turn-"]', "bs => bs.map(b => [b.dataset.who, b.dataset.take, b.dataset.how])")]
+
+    def _split(self, truth: list[tuple[str, str]]) -> None:
+        """Enter the split: where the page's guess is wrong, confirm the turns before it (one tap on the
+        last of them) and tap the card taken; every guess right, confirm it; all entered, it goes by itself."""
+        for _ in range(3 * len(truth) + 3):
+            plan = self._plan()
+            wrong = next((i for i, (who, take, _how) in enumerate(plan) if i >= len(truth) or (who, take) != truth[i]),
+                         None if len(plan) == len(truth) else min(len(plan), len(truth)))
+            if wrong is None:
+                if any(how == "likely" for _, _, how in plan):
+                    self.tap("[data-action=submit-picks]")
+                return  # else every turn is entered: the split goes by itself after a moment
+            if any(how == "likely" for _, _, how in plan[:wrong]):
+                self.tap(f'[data-action="turn-{wrong - 1}"]')
+            take = truth[wrong][1]
+            self.tap(f'[data-action="pick-{"tile" if take == "godfather" else take}"]')
+        raise AssertionError(("the split could not be entered", truth, self._plan()))
 
     def _intermission(self, prompt) -> None:
         self.tap("[data-action=submit-resume]")

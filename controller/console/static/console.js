@@ -616,14 +616,68 @@ function showStep(text, mainLabel, action) {
   return { controls, main: [button(mainLabel, action, () => sendShow(rows, action), { primary: true, send: true, disabled: !rows.all })] };
 }
 
+// The split (2nd edition): every turn of the split at once (state.split: the pickers in turn and what
+// each most likely takes), the guesses filled in.  A tap on a card of the pot gives it to the turn
+// marked next; a tap on a guessed turn confirms the turns up to it; a tap on an entered turn opens it
+// again.  The split goes as one input (one undo takes it back).
+function lootPlan() {
+  const split = state.split;
+  draft.picks = draft.picks || [];
+  if (!split || !split.lap.length) return [];
+  const pot = state.options.table.map(String);
+  let tile = !!state.options.tile;
+  const plan = [];
+  for (let i = 0; pot.length && i < 64; i++) {
+    const who = split.lap[i % split.lap.length];
+    let take, how;
+    if (i < draft.picks.length) { take = draft.picks[i]; how = "entered"; }
+    else {
+      how = new Set(pot).size === 1 && !tile ? "forced" : "likely";
+      take = (split.prefer[who] || []).find((c) => pot.includes(c)) || pot[0];
+    }
+    if (take === "godfather") { if (!tile) break; tile = false; }
+    else { const k = pot.indexOf(take); if (k < 0) break; pot.splice(k, 1); }
+    plan.push({ who, take, how });
+  }
+  return plan;
+}
 function picksStep() {
-  const who = state.who[0];
-  const items = [...new Set(state.options.table.map((x) => JSON.stringify(x)))].map((x) => JSON.parse(x));
+  const plan = lootPlan();
+  const next = plan.findIndex((t) => t.how !== "entered");
+  const left = state.options.table.map(String);
+  let tile = !!state.options.tile;
+  for (const take of draft.picks) { if (take === "godfather") tile = false; else left.splice(left.indexOf(take), 1); }
   const seen = state.inputs;
-  const controls = [row(`${who} takes a loot card on ${who}'s own page, or tap it here:`),
-    row(...items.map((item) => button(lootName(item), `pick-${item}`, () => send({ kind: "pick", player: who, take: item, seen }), { send: true })))];
-  if (state.options.tile) controls.push(row(button(lootName("godfather"), "pick-tile", () => send({ kind: "pick", player: who, take: "godfather", seen }), { send: true })));
-  return { controls, main: [] };
+  const controls = [];
+  const turn = next < 0 ? null : plan[next];
+  controls.push(row(turn ? `Turn ${next + 1}: ${turn.who} takes (tap the card if not ${lootName(turn.take)}):` : "Every turn is entered."));
+  const kinds = [...new Set(left)];
+  const give = (take) => { draft.picks = [...plan.slice(0, next).map((t) => t.take), take]; draft.hold = false; cancelAims(); redraw(); };
+  controls.push(row(...kinds.map((k) => {
+    const n = left.filter((x) => x === k).length;
+    return button(n > 1 ? `${lootName(k)} ×${n}` : lootName(k), `pick-${k}`, () => give(k), { disabled: !turn });
+  }), ...(tile ? [button(lootName("godfather"), "pick-tile", () => give("godfather"), { disabled: !turn })] : [])));
+  controls.push(el("ol", { class: "turns" }, ...plan.map((t, i) => {
+    const guess = t.how === "likely";
+    const b = button(`${t.who}: ${lootName(t.take)}${guess ? "?" : ""}`, `turn-${i}`, () => {
+      cancelAims();
+      if (t.how === "entered") { draft.picks = draft.picks.slice(0, i); draft.hold = true; }
+      else { draft.picks = plan.slice(0, i + 1).map((x) => x.take); draft.hold = false; }
+      redraw();
+    }, { pressed: t.how === "entered" });
+    b.dataset.take = t.take; b.dataset.how = t.how; b.dataset.who = t.who;
+    if (i === next) b.classList.add("next");
+    return el("li", {}, b);
+  })));
+  const input = { kind: "picks", picks: plan.map((t) => ({ player: t.who, take: t.take })), seen };
+  const guesses = plan.filter((t) => t.how === "likely").length;
+  const main = [button(guesses ? `Confirm the split (${guesses} guessed)` : "Send the split now", "submit-picks",
+    () => { cancelAims(); send(input); }, { primary: true, send: true, disabled: !plan.length })];
+  if (plan.length && !guesses) {
+    const note = goesBy("picks", input, "Every turn is entered; tap a turn to open it again. The split goes");
+    if (note) controls.push(note);
+  } else cancelAims();
+  return { controls, main };
 }
 
 // A team's own page (a gang's, or a player's): its own loot picks and cards, nothing else.
