@@ -35,6 +35,9 @@ PAGES_PER_TOKEN = 4
 
 # What a team's own page may enter (for its own players): the loot card taken, the cards shown.
 TEAM_INPUTS = ("pick", "claim")
+# Cards a page may enter (or change) in one round: a few a step at a table; past this, a page that
+# floods the console is refused (and the game log is not filled with its entries).
+CLAIMS_PER_ROUND = 60
 
 
 class Relay:
@@ -59,6 +62,7 @@ class Relay:
         # undo holds the step where it lands (nothing goes by itself there until a card is entered again).
         self.claims: dict[str, tuple[str, str]] = {}
         self._claims_round = 0
+        self._claim_counts: dict[str, int] = {}  # entries of each page this round
         self.claimed_at = 0.0
         self._held: tuple[int, str, int] | None = None
         self._restore_claims()
@@ -85,17 +89,13 @@ class Relay:
             version = self.version
             cached = self._cache.get((role, team))
             if cached is not None and cached[0] == version and self.session.intermission_ends is None:
-                return cached[1]
-            if role == GODFATHER:
+                view = cached[1]
+            elif role == GODFATHER:
                 view = views.godfather_view(self.session, version, self.team_links())
                 view["grace"] = dict(self.grace)
-                due = self.cards_due
-                view["cards_in"] = None if due is None or self.cards_held else max(0.0, round(due - time.time(), 1))
                 view["cards_held"] = self.cards_held
                 claims = self.current_claims()
                 view["claims"] = {n: {"card": c, "by": by} for n, (c, by) in claims.items()}
-                claimed = self.claimed_answer()
-                view["claims_in"] = None if claimed is None else max(0.0, round(claimed[1] - time.time(), 1))
             elif role == TEAM and team is not None:
                 view = views.team_view(self.session, version, team)
                 claims = self.current_claims()
@@ -103,7 +103,16 @@ class Relay:
             else:
                 view = views.table_view(self.session, version)
             self._cache[(role, team)] = (version, view)
+            if role == GODFATHER:  # the countdowns, as of now (a page that reconnects starts them from here)
+                view = {**view, **self._countdowns()}
             return view
+
+    def _countdowns(self) -> dict[str, float | None]:
+        """Seconds before the cards go down by themselves, and before the cards entered on the pages go."""
+        due = self.cards_due
+        claimed = self.claimed_answer()
+        return {"cards_in": None if due is None or self.cards_held else max(0.0, round(due - time.time(), 1)),
+                "claims_in": None if claimed is None else max(0.0, round(claimed[1] - time.time(), 1))}
 
     # -- inputs from the Godfather, and from the players' own pages ------------------
 
@@ -187,6 +196,7 @@ class Relay:
             number = self.session.referee.prompt().round
             if number != self._claims_round:  # a new round (an undo keeps them: they preselect, nothing goes by itself)
                 self.claims = {}
+                self._claim_counts = {}
                 self._claims_round = number
             return self.claims
 
@@ -227,14 +237,25 @@ class Relay:
             claims = self.current_claims()
             rows = self._rows()
             number = self.session.referee.prompt().round
+            players = {p.name for p in self.session.referee.game.players}
             for name, card in cards.items():
+                if name not in players:
+                    return f"{name[:40]!r} is not a player"
                 if name not in rows:
                     return f"round {number}: the table does not ask for {name}'s card now"
                 if card is not None and card not in rows[name]["cards"]:
                     return f"round {number}: {name} cannot show {labels.card(card)} now"
-            if self.session.game_log is not None:  # kept with the game: a resumed game has them again
-                self.session.game_log.seen({"claim": {"round": number, "cards": dict(cards), "by": by}})
-            for name, card in cards.items():
+            changed = {n: c for n, c in cards.items() if (claims.get(n) or (None, None))[0] != c}
+            if not changed and self._held is None:
+                return None  # sent again (a page that did not see its answer): nothing new
+            entered = self._claim_counts.get(by, 0)
+            if entered >= CLAIMS_PER_ROUND:
+                who = "the Godfather" if by == GODFATHER else f"{by}'s page"
+                return f"round {number}: {who} entered {entered} cards this round already: the Godfather enters the rest"
+            self._claim_counts[by] = entered + 1
+            if changed and self.session.game_log is not None:  # kept with the game: a resumed game has them again
+                self.session.game_log.seen({"claim": {"round": number, "cards": changed, "by": by}})
+            for name, card in changed.items():
                 if card is None:
                     claims.pop(name, None)
                 else:

@@ -131,3 +131,17 @@ def test_cards_entered_on_the_pages_survive_a_resume(tmp_path):
         assert view["claims"] == {name: {"card": card, "by": name}}
     finally:
         reopened.close()
+
+
+def test_the_countdowns_are_as_of_now_for_a_page_that_reconnects():
+    import time
+
+    session, relay = console_table("classic-2014", 5, seed=3, devices=False, cards=False)
+    relay.cards_due = time.time() + 10.0
+    first = relay.view("godfather", None)
+    time.sleep(0.4)
+    again = relay.view("godfather", None)  # the same state (nothing changed), asked later
+    assert again["version"] == first["version"] and 9.0 < again["cards_in"] <= first["cards_in"] - 0.3
+    relay.cards_held = True
+    relay.changed()
+    assert relay.view("godfather", None)["cards_in"] is None

@@ -41,7 +41,7 @@ function button(label, action, onclick, { pressed = null, primary = false, send 
   b.textContent = label;
   if (pressed !== null) b.setAttribute("aria-pressed", pressed ? "true" : "false");
   if (send) b.dataset.send = "1";
-  b.disabled = disabled || (send && (!online || sending));
+  b.disabled = disabled || (send && (sending || (!online && !queues())));
   b.addEventListener("click", onclick);
   return b;
 }
@@ -72,7 +72,28 @@ function remember(round, cards) {
 
 function status(text, bad = false) { $("sent").textContent = text; $("sent").className = bad ? "failed" : ""; }
 
+// A player's own page keeps what is tapped offline (in the phone) and sends it, in order, once
+// the page is live again; the Godfather's page keeps his draft, sent when he sends it again.
+const OUTBOX = `cashnguns:${token}:outbox`;
+function queues() { return !!state && state.role === "team"; }
+function outbox() { try { const list = JSON.parse(localStorage.getItem(OUTBOX) || "[]"); return Array.isArray(list) ? list : []; } catch (e) { return []; } }
+function keepOutbox(list) { try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode */ } }
+function waiting() { const n = outbox().length; return n ? `offline: ${n} tap${n > 1 ? "s" : ""} kept, sent once the page is live` : "offline: your taps are kept and sent once the page is live"; }
+let flushing = false;
+async function flush() {
+  if (flushing) return;
+  flushing = true;
+  try {
+    for (let list = outbox(); online && !failed && list.length; list = outbox()) {
+      const input = list.shift(); keepOutbox(list);
+      await send(input);  // refused (the table moved on): said; not sent: "Retry", and the rest wait for it
+      if (failed) failed.then = flush;
+    }
+  } finally { flushing = false; }
+}
+
 async function send(input, then = null) {
+  if (!online && queues()) { const list = outbox(); list.push(input); keepOutbox(list.slice(-50)); status(waiting(), true); drawPanel(); return false; }
   if (!online) { status("offline: not sent", true); return false; }
   $("refused").textContent = "";
   sending = true; failed = null; status("sending..."); drawPanel();
@@ -127,8 +148,9 @@ function setOnline(up) {
   $("link").textContent = up ? "live" : "offline";
   $("link").className = up ? "" : "down";
   document.body.classList.toggle("offline", !up);
-  if (!up) status(state && state.role === "team" ? "offline: tap again once the page is live" : "offline: your taps are kept; they are sent when you send again online", true);
+  if (!up) status(queues() ? waiting() : "offline: your taps are kept; they are sent when you send again online", true);
   else if ($("sent").textContent.startsWith("offline")) status("");
+  if (up && queues()) flush();
   if (state) drawPanel();
 }
 window.addEventListener("online", () => { if (token) setOnline(true); });
@@ -142,9 +164,10 @@ function render(next) {
   const key = keyOf(state);
   if (key !== draftKey) {
     draftKey = key; draft = loadDraft(key) || {}; cancelAims();
-    cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
     if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
   }
+  // the countdowns restart from the server's state with every state it sends (after a reconnect too)
+  cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
   claimsEnd = typeof state.claims_in === "number" ? Date.now() + 1000 * state.claims_in : null;
   document.body.dataset.version = state.version;
   document.body.dataset.step = state.step;
@@ -167,6 +190,7 @@ function render(next) {
   $("log").textContent = state.log.join("\n");
   $("panel").hidden = state.role === "table";
   drawPanel();
+  if (online && queues() && outbox().length) flush();
 }
 
 function drawSummary() {
