@@ -112,12 +112,18 @@ def flood() -> dict:
     }
 
 
-def taps(seed: int = 0, *, own_pages: bool = True) -> dict:
+# How the bots take their loot (2nd edition): each player one of these styles, none of them the
+# console's own guess (the card worth most to the picker: controller/console/loot.py).
+STYLES = "random,cash,paintings,diamonds"
+
+
+def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES) -> dict:
     """Taps per round (``seed`` 0: the games the tests play; else another game of each); ``own_pages``
-    False: nobody but the Godfather uses the console."""
+    False: nobody but the Godfather uses the console; ``styles``: how the bots take their loot."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "taps.json"
-        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)))
+        env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)),
+                   CASHNGUNS_PICK_STYLES=styles)
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
                              cwd=ROOT, env=env, check=False, capture_output=True, text=True)
         if run.returncode != 0:  # a game that could not be played is said, not left out silently
@@ -149,11 +155,21 @@ def main() -> None:
         for key, value in flood().items():
             print(f"{key}: {value}")
     if args.taps or both:
-        for seed in (0, 101, 102):  # the tests' games, then two games never tuned on
+        seeds = (0, 101, 102, 103, 104)  # the tests' games, then games never tuned on
+
+        def which(seed: int) -> str:
+            return "the tests game" if not seed else f"seed {seed} (never tuned on)"
+
+        for seed in seeds[:3]:
             for game, figures in taps(seed).items():
-                print(f"taps, {game}, {'the tests game' if not seed else f'seed {seed} (never tuned on)'}: {figures}")
-        for game, figures in taps(0, own_pages=False).items():
-            print(f"taps, {game}, the tests game, the Godfather alone (no player's own page): {figures}")
+                print(f"taps, {game}, {which(seed)}: {figures}", flush=True)
+        for seed in seeds:
+            for game, figures in taps(seed, own_pages=False).items():
+                print(f"taps, {game}, {which(seed)}, the Godfather alone (no player's own page): {figures}", flush=True)
+        for style in ("cash", "random"):  # every player taking his loot one way
+            for game, figures in taps(0, own_pages=False, styles=style).items():
+                if game.startswith("classic-2014"):
+                    print(f"taps, {game}, the tests game, the Godfather alone, every player's loot '{style}': {figures}", flush=True)
 
 
 if __name__ == "__main__":

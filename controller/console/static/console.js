@@ -651,13 +651,19 @@ function lootPlan() {
   const pot = state.options.table.map(String);
   let tile = !!state.options.tile;
   const plan = [];
+  const prefer = Object.fromEntries(split.lap.map((n) => [n, [...(split.prefer[n] || [])]]));
+  const kind = (c) => c.replace(/-\d+$/, "");  // cash, diamond, painting...
   for (let i = 0; pot.length && i < 64; i++) {
     const who = split.lap[i % split.lap.length];
+    const likely = prefer[who].find((c) => pot.includes(c)) || pot[0];
     let take, how;
-    if (i < draft.picks.length) { take = draft.picks[i]; how = "entered"; }
-    else {
+    if (i < draft.picks.length) {
+      take = draft.picks[i]; how = "entered";
+      // a picker who took another kind of card than the likely one goes on with that kind this split
+      if (take !== likely && take !== "godfather") prefer[who].sort((a, b) => (kind(b) === kind(take)) - (kind(a) === kind(take)));
+    } else {
       how = new Set(pot).size === 1 && !tile ? "forced" : "likely";
-      take = (split.prefer[who] || []).find((c) => pot.includes(c)) || pot[0];
+      take = likely;
     }
     if (take === "godfather") { if (!tile) break; tile = false; }
     else { const k = pot.indexOf(take); if (k < 0) break; pot.splice(k, 1); }
