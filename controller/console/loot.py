@@ -7,7 +7,8 @@ otherwise.  The likely card is the one worth most to that picker now (:func:`wor
 money, a painting by what it adds to the paintings he holds, a diamond a little more than its
 money (the diamond bonus), a first-aid kit for a wounded player; the tile is never guessed.
 The page fills the turns from these preferences (``console.js``: ``lootPlan``), each picker
-taking the first card of his list still on the table.
+taking the first card of his list still on the table; a picker the Godfather entered with another
+kind of card than guessed is guessed that kind for the rest of the split.
 """
 
 from __future__ import annotations

@@ -396,26 +396,46 @@ class Godfather:
             referee.submit(pick)
         return truth
 
-    def _plan(self) -> list[tuple[str, str, str]]:
-        """The split the page shows: (who, take, how) of each turn."""
-        return [tuple(t) for t in self.page.eval_on_selector_all(
-            '[data-action^="turn-"]', "bs => bs.map(b => [b.dataset.who, b.dataset.take, b.dataset.how])")]
+    def _plan(self) -> tuple[list[tuple[str, str, str, list[str]]], int]:
+        """The split the page shows: (who, take, how, the cards that turn may take, likeliest first) of
+        each turn, and the turn marked next (-1: none)."""
+        turns = self.page.eval_on_selector_all(
+            '[data-action^="turn-"]',
+            "bs => bs.map(b => [b.dataset.who, b.dataset.take, b.dataset.how, b.dataset.options, b.classList.contains('next')])")
+        plan = [(who, take, how, options.split()) for who, take, how, options, _ in turns]
+        return plan, next((i for i, t in enumerate(turns) if t[4]), -1)
 
     def _split(self, truth: list[tuple[str, str]]) -> None:
-        """Enter the split: where the page's guess is wrong, confirm the turns before it (one tap on the
-        last of them) and tap the card taken; every guess right, confirm it; all entered, it goes by itself."""
-        for _ in range(3 * len(truth) + 3):
-            plan = self._plan()
-            wrong = next((i for i, (who, take, _how) in enumerate(plan) if i >= len(truth) or (who, take) != truth[i]),
+        """Enter the split as a Godfather who knows it: at the first turn guessed wrong, the tile's
+        button when it is the taker's next turn; else, that turn being next, the turn (when the next
+        likely card is the one taken) or the card; else the turn (it becomes the next, its next likely
+        card), then as before.  Every turn right: "Confirm the split" if some are guessed, else it goes
+        by itself after a moment."""
+        for _ in range(4 * len(truth) + 4):
+            plan, cursor = self._plan()
+            wrong = next((i for i, (who, take, _h, _o) in enumerate(plan) if i >= len(truth) or (who, take) != truth[i]),
                          None if len(plan) == len(truth) else min(len(plan), len(truth)))
             if wrong is None:
-                if any(how == "likely" for _, _, how in plan):
+                if any(how == "likely" for _, _, how, _ in plan):
                     self.tap("[data-action=submit-picks]")
-                return  # else every turn is entered: the split goes by itself after a moment
-            if any(how == "likely" for _, _, how in plan[:wrong]):
-                self.tap(f'[data-action="turn-{wrong - 1}"]')
-            take = truth[wrong][1]
-            self.tap(f'[data-action="pick-{"tile" if take == "godfather" else take}"]')
+                return
+            who, take = truth[wrong]
+            start = max(cursor, 0)
+            if take == "godfather" and next(i for i in range(start, len(plan)) if plan[i][0] == who) == wrong:
+                self.tap(f'[data-action="tile-{who}"]')
+                continue
+            if wrong != cursor:
+                self.tap(f'[data-action="turn-{wrong}"]')
+                continue
+            _, shown, how, options = plan[wrong]
+            is_open = how == "entered"
+            after = options[(options.index(shown) + 1) % len(options)] if is_open else next((o for o in options if o != shown), shown)
+            if after == take:
+                self.tap(f'[data-action="turn-{wrong}"]')
+            elif take == "godfather":
+                self.tap(f'[data-action="tile-{who}"]')
+            else:
+                self.tap(f'[data-action="pick-{take}"]')
         raise AssertionError(("the split could not be entered", truth, self._plan()))
 
     def _intermission(self, prompt) -> None:

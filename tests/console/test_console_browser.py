@@ -479,3 +479,58 @@ def test_a_sure_camera_verdict_goes_by_itself_unless_a_seat_is_tapped(browser, t
         godfather.close_pages()
         context.close()
         table.stop()
+
+
+def test_the_split_at_once_on_the_godfathers_page_and_one_undo(browser, tmp_path):
+    import time
+
+    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    relay.grace.update({"privilege": 4.0, "cards": 0.5})
+    godfather.own_pages = False
+    try:
+        while session.referee.step.value != "picks":
+            godfather.play_step()
+        godfather.settle()
+        plan, cursor = godfather._plan()
+        assert cursor == 0 and len(plan) > 3 and all(how in ("likely", "forced") for _, _, how, _ in plan)
+        # identical cards are one button, with how many there are
+        pot = [str(x) for x in session.referee.game.table]
+        buttons = page.eval_on_selector_all("[data-action^=pick-]", "bs => bs.map(b => [b.dataset.action, b.textContent])")
+        assert sorted(a.removeprefix("pick-") for a, _ in buttons) == sorted(set(pot))
+        assert all(text.endswith(f"×{pot.count(a[5:])}") == (pot.count(a[5:]) > 1) for a, text in buttons)
+        # a guessed turn tapped: the turns before it as guessed, it takes its picker's next likely card; again, the one after
+        page.click('[data-action="turn-1"]')
+        now, cursor = godfather._plan()
+        assert cursor == 1 and now[0][1:3] == (plan[0][1], "entered") and now[1][1:3] == (plan[1][3][1], "entered")
+        page.click('[data-action="turn-1"]')
+        assert godfather._plan()[0][1][1] == plan[1][3][2 % len(plan[1][3])]
+        # a card of the pot goes to the turn marked next
+        page.click(f'[data-action="pick-{plan[1][1]}"]')
+        now, cursor = godfather._plan()
+        assert now[1][1] == plan[1][1] and cursor == 2
+        # the entries survive a reload
+        page.reload()
+        page.wait_for_selector("#link:not(.down)")
+        assert godfather._plan() == (now, cursor)
+        # the true split entered (from its first turn again), it goes as one input
+        count = session.history.count
+        before = (list(session.referee.game.table), [p.money for p in session.referee.game.players])
+        truth = godfather._true_split()
+        page.click('[data-action="turn-0"]')
+        godfather._split(truth)
+        end = time.monotonic() + 10
+        while session.history.count == count and time.monotonic() < end:
+            time.sleep(0.05)
+        entered = session.history.entries[count].input
+        assert entered.kind == "picks" and [(p["player"], p["take"]) for p in entered.picks] == truth
+        # one undo takes the whole split back
+        page.wait_for_function("() => !document.querySelector('[data-action=undo]').disabled")
+        assert page.inner_text("[data-action=undo]") == "Undo the loot picks"
+        page.click("[data-action=undo]")
+        wait_step(godfather, "picks")
+        assert session.history.count == count
+        assert (list(session.referee.game.table), [p.money for p in session.referee.game.players]) == before
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()

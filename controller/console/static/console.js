@@ -642,8 +642,9 @@ function showStep(text, mainLabel, action) {
 
 // The split (2nd edition): every turn of the split at once (state.split: the pickers in turn and what
 // each most likely takes), the guesses filled in.  A tap on a card of the pot gives it to the turn
-// marked next; a tap on a guessed turn confirms the turns up to it; a tap on an entered turn opens it
-// again.  The split goes as one input (one undo takes it back).
+// marked next; a tap on a guessed turn confirms the turns before it and changes it to the picker's
+// next likely card (tapped again, the one after); a tap on an entered turn opens it again; "the tile:
+// Bo" gives the New Godfather tile to Bo's next turn.  The split goes as one input (one undo takes it back).
 function lootPlan() {
   const split = state.split;
   draft.picks = draft.picks || [];
@@ -655,47 +656,74 @@ function lootPlan() {
   const kind = (c) => c.replace(/-\d+$/, "");  // cash, diamond, painting...
   for (let i = 0; pot.length && i < 64; i++) {
     const who = split.lap[i % split.lap.length];
-    const likely = prefer[who].find((c) => pot.includes(c)) || pot[0];
+    const options = [...new Set([...prefer[who].filter((c) => pot.includes(c)), ...pot])];  // the likeliest first
+    const likely = options[0];
+    if (tile) options.push("godfather");
     let take, how;
     if (i < draft.picks.length) {
       take = draft.picks[i]; how = "entered";
       // a picker who took another kind of card than the likely one goes on with that kind this split
       if (take !== likely && take !== "godfather") prefer[who].sort((a, b) => (kind(b) === kind(take)) - (kind(a) === kind(take)));
     } else {
-      how = new Set(pot).size === 1 && !tile ? "forced" : "likely";
+      how = options.length === 1 ? "forced" : "likely";
       take = likely;
     }
     if (take === "godfather") { if (!tile) break; tile = false; }
     else { const k = pot.indexOf(take); if (k < 0) break; pot.splice(k, 1); }
-    plan.push({ who, take, how });
+    plan.push({ who, take, how, options });
   }
+  if (draft.open !== undefined && draft.open !== null && !(draft.open < Math.min(plan.length, draft.picks.length))) draft.open = null;
   return plan;
+}
+// The turn the next card tapped goes to: the open one, else the first not entered (-1: none).
+function lootNext(plan) { return draft.open !== null && draft.open !== undefined ? draft.open : plan.findIndex((t) => t.how !== "entered"); }
+function lootGive(plan, take) {
+  const next = lootNext(plan);
+  draft.picks = [...plan.slice(0, next).map((t) => t.take), take]; draft.open = null;
+}
+function lootTurn(plan, i) {
+  const t = plan[i];
+  if (i === draft.open || t.how !== "entered") {  // the next likely card (the turns before it as shown)
+    const k = t.options.indexOf(t.take);
+    const other = i === draft.open ? t.options[(k + 1) % t.options.length] : (t.options.find((c) => c !== t.take) || t.take);
+    draft.picks = [...plan.slice(0, i).map((x) => x.take), other]; draft.open = i;
+  } else { draft.picks = draft.picks.slice(0, i); draft.open = null; }
+}
+function lootTile(plan, who) {
+  const from = Math.max(0, lootNext(plan));
+  const j = plan.findIndex((t, i) => i >= from && t.who === who);
+  if (j < 0) return;
+  draft.picks = [...plan.slice(0, j).map((t) => t.take), "godfather"]; draft.open = null;
 }
 function picksStep() {
   const plan = lootPlan();
-  const next = plan.findIndex((t) => t.how !== "entered");
-  const left = state.options.table.map(String);
-  let tile = !!state.options.tile;
-  for (const take of draft.picks) { if (take === "godfather") tile = false; else left.splice(left.indexOf(take), 1); }
+  const next = lootNext(plan);
+  const turn = next < 0 ? null : plan[next];
   const seen = state.inputs;
   const controls = [];
-  const turn = next < 0 ? null : plan[next];
-  controls.push(row(turn ? `Turn ${next + 1}: ${turn.who} takes (tap the card if not ${lootName(turn.take)}):` : "Every turn is entered."));
-  const kinds = [...new Set(left)];
-  const give = (take) => { draft.picks = [...plan.slice(0, next).map((t) => t.take), take]; draft.hold = false; cancelAims(); redraw(); };
-  controls.push(row(...kinds.map((k) => {
-    const n = left.filter((x) => x === k).length;
-    return button(n > 1 ? `${lootName(k)} ×${n}` : lootName(k), `pick-${k}`, () => give(k), { disabled: !turn });
-  }), ...(tile ? [button(lootName("godfather"), "pick-tile", () => give("godfather"), { disabled: !turn })] : [])));
+  const tap = (f) => () => { f(); draft.hold = false; cancelAims(); redraw(); };
+  controls.push(row(!turn ? "Every turn is entered: tap a turn to change it."
+    : (next === draft.open ? `Turn ${next + 1}: ${turn.who} took ${lootName(turn.take)}? Tap the turn again for the next card, or tap the card:`
+      : `Turn ${next + 1}: ${turn.who} takes (tap the card if not ${lootName(turn.take)}; a guessed turn to change it):`)));
+  if (turn) {
+    const pot = state.options.table.map(String);
+    for (const t of plan.slice(0, next)) if (t.take !== "godfather") pot.splice(pot.indexOf(t.take), 1);
+    controls.push(row(...[...new Set(pot)].map((k) => {
+      const n = pot.filter((x) => x === k).length;
+      return button(n > 1 ? `${lootName(k)} ×${n}` : lootName(k), `pick-${k}`, tap(() => lootGive(plan, k)));
+    })));
+  }
+  const tileFree = plan.slice(0, Math.max(0, next)).every((t) => t.take !== "godfather") && turn && turn.options.includes("godfather");
+  if (tileFree) {
+    const takers = [...new Set(plan.slice(next).map((t) => t.who))];
+    controls.push(row(label(`${lootName("godfather")}, taken by:`), ...takers.map((n) => button(n, `tile-${n}`, tap(() => lootTile(plan, n))))));
+  }
   controls.push(el("ol", { class: "turns" }, ...plan.map((t, i) => {
     const guess = t.how === "likely";
     const b = button(`${t.who}: ${lootName(t.take)}${guess ? "?" : ""}`, `turn-${i}`, () => {
-      cancelAims();
-      if (t.how === "entered") { draft.picks = draft.picks.slice(0, i); draft.hold = true; }
-      else { draft.picks = plan.slice(0, i + 1).map((x) => x.take); draft.hold = false; }
-      redraw();
+      lootTurn(plan, i); draft.hold = t.how === "entered" && i !== draft.open; cancelAims(); redraw();
     }, { pressed: t.how === "entered" });
-    b.dataset.take = t.take; b.dataset.how = t.how; b.dataset.who = t.who;
+    b.dataset.take = t.take; b.dataset.how = t.how; b.dataset.who = t.who; b.dataset.options = t.options.join(" ");
     if (i === next) b.classList.add("next");
     return el("li", {}, b);
   })));
@@ -704,7 +732,7 @@ function picksStep() {
   const main = [button(guesses ? `Confirm the split (${guesses} guessed)` : "Send the split now", "submit-picks",
     () => { cancelAims(); send(input); }, { primary: true, send: true, disabled: !plan.length })];
   if (plan.length && !guesses) {
-    const note = goesBy("picks", input, "Every turn is entered; tap a turn to open it again. The split goes");
+    const note = goesBy("picks", input, "Every turn is entered; tap a turn to change it. The split goes");
     if (note) controls.push(note);
   } else cancelAims();
   return { controls, main };
