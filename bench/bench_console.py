@@ -4,6 +4,8 @@
     python bench/bench_console.py --flood    # connections held, memory, time to answer the Godfather
     python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser):
                                              # the Godfather's, and the players' on their own pages
+    python bench/bench_console.py --splits   # the Godfather's taps for the 2nd edition's loot, on many
+                                             # splits (browser): games tuned on and games never tuned on
 
 The flood runs on 127.0.0.1 only: the console is served by a process of its own (the table's
 default file limit, 1,024), and this process opens 1,100 sockets that send half a request and
@@ -143,12 +145,92 @@ def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES) -> dict
     return out
 
 
+def game_splits(seeds: range, styles: str) -> list[dict]:
+    """The splits of rounds 1-3 of 5-player 2nd edition games played by the bots: what the Godfather's
+    page is given (the turns and the likely cards, the table) and what the players really took."""
+    import copy
+
+    from console_kit import console_table
+
+    from controller.console.loot import split_plan
+    from controller.table import inputs as I
+    from controller.table.bots import Bots, Temper
+    from controller.table.referee import Step
+
+    out = []
+    for seed in seeds:
+        session, _relay = console_table("classic-2014", 5, seed=seed, cards=False, devices=False,
+                                        temper=Temper(pick_styles=tuple(styles.split(","))))
+        referee, bots = session.referee, session.bots
+        while referee.step is not Step.OVER and referee.prompt().round <= 3:
+            prompt = referee.prompt()
+            if prompt.step is not Step.PICKS:
+                referee.submit(bots.answer(prompt))
+                continue
+            played, truth = copy.deepcopy(referee), []
+            other = Bots(played, bots.seed, bots.temper)
+            while played.step is Step.PICKS and played.prompt().round == prompt.round and played.prompt().players:
+                pick = other.answer(played.prompt())
+                truth.append((pick.player, str(pick.take)))
+                played.submit(pick)
+            out.append({"split": split_plan(referee), "table": [str(x) for x in prompt.options["table"]],
+                        "tile": prompt.options["tile"], "truth": truth})
+            for player, take in truth:
+                referee.submit(I.Pick(player, take))
+    return out
+
+
+def split_taps(splits: list[dict]) -> list[int]:
+    """The Godfather's taps for each split, on the console's own page (its picks panel, drawn by
+    console.js in Chromium), entered by the tap driver's rule (tests/console/tap_driver.py)."""
+    from playwright.sync_api import sync_playwright
+    from tap_driver import ARGS, CHROMIUM, Godfather
+
+    from controller.console.labels import labels
+
+    static = ROOT / "controller" / "console" / "static"
+    html = (static / "console.html").read_text().replace('<link rel="stylesheet" href="/static/console.css">',
+                                                         f"<style>{(static / 'console.css').read_text()}</style>")
+    html = html.replace('<script src="/static/console.js"></script>', f"<script>{(static / 'console.js').read_text()}</script>")
+
+    class Counter(Godfather):
+        def __init__(self, page) -> None:  # only the page: no table behind it
+            self.page = page
+            self.taps = 0
+
+        def tap(self, selector: str) -> None:
+            self.page.locator(selector).first.click(timeout=5000)
+            self.taps += 1
+
+    counts = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.set_content(html)
+        # the panel only: no table drawn around it, no server (nothing is sent, the page stays "live")
+        page.evaluate("() => { window.redraw = () => drawPanel(); window.setOnline = () => {}; window.send = async () => true; }")
+        driver = Counter(page)
+        for split in splits:
+            page.evaluate("""([s, words]) => {
+                cancelAims(); online = true; sending = false; failed = null; draft = { picks: [] };
+                state = { role: "godfather", step: "picks", finished: false, round: 1, inputs: 0, undo: null, uses: {},
+                          split: s.split, options: { table: s.table, tile: s.tile }, words, grace: { picks: 600 } };
+                drawPanel();
+            }""", [split, labels("classic-2014")])
+            before = driver.taps
+            driver._split([tuple(t) for t in split["truth"]])
+            counts.append(driver.taps - before)
+        browser.close()
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flood", action="store_true")
     parser.add_argument("--taps", action="store_true")
+    parser.add_argument("--splits", action="store_true")
     args = parser.parse_args()
-    both = not (args.flood or args.taps)
+    both = not (args.flood or args.taps or args.splits)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     if args.flood or both:
@@ -170,6 +252,18 @@ def main() -> None:
             for game, figures in taps(0, own_pages=False, styles=style).items():
                 if game.startswith("classic-2014"):
                     print(f"taps, {game}, the tests game, the Godfather alone, every player's loot '{style}': {figures}", flush=True)
+    if args.splits or both:
+        # seeds 1000-1099 were used to choose the page's rules for the split; 2000-2099 never were
+        runs = [("tuned on", range(1000, 1100), STYLES), ("never tuned on", range(2000, 2100), STYLES)]
+        runs += [("never tuned on", range(3000, 3040), style) for style in ("cash", "paintings", "diamonds", "random")]
+        for name, seeds, styles in runs:
+            games = game_splits(seeds, styles)
+            counts = split_taps(games)
+            picks = [len(g["truth"]) for g in games]
+            print(f"splits, seeds {seeds.start}-{seeds.stop - 1} ({name}), loot taken {styles}: {len(games)} splits, "
+                  f"cards taken {statistics.mean(picks):.2f} a split; the Godfather's taps: mean {statistics.mean(counts):.2f}, "
+                  f"median {statistics.median(counts)}, at most {max(counts)}, ratio to one tap per card taken "
+                  f"{sum(counts) / sum(picks):.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -502,6 +502,7 @@ def test_the_split_at_once_on_the_godfathers_page_and_one_undo(browser, tmp_path
         page.click('[data-action="turn-1"]')
         now, cursor = godfather._plan()
         assert cursor == 1 and now[0][1:3] == (plan[0][1], "entered") and now[1][1:3] == (plan[1][3][1], "entered")
+        assert contrast(colour(page, '.turns [data-how="entered"]'), colour(page, '.turns [data-how="likely"]')) >= 3
         page.click('[data-action="turn-1"]')
         assert godfather._plan()[0][1][1] == plan[1][3][2 % len(plan[1][3])]
         # a card of the pot goes to the turn marked next

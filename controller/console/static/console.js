@@ -708,7 +708,7 @@ function picksStep() {
   if (turn) {
     const pot = state.options.table.map(String);
     for (const t of plan.slice(0, next)) if (t.take !== "godfather") pot.splice(pot.indexOf(t.take), 1);
-    controls.push(row(...[...new Set(pot)].map((k) => {
+    controls.push(el("div", { class: "row compact" }, ...[...new Set(pot)].map((k) => {
       const n = pot.filter((x) => x === k).length;
       return button(n > 1 ? `${lootName(k)} ×${n}` : lootName(k), `pick-${k}`, tap(() => lootGive(plan, k)));
     })));
@@ -716,7 +716,8 @@ function picksStep() {
   const tileFree = plan.slice(0, Math.max(0, next)).every((t) => t.take !== "godfather") && turn && turn.options.includes("godfather");
   if (tileFree) {
     const takers = [...new Set(plan.slice(next).map((t) => t.who))];
-    controls.push(row(label(`${lootName("godfather")}, taken by:`), ...takers.map((n) => button(n, `tile-${n}`, tap(() => lootTile(plan, n))))));
+    controls.push(el("div", { class: "row compact" }, label(`${lootName("godfather")}, taken by:`),
+      ...takers.map((n) => button(n, `tile-${n}`, tap(() => lootTile(plan, n))))));
   }
   controls.push(el("ol", { class: "turns" }, ...plan.map((t, i) => {
     const guess = t.how === "likely";
