@@ -535,3 +535,29 @@ def test_the_split_at_once_on_the_godfathers_page_and_one_undo(browser, tmp_path
     finally:
         context.close()
         table.stop()
+
+
+def test_the_countdown_starts_again_from_the_servers_state_after_a_cut(browser):
+    import time
+
+    session, relay = console_table("classic-2014", 5, seed=3, cards=False, cards_after=40.0)
+    table = Table.start(session, relay)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    left = "() => Number((document.querySelector('#controls').textContent.match(/by itself in (\\d+) s/) || [0, -1])[1])"
+    try:
+        page.goto(relay.godfather_link())
+        page.wait_for_selector("[data-action=wait-cards]", timeout=10000)
+        assert 30 <= page.evaluate(left) <= 40
+        context.set_offline(True)  # the phone loses the network ...
+        page.wait_for_selector("#link.down")
+        relay.cards_due = time.time() + 100.0  # ... while the table puts the count off (nothing else changed)
+        context.set_offline(False)
+        page.wait_for_selector("#link:not(.down)")
+        page.wait_for_function(f"() => ({left})() >= 90", timeout=5000)
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
