@@ -434,6 +434,19 @@ def test_a_player_takes_his_loot_on_his_own_phone(browser, tmp_path):
         page.click("[data-action=undo]")
         page.wait_for_function("() => document.querySelector('#sent').textContent === 'sent'")
         assert session.history.count == count and session.referee.prompt().players == [picker]
+        # a tap kept offline that the table no longer takes (the Godfather entered the pick meanwhile): refused in words
+        own.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=relay.version)
+        small.set_offline(True)
+        own.wait_for_selector("#link.down")
+        own.click(f'[data-action="take-{take}"]')
+        from controller.table import inputs as I
+
+        assert session.try_submit(I.Pick(picker, take)) is None
+        small.set_offline(False)
+        own.wait_for_function("() => document.querySelector('#refused').textContent !== ''")
+        assert own.inner_text("#refused") == "the table moved on since that page was drawn: look again"
+        assert session.history.entries[count].input == I.Pick(picker, take)  # once: the kept tap changed nothing
+        assert [e.input.kind for e in session.history.entries[count + 1:]] in ([], ["picks"], ["pick"])
         assert not errors and not godfather.page_errors, errors + godfather.page_errors
     finally:
         godfather.close_pages()
