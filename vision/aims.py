@@ -86,6 +86,8 @@ class AimConfig:
     rest_move_cm: float = 3.0  # largest spread of the ground point while at rest, for a marker seen ...
     rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (the spread allowed
     # grows as the marker shrinks: its ground point comes from its apparent size)
+    side_noise_px: float = 0.5  # the error of a marker's side as read (its corners' sub-pixel noise) ...
+    side_spread: float = 3.0  # ... and the range of it a still weapon shows (in that error)
     min_rest_s: float = 0.3  # a rest shorter than this is a pause
     max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
     bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it, a marker
@@ -349,6 +351,7 @@ class Sight:
     target: int | None
     margin_deg: float
     side_px: float = 0.0  # the marker's side in the image
+    still: bool = False  # not read: its marker, partly covered, still showed at the pose read before
 
 
 def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
@@ -539,7 +542,7 @@ class AimReader:
             # it at its last pose still has the marker's pattern: it has not moved
             if seat not in self._found_last and t - seen_t <= cfg.still_s and self._still_there(gray, seat, quad,
                                                                                                    contrast):
-                self._record(seat, quad, t)
+                self._record_still(seat, seen_t, t)
 
     def _still_there(self, gray: np.ndarray, seat: int, quad: np.ndarray, contrast: float) -> bool:
         """Whether the weapon's marker still shows at ``quad`` (its last pose read), in the part of it not
@@ -612,6 +615,28 @@ class AimReader:
             return
         sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
                             (float(centre[0]), float(centre[1])), target, margin, side))
+
+    def _record_still(self, seat: int, seen_t: float, t: float) -> None:
+        """A sighting at ``t`` of a weapon still at the pose last read at ``seen_t``: that pose as the
+        readings just before it give it (their median: one reading's error is not repeated)."""
+        sights = self._sights[seat]
+        if not sights or sights[-1].t >= t:
+            return
+        last = next((s for s in reversed(sights) if s.t == seen_t), None)
+        if last is None:
+            return
+        tol_a, tol_f = math.radians(self.config.rest_angle_deg), self.config.rest_move_cm * 2
+        near = [s for s in sights if seen_t - 0.5 <= s.t <= seen_t and not s.still
+                and abs(_turn(s.direction, last.direction)) <= tol_a and math.dist(s.foot, last.foot) <= tol_f][-5:]
+        foot = np.median(np.array([s.foot for s in near]), axis=0)
+        direction = last.direction + float(np.median([_turn(s.direction, last.direction) for s in near]))
+        height = float(np.median([s.height_cm for s in near]))
+        target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
+        side = float(np.median([s.side_px for s in near]))
+        sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height, last.image_centre, target,
+                            margin, side, still=True))
+        centre, _, _ = self._last_box[seat]
+        self._last_box[seat] = (centre, side, t)
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
@@ -780,8 +805,9 @@ class AimReader:
             j = i
             side = float(np.median([s.side_px for s in sights[i:i + 6]]))
             tol_f = cfg.rest_move_cm * max(1.0, cfg.rest_marker_px / max(side, 1.0))
+            scaled = self._scaled_feet(feet, feet[i], side, tol_f)  # rest tolerances: 1 in each direction
             lo_a = hi_a = angles[i]
-            lo_f, hi_f = feet[i].copy(), feet[i].copy()
+            lo_f, hi_f = scaled[i].copy(), scaled[i].copy()
             gaps: list[tuple[float, float]] = []
             while j + 1 < n:
                 gap = times[j + 1] - times[j]
@@ -789,13 +815,13 @@ class AimReader:
                     # an arm over a weapon held still: bridged when it was still for a while before the gap
                     # and holds the same pose for a while after it
                     if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
-                            or j - i < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a, lo_f, hi_f,
-                                                                          tol_f):
+                            or j - i < 2 or not self._holds_after(angles, scaled, times, j + 1, lo_a, hi_a, lo_f,
+                                                                          hi_f, 1.0):
                         break
-                a, f = angles[j + 1], feet[j + 1]
+                a, f = angles[j + 1], scaled[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
-                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > tol_f:
+                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > 1.0:
                     break
                 if gap > cfg.max_gap_s:
                     gaps.append((float(times[j]), float(times[j + 1])))
@@ -814,8 +840,9 @@ class AimReader:
             height = float(np.median([s.height_cm for s in part]))
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
+            at = self._scaled_feet(foot[None], feet[i], side, tol_f)[0]
             close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
-                     and float(np.linalg.norm(feet[k] - foot)) <= tol_f * cfg.settle_fraction
+                     and float(np.linalg.norm(scaled[k] - at)) <= cfg.settle_fraction
                      for k in range(i, j + 1)]
             start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
             if target is not None:
@@ -824,6 +851,21 @@ class AimReader:
                                  tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f))
             i = j + 1
         return self._joined(runs)
+
+    def _scaled_feet(self, feet: np.ndarray, ref: np.ndarray, side: float, tol_f: float) -> np.ndarray:
+        """Ground points in units of the rest tolerance, along and across the ray from the camera's nadir
+        through ``ref``. Along that ray a ground point also carries the error of the marker's apparent size
+        (``side_noise_px`` on a side of ``side`` px moves it by that share of its distance from the nadir:
+        a still weapon's ground point wanders along the ray, not across it)."""
+        radial = np.asarray(ref, np.float64) - self.plane.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach < 1e-6:
+            return np.asarray(feet, np.float64) / tol_f
+        u = radial / reach
+        v = np.array([-u[1], u[0]])
+        along = tol_f + self.config.side_spread * reach * self.config.side_noise_px / max(side, 1.0)
+        rel = np.asarray(feet, np.float64) - self.plane.nadir
+        return np.column_stack([rel @ u / along, rel @ v / tol_f])
 
     def _pause(self, seat: int, sights: list[Sight]) -> Rest | None:
         """The stillness that most likely was the weapon's aim when no rest was seen: the longest of the
