@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
-
-import cv2
 
 from vision import aim_evaluation, aim_synth, aims, markers
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, TablePlane, line_target
