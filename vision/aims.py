@@ -113,8 +113,8 @@ class AimConfig:
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
     still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before ...
     still_pairs: int = 8  # ... and is still there when this many pairs of neighbouring cells of its marker
-    still_share: float = 0.45  # (and this share of those the visible part shows) have the light and dark order
-    still_against: float = 0.1  # of its pattern, and at most this share of that many the opposite order
+    still_share: float = 0.45  # (and this share of the pairs of half a marker: half of it shows) have the light
+    still_against: float = 0.1  # and dark order of its pattern, and at most this share of that many the opposite
     still_contrast: float = 0.3  # (a pair counts when its cells differ by this share of the marker's contrast)
 
 
