@@ -12,7 +12,7 @@
 3. The Godfather's taps per round at the aims step in simulated 9-player Yakuzas games, played by
    the bots through the synthetic camera (each aim count rendered from where the weapons really
    point and read by the reader): without the camera he enters every living player's aim (a tap
-   each); with it, the taps follow the console's aims step on what the session hands it (see
+   each); with it, the taps follow the console's aims step on what the game's Session hands it (see
    ``taps``): a seat left empty costs one tap, a seat filled in wrongly two, and with every seat
    filled in the aims go by themselves after the countdown. Also counted: the seats asked (unsure,
    or refused by the rules) and the camera's wrong aims it was sure of.
@@ -90,7 +90,7 @@ def taps(seed: int) -> dict[str, float]:
     """Taps per round at the aims step in a simulated 9-player game (see the module docstring).
 
     The taps follow the console's aims step (controller/console/static/console.js) on what the
-    session gives it: a seat is filled in from the camera when the camera read it late, or read a
+    game's Session gives it: a seat is filled in from the camera when the camera read it late, or read a
     target the rules allow that was not refused (unsure seats too: the camera's likeliest reading,
     marked unsure for the Godfather to check), or when the rules leave one target; the page then
     steps through the seats left empty, so each costs one tap (its target, or "was late"); a seat
