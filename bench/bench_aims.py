@@ -1,6 +1,6 @@
 """Benchmark of the aim reader, run by hand:
 
-    .venv/bin/python bench/bench_aims.py [--cost-clips 4] [--tuned 24] [--held-out 40] [--game-seed 3] > /tmp/aims.md
+    .venv/bin/python bench/bench_aims.py [--cost-clips 4] [--tuned 24] [--held-out 40] [--game-seeds 3,4,5] > /tmp/aims.md
 
 1. Cost: synthetic 640x480 aim clips at 60 fps are rendered into memory first; then, on one core,
    every frame is fed to the reader (timed per frame, the whole clip) and, in the same run, the same
@@ -9,11 +9,13 @@
    interval (16.7 ms) the reader takes.
 2. Accuracy per condition, on the set the thresholds were tuned on (seeds 300...) and, reported
    separately, on a seeded set never used for tuning (seeds 9 000 000...).
-3. The Godfather's taps per round at the aims step in a simulated 9-player Yakuzas game, played by
-   the bots through the synthetic camera: without the camera he enters every living player's aim;
-   with it he enters the unsure seats, the aims the rules refuse and the camera's wrong sure aims
-   (he sees them on the frame); the console then sends the aims by itself after its countdown (as it
-   does when the camera is sure of every seat), or, without that countdown, he confirms with one tap.
+3. The Godfather's taps per round at the aims step in simulated 9-player Yakuzas games, played by
+   the bots through the synthetic camera (each aim count rendered from where the weapons really
+   point and read by the reader): without the camera he enters every living player's aim (a tap
+   each); with it, the taps follow the console's aims step on what the game's Session hands it (see
+   ``taps``): a seat left empty costs one tap, a seat filled in wrongly two, and with every seat
+   filled in the aims go by themselves after the countdown. Also counted: the seats asked (unsure,
+   or refused by the rules) and the camera's wrong aims it was sure of.
 
 Prints a Markdown section for bench/RESULTS.md.
 """
@@ -85,46 +87,80 @@ def accuracy(seed: int, count: int) -> aim_evaluation.Report:
 
 
 def taps(seed: int) -> dict[str, float]:
-    """Taps per round at the aims step in a simulated 9-player game (see the module docstring)."""
+    """Taps per round at the aims step in a simulated 9-player game (see the module docstring).
+
+    The taps follow the console's aims step (controller/console/static/console.js) on what the
+    game's Session gives it: a seat is filled in from the camera when the camera read it late, or read a
+    target the rules allow that was not refused (unsure seats too: the camera's likeliest reading,
+    marked unsure for the Godfather to check), or when the rules leave one target; the page then
+    steps through the seats left empty, so each costs one tap (its target, or "was late"); a seat
+    filled in wrongly costs two (the seat, then its target or "was late"); with every seat filled
+    in, the aims go by themselves after the countdown. What the Godfather enters for a seat is the
+    aim the player ends up with (a player who pointed at someone the rules forbid aims again)."""
     from controller.table import config as table_config
+    from controller.table.bots import Bots
     from controller.table.camera import SimulatedCamera
-    from controller.table.gamelog import read
     from controller.table.runner import Setup, start
+    from controller.table.session import Session
 
-    truths: dict[int, dict] = {}
-    readings: dict[int, object] = {}
-    original = SimulatedCamera.read_aims
+    steps: list[tuple[dict, dict, dict]] = []  # (pending, legal targets, plans) per aims step
+    plans: dict[int, dict] = {}
+    wrong_sure: list[int] = []
+    original_plans, original_aims, original_read = Bots.aim_plans, Session._aims, SimulatedCamera.read_aims
 
-    def spy(self, **kw):
-        seen = original(self, **kw)
-        truths[kw["number"]], readings[kw["number"]] = kw["truth"], seen
+    def spy_plans(self, prompt):
+        got = original_plans(self, prompt)
+        plans[prompt.round] = got
+        return got
+
+    def spy_read(self, **kw):
+        seen = original_read(self, **kw)
+        if seen is not None and kw.get("truth"):
+            wrong_sure.append(sum(1 for s, (target, late) in kw["truth"].items() if s not in seen.unsure
+                                  and (seen.aims.get(s) != target or (s in seen.late) != late)))
         return seen
 
-    SimulatedCamera.read_aims = spy  # type: ignore[method-assign]
+    def spy_aims(self, prompt, camera):
+        out = original_aims(self, prompt, camera)
+        if self.pending is not None and self.pending.get("kind") == "aims":
+            steps.append((dict(self.pending), dict(prompt.options["targets"]), plans.get(prompt.round, {})))
+        return out
+
+    Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = spy_plans, spy_aims, spy_read  # type: ignore
     try:
         names = ["Aiko", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo"]
         config = table_config.from_dict({"game": {"ruleset": "yakuzas", "players": names, "seed": seed}})
         with tempfile.TemporaryDirectory() as folder:
-            log_path = Path(folder) / "game.log"
-            start(Setup(config, seed, simulate=True, camera=True), log_path=log_path, say=lambda _l: None)
-            seen = {s["aims"]["round"]: s["aims"] for s in read(log_path).seen if "aims" in s}
+            start(Setup(config, seed, simulate=True, camera=True), log_path=Path(folder) / "game.log",
+                  say=lambda _l: None)
     finally:
-        SimulatedCamera.read_aims = original  # type: ignore[method-assign]
+        Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = original_plans, original_aims, original_read
     rows = []
-    for number, truth in sorted(truths.items()):
-        reading = readings[number]
-        refused = {names.index(n) for n in seen[number]["refused"]}
-        unsure = set(reading.unsure)
-        wrong = {s for s, (target, late) in truth.items()
-                 if s not in unsure and s not in refused and (reading.aims.get(s) != target or (s in reading.late) != late)}
-        rows.append((len(truth), len(unsure), len(refused), len(wrong)))
+    for pending, legal, plan in steps:
+        taps_ = 0
+        for name in pending["aims"]:
+            allowed = legal.get(name, [])
+            target = pending["aims"][name]
+            if name in pending["late"]:
+                filled: tuple | None = (None, True)
+            elif name not in pending["refused"] and (target in allowed if target is not None else not allowed):
+                filled = (target, False)
+            elif len(allowed) <= 1:
+                filled = (allowed[0] if allowed else None, False)
+            else:
+                filled = None
+            p = plan.get(name)
+            entered = (None, True) if p is not None and p.late else (None if p is None else p.entered, False)
+            taps_ += 1 if filled is None else 0 if filled == entered else 2
+        rows.append((len(pending["aims"]), len(pending["unsure"]), len(pending["refused"]), taps_))
     n = len(rows)
     return {"rounds": n, "without_camera": sum(r[0] for r in rows) / n,
             "unsure": sum(r[1] for r in rows) / n, "refused": sum(r[2] for r in rows) / n,
-            "wrong_sure": sum(r[3] for r in rows) / n,
-            "entries": sum(r[1] + r[2] + r[3] for r in rows) / n,
-            "with_confirm": sum(r[1] + r[2] + r[3] + 1 for r in rows) / n,
-            "all_sure": sum(1 for r in rows if r[1] + r[2] + r[3] == 0)}
+            "wrong_sure": sum(wrong_sure) / max(len(wrong_sure), 1),
+            "asked": sum(r[1] + r[2] for r in rows) / n,
+            "taps": sum(r[3] for r in rows) / n,
+            "all_sure": sum(1 for r in rows if r[1] + r[2] == 0),
+            "no_tap": sum(1 for r in rows if r[3] == 0)}
 
 
 def table(report: aim_evaluation.Report, title: str) -> list[str]:
@@ -152,39 +188,54 @@ def main() -> None:
     parser.add_argument("--cost-clips", type=int, default=4)
     parser.add_argument("--tuned", type=int, default=24)
     parser.add_argument("--held-out", type=int, default=40)
-    parser.add_argument("--game-seed", type=int, default=3)
+    parser.add_argument("--game-seeds", default="3,4,5")
     parser.add_argument("--no-game", action="store_true")
+    parser.add_argument("--only-game", action="store_true", help="the taps per round only")
     args = parser.parse_args()
     machine = (f"{platform.machine()}, {platform.python_version()}, OpenCV {cv2.__version__}, {os.cpu_count()} cores "
                f"(shared), {time.strftime('%Y-%m-%d', time.gmtime())}; one core for the cost.")
     lines = ["## Vision: aim reader (`bench/bench_aims.py`)", "", machine, ""]
-    c = cost(args.cost_clips)
-    lines += [("**Cost** (9-seat clips at 60 fps, 640x480, every frame of the clip fed; the table found once per "
-               "clip and the final judgement included in the mean):"), "",
-              "| per frame | aim reader | full-frame ArUco (baseline) |", "| --- | --- | --- |",
-              f"| median | {c['reader_median_ms']:.2f} ms | {c['full_median_ms']:.2f} ms |",
-              f"| mean | {c['reader_mean_ms']:.2f} ms | {c['full_mean_ms']:.2f} ms |", "",
-              (f"{c['frames']} frames; the baseline costs {c['ratio_mean']:.1f} x the reader; the reader takes "
-               f"{100 * c['share_of_60fps']:.0f} % of a 60 fps frame interval on one core."), ""]
+    if args.only_game:
+        args.cost_clips = args.tuned = args.held_out = 0
+    if args.cost_clips:
+        c = cost(args.cost_clips)
+        lines += [("**Cost** (9-seat clips at 60 fps, 640x480, every frame of the clip fed; the table found once per "
+                   "clip and the final judgement included in the mean):"), "",
+                  "| per frame | aim reader | full-frame ArUco (baseline) |", "| --- | --- | --- |",
+                  f"| median | {c['reader_median_ms']:.2f} ms | {c['full_median_ms']:.2f} ms |",
+                  f"| mean | {c['reader_mean_ms']:.2f} ms | {c['full_mean_ms']:.2f} ms |", "",
+                  (f"{c['frames']} frames; the baseline costs {c['ratio_mean']:.1f} x the reader; the reader takes "
+                   f"{100 * c['share_of_60fps']:.0f} % of a 60 fps frame interval on one core."), ""]
     print("\n".join(lines), flush=True)
-    lines = table(accuracy(TUNED_SEED, args.tuned), f"Accuracy, tuning set (seeds {TUNED_SEED}..., {args.tuned} clips)")
-    print("\n".join(lines), flush=True)
-    lines = table(accuracy(HELD_OUT_SEED, args.held_out),
-                  f"Accuracy, never-tuned set (seeds {HELD_OUT_SEED}..., {args.held_out} clips)")
-    print("\n".join(lines), flush=True)
+    if args.tuned:
+        lines = table(accuracy(TUNED_SEED, args.tuned),
+                      f"Accuracy, tuning set (seeds {TUNED_SEED}..., {args.tuned} clips)")
+        print("\n".join(lines), flush=True)
+    if args.held_out:
+        lines = table(accuracy(HELD_OUT_SEED, args.held_out),
+                      f"Accuracy, never-tuned set (seeds {HELD_OUT_SEED}..., {args.held_out} clips)")
+        print("\n".join(lines), flush=True)
     if not args.no_game:
-        t = taps(args.game_seed)
-        print("\n".join([
-            (f"**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas game, seed "
-             f"{args.game_seed}, {t['rounds']} rounds):"), "",
-            "| | taps per round |", "| --- | --- |",
-            f"| without the camera (every living player's aim) | {t['without_camera']:.2f} |",
-            (f"| with the camera: seats entered (unsure {t['unsure']:.2f} + refused {t['refused']:.2f} + wrong sure "
-             f"{t['wrong_sure']:.2f}) | {t['entries']:.2f} |"),
-            f"| with the camera and the console's countdown (no confirm tap) | {t['entries']:.2f} |",
-            f"| with the camera, confirmed with one tap (no countdown) | {t['with_confirm']:.2f} |",
-            (f"| rounds the camera was sure of every seat (sent by the countdown, no tap) | "
-             f"{t['all_sure']:.0f} of {t['rounds']} |"), ""]), flush=True)
+        seeds = [int(x) for x in args.game_seeds.split(",") if x.strip()]
+        rows = ["**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas games, 8 rounds each; "
+                "the console fills in what the camera read and the aims go by themselves after its countdown):", "",
+                "| game seed | rounds | without the camera | seats asked (unsure + refused) | wrong and sure | "
+                "taps on the console | rounds with no tap |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        got = []
+        for seed in progress(seeds, len(seeds), "games"):
+            t = taps(seed)
+            got.append(t)
+            rows.append(f"| {seed} | {t['rounds']} | {t['without_camera']:.2f} | {t['asked']:.2f} ({t['unsure']:.2f} + "
+                        f"{t['refused']:.2f}) | {t['wrong_sure']:.2f} | {t['taps']:.2f} | {t['no_tap']} of {t['rounds']} |")
+        rounds = sum(t["rounds"] for t in got)
+
+        def mean(key: str) -> float:
+            return sum(t[key] * t["rounds"] for t in got) / rounds
+
+        rows.append(f"| **all** | {rounds} | {mean('without_camera'):.2f} | {mean('asked'):.2f} ({mean('unsure'):.2f} + "
+                    f"{mean('refused'):.2f}) | {mean('wrong_sure'):.2f} | {mean('taps'):.2f} | "
+                    f"{sum(t['no_tap'] for t in got)} of {rounds} |")
+        print("\n".join(rows + [""]), flush=True)
 
 
 if __name__ == "__main__":

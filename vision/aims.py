@@ -77,13 +77,17 @@ class AimConfig:
 
     sample_hz: float = 30.0  # frames analysed per second (at most) ...
     dense_s: float = 0.25  # ... but every frame this close to the deadline
-    full_every: int = 8  # a full-frame detection every this many analysed frames
+    full_every: int = 8  # a full-frame detection every this many analysed frames ...
+    lost_full_every: int = 2  # ... but every this many while a weapon is lost (not in its search box) in the
+    lost_window_s: tuple[float, float] = (-0.6, 1.2)  # part of the count that decides the aims (from the "3")
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
     rest_move_cm: float = 3.0  # largest spread of the ground point while at rest, for a marker seen ...
     rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (the spread allowed
     # grows as the marker shrinks: its ground point comes from its apparent size)
+    side_noise_px: float = 0.5  # the error of a marker's side as read (its corners' sub-pixel noise) ...
+    side_spread: float = 3.0  # ... and the range of it a still weapon shows (in that error)
     min_rest_s: float = 0.3  # a rest shorter than this is a pause
     max_gap_s: float = 0.2  # a rest is seen without a gap longer than this ...
     bridge_gap_s: float = 3.0  # ... unless the weapon was still before a longer gap (an arm over it, a marker
@@ -107,6 +111,11 @@ class AimConfig:
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
+    still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before ...
+    still_pairs: int = 8  # ... and is still there when this many pairs of neighbouring cells of its marker
+    still_share: float = 0.45  # (and this share of the pairs of half a marker: half of it shows) have the light
+    still_against: float = 0.1  # and dark order of its pattern, and at most this share of that many the opposite
+    still_contrast: float = 0.3  # (a pair counts when its cells differ by this share of the marker's contrast)
 
 
 # ----------------------------------------------------------------------------- the table plane
@@ -342,6 +351,7 @@ class Sight:
     target: int | None
     margin_deg: float
     side_px: float = 0.0  # the marker's side in the image
+    still: bool = False  # not read: its marker, partly covered, still showed at the pose read before
 
 
 def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
@@ -458,6 +468,10 @@ class AimReader:
         self._analysed = 0
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
         self._last_box: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (image centre, side px, t)
+        self._velocity: dict[int, np.ndarray] = {}  # seat -> image px per second between its last two sightings
+        self._found_last: set[int] = set()  # seats whose weapon the last analysed frame found
+        self._last_read: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (corners, t, contrast) read last
+        self._pattern = {s: _pattern(markers.weapon_id(s)) for s in self.shooters}
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         self.deadline_frame: np.ndarray | None = None
@@ -491,24 +505,69 @@ class AimReader:
         found: dict[int, np.ndarray] = {}
         cfg = self.config
         phase = self._analysed % cfg.full_every
-        if phase == 0:
+        # a weapon not found in the last frame (lost from its search box as it swung, or just come into view
+        # where no box was) is looked for over the whole frame more often in the part of the count that
+        # decides the aims: when it came to rest must not wait for the next regular full-frame look
+        lost = cfg.lost_window_s[0] <= t <= cfg.lost_window_s[1] and self._analysed > 0 \
+            and any(s not in self._found_last for s in self.shooters)
+        if phase == 0 or (lost and self._analysed % cfg.lost_full_every == 0):
             found = self._detect(gray, (0, 0))
         else:
-            for centre, side, seen_t in self._last_box.values():
+            for seat, (centre, side, seen_t) in self._last_box.items():
                 if t - seen_t > 0.4:
                     continue
+                # where it is now if it kept moving as between its last two sightings (a hand's swing
+                # slows down onto its target: half of that motion, at most 0.15 s of it)
+                ahead = centre + self._velocity.get(seat, np.zeros(2)) * min(t - seen_t, 0.15) * 0.5
                 pad = side * 0.9 + cfg.track_pad_px * (1 + 3 * (t - seen_t))
-                found.update(self._detect_box(gray, centre, pad, 2 if side < cfg.small_marker_px else 1))
+                pad_ahead = pad + 0.5 * float(np.linalg.norm(ahead - centre))
+                found.update(self._detect_box(gray, (centre + ahead) / 2, pad_ahead,
+                                              2 if side < cfg.small_marker_px else 1))
             if phase == cfg.full_every // 2:  # weapons too small for the full-frame look: near their seat
                 for seat in self.shooters:
                     last = self._last_box.get(seat)
                     if (last is None or t - last[2] > 0.4) and seat in self._seat_px:
                         found.update(self._detect_box(gray, self._seat_px[seat], cfg.seat_search_px, 2))
         self._analysed += 1
+        self._found_last = set()
         for mid, quad in found.items():
             shooter = self._wanted.get(mid)
             if shooter is not None:
+                contrast = _cell_contrast(gray, quad, self._pattern[shooter])
+                self._last_read[shooter] = (quad, t, contrast)
                 self._record(shooter, quad, t)
+                self._found_last.add(shooter)
+        for seat, (quad, seen_t, contrast) in self._last_read.items():
+            # partly covered (an arm, another weapon held over it), its marker no longer reads; what shows of
+            # it at its last pose still has the marker's pattern: it has not moved
+            if seat not in self._found_last and t - seen_t <= cfg.still_s and self._still_there(gray, seat, quad,
+                                                                                                   contrast):
+                self._record_still(seat, seen_t, t)
+
+    def _still_there(self, gray: np.ndarray, seat: int, quad: np.ndarray, contrast: float) -> bool:
+        """Whether the weapon's marker still shows at ``quad`` (its last pose read), in the part of it not
+        covered: neighbouring cells of different colour in its pattern keep their light/dark order, shifted by
+        the hand's tremor at most (a third of a cell); a covered cell pair shows no difference, a marker
+        gone shows as many pairs one way as the other."""
+        cfg = self.config
+        if contrast <= 0:
+            return False
+        pattern = self._pattern[seat]
+        pairs = _PAIRS[pattern[_PAIRS[:, 0]] != pattern[_PAIRS[:, 1]]]
+        lighter = pattern[pairs[:, 0]] > pattern[pairs[:, 1]]
+        margin = cfg.still_contrast * contrast
+        for du in (0.0, -0.33, 0.33):
+            for dv in (0.0, -0.33, 0.33):
+                cells = _cells(gray, quad, du, dv)
+                if cells is None:
+                    return False
+                diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
+                diff = np.where(lighter, diff, -diff)
+                agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
+                if agree >= max(cfg.still_pairs, cfg.still_share * len(pairs) * 0.5) \
+                        and against <= cfg.still_against * agree:
+                    return True
+        return False
 
     def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
         h, w = gray.shape[:2]
@@ -543,6 +602,11 @@ class AimReader:
     def _record(self, seat: int, quad: np.ndarray, t: float) -> None:
         side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
         centre = quad.mean(axis=0)
+        last = self._last_box.get(seat)
+        if last is not None and 0 < t - last[2] <= 0.2:
+            self._velocity[seat] = (centre - last[0]) / (t - last[2])
+        else:
+            self._velocity.pop(seat, None)
         self._last_box[seat] = (centre, side, t)
         foot, direction, height = self.plane.ground(quad, markers.WEAPON_SIZE_CM)
         target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
@@ -551,6 +615,28 @@ class AimReader:
             return
         sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
                             (float(centre[0]), float(centre[1])), target, margin, side))
+
+    def _record_still(self, seat: int, seen_t: float, t: float) -> None:
+        """A sighting at ``t`` of a weapon still at the pose last read at ``seen_t``: that pose as the
+        readings just before it give it (their median: one reading's error is not repeated)."""
+        sights = self._sights[seat]
+        if not sights or sights[-1].t >= t:
+            return
+        last = next((s for s in reversed(sights) if s.t == seen_t), None)
+        if last is None:
+            return
+        tol_a, tol_f = math.radians(self.config.rest_angle_deg), self.config.rest_move_cm * 2
+        near = [s for s in sights if seen_t - 0.5 <= s.t <= seen_t and not s.still
+                and abs(_turn(s.direction, last.direction)) <= tol_a and math.dist(s.foot, last.foot) <= tol_f][-5:]
+        foot = np.median(np.array([s.foot for s in near]), axis=0)
+        direction = last.direction + float(np.median([_turn(s.direction, last.direction) for s in near]))
+        height = float(np.median([s.height_cm for s in near]))
+        target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
+        side = float(np.median([s.side_px for s in near]))
+        sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height, last.image_centre, target,
+                            margin, side, still=True))
+        centre, _, _ = self._last_box[seat]
+        self._last_box[seat] = (centre, side, t)
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
@@ -719,8 +805,9 @@ class AimReader:
             j = i
             side = float(np.median([s.side_px for s in sights[i:i + 6]]))
             tol_f = cfg.rest_move_cm * max(1.0, cfg.rest_marker_px / max(side, 1.0))
+            scaled = self._scaled_feet(feet, feet[i], side, tol_f)  # rest tolerances: 1 in each direction
             lo_a = hi_a = angles[i]
-            lo_f, hi_f = feet[i].copy(), feet[i].copy()
+            lo_f, hi_f = scaled[i].copy(), scaled[i].copy()
             gaps: list[tuple[float, float]] = []
             while j + 1 < n:
                 gap = times[j + 1] - times[j]
@@ -728,13 +815,13 @@ class AimReader:
                     # an arm over a weapon held still: bridged when it was still for a while before the gap
                     # and holds the same pose for a while after it
                     if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
-                            or j - i < 2 or not self._holds_after(angles, feet, times, j + 1, lo_a, hi_a, lo_f, hi_f,
-                                                                          tol_f):
+                            or j - i < 2 or not self._holds_after(angles, scaled, times, j + 1, lo_a, hi_a, lo_f,
+                                                                          hi_f, 1.0):
                         break
-                a, f = angles[j + 1], feet[j + 1]
+                a, f = angles[j + 1], scaled[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
-                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > tol_f:
+                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > 1.0:
                     break
                 if gap > cfg.max_gap_s:
                     gaps.append((float(times[j]), float(times[j + 1])))
@@ -753,8 +840,9 @@ class AimReader:
             height = float(np.median([s.height_cm for s in part]))
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
+            at = self._scaled_feet(foot[None], feet[i], side, tol_f)[0]
             close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
-                     and float(np.linalg.norm(feet[k] - foot)) <= tol_f * cfg.settle_fraction
+                     and float(np.linalg.norm(scaled[k] - at)) <= cfg.settle_fraction
                      for k in range(i, j + 1)]
             start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
             if target is not None:
@@ -763,6 +851,21 @@ class AimReader:
                                  tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f))
             i = j + 1
         return self._joined(runs)
+
+    def _scaled_feet(self, feet: np.ndarray, ref: np.ndarray, side: float, tol_f: float) -> np.ndarray:
+        """Ground points in units of the rest tolerance, along and across the ray from the camera's nadir
+        through ``ref``. Along that ray a ground point also carries the error of the marker's apparent size
+        (``side_noise_px`` on a side of ``side`` px moves it by that share of its distance from the nadir:
+        a still weapon's ground point wanders along the ray, not across it)."""
+        radial = np.asarray(ref, np.float64) - self.plane.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach < 1e-6:
+            return np.asarray(feet, np.float64) / tol_f
+        u = radial / reach
+        v = np.array([-u[1], u[0]])
+        along = tol_f + self.config.side_spread * reach * self.config.side_noise_px / max(side, 1.0)
+        rel = np.asarray(feet, np.float64) - self.plane.nadir
+        return np.column_stack([rel @ u / along, rel @ v / tol_f])
 
     def _pause(self, seat: int, sights: list[Sight]) -> Rest | None:
         """The stillness that most likely was the weapon's aim when no rest was seen: the longest of the
@@ -829,6 +932,39 @@ class AimReader:
                     > tol_f:
                 return False
         return k + 3 <= len(times)
+
+
+def _pattern(marker_id: int) -> np.ndarray:
+    """A marker's 6 x 6 cells (its black border included), 1 for white, row by row."""
+    img = markers.marker_image(marker_id, 60)
+    return (img.reshape(6, 10, 6, 10).mean(axis=(1, 3)) > 127).astype(np.int8).ravel()
+
+
+_PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
+                  + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
+
+
+def _cells(gray: np.ndarray, quad: np.ndarray, du: float = 0.0, dv: float = 0.0) -> np.ndarray | None:
+    """The mean grey of each of the 6 x 6 cells of a marker seen at ``quad`` (its corners from the first,
+    clockwise), shifted by ``du``, ``dv`` cells; None when it lies partly outside the image."""
+    src = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
+    h = cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32))
+    grid = (np.arange(12, dtype=np.float32) + 0.5) / 2  # four samples a cell
+    uu, vv = np.meshgrid(grid + du, grid + dv)
+    pts = cv2.perspectiveTransform(np.stack([uu, vv], axis=-1).reshape(-1, 1, 2), h).reshape(12, 12, 2)
+    if pts[..., 0].min() < 0 or pts[..., 1].min() < 0 or pts[..., 0].max() > gray.shape[1] - 1 \
+            or pts[..., 1].max() > gray.shape[0] - 1:
+        return None
+    vals = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+    return vals.reshape(6, 2, 6, 2).mean(axis=(1, 3)).ravel()
+
+
+def _cell_contrast(gray: np.ndarray, quad: np.ndarray, pattern: np.ndarray) -> float:
+    """The difference between the marker's white and black cells as read (0 when unknown)."""
+    cells = _cells(gray, quad)
+    if cells is None or not pattern.any() or pattern.all():
+        return 0.0
+    return float(np.median(cells[pattern == 1]) - np.median(cells[pattern == 0]))
 
 
 def _turn(a: float, b: float) -> float:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
-from vision import aim_evaluation, aim_synth
+from vision import aim_evaluation, aim_synth, aims, markers
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, TablePlane, line_target
 
 TUNING_SEEDS = range(100, 104)  # a few clips of the set the thresholds were tuned on
@@ -179,3 +180,55 @@ def test_a_line_between_two_seats_asks():
     direction = math.atan2(between[1], between[0])
     aim = _read([_sight(t / 30, foot, direction, plane, 0) for t in range(-20, 40)], plane=plane)
     assert not aim.sure and aim.target in (2, 3), aim.reason
+
+
+def _with_marker(marker_id: int, quad: np.ndarray, seed: int = 0) -> np.ndarray:
+    """A grey table (noise) with a weapon's card showing ``marker_id`` at ``quad`` (ArUco's corner order)."""
+    rng = np.random.default_rng(seed)
+    gray = np.clip(rng.normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
+    side = 60
+    img = markers.marker_image(marker_id, side)
+    src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    warp = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    drawn = cv2.warpPerspective(img, warp, (640, 480), flags=cv2.INTER_AREA, borderValue=0)
+    mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), warp, (640, 480))
+    return np.where(mask > 127, np.clip(drawn.astype(int) * 0.7 + 40, 0, 255), gray).astype(np.uint8)
+
+
+def test_a_partly_covered_marker_at_its_last_pose_still_counts_as_seen_there():
+    """An arm over part of a still weapon's marker: what shows keeps the marker's light/dark order. A
+    marker that left, or another seat's marker there, does not."""
+    plane = _plane()
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1, 2])
+    quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
+    seen = _with_marker(31, quad)
+    contrast = aims._cell_contrast(seen, quad, aims._pattern(31))
+    assert contrast > 50
+    assert reader._still_there(seen, 1, quad, contrast)
+    covered = seen.copy()
+    cv2.fillConvexPoly(covered, np.array([[290, 211], [330, 211], [330, 240], [290, 240]]), 150)  # its lower half
+    assert reader._still_there(covered, 1, quad, contrast)
+    gone = _with_marker(31, quad + np.array([40.0, 25.0]), seed=1)
+    assert not reader._still_there(gone, 1, quad, contrast)
+    assert not reader._still_there(_with_marker(32, quad, seed=2), 1, quad, contrast)
+    hidden = seen.copy()
+    cv2.fillConvexPoly(hidden, np.array([[290, 190], [330, 190], [330, 240], [290, 240]]), 150)  # all of it
+    assert not reader._still_there(hidden, 1, quad, contrast)
+
+
+def test_a_still_weapons_ground_point_wanders_along_the_ray_from_the_camera_not_across_it():
+    """The marker's size, read a little off frame to frame, moves a still weapon's ground point along the
+    ray from the camera's nadir: that is one rest; the same wander across the ray is a weapon moving."""
+    plane = _plane()
+    foot0, direction = _pose(plane, 0, 3)
+    ray = np.array(foot0) / np.linalg.norm(foot0)
+    across = np.array([-ray[1], ray[0]])
+    for way, still in ((ray, True), (across, False)):
+        sights = []
+        for k in range(-20, 40):
+            f = np.array(foot0) + way * 2.2 * (1 if k % 4 < 2 else -1)
+            sights.append(_sight(k / 30, (float(f[0]), float(f[1])), direction, plane, 0))
+        aim = _read(sights, plane=plane)
+        assert aim.sure == still, aim.reason
+        if still:
+            assert (aim.target, aim.late) == (3, False)
