@@ -13,8 +13,8 @@
    the bots through the synthetic camera (each aim count rendered from where the weapons really
    point and read by the reader): without the camera he enters every living player's aim (a tap
    each); with it, the taps follow the console's aims step on what the game's Session hands it (see
-   ``taps``): a seat left empty costs one tap, a seat filled in wrongly two, and with every seat
-   filled in the aims go by themselves after the countdown. Also counted: the seats asked (unsure,
+   ``taps``): a seat left empty costs one tap, a seat filled in wrongly two, an unsure seat's right
+   guess waits for one confirming tap, and otherwise the aims go by themselves after the countdown. Also counted: the seats asked (unsure,
    or refused by the rules) and the camera's wrong aims it was sure of.
 
 Prints a Markdown section for bench/RESULTS.md.
@@ -94,8 +94,9 @@ def taps(seed: int) -> dict[str, float]:
     target the rules allow that was not refused (unsure seats too: the camera's likeliest reading,
     marked unsure for the Godfather to check), or when the rules leave one target; the page then
     steps through the seats left empty, so each costs one tap (its target, or "was late"); a seat
-    filled in wrongly costs two (the seat, then its target or "was late"); with every seat filled
-    in, the aims go by themselves after the countdown. What the Godfather enters for a seat is the
+    filled in wrongly costs two (the seat, then its target or "was late"); a guess for an unsure seat
+    that the Godfather leaves as it is waits for his "Confirm the aims" (one tap for all of them);
+    otherwise, with every seat filled in, the aims go by themselves after the countdown. What the Godfather enters for a seat is the
     aim the player ends up with (a player who pointed at someone the rules forbid aims again)."""
     from controller.table import config as table_config
     from controller.table.bots import Bots
@@ -138,6 +139,7 @@ def taps(seed: int) -> dict[str, float]:
     rows = []
     for pending, legal, plan in steps:
         taps_ = 0
+        unchecked = False  # an unsure seat's guess left as it is: the aims wait for one confirming tap
         for name in pending["aims"]:
             allowed = legal.get(name, [])
             target = pending["aims"][name]
@@ -152,6 +154,8 @@ def taps(seed: int) -> dict[str, float]:
             p = plan.get(name)
             entered = (None, True) if p is not None and p.late else (None if p is None else p.entered, False)
             taps_ += 1 if filled is None else 0 if filled == entered else 2
+            unchecked |= name in pending["unsure"] and filled is not None and filled == entered
+        taps_ += 1 if unchecked else 0
         rows.append((len(pending["aims"]), len(pending["unsure"]), len(pending["refused"]), taps_))
     n = len(rows)
     return {"rounds": n, "without_camera": sum(r[0] for r in rows) / n,

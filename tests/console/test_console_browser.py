@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -285,6 +286,38 @@ def test_camera_aims_confirmed_in_one_tap_and_corrected_seat_by_seat(browser, tm
         context.close()
         table.stop()
 
+
+
+def test_an_unsure_camera_aim_waits_for_the_godfathers_eye(browser, tmp_path):
+    """The camera's guess for a seat it was unsure of is filled in and marked, but nothing goes by itself."""
+    session, relay, table, context, page, godfather, errors = open_table(browser)
+    relay.grace["aims"] = 0.3
+    try:
+        wait_step(godfather, "aims")
+        prompt = session.referee.prompt()
+        truth = session.bots.answer(prompt)
+        unsure = next(n for n in prompt.players if n not in truth.late)
+        with session.lock:
+            session.pending = {"kind": "aims", "aims": dict(truth.aims), "late": list(truth.late),
+                               "unsure": [unsure], "refused": {}, "sure": False, "margins": {}}
+        count = session.history.count
+        relay.changed()
+        page.wait_for_selector(f'[data-action="shooter-{unsure}"]')
+        assert "(unsure: check)" in page.inner_text(f'[data-action="shooter-{unsure}"]')
+        assert f"The camera was unsure of {unsure}" in page.inner_text("#controls")
+        time.sleep(1.5)  # five times the countdown: still nothing sent
+        assert session.history.count == count
+        page.click("[data-action=submit-aims]")  # one tap confirms the guess
+        for _ in range(100):
+            if session.history.count > count:
+                break
+            time.sleep(0.1)
+        aims = next(e.input for e in reversed(session.history.entries) if e.input.kind == "aims")
+        assert aims.aims == {n: (None if n in truth.late else truth.aims[n]) for n in prompt.players}
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
 
 def contrast(a, b):
     def lum(rgb):

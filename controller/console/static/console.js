@@ -389,14 +389,18 @@ function goesBy(step, input, text) {
 }
 function shooters() { return state.order.filter((n) => state.who.includes(n)); }
 function aimsInit() {
-  if (draft.aims) return;
-  draft.aims = {}; draft.late = {};
+  if (draft.aims) { draft.check = draft.check || {}; return; }
+  draft.aims = {}; draft.late = {}; draft.check = {};
   const pending = state.pending && state.pending.kind === "aims" ? state.pending : null;
   draft.camera = !!pending;
   for (const n of shooters()) {
     const legal = state.options.targets[n] || [];
     const refused = pending && pending.refused && n in pending.refused;
-    if (pending && !refused && n in pending.aims && (pending.aims[n] === null ? !legal.length : legal.includes(pending.aims[n]))) draft.aims[n] = pending.aims[n];
+    if (pending && !refused && n in pending.aims && (pending.aims[n] === null ? !legal.length : legal.includes(pending.aims[n]))) {
+      draft.aims[n] = pending.aims[n];
+      // the camera's guess for a seat it was unsure of is shown, but waits for the Godfather's eye
+      if ((pending.unsure || []).includes(n)) draft.check[n] = true;
+    }
     else if (legal.length <= 1) draft.aims[n] = legal.length ? legal[0] : null;
   }
   if (pending) for (const n of pending.late || []) { draft.late[n] = true; draft.aims[n] = null; }
@@ -423,7 +427,7 @@ function aimSeat(p) {
   r.legal = shooter && legal.includes(p.name);
   r.pressed = shooter ? draft.aims[shooter] === p.name : false;
   r.disabled = !p.alive || (shooter ? !r.legal : true);
-  r.tap = () => { draft.aims[shooter] = p.name; delete draft.late[shooter]; draft.touched = true; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
+  r.tap = () => { draft.aims[shooter] = p.name; delete draft.late[shooter]; delete draft.check[shooter]; draft.touched = true; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
   return r;
 }
 function aimsStep() {
@@ -437,11 +441,11 @@ function aimsStep() {
   }
   const list = shooters();
   controls.push(row(label("Who aims:"), ...list.map((n) => {
-    const aim = draft.late[n] ? "late" : (n in draft.aims ? (draft.aims[n] || "no one") : "?");
+    const aim = (draft.late[n] ? "late" : (n in draft.aims ? (draft.aims[n] || "no one") : "?")) + (draft.check[n] ? " (unsure: check)" : "");
     return button(`${n} → ${aim}`, `shooter-${n}`, () => { draft.shooter = n; draft.hold = true; cancelAims(); redraw(); }, { pressed: draft.shooter === n });
   })));
   const s = draft.shooter;
-  if (s) controls.push(row(`${s} aims at: tap ${s}'s target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
+  if (s) controls.push(row(`${s} aims at: tap ${s}'s target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; delete draft.check[s]; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
   const missing = list.filter((n) => !entered(n));
   const aims = Object.fromEntries(list.map((n) => [n, draft.late[n] ? null : (draft.aims[n] ?? null)]));
   const late = list.filter((n) => draft.late[n]);
@@ -450,7 +454,12 @@ function aimsStep() {
     () => { cancelAims(); send({ kind: "aims", aims, late }); }, { primary: true, send: true, disabled: missing.length > 0 }));
   // Every seat filled in (by the camera when it is sure of every seat, else by the last target tapped):
   // the aims go by themselves after a visible countdown, time enough to correct a seat (or undo after).
-  if (!missing.length) {
+  const unchecked = list.filter((n) => draft.check[n]);
+  if (unchecked.length) {
+    // nothing goes by itself while a guess of the camera waits for the Godfather's eye: one tap confirms them all
+    cancelAims();
+    controls.push(row(`The camera was unsure of ${unchecked.join(", ")}: check on the frame, then confirm (or tap a player to correct).`));
+  } else if (!missing.length) {
     const sure = pending && pending.sure && !draft.touched;
     const text = sure ? "The camera is sure of every aim; tap a player above to correct one. The aims go"
       : "Tap a player above to correct that player's aim; the aims go";
