@@ -116,6 +116,8 @@ class AimConfig:
     still_share: float = 0.45  # (and this share of the pairs of half a marker: half of it shows) have the light
     still_against: float = 0.1  # and dark order of its pattern, and at most this share of that many the opposite
     still_contrast: float = 0.3  # (a pair counts when its cells differ by this share of the marker's contrast)
+    still_turns_deg: tuple[float, ...] = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # and no pose turned this much
+                                                                        # about its centre matches better
 
 
 # ----------------------------------------------------------------------------- the table plane
@@ -556,18 +558,37 @@ class AimReader:
         pairs = _PAIRS[pattern[_PAIRS[:, 0]] != pattern[_PAIRS[:, 1]]]
         lighter = pattern[pairs[:, 0]] > pattern[pairs[:, 1]]
         margin = cfg.still_contrast * contrast
-        for du in (0.0, -0.33, 0.33):
-            for dv in (0.0, -0.33, 0.33):
-                cells = _cells(gray, quad, du, dv)
-                if cells is None:
-                    return False
-                diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
-                diff = np.where(lighter, diff, -diff)
-                agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
-                if agree >= max(cfg.still_pairs, cfg.still_share * len(pairs) * 0.5) \
-                        and against <= cfg.still_against * agree:
-                    return True
-        return False
+
+        def best(q: np.ndarray) -> tuple[bool, int] | None:
+            """Whether the pattern shows at ``q`` (at some shift of the hand's tremor), and the most pairs
+            agreeing beyond those against at any such shift; None when ``q`` leaves the image."""
+            shows, score = False, -len(pairs)
+            for du in (0.0, -0.33, 0.33):
+                for dv in (0.0, -0.33, 0.33):
+                    cells = _cells(gray, q, du, dv)
+                    if cells is None:
+                        return None
+                    diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
+                    diff = np.where(lighter, diff, -diff)
+                    agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
+                    shows |= agree >= max(cfg.still_pairs, cfg.still_share * len(pairs) * 0.5) \
+                        and against <= cfg.still_against * agree
+                    score = max(score, agree - against)
+            return shows, score
+
+        here = best(quad)
+        if here is None or not here[0]:
+            return False
+        # a weapon turned in the hand about its marker keeps the middle cells in place, and their pairs
+        # still agree at the last pose: it is still only when no turned pose matches better
+        centre = quad.mean(axis=0)
+        for turn in cfg.still_turns_deg:
+            c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+            turned = centre + (quad - centre) @ np.array([[c, s], [-s, c]])
+            there = best(turned)
+            if there is not None and there[1] > here[1]:
+                return False
+        return True
 
     def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
         h, w = gray.shape[:2]

@@ -216,6 +216,24 @@ def test_a_partly_covered_marker_at_its_last_pose_still_counts_as_seen_there():
     assert not reader._still_there(hidden, 1, quad, contrast)
 
 
+def test_a_weapon_turned_in_the_hand_at_its_last_place_is_not_still_there():
+    """A weapon turned onto another seat about its marker keeps the marker's middle cells where they were,
+    and many of their pairs still agree at the last pose; the pose turned with it matches better: it
+    moved. Partly covered at its last pose, a still marker keeps matching that pose best."""
+    plane = _plane()
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1, 2])
+    quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
+    contrast = aims._cell_contrast(_with_marker(31, quad), quad, aims._pattern(31))
+    centre = quad.mean(axis=0)
+    for turn in (16.0, -16.0, 25.0):
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        turned = centre + (quad - centre) @ np.array([[c, s], [-s, c]])
+        assert not reader._still_there(_with_marker(31, turned, seed=3), 1, quad, contrast), turn
+    covered = _with_marker(31, quad, seed=4)
+    cv2.fillConvexPoly(covered, np.array([[290, 211], [330, 211], [330, 240], [290, 240]]), 150)
+    assert reader._still_there(covered, 1, quad, contrast)
+
+
 def test_a_still_weapons_ground_point_wanders_along_the_ray_from_the_camera_not_across_it():
     """The marker's size, read a little off frame to frame, moves a still weapon's ground point along the
     ray from the camera's nadir: that is one rest; the same wander across the ray is a weapon moving."""
