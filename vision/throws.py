@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import markers
+from vision import markers, patches
 from vision.calibration import Calibration, calibrate
 from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
@@ -514,18 +514,14 @@ class ThrowJudge:
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
-    def _card_shift(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float]) -> float | None:
-        found = self._card_move(t, frame, offset)
-        return None if found is None else found[0]
-
-    def _card_move(self, t: _SeatTrack, frame: np.ndarray,
-                   offset: tuple[float, float]) -> tuple[float, bool] | None:
+    def _card_move(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float],
+                   min_score: float = patches.MIN_SCORE) -> tuple[float, bool] | None:
         """The crown card's displacement (cm on its plane) found by correlating its look at rest,
         against the base card found the same way (else the registered frame: the flag says which); None
         if unseen."""
         if t.crown_look is None:
             return None
-        crown = t.crown_look.displacement(frame, offset)
+        crown = t.crown_look.displacement(frame, offset, min_score)
         if crown is None:
             return None
         base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
@@ -634,60 +630,55 @@ class ThrowJudge:
             base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2,
                               rest=rest)
             ev.base_seen_at_end = base is not None
-        ev.crown_seen_at_end = crown is not None
-        if crown is not None:
-            # found in reference coordinates: measure against the base in those too
-            moved = crown.center - t.crown.center
-            if t.base is not None and base is not None:
-                moved = moved - (base.center - t.base.center)
-                ev.shift_measured_against = "base marker"
-            else:
-                ev.shift_measured_against = "registered frame"
-            ev.final_shift_cm = round(float(np.linalg.norm(t.to_cm @ moved)), 3)
-            ev.final_turn_deg = round(_turn(t.crown, crown), 1)
-            shrunk = crown.area_px < cfg.shrunk_ratio * t.crown.area_px
-            if ev.final_shift_cm < cfg.fallen_cm and ev.final_turn_deg < cfg.turned_deg and not shrunk:
-                return self._standing(ev, t)
-            ev.outcome = Outcome.KNOCKED
-            ev.reason = (f"crown marker {ev.final_shift_cm:.1f} cm from its place or turned "
-                         f"{ev.final_turn_deg:.0f} degrees (a standee is down from {cfg.fallen_cm:g} cm or "
-                         f"{cfg.turned_deg:g} degrees)")
-            ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
-            return ev
         still, offset = (rest, (0.0, 0.0)) if rest is not None else (frames[-1], offsets[-1])
-        card = self._card_shift(t, still, offset)
-        if card is not None:
-            ev.final_card_shift_cm = round(card, 3)
-            if card < cfg.fallen_cm:
+        if crown is None:
+            # at rest the card looks as when armed: a weaker likeness is another pattern (a fallen
+            # standee's picture) that happens to correlate with a part of the card
+            found = self._card_move(t, still, offset, patches.MIN_SCORE_AT_REST)
+            if found is not None:
+                ev.final_card_shift_cm = round(found[0], 3)
+            if found is not None and found[0] < cfg.fallen_cm:
                 # the card's pattern is where it stood, in two quarters or more: the star or a
                 # finger may cover the rest, but the standee is up
                 ev.final_shift_cm = ev.final_card_shift_cm
                 ev = self._standing(ev, t)
-                ev.reason = (f"crown marker not decoded, but its card's look found {card:.2f} cm from its place: "
-                             f"still up; {ev.reason}")
+                ev.reason = (f"crown marker not decoded, but its card's look found {found[0]:.2f} cm from its "
+                             f"place: still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
                 return ev
-        reach = (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm
-        still_at = np.asarray(offset, np.float32)
-        far = self.detector.detect_in(still, _box_around(t.crown.center + still_at, reach, (still.shape[1], still.shape[0])),
-                                      upscale=1).get(t.crown.marker_id)
-        if far is not None:
-            far = Detection(far.marker_id, far.corners - still_at)
-        if far is not None:
-            away = float(np.linalg.norm(t.to_cm @ (far.center - t.crown.center)))
-            if away >= cfg.fallen_cm:
-                # its crown card lies readable elsewhere on the table: the standee is down
-                ev.final_shift_cm = round(away, 2)
-                ev.outcome = Outcome.KNOCKED
-                ev.reason = f"crown marker found {away:.0f} cm from its place (a standee is down from {cfg.fallen_cm:g} cm)"
-                ev.confidence = 0.95
-                return ev
-        return self._crown_unseen(ev, t)
+            # a crown card lying readable elsewhere on the table, a standee's length away at most
+            reach = (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm
+            at = np.asarray(offset, np.float32)
+            far = self.detector.detect_in(still, _box_around(t.crown.center + at, reach, (still.shape[1], still.shape[0])),
+                                          upscale=1).get(t.crown.marker_id)
+            crown = None if far is None else Detection(far.marker_id, far.corners - at)
+        ev.crown_seen_at_end = crown is not None
+        if crown is None:
+            return self._crown_unseen(ev, t)
+        # found in reference coordinates: measure against the base in those too
+        moved = crown.center - t.crown.center
+        if t.base is not None and base is not None:
+            moved = moved - (base.center - t.base.center)
+            ev.shift_measured_against = "base marker"
+        else:
+            ev.shift_measured_against = "registered frame"
+        ev.final_shift_cm = round(float(np.linalg.norm(t.to_cm @ moved)), 3)
+        ev.final_turn_deg = round(_turn(t.crown, crown), 1)
+        shrunk = crown.area_px < cfg.shrunk_ratio * t.crown.area_px
+        if ev.final_shift_cm < cfg.fallen_cm and ev.final_turn_deg < cfg.turned_deg and not shrunk:
+            return self._standing(ev, t)
+        ev.outcome = Outcome.KNOCKED
+        ev.reason = (f"crown marker found {ev.final_shift_cm:.1f} cm from its place, turned "
+                     f"{ev.final_turn_deg:.0f} degrees{', foreshortened' if shrunk else ''} (a standee is down from "
+                     f"{cfg.fallen_cm:g} cm or {cfg.turned_deg:g} degrees)")
+        ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
+        return ev
 
     def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
-        """The crown marker is not found at the end: fallen, covered (by the star at rest on it, or
-        by a hand), or only not decoded. What changed where the crown card was, and along the line a
-        fallen standee lies on, in cm² of table, tells them apart."""
+        """Neither the crown marker nor its card's look is found at the end: fallen, covered (by the
+        star at rest on it, or by a hand), or only not decoded. Down takes a standee's worth of
+        table changed along its fall line (cm² of table), and its crown gone from its place: its
+        card's place changed, or the crown seen moving away and never back."""
         cfg = self.config
         changed = self.motion.changed_now()
         cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
@@ -701,44 +692,30 @@ class ThrowJudge:
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
             ev.confidence = 0.3
             return ev
-        if (t.crown_look is not None and ev.final_card_shift_cm is None and area >= cfg.fallen_area_cm2
-                and t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm):
-            # seen moving away and never back, its card's look gone from its place, and a standee's
-            # worth of table changed along its fall line: down, even where its card's place looks alike
+        place_changed = card_share >= cfg.covered_share
+        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
+        if area >= cfg.fallen_area_cm2 and (place_changed or went_away):
             ev.outcome = Outcome.KNOCKED
-            ev.reason = (f"crown last seen {t.last_seen_shift:.1f} cm from its place, never back; its card's look "
-                         f"gone from there and {area:.0f} cm² changed along its fall line (a fallen standee, at "
-                         f"least {cfg.fallen_area_cm2:g} cm²)")
-            ev.confidence = 0.9 if ev.base_seen_at_end else 0.75
+            gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
+                    f"last seen {t.last_seen_shift:.1f} cm from its place, never back")
+            ev.reason = (f"crown marker gone, {gone}, and {area:.0f} cm² changed along its fall line (a fallen "
+                         f"standee, at least {cfg.fallen_area_cm2:g} cm²)"
+                         f"{', base marker still seen' if ev.base_seen_at_end else ''}")
+            ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_changed else 0.05)
             return ev
-        if card_share < cfg.covered_share:
-            ev = self._standing(ev, t)
-            ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
-                         f"({100 * card_share:.0f} % changed): still up; {ev.reason}")
-            ev.confidence = min(ev.confidence, 0.75)
-            if card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
-                # the star met it or its crown moved, and a part of its card's place changed: it may
-                # lie with its crown card where the standee stood
-                ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
-                ev.confidence = min(ev.confidence, 0.5)
-            return ev
-        if area < cfg.fallen_area_cm2:
-            # covered (the star at rest on it), not down: touched only if it was seen to move
-            ev = self._standing(ev, t)
-            ev.reason = (f"crown covered: {area:.0f} cm² changed along its fall line, a star-sized blob, less "
-                         f"than a fallen standee ({cfg.fallen_area_cm2:g} cm²)"
-                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down; "
-                         f"{ev.reason}")
-            ev.confidence = min(ev.confidence, 0.75)
-            return ev
-        ev.outcome = Outcome.KNOCKED
-        ev.reason = (f"crown marker gone, its card's place {100 * card_share:.0f} % changed and {area:.0f} cm² "
-                     f"changed along its fall line (a fallen standee, at least {cfg.fallen_area_cm2:g} cm²)")
-        if ev.base_seen_at_end:
-            ev.reason += ", base marker still seen"
-            ev.confidence = 0.95
+        ev = self._standing(ev, t)
+        if not place_changed:
+            why = f"its card's place looks as when armed ({100 * card_share:.0f} % changed)"
         else:
-            ev.confidence = 0.8
+            why = (f"only {area:.0f} cm² changed along its fall line, a star-sized blob, less than a fallen standee "
+                   f"({cfg.fallen_area_cm2:g} cm²): covered")
+        ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
+        ev.confidence = min(ev.confidence, 0.75)
+        if not place_changed and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
+            # the star met it or its crown moved, and a part of its card's place changed: it may
+            # lie with its crown card where the standee stood
+            ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
+            ev.confidence = min(ev.confidence, 0.5)
         return ev
 
     def _changed_near_base(self, t: _SeatTrack) -> float:
@@ -804,10 +781,14 @@ class ThrowJudge:
         return mask.astype(bool)
 
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
+        """A standee up at the end: touched when its crown was seen to move a touch's worth (or
+        stands pushed off its place), else nothing; nothing asks the Godfather when a touch could
+        have gone unseen (the first doubt found is the reason)."""
         cfg = self.config
         moved = ev.max_shift_cm
         final = ev.final_shift_cm or 0.0
         near = ev.star_nearest_cm
+        star_near = t.contact or (near is not None and near < STAR_NEAR_CM)
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
         loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
@@ -821,43 +802,31 @@ class ThrowJudge:
             ev.outcome = Outcome.TOUCHED
             ev.reason = f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames) and came back"
             ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
-        elif final >= 2 * cfg.moved_cm:
+            return ev
+        if final >= 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
             ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
             ev.confidence = 0.7
-        elif final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
-            ev.outcome = Outcome.NOTHING
+            return ev
+        ev.outcome = Outcome.NOTHING
+        # frames the crown was out of sight in which a touch would not be seen: with no hand over it
+        # (tilted away, or under the star), or under a hand while the star flew close
+        unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0)
+        if final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
             ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
             ev.confidence = 0.5
-        elif t.contact and moved >= 0.6 * cfg.moved_cm:
-            # the star's blob met the standee in the image (it may have flown above it) and the crown
-            # moved less than a touch moves it: nothing, but not sure
-            ev.outcome = Outcome.NOTHING
-            ev.reason = f"shuriken's blob met the standee, whose crown barely moved ({moved:.2f} cm)"
+        elif star_near and max(moved, final) >= 0.5 * cfg.moved_cm:
+            # more than a still crown jitters, less than a touch: a light touch whose swing fell
+            # between frames looks like this
+            where = "its blob met the standee" if near is None else f"it passed {near:.0f} cm from it"
+            ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more than "
+                         f"a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
             ev.confidence = 0.55
-        elif t.hidden_free >= 2:
-            # the crown vanished for a while with no hand over it: tilted away by a touch, or the star
-            # passing over it; the frames that would tell are the ones it was not seen in
-            ev.outcome = Outcome.NOTHING
-            ev.reason = (f"crown marker back in place, but unseen in {t.hidden_free} frames with no hand over it "
-                         f"(moved at most {moved:.2f} cm when seen): unsure")
-            ev.confidence = 0.5
-        elif near is not None and near < STAR_NEAR_CM and max(moved, final) >= 0.5 * cfg.moved_cm:
-            # the star passed close and the crown moved more than a still crown jitters but less than a
-            # touch: a light touch whose swing fell between frames looks like this
-            ev.outcome = Outcome.NOTHING
-            ev.reason = (f"shuriken passed {near:.0f} cm from it and its crown moved {max(moved, final):.2f} cm, "
-                         f"more than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
-            ev.confidence = 0.55
-        elif t.hidden_in_flight >= 2 and (near is None or near < STAR_NEAR_CM):
-            # the crown was out of sight (under a hand, an arm or the star) while the star flew: a touch
-            # in those frames would not be seen
-            ev.outcome = Outcome.NOTHING
-            ev.reason = (f"crown marker unseen in {t.hidden_in_flight} frames while the shuriken flew"
-                         f"{'' if near is None else f' ({near:.0f} cm from it at closest)'}: a touch then is unseen")
+        elif unseen >= 2:
+            ev.reason = (f"crown marker unseen in {unseen} frames in which a touch would not be seen (no hand over "
+                         f"it, or the shuriken flying close; moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
         else:
-            ev.outcome = Outcome.NOTHING
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
             seen = t.examined - t.unseen
             ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85
