@@ -94,7 +94,8 @@ class SeatEvidence:
     standing_when_armed: bool = True
     crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
-    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each frame)
+    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each
+    # frame), or in one frame by both the decoded marker and the card's look
     max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
     last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen
@@ -156,6 +157,7 @@ class _SeatTrack:
     base_look: Look | None = None
     card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
     best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
+    confirmed: float = 0.0  # largest shift both the decoded marker and the card's look saw in one frame, cm
     examined: int = 0
     hidden: int = 0
     contact: bool = False
@@ -177,6 +179,7 @@ class _SeatTrack:
         self.shifts.clear()
         self.card_shifts.clear()
         self.best_shifts.clear()
+        self.confirmed = 0.0
         self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
@@ -492,6 +495,12 @@ class ThrowJudge:
             shift = float(np.linalg.norm(moved))
             marker_registered = against == "registered frame"
             t.shifts.append(shift)
+            both = min(shift, card_move[0]) if card_move is not None else 0.0
+            if (card_move is not None and not card_move[1] and not marker_registered) or both >= 2 * self.config.moved_cm:
+                # two readings of this frame, against the base card or by more than registering the
+                # whole frame can be off: what both see is as sure as a shift seen in two frames (a
+                # swing the star then covers may show in one frame only)
+                t.confirmed = max(t.confirmed, both)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is not None:
             t.best_shifts.append(seen)
@@ -618,7 +627,7 @@ class ThrowJudge:
         best = sorted(t.best_shifts)
         ev.max_marker_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
         ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
-        ev.max_shift_cm = round(best[-2] if len(best) >= 2 else 0.0, 3)
+        ev.max_shift_cm = round(max(best[-2] if len(best) >= 2 else 0.0, t.confirmed), 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
@@ -747,9 +756,9 @@ class ThrowJudge:
         went_first = self._went_first(t)
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
             blob = labels == i
+            core = blob & changed  # what changed, without the arm trace's lower threshold and margin
+            area = float(core.sum()) * cm2_per_pixel
             if went_first:
-                core = blob & changed
-                area = float(core.sum()) * cm2_per_pixel
                 near = float((core & self._reach(t)).sum()) * cm2_per_pixel
                 # the change is where it stood and where it lies: at most twice a standee lying flat
                 if area <= 2 * MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
@@ -758,7 +767,7 @@ class ThrowJudge:
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
                 continue  # the crown went before anything came in from the border: the standee itself
-            if float(blob.sum()) * cm2_per_pixel > MAX_STANDEE_AREA_CM2:
+            if area > MAX_STANDEE_AREA_CM2:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
 
@@ -800,7 +809,8 @@ class ThrowJudge:
             return ev
         if moved >= cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
-            ev.reason = f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames) and came back"
+            ev.reason = (f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames, or by both "
+                         f"its marker and its card's look in one) and came back")
             ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
             return ev
         if final >= 2 * cfg.moved_cm:
