@@ -46,6 +46,7 @@ class MotionFrame:
 
 
 DARK = 20  # below this a pixel's brightness ratio is mostly noise
+ROW_LIGHT_SPREAD = 1.2  # largest brightness ratio of one row to the frame's (rolling-shutter bands)
 SATURATED = 250  # a pixel this bright is clipped: it says only that the scene is at least this bright there
 MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image is not camera shake
 EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
@@ -304,10 +305,15 @@ def _row_ratios(reference: np.ndarray, gray: np.ndarray) -> np.ndarray:
     ranked = np.sort(np.where(unclipped, ratios, np.inf), axis=1)
     counts = unclipped.sum(axis=1)
     row: np.ndarray = ranked[np.arange(len(ranked)), np.maximum(counts - 1, 0) // 2]
-    few = counts < 8
+    # a row clipped or dark nearly all through: its few other pixels may be just what moved, and the
+    # light changes smoothly from row to row
+    few = counts < max(8, ratios.shape[1] // 16)
     if few.all():
         return np.ones(len(row), np.float32)
-    if few.any():  # a row clipped or dark nearly all through: the light changes smoothly from row to row
+    # rows differ by a lamp's bands, a few per cent, not by more than a fifth from the frame's median
+    middle = float(np.median(row[~few]))
+    row = np.clip(row, middle / ROW_LIGHT_SPREAD, middle * ROW_LIGHT_SPREAD)
+    if few.any():
         rows = np.arange(len(row))
         row[few] = np.interp(rows[few], rows[~few], row[~few])
     return cv2.blur(row.reshape(-1, 1).astype(np.float32), (1, 5)).ravel()
