@@ -61,11 +61,11 @@ class Look:
         return Look(tuple(origins), tuple(patches), search)
 
     def displacement(self, frame: np.ndarray, offset: tuple[float, float] = (0.0, 0.0),
-                     min_score: float = MIN_SCORE) -> tuple[np.ndarray, int] | None:
+                     min_score: float = MIN_SCORE) -> tuple[np.ndarray, int, float] | None:
         """The card's displacement from its armed place (px, image axes) in ``frame``, searched
-        around the place moved by ``offset`` (the frame's shift against the reference), and how
-        many quarters agreed; None when fewer than two quarters correlate with the card's look by
-        ``min_score`` or more."""
+        around the place moved by ``offset`` (the frame's shift against the reference), how many
+        quarters agreed and the weakest correlation among them; None when fewer than two quarters
+        correlate with the card's look by ``min_score`` or more."""
         h, w = frame.shape[:2]
         s = self.search
         ox, oy = int(round(offset[0])), int(round(offset[1]))
@@ -85,15 +85,15 @@ class Look:
                 dx += _vertex(score[by, bx - 1], score[by, bx], score[by, bx + 1])
             if 0 < by < score.shape[0] - 1:
                 dy += _vertex(score[by - 1, bx], score[by, bx], score[by + 1, bx])
-            found.append((dx - s + ox, dy - s + oy))
+            found.append((dx - s + ox, dy - s + oy, float(best)))
         if len(found) < MIN_QUARTERS:
             return None
         pts = np.array(found)
-        med = np.median(pts, axis=0)
-        agree = pts[np.linalg.norm(pts - med, axis=1) <= 1.0]
+        med = np.median(pts[:, :2], axis=0)
+        agree = pts[np.linalg.norm(pts[:, :2] - med, axis=1) <= 1.0]
         if len(agree) < MIN_QUARTERS:
             return None
-        return agree.mean(axis=0), len(agree)
+        return agree[:, :2].mean(axis=0), len(agree), float(agree[:, 2].min())
 
 
 def _vertex(left: float, mid: float, right: float) -> float:

@@ -95,7 +95,7 @@ class SeatEvidence:
     crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
     max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each
-    # frame), or in one frame by both the decoded marker and the card's look
+    # frame), or in one frame surely: by both the decoded marker and the card's look, or the card's look as sharp as at rest
     max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
     last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen
@@ -157,7 +157,7 @@ class _SeatTrack:
     base_look: Look | None = None
     card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
     best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
-    confirmed: float = 0.0  # largest shift both the decoded marker and the card's look saw in one frame, cm
+    confirmed: float = 0.0  # largest shift seen surely in one frame (marker and card agree, or the card sharp), cm
     examined: int = 0
     hidden: int = 0
     contact: bool = False
@@ -499,8 +499,9 @@ class ThrowJudge:
             if (card_move is not None and not card_move[1] and not marker_registered) or both >= 2 * self.config.moved_cm:
                 # two readings of this frame, against the base card or by more than registering the
                 # whole frame can be off: what both see is as sure as a shift seen in two frames (a
-                # swing the star then covers may show in one frame only)
+                # swing the star then covers, or blurs in the next frames, may show in one frame only)
                 t.confirmed = max(t.confirmed, both)
+        self._confirm_sharp(t, card_move)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is not None:
             t.best_shifts.append(seen)
@@ -520,14 +521,23 @@ class ThrowJudge:
         t.best_shifts.append(card_move[0])
         t.registered += card_move[1]
         t.last_seen_shift = card_move[0]
+        self._confirm_sharp(t, card_move)
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
+    def _confirm_sharp(self, t: _SeatTrack, card_move: tuple[float, bool, bool] | None) -> None:
+        """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
+        in this one frame counts (against the base card, or by more than registering the whole
+        frame can be off)."""
+        if card_move is not None and card_move[2] and (not card_move[1] or card_move[0] >= 2 * self.config.moved_cm):
+            t.confirmed = max(t.confirmed, card_move[0])
+
     def _card_move(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float],
-                   min_score: float = patches.MIN_SCORE) -> tuple[float, bool] | None:
+                   min_score: float = patches.MIN_SCORE) -> tuple[float, bool, bool] | None:
         """The crown card's displacement (cm on its plane) found by correlating its look at rest,
-        against the base card found the same way (else the registered frame: the flag says which); None
-        if unseen."""
+        against the base card found the same way (else the registered frame: the first flag says
+        which), and whether it was found as sharply as a card at rest (the second flag); None if
+        unseen."""
         if t.crown_look is None:
             return None
         crown = t.crown_look.displacement(frame, offset, min_score)
@@ -535,7 +545,7 @@ class ThrowJudge:
             return None
         base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
-        return float(np.linalg.norm(t.to_cm @ moved)), base is None
+        return float(np.linalg.norm(t.to_cm @ moved)), base is None, crown[2] >= patches.MIN_SCORE_AT_REST
 
     def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen and self._star_free:
@@ -809,8 +819,9 @@ class ThrowJudge:
             return ev
         if moved >= cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
-            ev.reason = (f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames, or by both "
-                         f"its marker and its card's look in one) and came back")
+            ev.reason = (f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames, or surely in "
+                         f"one: its marker and its card's look agreeing, or its card's look as sharp as at rest) and "
+                         f"came back")
             ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
             return ev
         if final >= 2 * cfg.moved_cm:
