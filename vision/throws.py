@@ -730,6 +730,11 @@ class ThrowJudge:
                    f"({cfg.fallen_area_cm2:g} cm²): covered")
         ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
         ev.confidence = min(ev.confidence, 0.75)
+        if place_changed and went_away:
+            # last seen away from its place and never back: a star dropping onto a crown in mid-swing
+            # looks so, and so does a fall that changed little of a table of the standee's colour
+            ev.reason += f"; but last seen {t.last_seen_shift:.1f} cm from its place, never back: unsure"
+            ev.confidence = min(ev.confidence, 0.5)
         if not place_changed and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
             # the star met it or its crown moved, and a part of its card's place changed: it may
             # lie with its crown card where the standee stood
