@@ -9,16 +9,20 @@ judge instead of judging. No throw before the timeout is a miss.
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
 partial cover such as the star or a finger); the finer one counts, against the base card found the
-same way, else the registered frame.
+same way, else the registered frame. A displacement counts when seen in two frames, or surely in
+one (both readings agreeing, or the card found as sharply as at rest: a swing the star then covers).
 
-Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
-end (more certain when its base marker is still seen), or lies readable elsewhere on the table;
-``touched`` when the crown moved during the throw and stands again, or when it moved a little while
-the shuriken's blob met the standee. A crown covered at the end (the star at rest on it) whose card
-is still where it stood is up, and touched only if it was seen to move: a star landing on a
-standee that does not move it touched nothing. A seat
-the star passed close to whose crown moved more than a still crown jitters but less than a touch, or
-was out of sight while the star flew, keeps ``nothing`` but asks the Godfather.
+Per seat, at the end (one reading after the other, each seat's evidence naming the one that
+decided): the crown marker decoded near its place; else its card's look found at its place (as
+sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
+crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
+standee's worth of table changed along its fall line and the crown is gone from its place (its
+card's place changed, or it was seen moving away and never back), else up and covered (the star at
+rest on it) or only not decoded. Up is
+``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
+star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
+touch could have gone unseen: the crown moved more than a still crown jitters near the star, or was
+out of sight while a touch would not show, or a hand covers the seat at the end.
 """
 
 from __future__ import annotations
