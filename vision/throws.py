@@ -717,7 +717,10 @@ class ThrowJudge:
             return ev
         place_changed = card_share >= cfg.covered_share
         went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
-        if area >= cfg.fallen_area_cm2 and (place_changed or went_away):
+        # seen moving and then back at its place: it swung and stands; a star resting on its crown,
+        # raised towards the camera and casting a shadow, changes more than a star on the table
+        came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
+        if area >= cfg.fallen_area_cm2 and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
             gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
                     f"last seen {t.last_seen_shift:.1f} cm from its place, never back")
@@ -729,6 +732,9 @@ class ThrowJudge:
         ev = self._standing(ev, t)
         if not place_changed:
             why = f"its card's place looks as when armed ({100 * card_share:.0f} % changed)"
+        elif area >= cfg.fallen_area_cm2:
+            why = (f"its crown was seen back at its place after it moved, then covered ({area:.0f} cm² changed "
+                   f"along its fall line)")
         else:
             why = (f"only {area:.0f} cm² changed along its fall line, a star-sized blob, less than a fallen standee "
                    f"({cfg.fallen_area_cm2:g} cm²): covered")
