@@ -4,7 +4,8 @@ States: ARMED (reference frames taken, waiting) -> MOTION (something moves: a ha
 standee) -> settled -> JUDGED. Motion is found cheaply at reduced resolution; only the seats where
 something moves get a close look (ArUco detection in a small crop around the crown). Motion that
 settles without a shuriken ever seen and with no standee changed (a hand reaching in) re-arms the
-judge instead of judging. No throw before the timeout is a miss.
+judge instead of judging. No throw before the timeout is a miss the camera is unsure of
+(armed for a throw, it saw no star).
 
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
@@ -565,7 +566,9 @@ class ThrowJudge:
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
         if final:
-            return self._conclude("no throw seen before the frames ran out", final=states)
+            # armed for a throw, and no star seen: the camera missed it (a dim, noisy room, a star
+            # of the table's colour), which says nothing of what it touched
+            return self._conclude("no throw seen before the frames ran out", final=states, unsure=True)
         if self._candidate_seen:
             # something star-sized moved while these crowns were under a hand or arm: the star may
             # have touched one of them there, unseen
@@ -594,11 +597,12 @@ class ThrowJudge:
         return self._conclude("the frames ran out before the table settled", unsettled=True)
 
     def _timeout(self) -> Verdict:
-        """Armed this long without a throw: a miss, unless a standee changed unseen."""
+        """Armed this long without a throw: nothing changed that the camera saw, but a throw it did
+        not see is the Godfather's to judge."""
         states = self._final_states()
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
-        return self._conclude("timeout: no throw seen", final=states)
+        return self._conclude("timeout: no throw seen", final=states, unsure=True)
 
     # ------------------------------------------------------------------ judging
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
