@@ -550,7 +550,9 @@ class ThrowJudge:
             return None
         base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
-        return float(np.linalg.norm(t.to_cm @ moved)), base is None, crown[2] >= patches.MIN_SCORE_AT_REST
+        # sharp: the crown card, and the base card it is measured against, both as clear as at rest
+        sharp = crown[2] >= patches.MIN_SCORE_AT_REST and (base is None or base[2] >= patches.MIN_SCORE_AT_REST)
+        return float(np.linalg.norm(t.to_cm @ moved)), base is None, sharp
 
     def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen and self._star_free:
