@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--held-out-clips", type=int, default=100, help="clips of the set never tuned on")
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--held-out-seed", type=int, default=271828, help="never used while tuning the judge")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes judging clips")
     parser.add_argument("--condition-clips", type=int, default=0,
                         help="clips of a set of its own per hard condition (0: none)")
     parser.add_argument("--condition-seed", type=int, default=5)
