@@ -726,24 +726,26 @@ class ThrowJudge:
         # seen moving and then back at its place: it swung and stands; a star resting on its crown,
         # raised towards the camera and casting a shadow, changes more than a star on the table
         came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
-        if area >= cfg.fallen_area_cm2 and (place_changed or went_away) and not came_back:
+        # the star met it and may rest on it: a fall changes a star's worth more than the least fall
+        fallen_area = cfg.fallen_area_cm2 + (STAR_AREA_CM2 if t.contact else 0.0)
+        if area >= fallen_area and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
             gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
                     f"last seen {t.last_seen_shift:.1f} cm from its place, never back")
             ev.reason = (f"crown marker gone, {gone}, and {area:.0f} cm² changed along its fall line (a fallen "
-                         f"standee, at least {cfg.fallen_area_cm2:g} cm²)"
+                         f"standee, at least {fallen_area:g} cm²)"
                          f"{', base marker still seen' if ev.base_seen_at_end else ''}")
             ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_changed else 0.05)
             return ev
         ev = self._standing(ev, t)
         if not place_changed:
             why = f"its card's place looks as when armed ({100 * card_share:.0f} % changed)"
-        elif area >= cfg.fallen_area_cm2:
+        elif area >= fallen_area:
             why = (f"its crown was seen back at its place after it moved, then covered ({area:.0f} cm² changed "
                    f"along its fall line)")
         else:
             why = (f"only {area:.0f} cm² changed along its fall line, a star-sized blob, less than a fallen standee "
-                   f"({cfg.fallen_area_cm2:g} cm²): covered")
+                   f"({fallen_area:g} cm²): covered")
         ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
         ev.confidence = min(ev.confidence, 0.75)
         if place_changed and went_away:
@@ -791,8 +793,9 @@ class ThrowJudge:
             area = float(core.sum()) * cm2_per_pixel
             if went_first:
                 near = float((core & self._reach(t)).sum()) * cm2_per_pixel
-                # the change is where it stood and where it lies: at most twice a standee lying flat
-                if area <= 2 * MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
+                # a standee lying flat (its crown card and shadow included) and the star, at most: seen
+                # from above, where it stood changed little; a hand resting there after a swing changes more
+                if area <= MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
                     continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
