@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 FALL_REACH_CM = 15.0  # a fallen standee lies within this of its crown's place, along the seat's line
 FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
 MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
+# a fall changes at most the largest standee (7.5 x 15 cm) lying flat with its crown card, its shadow
+# beside it (up to half as much again) and the star
+FALL_CHANGE_MAX_CM2 = 1.5 * (7.5 * 15 + 5 * 5) + STAR_AREA_CM2
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
 WATCH_AFTER_STAR_S = 0.3  # a touched standee's swing dies down within this (a few swings of 3-5 per second)
@@ -793,9 +796,9 @@ class ThrowJudge:
             area = float(core.sum()) * cm2_per_pixel
             if went_first:
                 near = float((core & self._reach(t)).sum()) * cm2_per_pixel
-                # a standee lying flat (its crown card and shadow included) and the star, at most: seen
-                # from above, where it stood changed little; a hand resting there after a swing changes more
-                if area <= MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
+                # what a fall changes, at most: seen from above, where it stood changed little; a hand
+                # resting there after a swing, with its forearm, changes more
+                if area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area:
                     continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
