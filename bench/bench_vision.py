@@ -108,27 +108,35 @@ def main() -> None:
     parser.add_argument("--held-out-clips", type=int, default=100, help="clips of the set never tuned on")
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--held-out-seed", type=int, default=271828, help="never used while tuning the judge")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes judging clips")
+    parser.add_argument("--condition-clips", type=int, default=0,
+                        help="clips of a set of its own per hard condition (0: none)")
+    parser.add_argument("--condition-seed", type=int, default=5)
+    parser.add_argument("--conditions", default=",".join(synth.CONDITIONS),
+                        help="comma-separated conditions for those sets (default: all of synth.CONDITIONS)")
+    parser.add_argument("--skip-cost", action="store_true", help="accuracy only")
+    parser.add_argument("--skip-sets", action="store_true", help="no tuned and held-out sets")
     args = parser.parse_args()
+    if args.condition_seed == args.held_out_seed:
+        parser.error("the per-condition sets must not use the seed of the set never tuned on")
 
-    c = cost(args.clips, args.seed)
-    sets = {}
-    start = time.perf_counter()
-    for name, count, seed in (("tuned", args.tuned_clips, args.seed + 1), ("held out", args.held_out_clips,
-                                                                            args.held_out_seed)):
-        specs = synth.clip_set(count, seed=seed)
-        sets[name] = (seed, list(progress(evaluation.judge_specs(specs, workers=args.workers), count,
-                                          f"judging {name} clips")))
-    elapsed = time.perf_counter() - start
+    out = ["\n## Vision: Shuriken judge (`bench/bench_vision.py`)\n",
+           (f"Machine: {os.cpu_count()}-core {platform.machine()} sandbox, Python {platform.python_version()}, "
+            f"OpenCV {cv2.__version__}. Date: {time.strftime('%Y-%m-%d')}. Command: `.venv/bin/python "
+            f"bench/bench_vision.py {' '.join(sys.argv[1:])}`.\n")]
+    if not args.skip_cost:
+        out += cost_section(cost(args.clips, args.seed), args.clips)
+    if not args.skip_sets:
+        out += sets_section(args)
+    if args.condition_clips:
+        out += conditions_section(args)
+    out.append(f"\nLoad average at the end: {os.getloadavg()[0]:.1f} (other jobs shared the machine).")
+    print("\n".join(out))
 
-    out = [
-        "\n## Vision: Shuriken judge (`bench/bench_vision.py`)\n",
-        (f"Machine: {os.cpu_count()}-core {platform.machine()} sandbox, Python {platform.python_version()}, "
-         f"OpenCV {cv2.__version__}, while other jobs used the machine (load average {os.getloadavg()[0]:.1f} at "
-         f"the end). Date: {time.strftime('%Y-%m-%d')}. Command: `.venv/bin/python bench/bench_vision.py "
-         f"--clips {args.clips} --tuned-clips {args.tuned_clips} --held-out-clips {args.held_out_clips} "
-         f"--seed {args.seed} --held-out-seed {args.held_out_seed}`.\n"),
-        f"### Cost per frame at 640x480, one core (OpenCV threads = 1), {c['frames']} frames of {args.clips} synthetic clips\n",
+
+def cost_section(c: dict[str, float], clips: int) -> list[str]:
+    return [
+        f"### Cost per frame at 640x480, one core (OpenCV threads = 1), {c['frames']} frames of {clips} synthetic clips\n",
         "| measure | median ms | mean ms |",
         "| --- | --- | --- |",
         f"| judge `feed` (registration and motion at 160x120, close look at moving seats) | {c['judge_median']:.2f} | {c['judge_mean']:.2f} |",
@@ -139,6 +147,38 @@ def main() -> None:
          f"{c['judge_p95']:.2f} ms/frame; arming (per throw): median {c['arm_median']:.1f} ms. Target (judge "
          f"cheaper than one detection per frame on average): "
          f"{'met' if c['judge_mean'] < c['aruco_mean'] else 'NOT met'}.\n"),
+    ]
+
+
+def conditions_section(args: argparse.Namespace) -> list[str]:
+    """One fresh set per hard condition, every clip of it in that condition."""
+    out = [f"\n### Fresh sets of one condition each: {args.condition_clips} clips per condition, seed "
+           f"{args.condition_seed} (`synth.condition_set`)\n", *HEADER]
+    wrong: list[str] = []
+    start = time.perf_counter()
+    for tag in args.conditions.split(","):
+        specs = synth.condition_set(args.condition_clips, tag, seed=args.condition_seed)
+        results = list(progress(evaluation.judge_specs(specs, workers=args.workers), len(specs), f"judging {tag}"))
+        out.append(row(tag, results))
+        wrong += [f"{tag} seed {r.seed}: truth {r.truth}, judged {r.verdict} "
+                  f"({'asks' if r.needs_godfather else 'SURE'})" for r in results if not r.correct]
+    if wrong:
+        out.append("\nWrong clips: " + "; ".join(wrong))
+    out.append(f"\nRendering and judging these sets took {time.perf_counter() - start:.0f} s with {args.workers} workers.")
+    return out
+
+
+def sets_section(args: argparse.Namespace) -> list[str]:
+    sets = {}
+    start = time.perf_counter()
+    for name, count, seed in (("tuned", args.tuned_clips, args.seed + 1), ("held out", args.held_out_clips,
+                                                                            args.held_out_seed)):
+        specs = synth.clip_set(count, seed=seed)
+        sets[name] = (seed, list(progress(evaluation.judge_specs(specs, workers=args.workers), count,
+                                          f"judging {name} clips")))
+    elapsed = time.perf_counter() - start
+
+    out = [
         "### Summary: exact verdicts per clip\n",
         ("A clip is exact when both seat lists equal the truth. A wrong clip either asks the Godfather "
          "(confidence below 0.6, or the calibration refused the scene) or is *wrong and sure*, the worst "
@@ -154,7 +194,7 @@ def main() -> None:
         out += accuracy_table(title, results)
     out.append(f"\nRendering and judging both sets took {elapsed:.0f} s with {args.workers} workers. "
                "All clips are synthetic (vision/synth.py); no real-webcam clip is part of these figures.\n")
-    print("\n".join(out))
+    return out
 
 
 if __name__ == "__main__":

@@ -111,12 +111,17 @@ class MarkerDetector:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         params.minMarkerPerimeterRate = 0.02
         self._detector = cv2.aruco.ArucoDetector(dictionary(), params)
+        # a defocused or JPEG-blocked marker's cells bleed into each other: read each from its
+        # middle only (the same bits and error correction, fewer pixels of each cell)
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.3
+        self._cell_middles = cv2.aruco.ArucoDetector(dictionary(), params)
 
     def detect(self, image: np.ndarray, origin: tuple[int, int] = (0, 0),
-               upscale: int = 1, sharpen: float = 0.0) -> dict[int, Detection]:
+               upscale: int = 1, sharpen: float = 0.0, cell_middles: bool = False) -> dict[int, Detection]:
         """Markers found in ``image`` (BGR or gray); ``origin`` shifts crop coordinates back to the
-        full frame, ``upscale`` enlarges a small crop first (small markers decode better) and
-        ``sharpen`` (an unsharp mask's amount) restores the cells of a defocused marker."""
+        full frame, ``upscale`` enlarges a small crop first (small markers decode better),
+        ``sharpen`` (an unsharp mask's amount) restores the cells of a defocused marker and
+        ``cell_middles`` reads each cell from its middle only."""
         gray = to_gray(image)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale,
@@ -124,7 +129,7 @@ class MarkerDetector:
         if sharpen:
             soft = cv2.GaussianBlur(gray, (0, 0), 1.5 * upscale)
             gray = cv2.addWeighted(gray, 1.0 + sharpen, soft, -sharpen, 0)
-        corners, ids, _ = self._detector.detectMarkers(gray)
+        corners, ids, _ = (self._cell_middles if cell_middles else self._detector).detectMarkers(gray)
         found: dict[int, Detection] = {}
         if ids is None:
             return found
@@ -143,20 +148,21 @@ class MarkerDetector:
         return found
 
     def detect_in(self, frame: np.ndarray, box: tuple[int, int, int, int],
-                  upscale: int = 2, sharpen: float = 0.0) -> dict[int, Detection]:
+                  upscale: int = 2, sharpen: float = 0.0, cell_middles: bool = False) -> dict[int, Detection]:
         """Markers inside ``box`` = (x0, y0, x1, y1) of ``frame``, clipped to the frame."""
         h, w = frame.shape[:2]
         x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
         if x1 - x0 < 8 or y1 - y0 < 8:
             return {}
-        return self.detect(frame[y0:y1, x0:x1], origin=(x0, y0), upscale=upscale, sharpen=sharpen)
+        return self.detect(frame[y0:y1, x0:x1], origin=(x0, y0), upscale=upscale, sharpen=sharpen,
+                           cell_middles=cell_middles)
 
     def find_in(self, frame: np.ndarray, box: tuple[int, int, int, int], marker_id: int,
                 upscale: int = 1) -> Detection | None:
         """Marker ``marker_id`` inside ``box``: as is first, then enlarged and sharpened (a dim,
         defocused or small marker), None if no way shows it."""
-        for up, amount in [p for p in HARD_PASSES if p[0] >= upscale]:
-            found = self.detect_in(frame, box, max(up, upscale), amount).get(marker_id)
+        for up, amount, middles in [p for p in HARD_PASSES if p[0] >= upscale]:
+            found = self.detect_in(frame, box, max(up, upscale), amount, middles).get(marker_id)
             if found is not None:
                 return found
         return None
@@ -165,10 +171,11 @@ class MarkerDetector:
         """Every marker any pass finds in a whole frame (as is, enlarged, enlarged and sharpened);
         a marker found as is keeps those corners."""
         found: dict[int, Detection] = {}
-        for up, amount in HARD_PASSES:
-            for mid, det in self.detect(image, upscale=up, sharpen=amount).items():
+        for up, amount, middles in HARD_PASSES:
+            for mid, det in self.detect(image, upscale=up, sharpen=amount, cell_middles=middles).items():
                 found.setdefault(mid, det)
         return found
 
 
-HARD_PASSES = ((1, 0.0), (2, 0.0), (2, 0.8), (2, 1.5))  # (upscale, sharpening) tried in turn
+# (upscale, sharpening, cells read from their middles) tried in turn
+HARD_PASSES = ((1, 0.0, False), (2, 0.0, False), (2, 0.8, False), (2, 1.5, False), (1, 0.0, True), (2, 0.0, True))

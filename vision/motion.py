@@ -45,6 +45,9 @@ class MotionFrame:
     blobs: list[Blob]
 
 
+DARK = 20  # below this a pixel's brightness ratio is mostly noise
+ROW_LIGHT_SPREAD = 1.2  # largest brightness ratio of one row to the frame's (rolling-shutter bands)
+SATURATED = 250  # a pixel this bright is clipped: it says only that the scene is at least this bright there
 MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image is not camera shake
 EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
 
@@ -156,12 +159,15 @@ class MotionDetector:
                 small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
                 gray = self._gray(small)
-            ratio: np.ndarray = np.median((self._ref_gray + 8.0) / (gray + 8.0), axis=1)
-            ratio = cv2.blur(ratio.reshape(-1, 1).astype(np.float32), (1, 5)).ravel()
+            ratio = _row_ratios(self._ref_gray, gray)
             self.gain = float(1.0 / np.median(ratio))
             if np.abs(ratio - 1.0).max() > 0.01:
                 gains = ratio[:, None, None] if small.ndim == 3 else ratio[:, None]
+                clipped = small >= SATURATED
                 small = np.clip(small.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+                if self.reference is not None and clipped.any():
+                    # a clipped pixel was at least this bright: as bright as the reference is no change
+                    small = np.where(clipped, np.maximum(small, self.reference), small)
         return small
 
     def difference(self, a: np.ndarray, b: np.ndarray, edges: np.ndarray) -> np.ndarray:
@@ -182,6 +188,7 @@ class MotionDetector:
             if len(self.anchors.boxes) < 3:
                 self.anchors = None
         first = self.shrink(frames[0])
+        self.reference = first
         self._ref_gray = self._gray(first)
         self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
         self.shift = (0.0, 0.0)
@@ -285,3 +292,28 @@ class MotionDetector:
             blobs.append(Blob(kind, (x * s, y * s, (x + bw) * s, (y + bh) * s), full_area,
                               (float(centroids[i][0]) * s, float(centroids[i][1]) * s)))
         return blobs
+
+
+def _row_ratios(reference: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """Per row, the median brightness ratio of the reference to the frame (auto exposure, a lamp's
+    flicker, rolling-shutter bands), smoothed over five rows. Pixels clipped in either image are
+    left out: an over-exposed table stays at 255 whatever the exposure does, and would hold the
+    ratio at 1 while everything else dims or brightens."""
+    ratios = (reference + 2.0) / (gray + 2.0)
+    # dark pixels say little about a ratio (the sensor's offset and noise weigh on them)
+    unclipped = (reference < SATURATED) & (gray < SATURATED) & (reference >= DARK) & (gray >= DARK)
+    ranked = np.sort(np.where(unclipped, ratios, np.inf), axis=1)
+    counts = unclipped.sum(axis=1)
+    row: np.ndarray = ranked[np.arange(len(ranked)), np.maximum(counts - 1, 0) // 2]
+    # a row clipped or dark nearly all through: its few other pixels may be just what moved, and the
+    # light changes smoothly from row to row
+    few = counts < max(8, ratios.shape[1] // 16)
+    if few.all():
+        return np.ones(len(row), np.float32)
+    # rows differ by a lamp's bands, a few per cent, not by more than a fifth from the frame's median
+    middle = float(np.median(row[~few]))
+    row = np.clip(row, middle / ROW_LIGHT_SPREAD, middle * ROW_LIGHT_SPREAD)
+    if few.any():
+        rows = np.arange(len(row))
+        row[few] = np.interp(rows[few], rows[~few], row[~few])
+    return cv2.blur(row.reshape(-1, 1).astype(np.float32), (1, 5)).ravel()

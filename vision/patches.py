@@ -19,7 +19,8 @@ import numpy as np
 
 from vision.markers import to_gray
 
-MIN_SCORE = 0.7  # correlation of a quarter of the card with its armed look: it is seen
+MIN_SCORE = 0.7  # correlation of a quarter of the card with its armed look: it is seen (a swinging, blurred card)
+MIN_SCORE_AT_REST = 0.85  # the same for a card at rest, seen in the median of still frames: as it looked when armed
 MIN_QUARTERS = 2  # quarters that must agree for the card to count as seen
 
 
@@ -59,10 +60,12 @@ class Look:
             return None
         return Look(tuple(origins), tuple(patches), search)
 
-    def displacement(self, frame: np.ndarray, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[np.ndarray, int] | None:
+    def displacement(self, frame: np.ndarray, offset: tuple[float, float] = (0.0, 0.0),
+                     min_score: float = MIN_SCORE) -> tuple[np.ndarray, int, float] | None:
         """The card's displacement from its armed place (px, image axes) in ``frame``, searched
-        around the place moved by ``offset`` (the frame's shift against the reference), and how
-        many quarters agreed; None when fewer than two quarters still look like the card."""
+        around the place moved by ``offset`` (the frame's shift against the reference), how many
+        quarters agreed and the weakest correlation among them; None when fewer than two quarters
+        correlate with the card's look by ``min_score`` or more."""
         h, w = frame.shape[:2]
         s = self.search
         ox, oy = int(round(offset[0])), int(round(offset[1]))
@@ -75,22 +78,22 @@ class Look:
             area = gray(frame[y0:y0 + ph + 2 * s, x0:x0 + pw + 2 * s])
             score = cv2.matchTemplate(area, patch, cv2.TM_CCOEFF_NORMED)
             _, best, _, (bx, by) = cv2.minMaxLoc(score)
-            if best < MIN_SCORE:
+            if best < min_score:
                 continue
             dx, dy = float(bx), float(by)
             if 0 < bx < score.shape[1] - 1:
                 dx += _vertex(score[by, bx - 1], score[by, bx], score[by, bx + 1])
             if 0 < by < score.shape[0] - 1:
                 dy += _vertex(score[by - 1, bx], score[by, bx], score[by + 1, bx])
-            found.append((dx - s + ox, dy - s + oy))
+            found.append((dx - s + ox, dy - s + oy, float(best)))
         if len(found) < MIN_QUARTERS:
             return None
         pts = np.array(found)
-        med = np.median(pts, axis=0)
-        agree = pts[np.linalg.norm(pts - med, axis=1) <= 1.0]
+        med = np.median(pts[:, :2], axis=0)
+        agree = pts[np.linalg.norm(pts[:, :2] - med, axis=1) <= 1.0]
         if len(agree) < MIN_QUARTERS:
             return None
-        return agree.mean(axis=0), len(agree)
+        return agree[:, :2].mean(axis=0), len(agree), float(agree[:, 2].min())
 
 
 def _vertex(left: float, mid: float, right: float) -> float:

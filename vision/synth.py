@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -247,6 +247,43 @@ def random_spec(seed: int, **overrides) -> ClipSpec:
     )
     values.update(overrides)
     return ClipSpec(**values)
+
+
+def _condition(tag: str, rng: np.random.Generator) -> dict:
+    """Spec fields that put a clip in the condition ``tag`` (one of ``CONDITIONS``)."""
+    if tag.startswith("scenario:"):
+        return {"scenario": Scenario(tag.split(":", 1)[1])}
+    if tag.startswith("hand:"):
+        return {"hand": HandMove(tag.split(":", 1)[1])}
+    if tag.startswith("table:"):
+        return {"table_kind": tag.split(":", 1)[1]}
+    draws: dict[str, Callable[[], dict]] = {
+        "light:over": lambda: {"light": float(rng.uniform(1.2, 1.7))},
+        "light:dim": lambda: {"light": float(rng.uniform(0.3, 0.6))},
+        "noise:high": lambda: {"noise_sigma": float(rng.uniform(5.0, 10.0))},
+        "blur:strong": lambda: {"blur_sigma": float(rng.uniform(1.0, 1.6))},
+        "jpeg:low": lambda: {"jpeg_quality": int(rng.integers(35, 60))},
+        "tilt:strong": lambda: {"tilt_deg": float(rng.choice([-1, 1]) * rng.uniform(15, 25))},
+        "drift": lambda: {"drift_px": float(rng.uniform(1.0, 5.0))},
+        "shake:strong": lambda: {"shake_px": float(rng.uniform(1.0, 2.0))},
+        "rest:crown": lambda: {"scenario": Scenario.TOUCH, "rest": StarRest.CROWN},
+    }
+    return draws[tag]()
+
+
+CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
+              "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over")
+
+
+def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:
+    """``count`` specs all in condition ``tag`` (the rest drawn as usual, and the condition's own
+    range a little wider than ``random_spec``'s), to measure one condition on a set of its own."""
+    if tag not in CONDITIONS:
+        raise ValueError(f"no way to draw condition {tag!r}")
+    k = CONDITIONS.index(tag)
+    rng = np.random.default_rng([seed, k])
+    # clip seeds of their own, apart from every clip_set's (those stay below 10**12)
+    return [random_spec(10**12 + seed * 10**6 + k * 10**4 + i, **_condition(tag, rng)) for i in range(count)]
 
 
 def clip_set(count: int, seed: int = 0) -> list[ClipSpec]:
@@ -951,6 +988,7 @@ def still_scene(spec: ClipSpec) -> np.ndarray:
 
 
 __all__ = [
+    "CONDITIONS",
     "HARD_TAGS",
     "Clip",
     "ClipSpec",
@@ -960,6 +998,7 @@ __all__ = [
     "StarRest",
     "Truth",
     "clip_set",
+    "condition_set",
     "is_hard",
     "random_spec",
     "render_clip",

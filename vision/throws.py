@@ -4,21 +4,26 @@ States: ARMED (reference frames taken, waiting) -> MOTION (something moves: a ha
 standee) -> settled -> JUDGED. Motion is found cheaply at reduced resolution; only the seats where
 something moves get a close look (ArUco detection in a small crop around the crown). Motion that
 settles without a shuriken ever seen and with no standee changed (a hand reaching in) re-arms the
-judge instead of judging. No throw before the timeout is a miss.
+judge instead of judging. No throw before the timeout is a miss the camera is unsure of
+(armed for a throw, it saw no star).
 
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
 partial cover such as the star or a finger); the finer one counts, against the base card found the
-same way, else the registered frame.
+same way, else the registered frame. A displacement counts when seen in two frames, or surely in
+one (both readings agreeing, or the card found as sharply as at rest: a swing the star then covers).
 
-Per seat: ``knocked`` when its crown marker is gone, or turned or far from where it stood, at the
-end (more certain when its base marker is still seen), or lies readable elsewhere on the table;
-``touched`` when the crown moved during the throw and stands again, or when it moved a little while
-the shuriken's blob met the standee. A crown covered at the end (the star at rest on it) whose card
-is still where it stood is up, and touched only if it was seen to move: a star landing on a
-standee that does not move it touched nothing. A seat
-the star passed close to whose crown moved more than a still crown jitters but less than a touch, or
-was out of sight while the star flew, keeps ``nothing`` but asks the Godfather.
+Per seat, at the end (one reading after the other, each seat's evidence naming the one that
+decided): the crown marker decoded near its place; else its card's look found at its place (as
+sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
+crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
+standee's worth of table changed along its fall line and the crown is gone from its place (its
+card's place changed, or it was seen moving away and never back), else up and covered (the star at
+rest on it) or only not decoded. Up is
+``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
+star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
+touch could have gone unseen: the crown moved more than a still crown jitters near the star, or was
+out of sight while a touch would not show, or a hand covers the seat at the end.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import markers
+from vision import markers, patches
 from vision.calibration import Calibration, calibrate
 from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
@@ -47,6 +52,9 @@ log = logging.getLogger(__name__)
 FALL_REACH_CM = 15.0  # a fallen standee lies within this of its crown's place, along the seat's line
 FALL_WIDTH_CM = 9.0  # across it (a standee is 5-7 cm wide)
 MAX_STANDEE_AREA_CM2 = 140.0  # a 7x13 cm standee lying flat with its crown card and shadow, at most
+# a fall changes at most the largest standee (7.5 x 15 cm) lying flat with its crown card, its shadow
+# beside it (up to half as much again) and the star
+FALL_CHANGE_MAX_CM2 = 1.5 * (7.5 * 15 + 5 * 5) + STAR_AREA_CM2
 MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
 WATCH_AFTER_STAR_S = 0.3  # a touched standee's swing dies down within this (a few swings of 3-5 per second)
@@ -94,7 +102,8 @@ class SeatEvidence:
     standing_when_armed: bool = True
     crown_seen_at_end: bool | None = None  # None: the seat was not looked at (nothing moved there)
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
-    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each frame)
+    max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each
+    # frame), or in one frame surely: by both the decoded marker and the card's look, or the card's look as sharp as at rest
     max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
     last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen
@@ -156,6 +165,7 @@ class _SeatTrack:
     base_look: Look | None = None
     card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
     best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
+    confirmed: float = 0.0  # largest shift seen surely in one frame (marker and card agree, or the card sharp), cm
     examined: int = 0
     hidden: int = 0
     contact: bool = False
@@ -177,6 +187,7 @@ class _SeatTrack:
         self.shifts.clear()
         self.card_shifts.clear()
         self.best_shifts.clear()
+        self.confirmed = 0.0
         self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
@@ -492,6 +503,13 @@ class ThrowJudge:
             shift = float(np.linalg.norm(moved))
             marker_registered = against == "registered frame"
             t.shifts.append(shift)
+            both = min(shift, card_move[0]) if card_move is not None else 0.0
+            if (card_move is not None and not card_move[1] and not marker_registered) or both >= 2 * self.config.moved_cm:
+                # two readings of this frame, against the base card or by more than registering the
+                # whole frame can be off: what both see is as sure as a shift seen in two frames (a
+                # swing the star then covers, or blurs in the next frames, may show in one frame only)
+                t.confirmed = max(t.confirmed, both)
+        self._confirm_sharp(t, card_move)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is not None:
             t.best_shifts.append(seen)
@@ -511,26 +529,33 @@ class ThrowJudge:
         t.best_shifts.append(card_move[0])
         t.registered += card_move[1]
         t.last_seen_shift = card_move[0]
+        self._confirm_sharp(t, card_move)
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
-    def _card_shift(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float]) -> float | None:
-        found = self._card_move(t, frame, offset)
-        return None if found is None else found[0]
+    def _confirm_sharp(self, t: _SeatTrack, card_move: tuple[float, bool, bool] | None) -> None:
+        """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
+        in this one frame counts (against the base card, or by more than registering the whole
+        frame can be off)."""
+        if card_move is not None and card_move[2] and (not card_move[1] or card_move[0] >= 2 * self.config.moved_cm):
+            t.confirmed = max(t.confirmed, card_move[0])
 
-    def _card_move(self, t: _SeatTrack, frame: np.ndarray,
-                   offset: tuple[float, float]) -> tuple[float, bool] | None:
+    def _card_move(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float],
+                   min_score: float = patches.MIN_SCORE) -> tuple[float, bool, bool] | None:
         """The crown card's displacement (cm on its plane) found by correlating its look at rest,
-        against the base card found the same way (else the registered frame: the flag says which); None
-        if unseen."""
+        against the base card found the same way (else the registered frame: the first flag says
+        which), and whether it was found as sharply as a card at rest (the second flag); None if
+        unseen."""
         if t.crown_look is None:
             return None
-        crown = t.crown_look.displacement(frame, offset)
+        crown = t.crown_look.displacement(frame, offset, min_score)
         if crown is None:
             return None
         base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
-        return float(np.linalg.norm(t.to_cm @ moved)), base is None
+        # sharp: the crown card, and the base card it is measured against, both as clear as at rest
+        sharp = crown[2] >= patches.MIN_SCORE_AT_REST and (base is None or base[2] >= patches.MIN_SCORE_AT_REST)
+        return float(np.linalg.norm(t.to_cm @ moved)), base is None, sharp
 
     def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen and self._star_free:
@@ -546,7 +571,9 @@ class ThrowJudge:
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
         if final:
-            return self._conclude("no throw seen before the frames ran out", final=states)
+            # armed for a throw, and no star seen: the camera missed it (a dim, noisy room, a star
+            # of the table's colour), which says nothing of what it touched
+            return self._conclude("no throw seen before the frames ran out", final=states, unsure=True)
         if self._candidate_seen:
             # something star-sized moved while these crowns were under a hand or arm: the star may
             # have touched one of them there, unseen
@@ -575,11 +602,12 @@ class ThrowJudge:
         return self._conclude("the frames ran out before the table settled", unsettled=True)
 
     def _timeout(self) -> Verdict:
-        """Armed this long without a throw: a miss, unless a standee changed unseen."""
+        """Armed this long without a throw: nothing changed that the camera saw, but a throw it did
+        not see is the Godfather's to judge."""
         states = self._final_states()
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
-        return self._conclude("timeout: no throw seen", final=states)
+        return self._conclude("timeout: no throw seen", final=states, unsure=True)
 
     # ------------------------------------------------------------------ judging
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
@@ -622,7 +650,7 @@ class ThrowJudge:
         best = sorted(t.best_shifts)
         ev.max_marker_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
         ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
-        ev.max_shift_cm = round(best[-2] if len(best) >= 2 else 0.0, 3)
+        ev.max_shift_cm = round(max(best[-2] if len(best) >= 2 else 0.0, t.confirmed), 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
@@ -634,60 +662,55 @@ class ThrowJudge:
             base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2,
                               rest=rest)
             ev.base_seen_at_end = base is not None
-        ev.crown_seen_at_end = crown is not None
-        if crown is not None:
-            # found in reference coordinates: measure against the base in those too
-            moved = crown.center - t.crown.center
-            if t.base is not None and base is not None:
-                moved = moved - (base.center - t.base.center)
-                ev.shift_measured_against = "base marker"
-            else:
-                ev.shift_measured_against = "registered frame"
-            ev.final_shift_cm = round(float(np.linalg.norm(t.to_cm @ moved)), 3)
-            ev.final_turn_deg = round(_turn(t.crown, crown), 1)
-            shrunk = crown.area_px < cfg.shrunk_ratio * t.crown.area_px
-            if ev.final_shift_cm < cfg.fallen_cm and ev.final_turn_deg < cfg.turned_deg and not shrunk:
-                return self._standing(ev, t)
-            ev.outcome = Outcome.KNOCKED
-            ev.reason = (f"crown marker {ev.final_shift_cm:.1f} cm from its place or turned "
-                         f"{ev.final_turn_deg:.0f} degrees (a standee is down from {cfg.fallen_cm:g} cm or "
-                         f"{cfg.turned_deg:g} degrees)")
-            ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
-            return ev
         still, offset = (rest, (0.0, 0.0)) if rest is not None else (frames[-1], offsets[-1])
-        card = self._card_shift(t, still, offset)
-        if card is not None:
-            ev.final_card_shift_cm = round(card, 3)
-            if card < cfg.fallen_cm:
+        if crown is None:
+            # at rest the card looks as when armed: a weaker likeness is another pattern (a fallen
+            # standee's picture) that happens to correlate with a part of the card
+            found = self._card_move(t, still, offset, patches.MIN_SCORE_AT_REST)
+            if found is not None:
+                ev.final_card_shift_cm = round(found[0], 3)
+            if found is not None and found[0] < cfg.fallen_cm:
                 # the card's pattern is where it stood, in two quarters or more: the star or a
                 # finger may cover the rest, but the standee is up
                 ev.final_shift_cm = ev.final_card_shift_cm
                 ev = self._standing(ev, t)
-                ev.reason = (f"crown marker not decoded, but its card's look found {card:.2f} cm from its place: "
-                             f"still up; {ev.reason}")
+                ev.reason = (f"crown marker not decoded, but its card's look found {found[0]:.2f} cm from its "
+                             f"place: still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
                 return ev
-        reach = (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm
-        still_at = np.asarray(offset, np.float32)
-        far = self.detector.detect_in(still, _box_around(t.crown.center + still_at, reach, (still.shape[1], still.shape[0])),
-                                      upscale=1).get(t.crown.marker_id)
-        if far is not None:
-            far = Detection(far.marker_id, far.corners - still_at)
-        if far is not None:
-            away = float(np.linalg.norm(t.to_cm @ (far.center - t.crown.center)))
-            if away >= cfg.fallen_cm:
-                # its crown card lies readable elsewhere on the table: the standee is down
-                ev.final_shift_cm = round(away, 2)
-                ev.outcome = Outcome.KNOCKED
-                ev.reason = f"crown marker found {away:.0f} cm from its place (a standee is down from {cfg.fallen_cm:g} cm)"
-                ev.confidence = 0.95
-                return ev
-        return self._crown_unseen(ev, t)
+            # a crown card lying readable elsewhere on the table, a standee's length away at most
+            reach = (FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm
+            at = np.asarray(offset, np.float32)
+            far = self.detector.detect_in(still, _box_around(t.crown.center + at, reach, (still.shape[1], still.shape[0])),
+                                          upscale=1).get(t.crown.marker_id)
+            crown = None if far is None else Detection(far.marker_id, far.corners - at)
+        ev.crown_seen_at_end = crown is not None
+        if crown is None:
+            return self._crown_unseen(ev, t)
+        # found in reference coordinates: measure against the base in those too
+        moved = crown.center - t.crown.center
+        if t.base is not None and base is not None:
+            moved = moved - (base.center - t.base.center)
+            ev.shift_measured_against = "base marker"
+        else:
+            ev.shift_measured_against = "registered frame"
+        ev.final_shift_cm = round(float(np.linalg.norm(t.to_cm @ moved)), 3)
+        ev.final_turn_deg = round(_turn(t.crown, crown), 1)
+        shrunk = crown.area_px < cfg.shrunk_ratio * t.crown.area_px
+        if ev.final_shift_cm < cfg.fallen_cm and ev.final_turn_deg < cfg.turned_deg and not shrunk:
+            return self._standing(ev, t)
+        ev.outcome = Outcome.KNOCKED
+        ev.reason = (f"crown marker found {ev.final_shift_cm:.1f} cm from its place, turned "
+                     f"{ev.final_turn_deg:.0f} degrees{', foreshortened' if shrunk else ''} (a standee is down from "
+                     f"{cfg.fallen_cm:g} cm or {cfg.turned_deg:g} degrees)")
+        ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
+        return ev
 
     def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
-        """The crown marker is not found at the end: fallen, covered (by the star at rest on it, or
-        by a hand), or only not decoded. What changed where the crown card was, and along the line a
-        fallen standee lies on, in cm² of table, tells them apart."""
+        """Neither the crown marker nor its card's look is found at the end: fallen, covered (by the
+        star at rest on it, or by a hand), or only not decoded. Down takes a standee's worth of
+        table changed along its fall line (cm² of table), and its crown gone from its place: its
+        card's place changed, or the crown seen moving away and never back."""
         cfg = self.config
         changed = self.motion.changed_now()
         cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
@@ -701,44 +724,43 @@ class ThrowJudge:
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
             ev.confidence = 0.3
             return ev
-        if (t.crown_look is not None and ev.final_card_shift_cm is None and area >= cfg.fallen_area_cm2
-                and t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm):
-            # seen moving away and never back, its card's look gone from its place, and a standee's
-            # worth of table changed along its fall line: down, even where its card's place looks alike
+        place_changed = card_share >= cfg.covered_share
+        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
+        # seen moving and then back at its place: it swung and stands; a star resting on its crown,
+        # raised towards the camera and casting a shadow, changes more than a star on the table
+        came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
+        # the star met it and may rest on it: a fall changes a star's worth more than the least fall
+        fallen_area = cfg.fallen_area_cm2 + (STAR_AREA_CM2 if t.contact else 0.0)
+        if area >= fallen_area and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
-            ev.reason = (f"crown last seen {t.last_seen_shift:.1f} cm from its place, never back; its card's look "
-                         f"gone from there and {area:.0f} cm² changed along its fall line (a fallen standee, at "
-                         f"least {cfg.fallen_area_cm2:g} cm²)")
-            ev.confidence = 0.9 if ev.base_seen_at_end else 0.75
+            gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
+                    f"last seen {t.last_seen_shift:.1f} cm from its place, never back")
+            ev.reason = (f"crown marker gone, {gone}, and {area:.0f} cm² changed along its fall line (a fallen "
+                         f"standee, at least {fallen_area:g} cm²)"
+                         f"{', base marker still seen' if ev.base_seen_at_end else ''}")
+            ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_changed else 0.05)
             return ev
-        if card_share < cfg.covered_share:
-            ev = self._standing(ev, t)
-            ev.reason = (f"crown marker not decoded, but its card's place looks as when armed "
-                         f"({100 * card_share:.0f} % changed): still up; {ev.reason}")
-            ev.confidence = min(ev.confidence, 0.75)
-            if card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
-                # the star met it or its crown moved, and a part of its card's place changed: it may
-                # lie with its crown card where the standee stood
-                ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
-                ev.confidence = min(ev.confidence, 0.5)
-            return ev
-        if area < cfg.fallen_area_cm2:
-            # covered (the star at rest on it), not down: touched only if it was seen to move
-            ev = self._standing(ev, t)
-            ev.reason = (f"crown covered: {area:.0f} cm² changed along its fall line, a star-sized blob, less "
-                         f"than a fallen standee ({cfg.fallen_area_cm2:g} cm²)"
-                         f"{', the base marker still seen' if ev.base_seen_at_end else ''}: covered, not down; "
-                         f"{ev.reason}")
-            ev.confidence = min(ev.confidence, 0.75)
-            return ev
-        ev.outcome = Outcome.KNOCKED
-        ev.reason = (f"crown marker gone, its card's place {100 * card_share:.0f} % changed and {area:.0f} cm² "
-                     f"changed along its fall line (a fallen standee, at least {cfg.fallen_area_cm2:g} cm²)")
-        if ev.base_seen_at_end:
-            ev.reason += ", base marker still seen"
-            ev.confidence = 0.95
+        ev = self._standing(ev, t)
+        if not place_changed:
+            why = f"its card's place looks as when armed ({100 * card_share:.0f} % changed)"
+        elif area >= fallen_area:
+            why = (f"its crown was seen back at its place after it moved, then covered ({area:.0f} cm² changed "
+                   f"along its fall line)")
         else:
-            ev.confidence = 0.8
+            why = (f"only {area:.0f} cm² changed along its fall line, a star-sized blob, less than a fallen standee "
+                   f"({fallen_area:g} cm²): covered")
+        ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
+        ev.confidence = min(ev.confidence, 0.75)
+        if place_changed and went_away:
+            # last seen away from its place and never back: a star dropping onto a crown in mid-swing
+            # looks so, and so does a fall that changed little of a table of the standee's colour
+            ev.reason += f"; but last seen {t.last_seen_shift:.1f} cm from its place, never back: unsure"
+            ev.confidence = min(ev.confidence, 0.5)
+        if not place_changed and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
+            # the star met it or its crown moved, and a part of its card's place changed: it may
+            # lie with its crown card where the standee stood
+            ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
+            ev.confidence = min(ev.confidence, 0.5)
         return ev
 
     def _changed_near_base(self, t: _SeatTrack) -> float:
@@ -770,18 +792,19 @@ class ThrowJudge:
         went_first = self._went_first(t)
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
             blob = labels == i
+            core = blob & changed  # what changed, without the arm trace's lower threshold and margin
+            area = float(core.sum()) * cm2_per_pixel
             if went_first:
-                core = blob & changed
-                area = float(core.sum()) * cm2_per_pixel
                 near = float((core & self._reach(t)).sum()) * cm2_per_pixel
-                # the change is where it stood and where it lies: at most twice a standee lying flat
-                if area <= 2 * MAX_STANDEE_AREA_CM2 + STAR_AREA_CM2 and near >= 0.85 * area:
+                # what a fall changes, at most: seen from above, where it stood changed little; a hand
+                # resting there after a swing, with its forearm, changes more
+                if area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area:
                     continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
                 continue  # the crown went before anything came in from the border: the standee itself
-            if float(blob.sum()) * cm2_per_pixel > MAX_STANDEE_AREA_CM2:
+            if area > MAX_STANDEE_AREA_CM2:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
 
@@ -804,10 +827,14 @@ class ThrowJudge:
         return mask.astype(bool)
 
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
+        """A standee up at the end: touched when its crown was seen to move a touch's worth (or
+        stands pushed off its place), else nothing; nothing asks the Godfather when a touch could
+        have gone unseen (the first doubt found is the reason)."""
         cfg = self.config
         moved = ev.max_shift_cm
         final = ev.final_shift_cm or 0.0
         near = ev.star_nearest_cm
+        star_near = t.contact or (near is not None and near < STAR_NEAR_CM)
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
         loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
@@ -819,45 +846,35 @@ class ThrowJudge:
             return ev
         if moved >= cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
-            ev.reason = f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames) and came back"
+            ev.reason = (f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames, or surely in "
+                         f"one: its marker and its card's look agreeing, or its card's look as sharp as at rest) and "
+                         f"came back")
             ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
-        elif final >= 2 * cfg.moved_cm:
+            return ev
+        if final >= 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
             ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
             ev.confidence = 0.7
-        elif final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
-            ev.outcome = Outcome.NOTHING
+            return ev
+        ev.outcome = Outcome.NOTHING
+        # frames the crown was out of sight in which a touch would not be seen: with no hand over it
+        # (tilted away, or under the star), or under a hand while the star flew close
+        unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0)
+        if final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
             ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
             ev.confidence = 0.5
-        elif t.contact and moved >= 0.6 * cfg.moved_cm:
-            # the star's blob met the standee in the image (it may have flown above it) and the crown
-            # moved less than a touch moves it: nothing, but not sure
-            ev.outcome = Outcome.NOTHING
-            ev.reason = f"shuriken's blob met the standee, whose crown barely moved ({moved:.2f} cm)"
+        elif star_near and max(moved, final) >= 0.5 * cfg.moved_cm:
+            # more than a still crown jitters, less than a touch: a light touch whose swing fell
+            # between frames looks like this
+            where = "its blob met the standee" if near is None else f"it passed {near:.0f} cm from it"
+            ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more than "
+                         f"a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
             ev.confidence = 0.55
-        elif t.hidden_free >= 2:
-            # the crown vanished for a while with no hand over it: tilted away by a touch, or the star
-            # passing over it; the frames that would tell are the ones it was not seen in
-            ev.outcome = Outcome.NOTHING
-            ev.reason = (f"crown marker back in place, but unseen in {t.hidden_free} frames with no hand over it "
-                         f"(moved at most {moved:.2f} cm when seen): unsure")
-            ev.confidence = 0.5
-        elif near is not None and near < STAR_NEAR_CM and max(moved, final) >= 0.5 * cfg.moved_cm:
-            # the star passed close and the crown moved more than a still crown jitters but less than a
-            # touch: a light touch whose swing fell between frames looks like this
-            ev.outcome = Outcome.NOTHING
-            ev.reason = (f"shuriken passed {near:.0f} cm from it and its crown moved {max(moved, final):.2f} cm, "
-                         f"more than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
-            ev.confidence = 0.55
-        elif t.hidden_in_flight >= 2 and (near is None or near < STAR_NEAR_CM):
-            # the crown was out of sight (under a hand, an arm or the star) while the star flew: a touch
-            # in those frames would not be seen
-            ev.outcome = Outcome.NOTHING
-            ev.reason = (f"crown marker unseen in {t.hidden_in_flight} frames while the shuriken flew"
-                         f"{'' if near is None else f' ({near:.0f} cm from it at closest)'}: a touch then is unseen")
+        elif unseen >= 2:
+            ev.reason = (f"crown marker unseen in {unseen} frames in which a touch would not be seen (no hand over "
+                         f"it, or the shuriken flying close; moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
         else:
-            ev.outcome = Outcome.NOTHING
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
             seen = t.examined - t.unseen
             ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85

@@ -11,7 +11,7 @@ import pytest
 from vision import evaluation, synth
 
 SMALL, LARGE = 8, 60
-SEED_SMALL, SEED_LARGE = 7, 8
+SEED_SMALL, SEED_LARGE, SEED_CONDITIONS = 7, 8, 11
 
 
 def _results(count, seed):
@@ -54,3 +54,12 @@ def test_every_variation_is_in_the_large_set(large):
                 "hand:before", "hand:thrower_arm", "hand:after", "hand:over", "shake:strong", "tilt:strong",
                 "lens:barrel", "rest:crown", "rest:between", "print:faint", "blur:strong"):
         assert table[tag][1] >= 3, tag
+
+
+@pytest.mark.slow
+def test_every_hard_condition_on_a_set_of_its_own():
+    """A few clips all in one hard condition each (synth.condition_set): none wrong and sure, nobody
+    wounded by a camera mistake."""
+    specs = [spec for tag in synth.CONDITIONS for spec in synth.condition_set(4, tag, seed=SEED_CONDITIONS)]
+    results = list(evaluation.judge_specs(specs, workers=min(2, os.cpu_count() or 1)))
+    _check(results, 4 * len(synth.CONDITIONS), int(0.85 * len(results)))

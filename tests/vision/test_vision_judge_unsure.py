@@ -51,10 +51,22 @@ def test_crown_out_of_sight_while_the_star_flew_close_asks(armed):
     judge, seat = armed
     ev = _evidence(judge, seat, shifts=[0.02, 0.03], star_cm=9.0, hidden_in_flight=4)
     assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
-    assert "while the shuriken flew" in ev.reason
+    assert "a touch would not be seen" in ev.reason
 
 
 def test_still_crown_seen_throughout_is_sure(armed):
     judge, seat = armed
     ev = _evidence(judge, seat, shifts=[0.02, 0.03, 0.01], star_cm=9.0)
     assert ev.outcome is Outcome.NOTHING and ev.confidence >= 0.9
+
+
+def test_a_swing_both_readings_saw_in_one_frame_is_a_touch(armed):
+    """The star covers the crown right after touching it: the swing shows in one frame only, but
+    the decoded marker and the card's look both measured it there."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ev = _evidence(judge, seat, shifts=[0.02, 0.9], star_cm=1.0, hidden_in_flight=5)
+    assert ev.outcome is Outcome.NOTHING  # one frame of one reading: not enough
+    t.confirmed = 0.9
+    ev = judge._seat_evidence(t)
+    assert ev.outcome is Outcome.TOUCHED and ev.max_shift_cm == pytest.approx(0.9)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision import markers
-from vision.patches import Look
+from vision.patches import MIN_SCORE_AT_REST, Look
 
 
 def _scene(at: tuple[float, float], noise: float = 0.0, seed: int = 0) -> np.ndarray:
@@ -46,3 +46,16 @@ def test_no_card_is_no_displacement(frame):
 
 def test_a_card_at_the_image_border_has_no_look():
     assert Look.of(_scene((120, 100)), np.array([10.0, 100.0]), 0.6 * 32, search=20) is None
+
+
+def test_at_rest_a_weak_likeness_is_not_the_card():
+    """A standee's picture lying where the card stood can correlate with a quarter of the card by
+    0.7 or so; the card at rest correlates with its armed look by far more."""
+    look = Look.of(_scene((120, 100)), np.array([120.0, 100.0]), 0.6 * 32, search=20)
+    assert look is not None
+    still = look.displacement(_scene((120.5, 100), noise=3.0, seed=2), min_score=MIN_SCORE_AT_REST)
+    assert still is not None and np.allclose(still[0], (0.5, 0), atol=0.15)
+    picture = np.full((200, 240), 200, np.uint8)  # a light card with a dark figure, not a marker
+    cv2.ellipse(picture, (124, 96), (9, 12), 0, 0, 360, 60, -1)
+    cv2.rectangle(picture, (112, 104), (136, 128), 60, -1)
+    assert look.displacement(picture, min_score=MIN_SCORE_AT_REST) is None

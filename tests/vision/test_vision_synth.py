@@ -49,3 +49,11 @@ def test_random_specs_are_consistent(seed):
     assert all(o in ("knocked", "touched") for _, o in spec.hits)
     assert (len(seats) == 0) == (spec.scenario in (Scenario.MISS, Scenario.NEAR_MISS))
     assert 60 <= spec.camera_height_cm <= 100
+
+
+def test_condition_sets_hold_their_condition_and_seeds_of_their_own():
+    held_out = {s.seed for s in synth.clip_set(100, seed=271828)}
+    for tag in synth.CONDITIONS:
+        specs = synth.condition_set(6, tag, seed=5)
+        assert all(tag in synth.variation_tags(s) for s in specs), tag
+        assert not {s.seed for s in specs} & held_out

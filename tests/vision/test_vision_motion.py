@@ -1,0 +1,38 @@
+"""The motion detector's registration: brightness matched to the reference, clipped pixels too."""
+
+import numpy as np
+
+from vision.motion import MotionDetector
+
+
+def _table(exposure: float, seed: int = 0) -> np.ndarray:
+    """An over-exposed table (its brighter half clipped at 255) with dark cards, at ``exposure``."""
+    rng = np.random.default_rng(seed)
+    x = np.arange(640)
+    radiance = 170 + 200 * x / 640 + 20 * np.sin(x / 9.0)[None, :] + np.zeros((480, 1))
+    radiance[100:160, 440:500] = 40  # a dark card
+    radiance[300:340, 400:470] = 120  # a mid-grey one
+    noise = rng.normal(0, 2, (480, 640))
+    img = np.clip(radiance * exposure + noise, 0, 255).astype(np.uint8)
+    return np.repeat(img[..., None], 3, axis=2)
+
+
+def test_an_exposure_change_on_a_clipped_table_is_no_motion():
+    """Auto exposure darkens an over-exposed table: the clipped pixels come down from 255 by less
+    than the rest; nothing moved, so nothing counts as changed."""
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_table(1.0, seed) for seed in range(3)])
+    for seed, exposure in enumerate((0.95, 0.85, 0.75, 0.75), start=3):
+        motion.update(_table(exposure, seed))
+    assert motion.changed_now().mean() < 0.01
+    assert not motion.arm_mask().any()
+
+
+def test_a_card_that_moves_on_a_clipped_table_is_seen():
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_table(1.0, seed) for seed in range(3)])
+    frame = _table(0.8, 3)
+    frame[100:160, 440:500] = frame[200:260, 440:500]  # the dark card gone from its place
+    motion.update(frame)
+    changed = motion.changed_now()
+    assert changed[25:40, 110:125].mean() > 0.8 and changed.mean() < 0.05
