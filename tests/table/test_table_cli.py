@@ -48,8 +48,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _interrupt(argv: list[str], *, after: str, cwd: Path, env: dict | None = None) -> tuple[int, str, str]:
     """Start ``cashnguns argv``, wait until its output shows ``after``, send it SIGINT (Ctrl-C)."""
+    # Ctrl-C reaches the command as at a terminal even when the tests themselves run in the background
+    # (a shell's background job starts with SIGINT ignored, and a child inherits that).
     proc = subprocess.Popen([sys.executable, "-m", "controller", *argv], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
