@@ -200,18 +200,6 @@ class Relay:
                 self._claims_round = number
             return self.claims
 
-    def _rows(self) -> dict[str, dict[str, Any]]:
-        """The players whose card the table asks for now, each with the cards the rules allow."""
-        session = self.session
-        step = session.referee.step
-        if step is Step.THROWS:
-            return views.next_choices(session)
-        if step is Step.BBB:
-            return {n: {"cards": ["bbb"]} for n, c in views.card_choices(session).items() if "bbb" in c["cards"]}
-        if step in (Step.REVEAL, Step.DISCARDS):
-            return views.card_choices(session)
-        return {}
-
     def _restore_claims(self) -> None:
         """A resumed game: the cards entered on the pages this round, from the game log."""
         game_log = self.session.game_log
@@ -235,7 +223,7 @@ class Relay:
         Godfather's rows, and when every card of the step is known the step goes by itself."""
         with self.session.lock:
             claims = self.current_claims()
-            rows = self._rows()
+            rows = views.asked_cards(self.session)
             number = self.session.referee.prompt().round
             players = {p.name for p in self.session.referee.game.players}
             for name, card in cards.items():

@@ -235,16 +235,23 @@ def team_asks(session: Session, team: str, claims: dict[str, str]) -> dict[str, 
         items = list(dict.fromkeys(prompt.options.get("table", [])))
         out["pick"] = {"player": prompt.players[0], "items": items, "tile": bool(prompt.options.get("tile")),
                        "seen": session.history.count}
-    rows: dict[str, dict[str, Any]] = {}
-    if prompt.step is Step.THROWS:
-        rows = next_choices(session)
-    elif prompt.step is Step.BBB:
-        rows = {n: {"cards": ["bbb"]} for n, c in card_choices(session).items() if "bbb" in c["cards"]}
-    elif prompt.step in (Step.REVEAL, Step.DISCARDS):
-        rows = card_choices(session)
     out["cards"] = {n: {"cards": list(c["cards"]), "later": bool(c.get("later")), "entered": claims.get(n)}
-                    for n, c in rows.items() if n in own}
+                    for n, c in asked_cards(session).items() if n in own}
     return out
+
+
+def asked_cards(session: Session) -> dict[str, dict[str, Any]]:
+    """The players whose card the table asks for now (a page may enter it), each with the cards
+    the rules allow: the next card at the throws, a Bang! Bang! Bang! at its step, the card
+    shown or discarded."""
+    step = session.referee.step
+    if step is Step.THROWS:
+        return next_choices(session)
+    if step is Step.BBB:
+        return {n: {"cards": ["bbb"]} for n, c in card_choices(session).items() if "bbb" in c["cards"]}
+    if step in (Step.REVEAL, Step.DISCARDS):
+        return card_choices(session)
+    return {}
 
 
 # -- the cards a player may show ------------------------------------------------------------

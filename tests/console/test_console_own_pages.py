@@ -10,6 +10,7 @@ import pytest
 from console_kit import console_table
 from starlette.testclient import TestClient
 
+from controller.console import views
 from controller.console.server import create_app
 from controller.table.referee import Step
 
@@ -139,4 +140,4 @@ def test_a_gang_enters_the_cards_of_its_own_players_only():
             reply = post(client, token, {"kind": "claim", "cards": {stranger.name: "clic"}})
             assert reply.status_code == 409
             assert reply.json()["refused"] == f"{stranger.name}'s card is entered on {stranger.gang}'s page, or by the Godfather"
-        assert entered and set(state(client, relay.tokens.godfather)["claims"]) == set(relay._rows())
+        assert entered and set(state(client, relay.tokens.godfather)["claims"]) == set(views.asked_cards(relay.session))
