@@ -9,6 +9,8 @@ import sysconfig
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -34,6 +36,7 @@ def test_hardware_defaults_ship_as_package_data():
     assert all((ROOT / "hardware" / name).is_file() for name in shipped)
 
 
+@pytest.mark.slow  # builds a wheel and plays a whole game: about 25 s
 def test_a_built_wheel_runs_the_demo(tmp_path):
     """Build the wheel, install it (no dependencies: they come from this environment) into a fresh
     virtual environment, and play a demo with its `cashnguns` command, away from the source tree."""
