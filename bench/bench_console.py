@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -191,7 +192,7 @@ def split_taps(splits: list[dict]) -> list[int]:
     static = ROOT / "controller" / "console" / "static"
     html = (static / "console.html").read_text().replace('<link rel="stylesheet" href="/static/console.css">',
                                                          f"<style>{(static / 'console.css').read_text()}</style>")
-    html = html.replace('<script src="/static/console.js"></script>', f"<script>{(static / 'console.js').read_text()}</script>")
+    html = re.sub(r'<script src="/static/console.js"[^>]*></script>', lambda _: f"<script>{(static / 'console.js').read_text()}</script>", html)
 
     class Counter(Godfather):
         def __init__(self, page) -> None:  # only the page: no table behind it

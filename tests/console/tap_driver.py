@@ -129,9 +129,7 @@ class Godfather:
             page.goto(self.relay.team_links()[team])
             page.wait_for_selector("#link:not(.down)", timeout=10000)
             self.team_pages[team] = page
-        page.wait_for_function(
-            "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
-            arg=self.relay.version, timeout=15000)
+        self.fresh(page)
         return team, page
 
     def close_pages(self) -> None:
@@ -167,9 +165,25 @@ class Godfather:
 
     def settle(self) -> None:
         """Wait until the page shows the server's latest state and nothing is being sent."""
-        self.page.wait_for_function(
-            "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
-            arg=self.relay.version, timeout=15000)
+        self.fresh(self.page)
+
+    def fresh(self, page) -> None:
+        """Wait until ``page`` shows the server's latest state and sends nothing; else say what each side had."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        version = self.relay.version
+        try:
+            page.wait_for_function(
+                "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
+                arg=version, timeout=15000)
+        except PlaywrightTimeout:
+            shown = page.evaluate("() => [document.body.dataset.version, document.body.dataset.step, document.body.dataset.role,"
+                                  " document.querySelector('#sent').textContent, document.querySelector('#link').textContent]")
+            guard = self.table.server.guard
+            raise AssertionError(
+                f"the page stayed stale: page (version, step, role, sent, link) {shown}; server version {self.relay.version}"
+                f" (waited for {version}), step {self.session.referee.step.value}, live pages {self.relay.pages()},"
+                f" connections {guard.count()} refused {guard.refused} evicted {guard.evicted} timed out {guard.timed_out}") from None
 
     def wait_change(self, before: tuple, timeout: float = 15.0) -> None:
         import time
