@@ -358,34 +358,34 @@ class ConsoleSource:
         if prompt.step is Step.CARDS:
             relay.cards_due, relay.cards_held = time.time() + self.cards_after, False
             relay.changed()
-        with relay.condition:
-            while not relay.stopped and referee.step is prompt.step and referee.prompt().round == prompt.round:
-                if session.undos != undos or session.history.count != inputs:
-                    return None  # an input was taken back, or one was given (a throw): the session asks again
-                ends = session.intermission_ends
-                if ends is not None and time.time() >= ends:
-                    return I.Resume()  # the 5 minutes are up
-                auto = views.only_answer(session)
-                due = prompt.step is not Step.CARDS or (not relay.cards_held and time.monotonic() - started >= self.cards_after)
-                claimed = relay.claimed_answer() if auto is None else None
-                if claimed is not None and time.time() >= claimed[1]:
-                    relay.condition.release()
-                    try:
-                        session.try_submit(claimed[0])  # the players' own entries: an input of the table
-                    finally:
-                        relay.condition.acquire()
-                    continue
-                if auto is not None and due:
-                    relay.condition.release()
-                    try:
-                        session.try_submit(auto, auto=True)  # refused: someone was first; the loop sees it
-                    finally:
-                        relay.condition.acquire()
-                    continue
-                wait = 0.5 if auto is None else max(0.01, min(0.5, self.cards_after - (time.monotonic() - started)))
-                if claimed is not None:
-                    wait = max(0.01, min(wait, claimed[1] - time.time()))
-                relay.condition.wait(timeout=wait)
+        # The table is looked at without holding the relay's condition: looking takes the session's
+        # lock, which another thread may hold while it waits for the devices' clock, whose callbacks
+        # (the count shown) tell the relay of a change, which takes the condition.  The condition is
+        # held only to wait, and only if nothing changed since the look (no change is missed).
+        while True:
+            seen = relay.version
+            if relay.stopped or referee.step is not prompt.step or referee.prompt().round != prompt.round:
+                break
+            if session.undos != undos or session.history.count != inputs:
+                return None  # an input was taken back, or one was given (a throw): the session asks again
+            ends = session.intermission_ends
+            if ends is not None and time.time() >= ends:
+                return I.Resume()  # the 5 minutes are up
+            auto = views.only_answer(session)
+            due = prompt.step is not Step.CARDS or (not relay.cards_held and time.monotonic() - started >= self.cards_after)
+            claimed = relay.claimed_answer() if auto is None else None
+            if claimed is not None and time.time() >= claimed[1]:
+                session.try_submit(claimed[0])  # the players' own entries: an input of the table
+                continue
+            if auto is not None and due:
+                session.try_submit(auto, auto=True)  # refused: someone was first; the loop sees it
+                continue
+            wait = 0.5 if auto is None else max(0.01, min(0.5, self.cards_after - (time.monotonic() - started)))
+            if claimed is not None:
+                wait = max(0.01, min(wait, claimed[1] - time.time()))
+            with relay.condition:
+                if relay.version == seen and not relay.stopped:
+                    relay.condition.wait(timeout=wait)
         relay.cards_due = None
         if relay.stopped:
             raise SystemExit("the console stopped")
