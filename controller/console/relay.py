@@ -53,8 +53,9 @@ class Relay:
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
         # seconds before an answer goes by itself: the aims, Bang! Bang! Bang!, the Godfather's order
         # and a camera verdict the sensors agree with (sent by the page), the cards every player
-        # entered on his own page (sent from here)
-        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0, "picks": 3.0}
+        # entered on his own page (sent from here), the cards shown once the Godfather tapped one
+        # (the others as preselected; sent by the page, each tap starting the moment again)
+        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0, "picks": 3.0, "shown": 4.0}
         self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
         self.cards_held = False  # the Godfather asked the table to wait
         # The cards the players entered on their own pages (or the Godfather, for later): player ->
@@ -103,8 +104,9 @@ class Relay:
             else:
                 view = views.table_view(self.session, version)
             self._cache[(role, team)] = (version, view)
-            if role == GODFATHER:  # the countdowns, as of now (a page that reconnects starts them from here)
-                view = {**view, **self._countdowns()}
+            if role == GODFATHER:  # the countdowns, as of now (a page that reconnects starts them from here),
+                # and whether a player's page is open (then the cards are left to the players' pages)
+                view = {**view, **self._countdowns(), "team_pages": self.team_pages()}
             return view
 
     def _countdowns(self) -> dict[str, float | None]:
@@ -319,6 +321,10 @@ class Relay:
     def pages(self) -> int:
         """How many live pages are open."""
         return sum(len(p) for p in self._pages.values())
+
+    def team_pages(self) -> int:
+        """How many of them are players' own pages (a gang's, or a player's)."""
+        return sum(1 for pages in list(self._pages.values()) for _, role, _ in list(pages) if role == TEAM)
 
     def _broadcast(self) -> None:
         for pages in list(self._pages.values()):

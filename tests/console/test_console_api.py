@@ -144,8 +144,11 @@ def test_a_team_page_never_receives_another_teams_secrets_live(console):
     players = session.referee.game.players
     token = hub.tokens.teams["yellow"]
     others = {c for p in players if str(p.gang) != "yellow" for c in (p.power, p.object) if c}
+    assert hub.view("godfather", None)["team_pages"] == 0  # the Godfather alone: the cards he taps go by themselves
     with client.websocket_connect(f"/ws?token={token}") as page:
         messages = [page.receive_json()]
+        # a player's page open: the Godfather's page leaves the cards to the players' pages
+        assert client.get(f"/api/state?token={gf(hub)}").json()["team_pages"] == 1
         for data in ({"kind": "cards", "cards": {}},):
             post(client, hub.tokens.godfather, data)
             messages.append(page.receive_json())
