@@ -4,6 +4,8 @@
     python bench/bench_console.py --flood    # connections held, memory, time to answer the Godfather
     python bench/bench_console.py --taps     # taps per round, by rule set and player count (browser):
                                              # the Godfather's, and the players' on their own pages
+                                             # (--seeds 0,101,...; --alone: the Godfather alone only;
+                                             # --camera-aims: he has the simulated camera read the aims)
     python bench/bench_console.py --splits   # the Godfather's taps for the 2nd edition's loot, on many
                                              # splits (browser): games tuned on and games never tuned on
 
@@ -20,6 +22,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -119,13 +122,14 @@ def flood() -> dict:
 STYLES = "random,cash,paintings,diamonds"
 
 
-def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES) -> dict:
+def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES, camera_aims: bool = False) -> dict:
     """Taps per round (``seed`` 0: the games the tests play; else another game of each); ``own_pages``
-    False: nobody but the Godfather uses the console; ``styles``: how the bots take their loot."""
+    False: nobody but the Godfather uses the console; ``styles``: how the bots take their loot;
+    ``camera_aims``: the simulated camera reads the aims (as ``demo`` has it)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "taps.json"
         env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)),
-                   CASHNGUNS_PICK_STYLES=styles)
+                   CASHNGUNS_PICK_STYLES=styles, CASHNGUNS_CAMERA_AIMS=str(int(camera_aims)))
         run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
                              cwd=ROOT, env=env, check=False, capture_output=True, text=True)
         if run.returncode != 0:  # a game that could not be played is said, not left out silently
@@ -191,7 +195,7 @@ def split_taps(splits: list[dict]) -> list[int]:
     static = ROOT / "controller" / "console" / "static"
     html = (static / "console.html").read_text().replace('<link rel="stylesheet" href="/static/console.css">',
                                                          f"<style>{(static / 'console.css').read_text()}</style>")
-    html = html.replace('<script src="/static/console.js"></script>', f"<script>{(static / 'console.js').read_text()}</script>")
+    html = re.sub(r'<script src="/static/console.js"[^>]*></script>', lambda _: f"<script>{(static / 'console.js').read_text()}</script>", html)
 
     class Counter(Godfather):
         def __init__(self, page) -> None:  # only the page: no table behind it
@@ -229,6 +233,11 @@ def main() -> None:
     parser.add_argument("--flood", action="store_true")
     parser.add_argument("--taps", action="store_true")
     parser.add_argument("--splits", action="store_true")
+    parser.add_argument("--seeds", default="0,101,102,103,104",
+                        help="--taps: the games (0: the tests' games; the others were never tuned on)")
+    parser.add_argument("--alone", action="store_true", help="--taps: only the Godfather alone (no player's own page)")
+    parser.add_argument("--camera-aims", action="store_true",
+                        help="--taps: the Godfather alone with the simulated camera reading the aims (instead of by hand)")
     args = parser.parse_args()
     both = not (args.flood or args.taps or args.splits)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
@@ -237,21 +246,25 @@ def main() -> None:
         for key, value in flood().items():
             print(f"{key}: {value}")
     if args.taps or both:
-        seeds = (0, 101, 102, 103, 104)  # the tests' games, then games never tuned on
+        seeds = [int(x) for x in args.seeds.split(",")]  # the tests' games, then games never tuned on
 
         def which(seed: int) -> str:
             return "the tests game" if not seed else f"seed {seed} (never tuned on)"
 
-        for seed in seeds[:3]:
-            for game, figures in taps(seed).items():
-                print(f"taps, {game}, {which(seed)}: {figures}", flush=True)
+        if not args.alone:
+            for seed in seeds[:3]:
+                for game, figures in taps(seed).items():
+                    print(f"taps, {game}, {which(seed)}: {figures}", flush=True)
+        how = "the camera reading the aims" if args.camera_aims else "no player's own page"
         for seed in seeds:
-            for game, figures in taps(seed, own_pages=False).items():
-                print(f"taps, {game}, {which(seed)}, the Godfather alone (no player's own page): {figures}", flush=True)
-        for style in ("cash", "random"):  # every player taking his loot one way
-            for game, figures in taps(0, own_pages=False, styles=style).items():
-                if game.startswith("classic-2014"):
-                    print(f"taps, {game}, the tests game, the Godfather alone, every player's loot '{style}': {figures}", flush=True)
+            for game, figures in taps(seed, own_pages=False, camera_aims=args.camera_aims).items():
+                print(f"taps, {game}, {which(seed)}, the Godfather alone ({how}): {figures}", flush=True)
+        if not args.alone:
+            for style in ("cash", "random"):  # every player taking his loot one way
+                for game, figures in taps(0, own_pages=False, styles=style).items():
+                    if game.startswith("classic-2014"):
+                        print(f"taps, {game}, the tests game, the Godfather alone, every player's loot '{style}': {figures}",
+                              flush=True)
     if args.splits or both:
         # seeds 1000-1099 were used to choose the page's rules for the split; 2000-2099 never were
         runs = [("tuned on", range(1000, 1100), STYLES), ("never tuned on", range(2000, 2100), STYLES)]

@@ -53,8 +53,9 @@ class Relay:
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
         # seconds before an answer goes by itself: the aims, Bang! Bang! Bang!, the Godfather's order
         # and a camera verdict the sensors agree with (sent by the page), the cards every player
-        # entered on his own page (sent from here)
-        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0, "picks": 3.0}
+        # entered on his own page (sent from here), the cards shown once the Godfather tapped one
+        # (the others as preselected; sent by the page, each tap starting the moment again)
+        self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0, "picks": 3.0, "shown": 4.0}
         self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
         self.cards_held = False  # the Godfather asked the table to wait
         # The cards the players entered on their own pages (or the Godfather, for later): player ->
@@ -103,8 +104,9 @@ class Relay:
             else:
                 view = views.table_view(self.session, version)
             self._cache[(role, team)] = (version, view)
-            if role == GODFATHER:  # the countdowns, as of now (a page that reconnects starts them from here)
-                view = {**view, **self._countdowns()}
+            if role == GODFATHER:  # the countdowns, as of now (a page that reconnects starts them from here),
+                # and whether a player's page is open (then the cards are left to the players' pages)
+                view = {**view, **self._countdowns(), "team_pages": self.team_pages()}
             return view
 
     def _countdowns(self) -> dict[str, float | None]:
@@ -320,6 +322,10 @@ class Relay:
         """How many live pages are open."""
         return sum(len(p) for p in self._pages.values())
 
+    def team_pages(self) -> int:
+        """How many of them are players' own pages (a gang's, or a player's)."""
+        return sum(1 for pages in list(self._pages.values()) for _, role, _ in list(pages) if role == TEAM)
+
     def _broadcast(self) -> None:
         for pages in list(self._pages.values()):
             for queue, role, team in list(pages):
@@ -358,34 +364,34 @@ class ConsoleSource:
         if prompt.step is Step.CARDS:
             relay.cards_due, relay.cards_held = time.time() + self.cards_after, False
             relay.changed()
-        with relay.condition:
-            while not relay.stopped and referee.step is prompt.step and referee.prompt().round == prompt.round:
-                if session.undos != undos or session.history.count != inputs:
-                    return None  # an input was taken back, or one was given (a throw): the session asks again
-                ends = session.intermission_ends
-                if ends is not None and time.time() >= ends:
-                    return I.Resume()  # the 5 minutes are up
-                auto = views.only_answer(session)
-                due = prompt.step is not Step.CARDS or (not relay.cards_held and time.monotonic() - started >= self.cards_after)
-                claimed = relay.claimed_answer() if auto is None else None
-                if claimed is not None and time.time() >= claimed[1]:
-                    relay.condition.release()
-                    try:
-                        session.try_submit(claimed[0])  # the players' own entries: an input of the table
-                    finally:
-                        relay.condition.acquire()
-                    continue
-                if auto is not None and due:
-                    relay.condition.release()
-                    try:
-                        session.try_submit(auto, auto=True)  # refused: someone was first; the loop sees it
-                    finally:
-                        relay.condition.acquire()
-                    continue
-                wait = 0.5 if auto is None else max(0.01, min(0.5, self.cards_after - (time.monotonic() - started)))
-                if claimed is not None:
-                    wait = max(0.01, min(wait, claimed[1] - time.time()))
-                relay.condition.wait(timeout=wait)
+        # The table is looked at without holding the relay's condition: looking takes the session's
+        # lock, which another thread may hold while it waits for the devices' clock, whose callbacks
+        # (the count shown) tell the relay of a change, which takes the condition.  The condition is
+        # held only to wait, and only if nothing changed since the look (no change is missed).
+        while True:
+            seen = relay.version
+            if relay.stopped or referee.step is not prompt.step or referee.prompt().round != prompt.round:
+                break
+            if session.undos != undos or session.history.count != inputs:
+                return None  # an input was taken back, or one was given (a throw): the session asks again
+            ends = session.intermission_ends
+            if ends is not None and time.time() >= ends:
+                return I.Resume()  # the 5 minutes are up
+            auto = views.only_answer(session)
+            due = prompt.step is not Step.CARDS or (not relay.cards_held and time.monotonic() - started >= self.cards_after)
+            claimed = relay.claimed_answer() if auto is None else None
+            if claimed is not None and time.time() >= claimed[1]:
+                session.try_submit(claimed[0])  # the players' own entries: an input of the table
+                continue
+            if auto is not None and due:
+                session.try_submit(auto, auto=True)  # refused: someone was first; the loop sees it
+                continue
+            wait = 0.5 if auto is None else max(0.01, min(0.5, self.cards_after - (time.monotonic() - started)))
+            if claimed is not None:
+                wait = max(0.01, min(wait, claimed[1] - time.time()))
+            with relay.condition:
+                if relay.version == seen and not relay.stopped:
+                    relay.condition.wait(timeout=wait)
         relay.cards_due = None
         if relay.stopped:
             raise SystemExit("the console stopped")

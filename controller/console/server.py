@@ -231,9 +231,12 @@ async def _drain(websocket: WebSocket) -> None:
 
 class Guard:
     """Counts the open connections, in all and per address, and closes those that send a request
-    too slowly.  A connection past the limit for its address is closed at once; past the limit for
-    all, the oldest connection still waiting for its request gives way (so the Godfather's next
-    request always gets in while some of the connections are only held open)."""
+    too slowly.  Past the limit for its address, the oldest connection of that address still waiting
+    for its request gives way (a browser keeps idle connections open between its requests, and a
+    phone may hold several pages: its next request always gets in), and a new connection is closed
+    at once only when all of that address's connections are busy; past the limit for all, the
+    oldest connection still waiting for its request gives way (so the Godfather's next request
+    always gets in while some of the connections are only held open)."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -261,21 +264,25 @@ class Guard:
         cycle = protocol.cycle
         return not upgraded and (cycle is None or cycle.response_complete or cycle.more_body)
 
+    def _give_way(self, protocols: list[H11Protocol]) -> bool:
+        """Close the oldest of ``protocols`` waiting for a request; ``False`` if all are busy."""
+        idle = [p for p in protocols if self._idle(p)]
+        if not idle:
+            self.refused += 1
+            return False
+        oldest = min(idle, key=lambda p: getattr(p, "_since", 0.0))
+        oldest.transport.close()
+        self.evicted += 1
+        self._prune()
+        return True
+
     def admit(self, protocol: H11Protocol, address: str) -> bool:
         self._prune()
         mine = self.open.get(address, [])
-        if len(mine) >= self.limits.per_address:
-            self.refused += 1
+        if len(mine) >= self.limits.per_address and not self._give_way(mine):
             return False
-        if self.count() >= self.limits.connections:
-            idle = [p for ps in self.open.values() for p in ps if self._idle(p)]
-            if not idle:
-                self.refused += 1
-                return False
-            oldest = min(idle, key=lambda p: getattr(p, "_since", 0.0))
-            oldest.transport.close()
-            self.evicted += 1
-            self._prune()
+        if self.count() >= self.limits.connections and not self._give_way([p for ps in self.open.values() for p in ps]):
+            return False
         self.open.setdefault(address, []).append(protocol)
         self.seen += 1
         return True

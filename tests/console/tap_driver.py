@@ -43,6 +43,13 @@ class TruthCamera:
         return self.camera.reachable(thrower, seats)
 
 
+class TruthAimCamera(TruthCamera):
+    """The simulated camera reading the aims too (filmed from where the weapons really point), as ``demo`` has it."""
+
+    def read_aims(self, *, seats, shooters, candidates, number, truth=None):
+        return self.camera.read_aims(seats=seats, shooters=shooters, candidates=candidates, number=number, truth=truth)
+
+
 @dataclass
 class Table:
     """A console served on 127.0.0.1 for a session played in a thread of its own."""
@@ -129,9 +136,7 @@ class Godfather:
             page.goto(self.relay.team_links()[team])
             page.wait_for_selector("#link:not(.down)", timeout=10000)
             self.team_pages[team] = page
-        page.wait_for_function(
-            "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
-            arg=self.relay.version, timeout=15000)
+        self.fresh(page)
         return team, page
 
     def close_pages(self) -> None:
@@ -167,9 +172,25 @@ class Godfather:
 
     def settle(self) -> None:
         """Wait until the page shows the server's latest state and nothing is being sent."""
-        self.page.wait_for_function(
-            "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
-            arg=self.relay.version, timeout=15000)
+        self.fresh(self.page)
+
+    def fresh(self, page) -> None:
+        """Wait until ``page`` shows the server's latest state and sends nothing; else say what each side had."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        version = self.relay.version
+        try:
+            page.wait_for_function(
+                "v => Number(document.body.dataset.version) >= v && !document.querySelector('#sent').textContent.startsWith('sending')",
+                arg=version, timeout=15000)
+        except PlaywrightTimeout:
+            shown = page.evaluate("() => [document.body.dataset.version, document.body.dataset.step, document.body.dataset.role,"
+                                  " document.querySelector('#sent').textContent, document.querySelector('#link').textContent]")
+            guard = self.table.server.guard
+            raise AssertionError(
+                f"the page stayed stale: page (version, step, role, sent, link) {shown}; server version {self.relay.version}"
+                f" (waited for {version}), step {self.session.referee.step.value}, live pages {self.relay.pages()},"
+                f" connections {guard.count()} refused {guard.refused} evicted {guard.evicted} timed out {guard.timed_out}") from None
 
     def wait_change(self, before: tuple, timeout: float = 15.0) -> None:
         import time
@@ -231,6 +252,14 @@ class Godfather:
     def _aims(self, prompt) -> None:
         truth = self._truth(prompt)
         page = self.page
+        reads = hasattr(self.camera, "read_aims")
+        if reads:  # the camera's reading comes first (the page fills the aims in from it)
+            import time
+
+            end = time.monotonic() + 120
+            while self.session.pending is None and self.session.referee.step is Step.AIMS and time.monotonic() < end:
+                time.sleep(0.05)
+            self.settle()
         for _ in range(4 * len(prompt.players)):
             shooter = page.get_attribute(".seat.shooter", "data-seat", timeout=1000) if page.locator(".seat.shooter").count() else None
             if shooter is None:
@@ -239,12 +268,20 @@ class Godfather:
                 self.tap(f'[data-action="late-{shooter}"]')
             else:
                 self.tap(f'[data-seat="{truth.aims[shooter]}"]')
-        # aims the page filled in (one legal target) that the table did otherwise: correct them
+        # aims the page filled in (one legal target, or the camera's reading) that the table did otherwise: correct them
+        # (read at once: the aims may have gone by themselves meanwhile, and then there is nothing to correct)
+        shown = dict(page.eval_on_selector_all(
+            '[data-action^="shooter-"]', "bs => bs.map(b => [b.dataset.action.slice(8), b.textContent.split(' → ')[1] || ''])"))
         for name in prompt.players:
-            if name in truth.late and page.locator(f'[data-action="shooter-{name}"]').inner_text().endswith("late") is False:
-                self.tap(f'[data-action="shooter-{name}"]')
-                self.tap(f'[data-action="late-{name}"]')
-        # the last target tapped, the aims go by themselves after a moment (no tap)
+            want = "late" if name in truth.late else (truth.aims.get(name) or "no one")
+            if name not in shown or shown[name].removesuffix(" (unsure: check)") == want:
+                continue
+            self.tap(f'[data-action="shooter-{name}"]')
+            self.tap(f'[data-action="late-{name}"]' if name in truth.late else f'[data-seat="{want}"]')
+            shown[name] = want
+        if any(text.endswith(" (unsure: check)") for text in shown.values()):
+            self.tap("[data-action=submit-aims]")  # the camera's guesses checked on the frame: one tap confirms them
+        # else the aims go by themselves after a moment (no tap)
 
     def _privilege_order(self, order) -> None:
         self.tap(f'[data-seat="{order.player}"]')
@@ -281,7 +318,7 @@ class Godfather:
         for name in shown:
             self.tap(f'[data-action="bbb-{name}"]')
         if shown:
-            self.tap("[data-action=submit-bbb]")
+            return  # what is shown goes by itself a moment after the last tap (no tap)
         else:  # "nobody shows one" goes by itself after a moment: the moment is cut short (not a tap)
             self.page.locator("[data-action=submit-bbb]").first.click(timeout=10000)
 
@@ -319,8 +356,9 @@ class Godfather:
                 self.settle()
             after = copy.deepcopy(self.session.referee)
             after.submit(truth)
-            self._cards_rows(after.prompt().players, "next")
-            self.tap("[data-action=submit-throws-done]")
+            if not self._cards_rows(after.prompt().players, "next"):
+                self.tap("[data-action=submit-throws-done]")
+            # else a card tapped: no more throws, and the cards go by themselves a moment after the last tap
             self._wait_past(Step.THROWS, Step.REVEAL)
             return
         self.tap("[data-action=submit-throws-done]")
@@ -332,16 +370,19 @@ class Godfather:
         while self.session.referee.step in steps and time.monotonic() < end:
             time.sleep(0.02)
 
-    def _cards_rows(self, players, prefix: str) -> None:
-        """Tap the true card of each row where the page preselected another one."""
+    def _cards_rows(self, players, prefix: str) -> int:
+        """Tap the true card of each row where the page preselected another one; how many were tapped."""
         bots = self.session.bots
         referee = self.session.referee
         hidden = set(referee.names(referee.round.hidden_cards()))
+        tapped = 0
         for name in sorted(hidden | set(players)):
             card = bots.card_of(name).value
             button = self.page.locator(f'[data-action="{prefix}-{name}-{card}"]')
             if button.count() and button.first.get_attribute("aria-pressed") != "true":
                 self.tap(f'[data-action="{prefix}-{name}-{card}"]')
+                tapped += 1
+        return tapped
 
     def _own_cards(self) -> bool:
         """The players enter the cards the table asks for on their own pages; every card known,
@@ -359,8 +400,9 @@ class Godfather:
     def _reveal(self, prompt) -> None:
         if self._own_cards():
             return
-        self._cards_rows(prompt.players, "card")
-        self.tap("[data-action=submit-reveal]")
+        if not self._cards_rows(prompt.players, "card"):
+            self.tap("[data-action=submit-reveal]")
+        # else the cards go by themselves a moment after the last tap (no tap)
 
     def _discards(self, prompt) -> None:
         if self._own_cards():
@@ -370,8 +412,9 @@ class Godfather:
             return
         except AssertionError:
             pass
-        self._cards_rows(prompt.players, "card")
-        self.tap("[data-action=submit-discards]")
+        if not self._cards_rows(prompt.players, "card"):
+            self.tap("[data-action=submit-discards]")
+        # else the cards go by themselves a moment after the last tap (no tap)
 
     def _picks(self, prompt) -> None:
         if self.own_pages:  # the player takes it on his own page

@@ -144,8 +144,11 @@ def test_a_team_page_never_receives_another_teams_secrets_live(console):
     players = session.referee.game.players
     token = hub.tokens.teams["yellow"]
     others = {c for p in players if str(p.gang) != "yellow" for c in (p.power, p.object) if c}
+    assert hub.view("godfather", None)["team_pages"] == 0  # the Godfather alone: the cards he taps go by themselves
     with client.websocket_connect(f"/ws?token={token}") as page:
         messages = [page.receive_json()]
+        # a player's page open: the Godfather's page leaves the cards to the players' pages
+        assert client.get(f"/api/state?token={gf(hub)}").json()["team_pages"] == 1
         for data in ({"kind": "cards", "cards": {}},):
             post(client, hub.tokens.godfather, data)
             messages.append(page.receive_json())
@@ -246,3 +249,35 @@ def test_the_cards_go_down_by_themselves_unless_the_godfather_asks_the_table_to_
     session2, relay2 = console_table(cards=False, devices=False)  # without a wait, they go down by themselves
     assert ConsoleSource(relay2, cards_after=0.1).answer(session2.referee.prompt()) is None
     assert session2.referee.step.value == "aims" and session2.history.entries[-1].auto
+
+
+def test_a_change_is_told_while_the_console_waits_for_the_session():
+    """The console's source looks at the table without holding the relay's condition: a change told
+    from another thread (the devices' clock showing the count, holding the clock's lock) never waits
+    for the session's lock, which a page's view may hold while it reads the devices (that waits for
+    the clock's lock): no three threads can hold each other up."""
+    import contextlib
+    import threading
+    import time
+
+    from controller.console.relay import ConsoleSource
+
+    session, relay = console_table(cards=False, devices=False)
+    prompt = session.referee.prompt()
+    source = ConsoleSource(relay, cards_after=30.0)
+
+    def answer() -> None:
+        with contextlib.suppress(SystemExit):  # the console stopped
+            source.answer(prompt)
+
+    with session.lock:  # a view being built (the session's lock held)
+        waiting = threading.Thread(target=answer, daemon=True)
+        waiting.start()
+        time.sleep(0.3)  # the source now looks at the table: it waits for the session's lock
+        told = threading.Thread(target=relay.changed, daemon=True)  # the clock's callback: "2"
+        told.start()
+        told.join(timeout=2)
+        assert not told.is_alive(), "a change waited for the session's lock"
+    relay.stop()
+    waiting.join(timeout=2)
+    assert not waiting.is_alive()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from console_kit import console_table
-from tap_driver import ARGS, CHROMIUM, Godfather, Table, TruthCamera
+from tap_driver import ARGS, CHROMIUM, Godfather, Table, TruthAimCamera, TruthCamera
 
 SHOTS = os.environ.get("CASHNGUNS_SCREENSHOTS")
 TAPS = os.environ.get("CASHNGUNS_TAPS")  # a file to write the taps per round to (bench/bench_console_taps.py)
@@ -29,6 +29,8 @@ PHONE = {"width": 390, "height": 844}
 SEED = int(os.environ.get("CASHNGUNS_TAP_SEED", "0"))
 # and a table where nobody but the Godfather uses the console (no player's own page)
 OWN_PAGES = os.environ.get("CASHNGUNS_OWN_PAGES", "1") != "0"
+# the simulated camera reads the aims too (bench/bench_console.py --taps)
+CAMERA_AIMS = os.environ.get("CASHNGUNS_CAMERA_AIMS", "0") == "1"
 # how the players take their loot (2nd edition): each player one of these styles (controller.table.bots)
 PICK_STYLES = tuple(os.environ.get("CASHNGUNS_PICK_STYLES", "random,cash,paintings,diamonds").split(","))
 
@@ -50,10 +52,11 @@ def shots(tmp_path) -> Path:
 def play(browser, ruleset, players, rounds, seed, tmp_path, shoot=None):
     from controller.table.bots import Temper
 
-    camera = TruthCamera()
+    camera = TruthAimCamera() if CAMERA_AIMS else TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1,
                                    temper=Temper(pick_styles=PICK_STYLES))
-    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 4.0, "verdict": 3.0, "cards": 0.5, "picks": 0.8}
+    relay.grace = {"aims": 3.0 if CAMERA_AIMS else 0.8, "bbb": 60.0, "privilege": 4.0, "verdict": 3.0, "cards": 0.5, "picks": 0.8,
+                   "shown": 2.0}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = context.new_page()
@@ -130,7 +133,7 @@ def test_classic_2014_five_players_by_tapping(browser, tmp_path):
 def open_table(browser, ruleset="yakuzas", players=6, seed=11, viewport=PHONE, camera=None):
     camera = camera or TruthCamera()
     session, relay = console_table(ruleset, players, seed=seed, cards=False, camera=camera, cards_after=0.1)
-    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 60.0, "verdict": 4.0, "cards": 60.0}
+    relay.grace = {"aims": 0.8, "bbb": 60.0, "privilege": 60.0, "verdict": 4.0, "cards": 60.0, "shown": 60.0}
     table = Table.start(session, relay)
     context = browser.new_context(viewport=viewport, device_scale_factor=1)
     page = context.new_page()
@@ -531,7 +534,7 @@ def test_the_split_at_once_on_the_godfathers_page_and_one_undo(browser, tmp_path
     import time
 
     session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
-    relay.grace.update({"privilege": 4.0, "cards": 0.5})
+    relay.grace.update({"privilege": 4.0, "cards": 0.5, "shown": 2.0})
     godfather.own_pages = False
     try:
         while session.referee.step.value != "picks":

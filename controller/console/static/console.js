@@ -325,6 +325,7 @@ function drawPanel() {
     $("buttons").replaceChildren(...(failed ? [button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true })] : []));
     return;
   }
+  if (!alone() && aimTimer && aimTimer.wait === "shown") cancelAims();  // a player's page came in meanwhile
   const step = state.finished ? null : STEPS[state.step];
   const parts = step ? step() : { controls: [], main: [] };
   const controls = [...parts.controls];
@@ -378,13 +379,24 @@ function cardsStep() {
 let aimTimer = null;
 function cancelAims() { if (aimTimer) { clearTimeout(aimTimer.id); aimTimer = null; } }
 function grace(step) { return 1000 * ((state.grace || {})[step] || 3); }
-function goesBy(step, input, text) {
+// `input`: what is sent, or a function that sends (called when the countdown ends: the latest one drawn);
+// `wait`: which grace (the step's own by default).
+// The cards tapped here go by themselves only while no player's own page is open: else the players may still be
+// entering theirs, and the step goes when every card is known (claimsNote), or by the Godfather's main button.
+function alone() { return !state.team_pages; }
+function goesBy(step, input, text, wait = step) {
   if (!online || sending || failed || draft.hold) { cancelAims(); return null; }
-  if (!aimTimer || aimTimer.key !== draftKey) {
+  if (!aimTimer || aimTimer.key !== draftKey || aimTimer.wait !== wait) {
     cancelAims();
     const key = draftKey;
-    aimTimer = { key, at: Date.now() + grace(step), id: setTimeout(() => { aimTimer = null; if (draftKey === key && !draft.hold) send(input); }, grace(step)) };
+    const timer = { key, wait, input, at: Date.now() + grace(wait) };
+    timer.id = setTimeout(() => {
+      aimTimer = null;
+      if (draftKey === key && !draft.hold) { if (typeof timer.input === "function") timer.input(); else send(timer.input); }
+    }, grace(wait));
+    aimTimer = timer;
   }
+  aimTimer.input = input;
   return row(el("strong", { "data-goes": step }, `${text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`));
 }
 function shooters() { return state.order.filter((n) => state.who.includes(n)); }
@@ -529,8 +541,13 @@ function bbbStep() {
   for (const n of holders) if (!(n in draft.bbb) && (state.claims || {})[n]) draft.bbb[n] = true;
   const cards = Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"]));
   const any = Object.keys(cards).length;
-  const controls = [row("Who shows a Bang! Bang! Bang!?"), row(...holders.map((n) => button(`${n} shows it`, `bbb-${n}`, () => { draft.bbb[n] = !draft.bbb[n]; draft.hold = true; cancelAims(); redraw(); }, { pressed: !!draft.bbb[n] })))];
-  if (!any) { const note = goesBy("bbb", { kind: "show", cards: {} }, "Nobody shows one: it goes"); if (note) controls.push(note); }
+  // a shower tapped: what is shown goes by itself a moment after the last tap (each tap starts the moment again)
+  const tapped = (n) => () => { draft.bbb[n] = !draft.bbb[n]; draft.entered = true; draft.hold = false; cancelAims(); redraw(); };
+  const controls = [row("Who shows a Bang! Bang! Bang!?"), row(...holders.map((n) => button(`${n} shows it`, `bbb-${n}`, tapped(n), { pressed: !!draft.bbb[n] })))];
+  const shown = () => send({ kind: "show", cards: Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"])) });
+  const note = !any ? goesBy("bbb", shown, "Nobody shows one: it goes", draft.entered && alone() ? "shown" : "bbb")
+    : (draft.entered && alone() ? goesBy("bbb", shown, `Shown by ${Object.keys(cards).join(", ")} (tap to correct): it goes`, "shown") : null);
+  if (note) controls.push(note);
   return {
     controls,
     main: [button(any ? `Shown: ${Object.keys(cards).join(", ")}` : "Nobody shows one", "submit-bbb", () => send({ kind: "show", cards }), { primary: true, send: true })],
@@ -578,11 +595,11 @@ function throwsStep() {
   // a shuriken already shown must fly: its thrower is preselected; a yakuza's face-down card is not guessed
   if (draft.thrower === undefined || (draft.thrower && !can.includes(draft.thrower))) draft.thrower = can.find((n) => !(n in state.cards)) || null;
   const t = draft.thrower;
-  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; redraw(); }, { pressed: t === n }))));
+  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelAims(); redraw(); }, { pressed: t === n }))));
   if (t) {
     const targets = state.options.targets[t] || [];
     if (!targets.includes(draft.target)) draft.target = targets.length === 1 ? targets[0] : null;
-    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; redraw(); }, { pressed: draft.target === x }))));
+    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; draft.hold = true; cancelAims(); redraw(); }, { pressed: draft.target === x }))));
     controls.push(row("Tap on the table what fell (once) or was only touched (twice)."));
     const hits = draftHits();
     main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
@@ -593,8 +610,12 @@ function throwsStep() {
   if (Object.keys(next).length) {
     const rows = cardRows(next, "next");
     controls.push(row(el("strong", {}, "If no more shuriken flies: the cards shown (tap only what differs).")), ...rows.controls);
-    main.push(button("No more throws · cards shown", "submit-throws-done", () => send({ kind: "throws-done" }, () => sendShow(rows, "submit-reveal")),
-      { primary: !t, send: true, disabled: !rows.all }));
+    const done = (r) => () => send({ kind: "throws-done" }, () => sendShow(r, "submit-reveal"));
+    main.push(button("No more throws · cards shown", "submit-throws-done", done(rows), { primary: !t, send: true, disabled: !rows.all }));
+    // a card tapped says the cards are shown (no more shuriken flies): they go a moment after the last tap
+    const note = draft.entered && rows.all && !draft.changed && alone()
+      ? goesBy("throws", () => done(cardRows(state.next_cards || {}, "next"))(), "No more throws; tap a card to correct it. The cards go", "shown") : null;
+    if (note) controls.push(note);
   } else {
     main.push(button("No more throws", "submit-throws-done", () => send({ kind: "throws-done" }), { send: true }));
   }
@@ -609,6 +630,8 @@ function draftHits() {
 // A card entered on a player's own page (or tapped here, sent at once) preselects the row.
 function claimOf(n, choice) { const c = (state.claims || {})[n]; return c && choice.cards.includes(c.card) ? c : null; }
 function entry(n, c) {
+  // a card tapped: the cards go by themselves a moment after the last tap (each tap starts the moment again)
+  draft.entered = true; draft.hold = false; cancelAims();
   // online, a tapped card is an entry on the table (as a player's own): the step goes when every card is known
   if (online && !sending && !failed) { delete (draft.cards || {})[n]; saveDraft(); send({ kind: "claim", cards: { [n]: c } }); }
   else { draft.cards[n] = c; redraw(); }
@@ -644,7 +667,12 @@ function claimsNote() {
 function showStep(text, mainLabel, action) {
   const rows = cardRows(state.cards, "card");
   const controls = [row(text), ...rows.controls];
-  const note = claimsNote();
+  // every card known on the pages: the server sends them; else, a card tapped here, they go a moment after the last tap
+  let note = claimsNote();
+  if (note) cancelAims();
+  else if (draft.entered && rows.all && alone()) {
+    note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), "Tap a card to correct it; the cards go", "shown");
+  }
   if (note) controls.push(note);
   return { controls, main: [button(mainLabel, action, () => sendShow(rows, action), { primary: true, send: true, disabled: !rows.all })] };
 }
