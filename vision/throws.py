@@ -18,8 +18,9 @@ decided): the crown marker decoded near its place; else its card's look found at
 sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
 crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
 standee's worth of table changed along its fall line and the crown is gone from its place (its
-card's place changed, or it was seen moving away and never back), else up and covered (the star at
-rest on it) or only not decoded. Up is
+card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
+does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
+a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
 touch could have gone unseen: the crown moved more than a still crown jitters near the star, or was
@@ -796,8 +797,11 @@ class ThrowJudge:
         came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
         # the star met it and may rest on it: a fall changes a star's worth more than the least fall;
         # unless the star is seen lying elsewhere, where it counts only what of it lies in the strip
-        elsewhere = self._star_elsewhere(t) if t.contact else None
-        fallen_area = cfg.fallen_area_cm2 + (STAR_AREA_CM2 if elsewhere is None else elsewhere) * t.contact
+        star = 0.0
+        if t.contact:
+            elsewhere = self._star_elsewhere(t)
+            star = STAR_AREA_CM2 if elsewhere is None else elsewhere
+        fallen_area = cfg.fallen_area_cm2 + star
         if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None:
             # lost under a hand or arm come in from the border and never seen moving: a hand resting
             # over the crown (its arm too faint against the table to be traced to the border) changes
