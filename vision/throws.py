@@ -580,13 +580,15 @@ class ThrowJudge:
     @staticmethod
     def _note_seen(t: _SeatTrack, shift: float, *, sure: bool) -> None:
         """Where the crown was last seen. A weak reading (the card's look alone, not as sharp as at
-        rest) that jumps from where the crown was last seen counts once a second one agrees with it:
-        a fallen standee's picture lying where the card stood can look like a part of the card."""
+        rest) that puts the crown back more than ``JUMP_CM`` nearer its place than where it was last
+        seen counts once a second one agrees with it: a fallen standee's picture lying where the card
+        stood can look like a part of the card. Readings moving away (a swing, a fall: several cm
+        a frame) count as they come."""
         if not sure:
             pending, t.pending_seen = t.pending_seen, shift
             last = t.last_seen_shift if t.last_seen_shift is not None else 0.0  # armed at its place
-            near_last = abs(shift - last) <= JUMP_CM
-            if not near_last and (pending is None or abs(shift - pending) > JUMP_CM):
+            back = shift < last - JUMP_CM
+            if back and (pending is None or abs(shift - pending) > JUMP_CM):
                 return
         t.pending_seen = None if sure else t.pending_seen
         t.last_seen_shift = shift

@@ -164,11 +164,13 @@ def test_frames_of_mixed_sizes_are_refused():
         _judge(spec, type("C", (), {"frames": lambda self: iter(frames)})())
 
 
-def test_a_weak_likeness_far_from_where_the_crown_was_last_seen_needs_a_second():
+def test_a_weak_likeness_putting_a_lost_crown_back_at_its_place_needs_a_second():
     from vision.throws import _SeatTrack
 
     t = _SeatTrack(0, None, None, 0.1, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
-    ThrowJudge._note_seen(t, 3.7, sure=True)  # the crown decoded 3.7 cm away: falling
+    ThrowJudge._note_seen(t, 1.4, sure=False)  # weak readings moving away: a fall, several cm a frame
+    ThrowJudge._note_seen(t, 3.7, sure=False)
+    assert t.last_seen_shift == 3.7
     ThrowJudge._note_seen(t, 0.3, sure=False)  # a fallen standee's picture like a part of the card, once
     assert t.last_seen_shift == 3.7
     t.pending_seen = None  # the next frame shows nothing
@@ -176,8 +178,9 @@ def test_a_weak_likeness_far_from_where_the_crown_was_last_seen_needs_a_second()
     assert t.last_seen_shift == 3.7
     ThrowJudge._note_seen(t, 0.35, sure=False)  # two frames in a row agree: it is back
     assert t.last_seen_shift == 0.35
-    ThrowJudge._note_seen(t, 0.8, sure=False)  # weak, but near where it was last seen
-    assert t.last_seen_shift == 0.8
+    ThrowJudge._note_seen(t, 3.0, sure=True)
+    ThrowJudge._note_seen(t, 0.1, sure=True)  # decoded: believed at once
+    assert t.last_seen_shift == 0.1
 
 
 def test_a_base_card_found_off_the_registered_frame_does_not_measure_the_crown():
