@@ -18,8 +18,9 @@ decided): the crown marker decoded near its place; else its card's look found at
 sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
 crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
 standee's worth of table changed along its fall line and the crown is gone from its place (its
-card's place changed, or it was seen moving away and never back), else up and covered (the star at
-rest on it) or only not decoded. Up is
+card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
+does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
+a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
 touch could have gone unseen: the crown moved more than a still crown jitters near the star, or was
@@ -59,6 +60,9 @@ MIN_STAR_SPEED_CM_S = 150.0  # a thrown foam star; hands reaching in move slower
 MAX_STAR_SPEED_CM_S = 2000.0
 WATCH_AFTER_STAR_S = 0.3  # a touched standee's swing dies down within this (a few swings of 3-5 per second)
 STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may have touched it unseen
+STAR_LOST_S = 0.5  # the star out of sight this long after it was last seen may still fly (under a hand, say)
+STAR_RADIUS_CM = 3.0  # a 6 cm foam star
+JUMP_CM = 1.0  # a crown seen by a weak likeness alone this far from where it was last seen: not yet believed
 
 
 class Outcome(Enum):
@@ -182,6 +186,8 @@ class _SeatTrack:
     first_move: int | None = None  # frame when the crown was first seen moved a touch's worth from its place
     arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
     last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
+    pending_seen: float | None = None  # a weak reading (the card's look alone, not sharp) waiting for a second
+    star_lost_under_arm: int = 0  # frames its card lay under the hand or arm the star was lost under
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -194,7 +200,8 @@ class _SeatTrack:
         self.star_nearest_px = None
         self.contact = False
         self.first_change = self.first_move = self.arm_first = None
-        self.last_seen_shift = None
+        self.last_seen_shift = self.pending_seen = None
+        self.star_lost_under_arm = 0
         self.watch_until = -1
 
 
@@ -251,6 +258,8 @@ class ThrowJudge:
         self._candidate_seen = False
         self._hidden_under_hand: set[int] = set()
         self._last_candidates: list[np.ndarray] = []
+        self._star_last: tuple[int, list[np.ndarray]] = (-1, [])  # frame and blob centres where the star was last seen
+        self._star_track: list[tuple[int, list[np.ndarray]]] = []  # every frame's star-sized blob centres
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
 
@@ -319,6 +328,8 @@ class ThrowJudge:
         self._candidate_seen = False  # a star-sized blob seen since the last (re-)arming
         self._hidden_under_hand = set()  # crowns under a hand while something star-sized moved
         self._last_candidates = []
+        self._star_last = (-1, [])
+        self._star_track = []
         self.verdict = None
         self.state = State.ARMED
         log.debug("armed: %s standing", [s for s, t in self.tracks.items() if t.crown is not None])
@@ -419,6 +430,11 @@ class ThrowJudge:
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
         self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
+        if candidates:
+            self._star_last = (self._frames, [np.asarray(b.centre, np.float64) for b in candidates])
+            self._star_track.append(self._star_last)
+        elif self._shuriken_seen and self._frames - self._star_last[0] <= STAR_LOST_S * self.fps:
+            self._star_lost()
         for t in self.tracks.values():
             t.star_far_now = bool(candidates)
         for blob in candidates:
@@ -472,6 +488,31 @@ class ThrowJudge:
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
 
+    def _star_lost(self) -> None:
+        """The star, seen in flight, is out of sight this frame: a crown whose card lies under the
+        hand or arm that reaches within a star's length of where the star was last seen may be
+        touched under it, unseen."""
+        arm = self.motion.arm_mask()
+        if not arm.any():
+            return
+        _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
+        scale = self.config.motion_scale
+        reach = STAR_NEAR_CM * self.calibration.px_per_cm
+        size = (arm.shape[1] * scale, arm.shape[0] * scale)
+        near: set[int] = set()
+        for c in self._star_last[1]:
+            x0, y0, x1, y1 = (v // scale for v in _box_around(c, reach, size))
+            near |= set(np.unique(labels[y0:y1 + 1, x0:x1 + 1]).tolist())
+        near.discard(0)
+        if not near:
+            return
+        ids = np.array(sorted(near))
+        for t in self.tracks.values():
+            if t.crown is None or t.card_mask is None or t.seat == self.thrower:
+                continue
+            if float(np.isin(labels[t.card_mask], ids).mean()) >= 0.5:
+                t.star_lost_under_arm += 1
+
     def _examine(self, t: _SeatTrack, frame: np.ndarray) -> None:
         t.examined += 1
         offset = self.motion.shift
@@ -511,10 +552,12 @@ class ThrowJudge:
                 t.confirmed = max(t.confirmed, both)
         self._confirm_sharp(t, card_move)
         seen = card if card is not None else shift  # the card's look is the finer measure
+        if seen is None:
+            t.pending_seen = None
         if seen is not None:
             t.best_shifts.append(seen)
             t.registered += card_move[1] if card_move is not None else marker_registered
-            t.last_seen_shift = seen
+            self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]))
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
@@ -524,14 +567,31 @@ class ThrowJudge:
         """The crown measured by its card's look alone (cheap: no decoding)."""
         card_move = self._card_move(t, frame, self.motion.shift)
         if card_move is None:
+            t.pending_seen = None
             return
         t.card_shifts.append(card_move[0])
         t.best_shifts.append(card_move[0])
         t.registered += card_move[1]
-        t.last_seen_shift = card_move[0]
+        self._note_seen(t, card_move[0], sure=card_move[2])
         self._confirm_sharp(t, card_move)
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
+
+    @staticmethod
+    def _note_seen(t: _SeatTrack, shift: float, *, sure: bool) -> None:
+        """Where the crown was last seen. A weak reading (the card's look alone, not as sharp as at
+        rest) that puts the crown back more than ``JUMP_CM`` nearer its place than where it was last
+        seen counts once a second one agrees with it: a fallen standee's picture lying where the card
+        stood can look like a part of the card. Readings moving away (a swing, a fall: several cm
+        a frame) count as they come."""
+        if not sure:
+            pending, t.pending_seen = t.pending_seen, shift
+            last = t.last_seen_shift if t.last_seen_shift is not None else 0.0  # armed at its place
+            back = shift < last - JUMP_CM
+            if back and (pending is None or abs(shift - pending) > JUMP_CM):
+                return
+        t.pending_seen = None if sure else t.pending_seen
+        t.last_seen_shift = shift
 
     def _confirm_sharp(self, t: _SeatTrack, card_move: tuple[float, bool, bool] | None) -> None:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
@@ -552,6 +612,12 @@ class ThrowJudge:
         if crown is None:
             return None
         base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
+        if base is not None and float(np.linalg.norm(base[0] - np.asarray(offset))) > (
+                self.config.moved_cm * self.calibration.px_per_cm):
+            # the base card lies on the table and moves with the registered frame (within a few
+            # hundredths of a cm): found a touch's worth off it, it is partly covered (the star or a
+            # hand over it) and its likeness is elsewhere; the registered frame measures instead
+            base = None
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
         # sharp: the crown card, and the base card it is measured against, both as clear as at rest
         sharp = crown[2] >= patches.MIN_SCORE_AT_REST and (base is None or base[2] >= patches.MIN_SCORE_AT_REST)
@@ -581,6 +647,8 @@ class ThrowJudge:
         log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
         self.motion.rebase()
         self._last_candidates = []
+        self._star_last = (-1, [])
+        self._star_track = []
         self._shuriken_seen = self._star_free = self._candidate_seen = False
         for t in self.tracks.values():
             t.reset()
@@ -729,8 +797,22 @@ class ThrowJudge:
         # seen moving and then back at its place: it swung and stands; a star resting on its crown,
         # raised towards the camera and casting a shadow, changes more than a star on the table
         came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
-        # the star met it and may rest on it: a fall changes a star's worth more than the least fall
-        fallen_area = cfg.fallen_area_cm2 + (STAR_AREA_CM2 if t.contact else 0.0)
+        # the star met it and may rest on it: a fall changes a star's worth more than the least fall;
+        # unless the star is seen lying elsewhere, where it counts only what of it lies in the strip
+        star = 0.0
+        if t.contact:
+            elsewhere = self._star_elsewhere(t)
+            star = STAR_AREA_CM2 if elsewhere is None else elsewhere
+        fallen_area = cfg.fallen_area_cm2 + star
+        if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None:
+            # lost under a hand or arm come in from the border and never seen moving: a hand resting
+            # over the crown (its arm too faint against the table to be traced to the border) changes
+            # the card's place and the strip as a fall would
+            ev = self._standing(ev, t)
+            ev.reason = (f"crown marker lost under a hand or arm and never seen moving, {area:.0f} cm² changed "
+                         f"along its fall line: covered or fallen under it, unsure; {ev.reason}")
+            ev.confidence = min(ev.confidence, 0.5)
+            return ev
         if area >= fallen_area and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
             gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
@@ -762,6 +844,40 @@ class ThrowJudge:
             ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
             ev.confidence = min(ev.confidence, 0.5)
         return ev
+
+    def _star_elsewhere(self, t: _SeatTrack) -> float | None:
+        """cm² of the seat's fall strip the star covers where it lies, when it is seen lying away
+        from this crown; None when it may lie on this crown. Lying away: the last star-sized blob
+        seen farther than a star's width from the crown's place after the crown first moved (the
+        star bounced off it) lies where a star's worth of table changed at the end, alone (a
+        star-sized change, not a part of a fallen standee's)."""
+        if t.crown is None or t.fall_mask is None or t.first_move is None:
+            return None
+        ppc = self.calibration.px_per_cm
+        away = 2 * STAR_RADIUS_CM * ppc
+        far: list[np.ndarray] = []
+        for frame, centres in reversed(self._star_track):
+            if frame < t.first_move:
+                break
+            far = [c for c in centres if float(np.linalg.norm(c - t.crown.center)) >= away]
+            if far:
+                break
+        if not far:
+            return None
+        scale = self.config.motion_scale
+        changed = self.motion.changed_now()
+        cm2_per_pixel = (scale / ppc) ** 2
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+        for c in far:
+            disc = np.zeros(changed.shape, np.uint8)
+            cv2.circle(disc, (int(round(c[0] / scale)), int(round(c[1] / scale))),
+                       max(1, int(round((STAR_RADIUS_CM + 1) * ppc / scale))), 1, -1)
+            ids = set(np.unique(labels[disc.astype(bool) & changed]).tolist()) - {0}
+            star = np.isin(labels, sorted(ids)) if ids else np.zeros(changed.shape, bool)
+            area = float(star.sum()) * cm2_per_pixel
+            if 0.5 * STAR_AREA_CM2 <= area <= 2.5 * STAR_AREA_CM2:
+                return float((star & t.fall_mask).sum()) * cm2_per_pixel
+        return None
 
     def _changed_near_base(self, t: _SeatTrack) -> float:
         """cm² of table changed at the end within a standee's length of the seat's base marker."""
@@ -859,7 +975,8 @@ class ThrowJudge:
         ev.outcome = Outcome.NOTHING
         # frames the crown was out of sight in which a touch would not be seen: with no hand over it
         # (tilted away, or under the star), or under a hand while the star flew close
-        unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0)
+        unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0,
+                     t.star_lost_under_arm)
         if final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
             ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
             ev.confidence = 0.5
@@ -872,7 +989,8 @@ class ThrowJudge:
             ev.confidence = 0.55
         elif unseen >= 2:
             ev.reason = (f"crown marker unseen in {unseen} frames in which a touch would not be seen (no hand over "
-                         f"it, or the shuriken flying close; moved at most {moved:.2f} cm when seen): unsure")
+                         f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "
+                         f"moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
         else:
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"

@@ -162,3 +162,42 @@ def test_frames_of_mixed_sizes_are_refused():
     frames[4] = frames[4][:240, :320]
     with pytest.raises(ClipError, match="frame 4: 320x240.*mixed sizes"):
         _judge(spec, type("C", (), {"frames": lambda self: iter(frames)})())
+
+
+def test_a_weak_likeness_putting_a_lost_crown_back_at_its_place_needs_a_second():
+    from vision.throws import _SeatTrack
+
+    t = _SeatTrack(0, None, None, 0.1, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    ThrowJudge._note_seen(t, 1.4, sure=False)  # weak readings moving away: a fall, several cm a frame
+    ThrowJudge._note_seen(t, 3.7, sure=False)
+    assert t.last_seen_shift == 3.7
+    ThrowJudge._note_seen(t, 0.3, sure=False)  # a fallen standee's picture like a part of the card, once
+    assert t.last_seen_shift == 3.7
+    t.pending_seen = None  # the next frame shows nothing
+    ThrowJudge._note_seen(t, 0.3, sure=False)
+    assert t.last_seen_shift == 3.7
+    ThrowJudge._note_seen(t, 0.35, sure=False)  # two frames in a row agree: it is back
+    assert t.last_seen_shift == 0.35
+    ThrowJudge._note_seen(t, 3.0, sure=True)
+    ThrowJudge._note_seen(t, 0.1, sure=True)  # decoded: believed at once
+    assert t.last_seen_shift == 0.1
+
+
+def test_a_base_card_found_off_the_registered_frame_does_not_measure_the_crown():
+    spec = synth.random_spec(12, scenario=Scenario.MISS, hand=HandMove.NONE, shake_px=0.0, drift_px=0.0,
+                             **CLEAN)
+    still = synth.still_scene(spec)
+    judge = ThrowJudge(calibrate([still] * 3, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm([still] * 3)
+    t = next(t for t in judge.tracks.values() if t.base is not None and t.base_look is not None
+             and t.crown_look is not None)
+    frame = still.copy()
+    x, y = np.round(t.base.center).astype(int)
+    half = int(t.base.side_px)
+    # the base card's likeness 6 px off its place (a star lying over it, say), the crown unmoved
+    frame[y - half:y + half, x - half + 6:x + half + 6] = still[y - half:y + half, x - half:x + half]
+    shift, registered, _ = judge._card_move(t, frame, (0.0, 0.0))
+    assert registered and shift < 0.1
+    shift, registered, _ = judge._card_move(t, still, (0.0, 0.0))
+    assert not registered and shift < 0.1
