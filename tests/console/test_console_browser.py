@@ -239,6 +239,44 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         table.stop()
 
 
+def test_the_preselected_cards_go_by_themselves_and_undo_takes_them_back(browser, tmp_path):
+    """The Godfather alone taps nothing at the cards shown: the preselected cards are written out on the page,
+    a countdown runs, and they are entered when it ends; Undo takes them back, and nothing goes by itself after it."""
+    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    relay.grace.update({"privilege": 1.0, "shown": 1.0})
+    godfather.own_pages = False
+    try:
+        while not (session.referee.step.value == "reveal" and session.pending is None):
+            assert session.referee.prompt().round <= 2, ("no cards shown in rounds 1-2", [(e.input.kind) for e in session.history.entries], session.lines[-30:])
+            godfather.play_step()
+        godfather.settle()
+        count, taps = session.history.count, godfather.taps
+        preselected = dict(page.eval_on_selector_all(
+            '[data-action^="card-"][aria-pressed=true]', "bs => bs.map(b => b.dataset.action.split('-').slice(1, 3))"))
+        assert sorted(preselected) == sorted(session.referee.prompt().players)
+        note = page.inner_text("[data-goes=reveal]")  # what will be entered, in words, and when
+        assert all(f"{n}: " in note for n in preselected) and " in " in note, note
+        godfather.wait_change(godfather.where(), timeout=10)  # no tap: the countdown ends
+        entered = session.history.entries[count].input
+        assert entered.kind == "show" and entered.cards == preselected and godfather.taps == taps
+        # Undo (before the next count): the cards come back as they were, and wait for the Godfather
+        page.wait_for_function("() => !document.querySelector('[data-action=undo]').disabled")
+        page.click("[data-action=undo]")
+        wait_step(godfather, "reveal")
+        assert session.history.count == count
+        page.wait_for_function("() => document.body.dataset.step === 'reveal'")
+        page.wait_for_timeout(1500)
+        assert session.history.count == count and page.locator("[data-goes]").count() == 0
+        before = godfather.where()
+        page.click("[data-action=submit-reveal]")
+        godfather.wait_change(before, timeout=10)
+        assert session.history.entries[count].input.cards == preselected
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
 def json_state(session):
     from controller.console.views import table_view
 

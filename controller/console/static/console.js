@@ -19,6 +19,10 @@ let cardsEnd = null;  // when the cards go down by themselves
 let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
 setInterval(() => {
   if (state && state.role === "godfather" && ((state.step === "cards" && state.auto && !state.cards_held) || claimsEnd !== null)) drawPanel();
+  else if (aimTimer) {  // an answer that goes by itself: its seconds tick (the text alone: the buttons stay as they are)
+    const goes = document.querySelector("[data-goes]:not([data-goes=claims])");
+    if (goes) goes.textContent = goesText();
+  }
 }, 1000);
 const STORE = `cashnguns:${token}:draft`;
 
@@ -397,8 +401,10 @@ function goesBy(step, input, text, wait = step) {
     aimTimer = timer;
   }
   aimTimer.input = input;
-  return row(el("strong", { "data-goes": step }, `${text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`));
+  aimTimer.text = text;
+  return row(el("strong", { "data-goes": step }, goesText()));
 }
+function goesText() { return `${aimTimer.text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`; }
 function shooters() { return state.order.filter((n) => state.who.includes(n)); }
 function aimsInit() {
   if (draft.aims) { draft.check = draft.check || {}; return; }
@@ -664,17 +670,25 @@ function claimsNote() {
   const left = Math.max(0, Math.ceil((claimsEnd - Date.now()) / 1000));
   return row(el("strong", { "data-goes": "claims" }, `Every card is known (tap one to correct it): they go in ${Math.max(1, left)} s`));
 }
+// What will be entered, in words: "Al: Bang, Bo: Clic; discarded unseen: Cy: Clic".
+function cardsText(rows) {
+  const list = (cards) => Object.entries(cards).map(([n, c]) => `${n}: ${cardName(c)}`).join(", ");
+  const shown = list(rows.shown), later = list(rows.later);
+  return [shown, later ? `discarded unseen: ${later}` : ""].filter((x) => x).join("; ");
+}
 function showStep(text, mainLabel, action) {
   const rows = cardRows(state.cards, "card");
   const controls = [row(text), ...rows.controls];
-  // every card known on the pages: the server sends them; else, a card tapped here, they go a moment after the last tap
+  // every card known on the pages: the server sends them.  Else, while no player's own page is open (the
+  // players are not entering theirs), the cards preselected (or tapped) go by themselves after a countdown,
+  // each tap starting it again: the Godfather taps only a card that differs.  Not after an undo (draft.hold).
   let note = claimsNote();
   if (note) cancelAims();
-  else if (draft.entered && rows.all && alone()) {
-    note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), "Tap a card to correct it; the cards go", "shown");
+  else if (rows.all && alone()) {
+    note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), `${cardsText(rows)}. Tap a card to correct it; the cards go`, "shown");
   }
   if (note) controls.push(note);
-  return { controls, main: [button(mainLabel, action, () => sendShow(rows, action), { primary: true, send: true, disabled: !rows.all })] };
+  return { controls, main: [button(mainLabel, action, () => { cancelAims(); sendShow(rows, action); }, { primary: true, send: true, disabled: !rows.all })] };
 }
 
 // The split (2nd edition): every turn of the split at once (state.split: the pickers in turn and what
