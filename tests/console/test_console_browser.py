@@ -216,7 +216,7 @@ def test_a_cut_connection_loses_no_tap_and_a_failed_send_is_retried(browser, tmp
 
 
 def test_undo_the_last_input_on_the_page(browser, tmp_path):
-    session, _relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
     try:
         wait_step(godfather, "aims")
         godfather.play_step()  # the aims
@@ -230,24 +230,16 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         # the aims come back on the page as they were entered: nothing goes by itself after an undo
         page.wait_for_timeout(1200)
         assert session.referee.step.value == "aims"
+        relay.grace.update({"privilege": 1.5, "shown": 1.0})
         page.click("[data-action=submit-aims]")
         wait_step(godfather, "privilege")
         assert json_state(session) == state_before
-        assert not errors, errors
-    finally:
-        context.close()
-        table.stop()
 
-
-def test_the_preselected_cards_go_by_themselves_and_undo_takes_them_back(browser, tmp_path):
-    """The Godfather alone taps nothing at the cards shown: the preselected cards are written out on the page,
-    a countdown runs, and they are entered when it ends; Undo takes them back, and nothing goes by itself after it."""
-    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
-    relay.grace.update({"privilege": 1.0, "shown": 1.0})
-    godfather.own_pages = False
-    try:
+        # The Godfather alone taps nothing at the cards shown: the preselected cards are written out on the page, a
+        # countdown runs, and they are entered when it ends; Undo takes them back, and nothing goes by itself after it.
+        godfather.own_pages = False
         while not (session.referee.step.value == "reveal" and session.pending is None):
-            assert session.referee.prompt().round <= 2, ("no cards shown in rounds 1-2", [(e.input.kind) for e in session.history.entries], session.lines[-30:])
+            assert session.referee.prompt().round <= 2, ("no cards shown in rounds 1-2", session.lines[-30:])
             godfather.play_step()
         godfather.settle()
         count, taps = session.history.count, godfather.taps
@@ -265,7 +257,7 @@ def test_the_preselected_cards_go_by_themselves_and_undo_takes_them_back(browser
         wait_step(godfather, "reveal")
         assert session.history.count == count
         page.wait_for_function("() => document.body.dataset.step === 'reveal'")
-        page.wait_for_timeout(1500)
+        page.wait_for_timeout(1300)  # past the countdown's 1 s
         assert session.history.count == count and page.locator("[data-goes]").count() == 0
         before = godfather.where()
         page.click("[data-action=submit-reveal]")
