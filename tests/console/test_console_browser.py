@@ -247,7 +247,10 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
             '[data-action^="card-"][aria-pressed=true]', "bs => bs.map(b => b.dataset.action.split('-').slice(1, 3))"))
         assert sorted(preselected) == sorted(session.referee.prompt().players)
         note = page.inner_text("[data-goes=reveal]")  # what will be entered, in words, and when
-        assert all(f"{n}: " in note for n in preselected) and " in " in note, note
+        names = page.eval_on_selector_all('[data-action^="card-"][aria-pressed=true]', "bs => bs.map(b => b.textContent)")
+        assert all(n in note for n in preselected) and all(f"{c}: " in note for c in names) and " in " in note, note
+        panel = page.inner_text("#controls")  # read before the cards themselves
+        assert panel.index(note) < panel.index(f"{sorted(preselected)[0]}:"), panel
         godfather.wait_change(godfather.where(), timeout=10)  # no tap: the countdown ends
         entered = session.history.entries[count].input
         assert entered.kind == "show" and entered.cards == preselected and godfather.taps == taps

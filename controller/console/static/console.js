@@ -385,8 +385,9 @@ function cancelAims() { if (aimTimer) { clearTimeout(aimTimer.id); aimTimer = nu
 function grace(step) { return 1000 * ((state.grace || {})[step] || 3); }
 // `input`: what is sent, or a function that sends (called when the countdown ends: the latest one drawn);
 // `wait`: which grace (the step's own by default).
-// The cards tapped here go by themselves only while no player's own page is open: else the players may still be
-// entering theirs, and the step goes when every card is known (claimsNote), or by the Godfather's main button.
+// The cards (as preselected, or as tapped here) go by themselves only while no player's own page is open: else the
+// players may still be entering theirs, and the step goes when every card is known (claimsNote), or by the
+// Godfather's main button.
 function alone() { return !state.team_pages; }
 function goesBy(step, input, text, wait = step) {
   if (!online || sending || failed || draft.hold) { cancelAims(); return null; }
@@ -670,15 +671,18 @@ function claimsNote() {
   const left = Math.max(0, Math.ceil((claimsEnd - Date.now()) / 1000));
   return row(el("strong", { "data-goes": "claims" }, `Every card is known (tap one to correct it): they go in ${Math.max(1, left)} s`));
 }
-// What will be entered, in words: "Al: Bang, Bo: Clic; discarded unseen: Cy: Clic".
+// What will be entered, in words, the players by card: "Bang!: Al. Clic: Bo, Cy. Discarded unseen, Clic: Di".
 function cardsText(rows) {
-  const list = (cards) => Object.entries(cards).map(([n, c]) => `${n}: ${cardName(c)}`).join(", ");
-  const shown = list(rows.shown), later = list(rows.later);
-  return [shown, later ? `discarded unseen: ${later}` : ""].filter((x) => x).join("; ");
+  const list = (cards) => {
+    const by = {};
+    for (const [n, c] of Object.entries(cards)) (by[c] = by[c] || []).push(n);
+    return Object.entries(by).map(([c, names]) => `${cardName(c)}: ${names.join(", ")}`);
+  };
+  return [...list(rows.shown), ...list(rows.later).map((x) => `Discarded unseen, ${x}`)].join(". ");
 }
 function showStep(text, mainLabel, action) {
   const rows = cardRows(state.cards, "card");
-  const controls = [row(text), ...rows.controls];
+  const controls = [row(text)];
   // every card known on the pages: the server sends them.  Else, while no player's own page is open (the
   // players are not entering theirs), the cards preselected (or tapped) go by themselves after a countdown,
   // each tap starting it again: the Godfather taps only a card that differs.  Not after an undo (draft.hold).
@@ -687,7 +691,8 @@ function showStep(text, mainLabel, action) {
   else if (rows.all && alone()) {
     note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), `${cardsText(rows)}. Tap a card to correct it; the cards go`, "shown");
   }
-  if (note) controls.push(note);
+  if (note) controls.push(note);  // above the cards: what goes, and when, is read first
+  controls.push(...rows.controls);
   return { controls, main: [button(mainLabel, action, () => { cancelAims(); sendShow(rows, action); }, { primary: true, send: true, disabled: !rows.all })] };
 }
 
