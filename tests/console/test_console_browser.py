@@ -230,10 +230,16 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         # the aims come back on the page as they were entered: nothing goes by itself after an undo
         page.wait_for_timeout(1200)
         assert session.referee.step.value == "aims"
-        relay.grace.update({"privilege": 1.5, "shown": 1.0})
+        relay.grace.update({"shown": 1.0})
         page.click("[data-action=submit-aims]")
         wait_step(godfather, "privilege")
         assert json_state(session) == state_before
+        order = session.bots.answer(session.referee.prompt())  # sent at once (its countdown is long here)
+        if order.player is None:
+            page.click("[data-action=submit-privilege]")
+        else:
+            godfather._privilege_order(order)
+            page.click("[data-action=submit-order]")
 
         # The Godfather alone taps nothing at the cards shown: the preselected cards are written out on the page, a
         # countdown runs, and they are entered when it ends; Undo takes them back, and nothing goes by itself after it.
