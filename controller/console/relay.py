@@ -53,8 +53,8 @@ class Relay:
         self.faults = 0  # inputs the engine raised on instead of refusing (a bug: logged, refused)
         # seconds before an answer goes by itself: the aims, Bang! Bang! Bang!, the Godfather's order
         # and a camera verdict the sensors agree with (sent by the page), the cards every player
-        # entered on his own page (sent from here), the cards shown once the Godfather tapped one
-        # (the others as preselected; sent by the page, each tap starting the moment again)
+        # entered on his own page (sent from here), the cards shown as preselected or tapped on the
+        # Godfather's page while no player's page is open (sent by the page, each tap starting the moment again)
         self.grace = {"aims": 2.5, "bbb": 4.0, "privilege": 5.0, "verdict": 4.0, "cards": 3.0, "picks": 3.0, "shown": 4.0}
         self.cards_due: float | None = None  # when the cards go down by themselves (time.time())
         self.cards_held = False  # the Godfather asked the table to wait

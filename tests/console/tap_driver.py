@@ -3,7 +3,8 @@
 The bots act the players (their cards, aims, lay-downs, throws); the driver reads what really
 happened from them and taps only what the page does not already show: a target for each
 shooter the page does not fill in, a card where the preselected one is wrong, the seats a
-shuriken knocked over when the camera is wrong, and each step's main button.
+shuriken knocked over when the camera is wrong, and a step's main button where the step does not
+go by itself.
 
 The players enter their own loot picks and cards on their own pages (a gang's page in Yakuzas,
 a player's page otherwise), as the table would: those taps are counted apart (``players``).
@@ -400,9 +401,8 @@ class Godfather:
     def _reveal(self, prompt) -> None:
         if self._own_cards():
             return
-        if not self._cards_rows(prompt.players, "card"):
-            self.tap("[data-action=submit-reveal]")
-        # else the cards go by themselves a moment after the last tap (no tap)
+        self._cards_rows(prompt.players, "card")
+        # the cards (as preselected, or as tapped) go by themselves a moment after the last tap (no tap)
 
     def _discards(self, prompt) -> None:
         if self._own_cards():
@@ -412,9 +412,8 @@ class Godfather:
             return
         except AssertionError:
             pass
-        if not self._cards_rows(prompt.players, "card"):
-            self.tap("[data-action=submit-discards]")
-        # else the cards go by themselves a moment after the last tap (no tap)
+        self._cards_rows(prompt.players, "card")
+        # the cards (as preselected, or as tapped) go by themselves a moment after the last tap (no tap)
 
     def _picks(self, prompt) -> None:
         if self.own_pages:  # the player takes it on his own page

@@ -216,7 +216,7 @@ def test_a_cut_connection_loses_no_tap_and_a_failed_send_is_retried(browser, tmp
 
 
 def test_undo_the_last_input_on_the_page(browser, tmp_path):
-    session, _relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
+    session, relay, table, context, page, godfather, errors = open_table(browser, "classic-2014", 5, seed=3)
     try:
         wait_step(godfather, "aims")
         godfather.play_step()  # the aims
@@ -230,9 +230,48 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         # the aims come back on the page as they were entered: nothing goes by itself after an undo
         page.wait_for_timeout(1200)
         assert session.referee.step.value == "aims"
+        relay.grace.update({"shown": 1.0})
         page.click("[data-action=submit-aims]")
         wait_step(godfather, "privilege")
         assert json_state(session) == state_before
+        order = session.bots.answer(session.referee.prompt())  # sent at once (its countdown is long here)
+        if order.player is None:
+            page.click("[data-action=submit-privilege]")
+        else:
+            godfather._privilege_order(order)
+            page.click("[data-action=submit-order]")
+
+        # The Godfather alone taps nothing at the cards shown: the preselected cards are written out on the page, a
+        # countdown runs, and they are entered when it ends; Undo takes them back, and nothing goes by itself after it.
+        godfather.own_pages = False
+        while not (session.referee.step.value == "reveal" and session.pending is None):
+            assert session.referee.prompt().round <= 2, ("no cards shown in rounds 1-2", session.lines[-30:])
+            godfather.play_step()
+        godfather.settle()
+        count, taps = session.history.count, godfather.taps
+        preselected = dict(page.eval_on_selector_all(
+            '[data-action^="card-"][aria-pressed=true]', "bs => bs.map(b => b.dataset.action.split('-').slice(1, 3))"))
+        assert sorted(preselected) == sorted(session.referee.prompt().players)
+        note = page.inner_text("[data-goes=reveal]")  # what will be entered, in words, and when
+        names = page.eval_on_selector_all('[data-action^="card-"][aria-pressed=true]', "bs => bs.map(b => b.textContent)")
+        assert all(n in note for n in preselected) and all(f"{c}: " in note for c in names) and " in " in note, note
+        panel = page.inner_text("#controls")  # read before the cards themselves
+        assert panel.index(note) < panel.index(f"{sorted(preselected)[0]}:"), panel
+        godfather.wait_change(godfather.where(), timeout=10)  # no tap: the countdown ends
+        entered = session.history.entries[count].input
+        assert entered.kind == "show" and entered.cards == preselected and godfather.taps == taps
+        # Undo (before the next count): the cards come back as they were, and wait for the Godfather
+        page.wait_for_function("() => !document.querySelector('[data-action=undo]').disabled")
+        page.click("[data-action=undo]")
+        wait_step(godfather, "reveal")
+        assert session.history.count == count
+        page.wait_for_function("() => document.body.dataset.step === 'reveal'")
+        page.wait_for_timeout(1300)  # past the countdown's 1 s
+        assert session.history.count == count and page.locator("[data-goes]").count() == 0
+        before = godfather.where()
+        page.click("[data-action=submit-reveal]")
+        godfather.wait_change(before, timeout=10)
+        assert session.history.entries[count].input.cards == preselected
         assert not errors, errors
     finally:
         context.close()

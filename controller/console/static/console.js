@@ -19,6 +19,10 @@ let cardsEnd = null;  // when the cards go down by themselves
 let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
 setInterval(() => {
   if (state && state.role === "godfather" && ((state.step === "cards" && state.auto && !state.cards_held) || claimsEnd !== null)) drawPanel();
+  else if (aimTimer) {  // an answer that goes by itself: its seconds tick (the text alone: the buttons stay as they are)
+    const goes = document.querySelector("[data-goes]:not([data-goes=claims])");
+    if (goes) goes.textContent = goesText();
+  }
 }, 1000);
 const STORE = `cashnguns:${token}:draft`;
 
@@ -381,8 +385,9 @@ function cancelAims() { if (aimTimer) { clearTimeout(aimTimer.id); aimTimer = nu
 function grace(step) { return 1000 * ((state.grace || {})[step] || 3); }
 // `input`: what is sent, or a function that sends (called when the countdown ends: the latest one drawn);
 // `wait`: which grace (the step's own by default).
-// The cards tapped here go by themselves only while no player's own page is open: else the players may still be
-// entering theirs, and the step goes when every card is known (claimsNote), or by the Godfather's main button.
+// The cards (as preselected, or as tapped here) go by themselves only while no player's own page is open: else the
+// players may still be entering theirs, and the step goes when every card is known (claimsNote), or by the
+// Godfather's main button.
 function alone() { return !state.team_pages; }
 function goesBy(step, input, text, wait = step) {
   if (!online || sending || failed || draft.hold) { cancelAims(); return null; }
@@ -397,8 +402,10 @@ function goesBy(step, input, text, wait = step) {
     aimTimer = timer;
   }
   aimTimer.input = input;
-  return row(el("strong", { "data-goes": step }, `${text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`));
+  aimTimer.text = text;
+  return row(el("strong", { "data-goes": step }, goesText()));
 }
+function goesText() { return `${aimTimer.text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`; }
 function shooters() { return state.order.filter((n) => state.who.includes(n)); }
 function aimsInit() {
   if (draft.aims) { draft.check = draft.check || {}; return; }
@@ -664,17 +671,29 @@ function claimsNote() {
   const left = Math.max(0, Math.ceil((claimsEnd - Date.now()) / 1000));
   return row(el("strong", { "data-goes": "claims" }, `Every card is known (tap one to correct it): they go in ${Math.max(1, left)} s`));
 }
+// What will be entered, in words, the players by card: "Bang!: Al. Clic: Bo, Cy. Discarded unseen, Clic: Di".
+function cardsText(rows) {
+  const list = (cards) => {
+    const by = {};
+    for (const [n, c] of Object.entries(cards)) (by[c] = by[c] || []).push(n);
+    return Object.entries(by).map(([c, names]) => `${cardName(c)}: ${names.join(", ")}`);
+  };
+  return [...list(rows.shown), ...list(rows.later).map((x) => `Discarded unseen, ${x}`)].join(". ");
+}
 function showStep(text, mainLabel, action) {
   const rows = cardRows(state.cards, "card");
-  const controls = [row(text), ...rows.controls];
-  // every card known on the pages: the server sends them; else, a card tapped here, they go a moment after the last tap
+  const controls = [row(text)];
+  // every card known on the pages: the server sends them.  Else, while no player's own page is open (the
+  // players are not entering theirs), the cards preselected (or tapped) go by themselves after a countdown,
+  // each tap starting it again: the Godfather taps only a card that differs.  Not after an undo (draft.hold).
   let note = claimsNote();
   if (note) cancelAims();
-  else if (draft.entered && rows.all && alone()) {
-    note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), "Tap a card to correct it; the cards go", "shown");
+  else if (rows.all && alone()) {
+    note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), `${cardsText(rows)}. Tap a card to correct it; the cards go`, "shown");
   }
-  if (note) controls.push(note);
-  return { controls, main: [button(mainLabel, action, () => sendShow(rows, action), { primary: true, send: true, disabled: !rows.all })] };
+  if (note) controls.push(note);  // above the cards: what goes, and when, is read first
+  controls.push(...rows.controls);
+  return { controls, main: [button(mainLabel, action, () => { cancelAims(); sendShow(rows, action); }, { primary: true, send: true, disabled: !rows.all })] };
 }
 
 // The split (2nd edition): every turn of the split at once (state.split: the pickers in turn and what
