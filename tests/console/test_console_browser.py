@@ -344,8 +344,9 @@ def test_an_unsure_camera_aim_waits_for_the_godfathers_eye(browser, tmp_path):
                                "unsure": [unsure], "refused": {}, "sure": False, "margins": {}}
         count = session.history.count
         relay.changed()
-        page.wait_for_selector(f'[data-action="shooter-{unsure}"]')
-        assert "(unsure: check)" in page.inner_text(f'[data-action="shooter-{unsure}"]')
+        # the seat's button is there before the camera's reading arrives: wait for the reading itself
+        page.wait_for_function("(s) => { const e = document.querySelector(s); return !!e && e.innerText.includes('(unsure: check)'); }",
+                               arg=f'[data-action="shooter-{unsure}"]', timeout=15000)
         assert f"The camera was unsure of {unsure}" in page.inner_text("#controls")
         time.sleep(1.5)  # five times the countdown: still nothing sent
         assert session.history.count == count
