@@ -192,6 +192,8 @@ def main() -> None:
     parser.add_argument("--cost-clips", type=int, default=4)
     parser.add_argument("--tuned", type=int, default=24)
     parser.add_argument("--held-out", type=int, default=40)
+    parser.add_argument("--held-out-seed", type=int, default=HELD_OUT_SEED,
+                        help="first seed of the never-tuned set (another range: a set never seen before)")
     parser.add_argument("--game-seeds", default="3,4,5")
     parser.add_argument("--no-game", action="store_true")
     parser.add_argument("--only-game", action="store_true", help="the taps per round only")
@@ -216,8 +218,8 @@ def main() -> None:
                       f"Accuracy, tuning set (seeds {TUNED_SEED}..., {args.tuned} clips)")
         print("\n".join(lines), flush=True)
     if args.held_out:
-        lines = table(accuracy(HELD_OUT_SEED, args.held_out),
-                      f"Accuracy, never-tuned set (seeds {HELD_OUT_SEED}..., {args.held_out} clips)")
+        lines = table(accuracy(args.held_out_seed, args.held_out),
+                      f"Accuracy, never-tuned set (seeds {args.held_out_seed}..., {args.held_out} clips)")
         print("\n".join(lines), flush=True)
     if not args.no_game:
         seeds = [int(x) for x in args.game_seeds.split(",") if x.strip()]
