@@ -993,35 +993,28 @@ class AimReader:
         return k + 3 <= len(times)
 
 
-def _missing_places(standees: dict[int, np.ndarray], seat: int, seats: int, count: int = 12) -> list[np.ndarray]:
-    """Where the standee of ``seat``, not found, may stand: the seats go round the table in order, so on
-    the arc between the standees found of the seats before and after it (the way round that passes no
-    other standee found), about the middle of the standees found. Empty when that cannot be told (fewer
-    than three standees found): it may stand anywhere."""
+def _missing_places(standees: dict[int, np.ndarray], seat: int, seats: int) -> list[np.ndarray]:
+    """Where the standee of ``seat``, not found, may stand: the seats go round the table in order, so
+    between the standees found of the seats before and after it, on the segment joining them or beyond it
+    away from the others (by up to half its length at its middle: the table's edge curves out between
+    them). Empty when that cannot be told (fewer than three standees found): it may stand anywhere."""
     if len(standees) < 3:
         return []
     before = next((seat - k) % seats for k in range(1, seats) if (seat - k) % seats in standees)
     after = next((seat + k) % seats for k in range(1, seats) if (seat + k) % seats in standees)
-    centre = np.mean(np.array(list(standees.values())), axis=0)
-
-    def angle(p: np.ndarray) -> float:
-        return math.atan2(float(p[1] - centre[1]), float(p[0] - centre[0]))
-
-    a0, a1 = angle(standees[before]), angle(standees[after])
-    r0, r1 = (float(np.linalg.norm(standees[k] - centre)) for k in (before, after))
-    others = [angle(p) for k, p in standees.items() if k not in (before, after)]
-    spans = []
-    for sign in (1.0, -1.0):
-        span = (sign * (a1 - a0)) % (2 * math.pi)
-        if not any(0 < (sign * (a - a0)) % (2 * math.pi) < span for a in others):
-            spans.append(sign * span)
-    if len(spans) != 1:
+    a, b = standees[before], standees[after]
+    span = b - a
+    length = float(np.linalg.norm(span))
+    if before == after or length < 1e-6:
         return []
+    normal = np.array([-span[1], span[0]]) / length
+    centre = np.mean(np.array(list(standees.values())), axis=0)
+    if float((centre - (a + b) / 2) @ normal) > 0:
+        normal = -normal  # away from the standees found
     out = []
-    for k in range(1, count + 1):
-        f = k / (count + 1)
-        a, r = a0 + spans[0] * f, r0 + (r1 - r0) * f
-        out.append(centre + r * np.array([math.cos(a), math.sin(a)]))
+    for f in np.linspace(0.0, 1.0, 9)[1:-1]:
+        for k in np.linspace(0.0, 1.0, 5):
+            out.append(a + span * f + normal * k * 2.0 * length * f * (1 - f))
     return out
 
 
