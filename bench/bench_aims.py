@@ -1,12 +1,13 @@
 """Benchmark of the aim reader, run by hand:
 
-    .venv/bin/python bench/bench_aims.py [--cost-clips 4] [--tuned 24] [--held-out 40] [--game-seeds 3,4,5] > /tmp/aims.md
+    .venv/bin/python bench/bench_aims.py [--cost-clips 4] [--cost-against CHECKOUT] [--tuned 24] [--held-out 40] [--game-seeds 3,4,5] > /tmp/aims.md
 
 1. Cost: synthetic 640x480 aim clips at 60 fps are rendered into memory first; then, on one core,
    every frame is fed to the reader (timed per frame, the whole clip) and, in the same run, the same
-   frame goes through a full-frame ArUco detection (the baseline). Reported: milliseconds per frame
-   fed (median and mean over the frames of the count), their ratio, and the share of a 60 fps frame
-   interval (16.7 ms) the reader takes.
+   frame goes through a full-frame ArUco detection (the baseline) and, with ``--cost-against``, another
+   checkout's reader. Timed is the processor time of the thread (a shared machine's waits for a core
+   are not counted). Reported: milliseconds per frame fed (median and mean over the frames of the
+   count), their ratio, and the share of a 60 fps frame interval (16.7 ms) the reader takes.
 2. Accuracy per condition, on the set the thresholds were tuned on (seeds 300...) and, reported
    separately, on a seeded set never used for tuning (seeds 9 000 000...).
 3. The Godfather's taps per round at the aims step in simulated 9-player Yakuzas games, played by
@@ -23,6 +24,7 @@ Prints a Markdown section for bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import statistics
@@ -30,54 +32,72 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision import aim_evaluation, aim_synth, markers
-from vision.aims import AimReader, find_table
+from vision import aim_evaluation, aim_synth, aims, markers
 from vision.progress import progress
 
 TUNED_SEED = 300
 HELD_OUT_SEED = 9_000_000
 
 
-def cost(clips: int) -> dict[str, float]:
+def _reader_module(repo: Path | None) -> ModuleType:
+    """The aim reader of this tree, or of another checkout ``repo`` (its vision/aims.py, loaded beside this
+    one's: the markers, calibration and frame sources it imports are this tree's)."""
+    if repo is None:
+        return aims
+    spec = importlib.util.spec_from_file_location("aims_of_" + repo.name, repo / "vision" / "aims.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"{repo}: no vision/aims.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def cost(clips: int, against: Path | None = None) -> dict[str, dict[str, float]]:
+    """Milliseconds of the reader's thread on the processor per frame fed (``time.thread_time``: on a shared
+    machine, time spent waiting for a core is not counted), beside a full-frame ArUco detection of the same
+    frame and, with ``against``, another checkout's reader fed the same frames in turn."""
     cv2.setNumThreads(1)
     detector = cv2.aruco.ArucoDetector(markers.dictionary(), cv2.aruco.DetectorParameters())
-    reader_ms: list[float] = []
-    full_ms: list[float] = []
-    total_reader = total_full = 0.0
+    modules = {"reader": aims} | ({"previous": _reader_module(against)} if against is not None else {})
+    per_frame: dict[str, list[float]] = {name: [] for name in [*modules, "full"]}
+    totals = dict.fromkeys(per_frame, 0.0)
     frames_fed = 0
     for seed in progress(range(clips), clips, "cost clips"):
         spec = aim_synth.random_spec(HELD_OUT_SEED + 500 + seed, fps=60, seats=9)
         frames = list(aim_synth.AimScene(spec).frames())
         lead = int((spec.three_at - 1.6) * spec.fps)
-        t0 = time.perf_counter()
-        plane = find_table(frames[:max(1, min(lead, 36))][::4])
-        table_ms = (time.perf_counter() - t0) * 1000
-        reader = AimReader(plane, seats=spec.seats, fps=spec.fps, three_at=spec.three_at)
+        readers = {}
+        for name, module in modules.items():
+            t0 = time.thread_time()
+            plane = module.find_table(frames[:max(1, min(lead, 36))][::4])
+            totals[name] += (time.thread_time() - t0) * 1000
+            readers[name] = module.AimReader(plane, seats=spec.seats, fps=spec.fps, three_at=spec.three_at)
         for frame in frames:
-            t0 = time.perf_counter()
-            reader.feed(frame)
-            dt = (time.perf_counter() - t0) * 1000
-            t0 = time.perf_counter()
+            for name, reader in readers.items():
+                t0 = time.thread_time()
+                reader.feed(frame)
+                dt = (time.thread_time() - t0) * 1000
+                per_frame[name].append(dt)
+                totals[name] += dt
+            t0 = time.thread_time()
             detector.detectMarkers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
-            df = (time.perf_counter() - t0) * 1000
-            reader_ms.append(dt)
-            full_ms.append(df)
-            total_reader += dt
-            total_full += df
+            dt = (time.thread_time() - t0) * 1000
+            per_frame["full"].append(dt)
+            totals["full"] += dt
             frames_fed += 1
-        t0 = time.perf_counter()
-        reader.finish()
-        total_reader += (time.perf_counter() - t0) * 1000 + table_ms
-    mean_reader = total_reader / frames_fed
-    mean_full = total_full / frames_fed
-    return {"frames": frames_fed, "reader_median_ms": statistics.median(reader_ms), "reader_mean_ms": mean_reader,
-            "full_median_ms": statistics.median(full_ms), "full_mean_ms": mean_full,
-            "ratio_mean": mean_full / mean_reader, "share_of_60fps": mean_reader / (1000 / 60)}
+        for name, reader in readers.items():
+            t0 = time.thread_time()
+            reader.finish()
+            totals[name] += (time.thread_time() - t0) * 1000
+    return {name: {"frames": frames_fed, "median_ms": statistics.median(per_frame[name]),
+                   "mean_ms": totals[name] / frames_fed} for name in per_frame}
 
 
 def accuracy(seed: int, count: int) -> aim_evaluation.Report:
@@ -190,8 +210,11 @@ def table(report: aim_evaluation.Report, title: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cost-clips", type=int, default=4)
+    parser.add_argument("--cost-against", type=Path, help="another checkout whose reader is timed on the same frames")
     parser.add_argument("--tuned", type=int, default=24)
     parser.add_argument("--held-out", type=int, default=40)
+    parser.add_argument("--held-out-seed", type=int, default=HELD_OUT_SEED,
+                        help="first seed of the never-tuned set (another range: a set never seen before)")
     parser.add_argument("--game-seeds", default="3,4,5")
     parser.add_argument("--no-game", action="store_true")
     parser.add_argument("--only-game", action="store_true", help="the taps per round only")
@@ -202,22 +225,27 @@ def main() -> None:
     if args.only_game:
         args.cost_clips = args.tuned = args.held_out = 0
     if args.cost_clips:
-        c = cost(args.cost_clips)
-        lines += [("**Cost** (9-seat clips at 60 fps, 640x480, every frame of the clip fed; the table found once per "
-                   "clip and the final judgement included in the mean):"), "",
-                  "| per frame | aim reader | full-frame ArUco (baseline) |", "| --- | --- | --- |",
-                  f"| median | {c['reader_median_ms']:.2f} ms | {c['full_median_ms']:.2f} ms |",
-                  f"| mean | {c['reader_mean_ms']:.2f} ms | {c['full_mean_ms']:.2f} ms |", "",
-                  (f"{c['frames']} frames; the baseline costs {c['ratio_mean']:.1f} x the reader; the reader takes "
-                   f"{100 * c['share_of_60fps']:.0f} % of a 60 fps frame interval on one core."), ""]
+        c = cost(args.cost_clips, args.cost_against)
+        full, reader = c["full"], c["reader"]
+        header = "| per frame | aim reader |" + (" previous reader |" if "previous" in c else "") + \
+            " full-frame ArUco (baseline) |"
+        lines += [("**Cost** (9-seat clips at 60 fps, 640x480, every frame of the clip fed; processor time of the "
+                   "reader's thread; the table found once per clip and the final judgement included in the mean):"),
+                  "", header, "| --- " * (header.count("|") - 1) + "|"]
+        for stat in ("median", "mean"):
+            cells = [f"{c[name][stat + '_ms']:.2f} ms" for name in ("reader", "previous", "full") if name in c]
+            lines.append(f"| {stat} | " + " | ".join(cells) + " |")
+        lines += ["", (f"{reader['frames']} frames; the baseline costs {full['mean_ms'] / reader['mean_ms']:.1f} x the "
+                       f"reader; the reader takes {100 * reader['mean_ms'] / (1000 / 60):.0f} % of a 60 fps frame "
+                       "interval on one core."), ""]
     print("\n".join(lines), flush=True)
     if args.tuned:
         lines = table(accuracy(TUNED_SEED, args.tuned),
                       f"Accuracy, tuning set (seeds {TUNED_SEED}..., {args.tuned} clips)")
         print("\n".join(lines), flush=True)
     if args.held_out:
-        lines = table(accuracy(HELD_OUT_SEED, args.held_out),
-                      f"Accuracy, never-tuned set (seeds {HELD_OUT_SEED}..., {args.held_out} clips)")
+        lines = table(accuracy(args.held_out_seed, args.held_out),
+                      f"Accuracy, never-tuned set (seeds {args.held_out_seed}..., {args.held_out} clips)")
         print("\n".join(lines), flush=True)
     if not args.no_game:
         seeds = [int(x) for x in args.game_seeds.split(",") if x.strip()]

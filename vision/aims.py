@@ -109,6 +109,8 @@ class AimConfig:
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
+    sharpen: float = 1.0  # the unsharp mask the frames are seen through for the markers (see ``sharpened``) ...
+    sharpen_sigma_px: float = 1.0  # ... against a blur of about this many pixels
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
     still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before ...
@@ -134,6 +136,9 @@ def _detector(rate: float = 0.02) -> cv2.aruco.ArucoDetector:
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         params.minMarkerPerimeterRate = rate
+        # a 3 cm marker a little above the table is 15-20 px wide, its cells 3 px: each cell's bit is read
+        # from more samples than the default four per cell (the cells' blurred edges weigh less)
+        params.perspectiveRemovePixelPerCell = 8
         _DETECTORS[rate] = cv2.aruco.ArucoDetector(markers.dictionary(), params)
     return _DETECTORS[rate]
 
@@ -144,6 +149,15 @@ def detect_markers(gray: np.ndarray, scale: float = 1.0) -> tuple[Any, Any]:
     rate = 4 * MIN_SIDE_PX * scale / max(gray.shape[:2])
     corners, ids, _ = _detector(rate).detectMarkers(gray)
     return corners, ids
+
+
+def sharpened(gray: np.ndarray, amount: float, sigma_px: float) -> np.ndarray:
+    """``gray`` with the lens's and the sensor's blur partly undone (an unsharp mask): the cells of a small
+    marker, run together by a blur of about a pixel, separate again, and its outline's corners are found
+    where they are rather than inside them."""
+    if amount <= 0:
+        return gray
+    return cv2.addWeighted(gray, 1 + amount, cv2.GaussianBlur(gray, (0, 0), sigma_px), -amount, 0)
 
 
 def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -476,6 +490,8 @@ class AimReader:
         self._pattern = {s: _pattern(markers.weapon_id(s)) for s in self.shooters}
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
+        aimed_at = range(seats) if candidates is None else self.candidates or []
+        self._missing = {m: _missing_places(plane.standees, m, seats) for m in aimed_at if m not in plane.standees}
         self.deadline_frame: np.ndarray | None = None
         self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
@@ -602,6 +618,7 @@ class AimReader:
         return found
 
     def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
+        gray = sharpened(gray, self.config.sharpen, self.config.sharpen_sigma_px)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
         corners, ids = detect_markers(gray, upscale)
@@ -682,6 +699,11 @@ class AimReader:
                 reasons.append(f"the line of fire passes close to seat {other} as well: between two seats"
                                if other is not None else
                                f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+            hidden = self._missing_target(run, seat)
+            if hidden is not None:
+                sure = False
+                reasons.append(f"seat {hidden}'s standee was not found on the table: the line of fire may point "
+                               "at it")
             if not cfg.min_height_cm <= run.height_cm <= cfg.max_height_cm:
                 sure = False
                 reasons.append(f"the weapon reads {run.height_cm:.0f} cm above the table")
@@ -918,6 +940,22 @@ class AimReader:
                     return got
         return None
 
+    def _missing_target(self, run: Rest, seat: int) -> int | None:
+        """A seat whose standee was not found (its markers unread) that the line of fire may point at,
+        wherever between its neighbours it stands: None when there is none."""
+        foot = np.asarray(run.foot, np.float64)
+        for missing, places in self._missing.items():
+            if missing == seat:
+                continue
+            if not places:
+                return missing
+            for place in places:
+                got, margin = line_target(foot, run.direction, {**self.plane.standees, missing: place}, seat,
+                                          self.candidates)
+                if got == missing or margin < self.config.min_margin_deg:
+                    return missing
+        return None
+
     def _joined(self, runs: list[Rest]) -> list[Rest]:
         """Rests that follow one another without a gap, on one target at one pose (within the rest
         tolerances), are one rest: the range of a long rest's tremor, or the tail of the approach it
@@ -953,6 +991,31 @@ class AimReader:
                     > tol_f:
                 return False
         return k + 3 <= len(times)
+
+
+def _missing_places(standees: dict[int, np.ndarray], seat: int, seats: int) -> list[np.ndarray]:
+    """Where the standee of ``seat``, not found, may stand: the seats go round the table in order, so
+    between the standees found of the seats before and after it, on the segment joining them or beyond it
+    away from the others (by up to half its length at its middle: the table's edge curves out between
+    them). Empty when that cannot be told (fewer than three standees found): it may stand anywhere."""
+    if len(standees) < 3:
+        return []
+    before = next((seat - k) % seats for k in range(1, seats) if (seat - k) % seats in standees)
+    after = next((seat + k) % seats for k in range(1, seats) if (seat + k) % seats in standees)
+    a, b = standees[before], standees[after]
+    span = b - a
+    length = float(np.linalg.norm(span))
+    if before == after or length < 1e-6:
+        return []
+    normal = np.array([-span[1], span[0]]) / length
+    centre = np.mean(np.array(list(standees.values())), axis=0)
+    if float((centre - (a + b) / 2) @ normal) > 0:
+        normal = -normal  # away from the standees found
+    out = []
+    for f in np.linspace(0.0, 1.0, 9)[1:-1]:
+        for k in np.linspace(0.0, 1.0, 5):
+            out.append(a + span * f + normal * k * 2.0 * length * f * (1 - f))
+    return out
 
 
 def _pattern(marker_id: int) -> np.ndarray:
@@ -1026,6 +1089,7 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     grays = [markers.to_gray(f) for f in frames]
     images = [np.median(np.stack(grays), axis=0).astype(np.uint8)] if len(grays) >= 3 else []
     seen: dict[int, list[np.ndarray]] = {}
+    images += [sharpened(g, AimConfig.sharpen, AimConfig.sharpen_sigma_px) for g in images]
     jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]
     for gray, scale in jobs:
         img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -180,6 +181,27 @@ def test_a_line_between_two_seats_asks():
     direction = math.atan2(between[1], between[0])
     aim = _read([_sight(t / 30, foot, direction, plane, 0) for t in range(-20, 40)], plane=plane)
     assert not aim.sure and aim.target in (2, 3), aim.reason
+
+
+def test_a_line_that_may_point_at_a_standee_not_found_asks():
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    sights = [_sight(t / 30, foot, direction, plane, 0) for t in range(-20, 40)]
+    assert _read(sights, plane=plane).sure
+    hidden = dataclasses.replace(plane, standees={s: p for s, p in plane.standees.items() if s != 3})
+    aim = _read(sights, plane=hidden)  # seat 3's markers unread: it stands somewhere between seats 2 and 4
+    assert not aim.sure and "seat 3" in aim.reason, aim.reason
+    foot, direction = _pose(plane, 0, 1)  # a line on seat 1, far from where seat 3 may stand, holds
+    assert _read([_sight(t / 30, foot, direction, hidden, 0) for t in range(-20, 40)], plane=hidden).sure
+
+
+def test_a_standee_not_found_stands_between_its_neighbours_found():
+    standees = _plane().standees
+    found = {s: p for s, p in standees.items() if s != 3}
+    places = aims._missing_places(found, 3, 6)
+    assert min(float(np.linalg.norm(p - standees[3])) for p in places) < 3.0
+    assert all(float(np.linalg.norm(p - standees[s])) > 5.0 for p in places for s in (0, 1, 5))
+    assert aims._missing_places({s: standees[s] for s in (0, 3)}, 1, 6) == []  # too few found: anywhere
 
 
 def _with_marker(marker_id: int, quad: np.ndarray, seed: int = 0) -> np.ndarray:
