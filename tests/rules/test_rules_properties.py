@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,9 +95,7 @@ def replay_checked(record):
     return game
 
 
-@settings(max_examples=250, deadline=None)
-@given(game=GAMES, seed=st.integers(0, 2**32 - 1), style=STYLES)
-def test_random_games_keep_the_invariants(game, seed, style):
+def keeps_the_invariants(game, seed, style):
     ruleset, players = game
     record, played = random_game(seed, ruleset, players, style=style)
     replayed = replay_checked(record)
@@ -105,6 +104,19 @@ def test_random_games_keep_the_invariants(game, seed, style):
     assert result(replay(loads(record.dumps()))) == result(played)
     assert played.finished
     assert played.rounds_played == len(record.rounds) <= 8
+
+
+@settings(max_examples=100, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**32 - 1), style=STYLES)
+def test_random_games_keep_the_invariants(game, seed, style):
+    keeps_the_invariants(game, seed, style)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**32 - 1), style=STYLES)
+def test_a_thousand_random_games_keep_the_invariants(game, seed, style):
+    keeps_the_invariants(game, seed, style)
 
 
 @settings(max_examples=60, deadline=None)
