@@ -23,7 +23,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    rest on its target from before the "3" that goes out of view (an arm over it) and is not seen
    moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
    when the place where it rests showed at the deadline what it showed before the count (the bare
-   table: neither the weapon nor an arm was there).
+   table: neither the weapon nor an arm was there). A rest seen only in glimpses (never in view for
+   ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
+   its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
+   held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch ended).
 
 Cost: a full-frame ArUco detection only every few analysed frames; in between, small crops
 around each weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
@@ -97,6 +100,10 @@ class AimConfig:
     deadline_margin_s: float = 0.08  # a rest beginning this close to the deadline is unsure
     seen_near_deadline_s: float = 0.15  # a weapon must be seen this close to the deadline ...
     seen_moving_s: float = 0.3  # ... or, to be late, seen moving after this long before it
+    glimpse_gap_s: float = 0.1  # a rest out of view this long or longer between two sightings ...
+    glimpse_s: float = 0.15  # ... and never seen for this long without such a gap is only glimpsed: unsure
+    sure_rest_s: float = 0.45  # a rest seen to end (the weapon moved on in view, or the watch ended) shorter
+    # than this is the slow end of a swing as much as an aim: unsure
     kept_rest_s: float = 0.15  # at rest this long before the "3", then covered: the aim is kept (see _kept) ...
     kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
@@ -699,6 +706,14 @@ class AimReader:
                 reasons.append(f"the line of fire passes close to seat {other} as well: between two seats"
                                if other is not None else
                                f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+            if self._glimpsed(run, sights):
+                sure = False
+                reasons.append("seen at that pose only in glimpses, each between stretches out of view: it may "
+                               "have been moving while not seen")
+            if self._brief(run, sights):
+                sure = False
+                reasons.append(f"held that pose only {run.end - run.seen_from:.2f} s before moving on or the end of "
+                               "the watch: a swing slowing at its end as much as an aim")
             hidden = self._missing_target(run, seat)
             if hidden is not None:
                 sure = False
@@ -812,6 +827,33 @@ class AimReader:
         cy = float(np.median([s.image_centre[1] for s in at_rest]))
         half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
         return self._bare((cx - half, cy - half, cx + half, cy + half))
+
+    def _glimpsed(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the rest was seen only in glimpses: never in view for ``glimpse_s`` without going out
+        of view for ``glimpse_gap_s`` or longer. A weapon at rest stays in view (found, or still seen at
+        its pose) but while an arm passes over it; one swung about is seen only where it slows, at the
+        same end of its swing each time, and those glimpses, out of view in between, line up into what
+        looks like one rest."""
+        cfg = self.config
+        times = [s.t for s in sights if run.start <= s.t <= run.end]
+        longest, began = 0.0, times[0] if times else run.start
+        for a, b in zip(times, times[1:] + [math.inf]):
+            if b - a >= cfg.glimpse_gap_s:
+                longest = max(longest, a - began)
+                began = b
+        return longest < cfg.glimpse_s
+
+    def _brief(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the rest was brief and seen to end: held for less than ``sure_rest_s`` and then seen at
+        another pose, or still at the end of what was watched. A weapon swung to and fro slows at the ends
+        of its swing and holds a pose about that long each time; an aim is held (a rest that ends out of
+        view, an arm over it, is judged by ``_kept``)."""
+        cfg = self.config
+        if run.end - run.seen_from >= cfg.sure_rest_s:
+            return False
+        if run.end >= self.end - cfg.glimpse_gap_s:
+            return True
+        return any(run.end < s.t <= run.end + cfg.max_gap_s for s in sights)
 
     def _kept(self, run: Rest, sights: list[Sight]) -> bool:
         """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)

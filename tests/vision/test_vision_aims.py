@@ -174,6 +174,33 @@ def test_a_weapon_seen_at_another_pose_after_the_arm_asks():
     assert not aim.sure and aim.target in (2, 3)
 
 
+def test_a_weapon_glimpsed_only_at_one_end_of_its_swing_asks():
+    """A weapon swung about the whole count, its marker read only where the swing slows: the glimpses at
+    that end, out of view in between, line up at one pose after the deadline. That is no rest seen: it asks
+    (and the same pose seen without the gaps is a late pointer, sure)."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    moving = [_sight(t / 30, foot, direction - 0.8 + 0.05 * t, plane, 0) for t in range(-21, 10)]
+    glimpses = [0.8, 0.83, 1.0, 1.03, 1.2, 1.23, 1.4]  # out of view 0.14-0.17 s between them
+    aim = _read(moving + [_sight(t, foot, direction, plane, 0) for t in glimpses], plane=plane)
+    assert not aim.sure and "glimpses" in aim.reason, aim.reason
+    seen = [t / 30 for t in range(24, 43)]  # the same 0.8-1.4 s, in view all through
+    aim = _read(moving + [_sight(t, foot, direction, plane, 0) for t in seen], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, True, True), aim.reason
+
+
+def test_a_weapon_slowing_at_the_end_of_its_swing_when_the_watch_ends_asks():
+    """Seen all through, swung to and fro, a weapon slows at the end of its swing for about 0.3 s just as
+    the watch ends: it may as well swing on. It asks; held from 1.0 s to the end, it is late and sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    swing = [_sight(t / 30, foot, direction - 0.6 + 0.4 * math.sin(t / 5), plane, 0) for t in range(-21, 49)]
+    aim = _read(swing + [_sight(t / 30, foot, direction, plane, 0) for t in range(49, 60)], plane=plane)
+    assert not aim.sure and aim.target == 3, aim.reason
+    aim = _read(swing[:51] + [_sight(t / 30, foot, direction, plane, 0) for t in range(30, 60)], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, True, True), aim.reason
+
+
 def test_a_line_between_two_seats_asks():
     plane = _plane()
     foot = (float(plane.standees[0][0]) * 0.8, float(plane.standees[0][1]) * 0.8)
