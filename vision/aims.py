@@ -116,7 +116,7 @@ class AimConfig:
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
-    sharpen: float = 1.0  # the unsharp mask the frames are seen through for the markers (see ``sharpened``) ...
+    sharpen: float = 1.0  # the unsharp mask the frames are seen through for the markers (see ``markers.sharpened``) ...
     sharpen_sigma_px: float = 1.0  # ... against a blur of about this many pixels
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
@@ -156,15 +156,6 @@ def detect_markers(gray: np.ndarray, scale: float = 1.0) -> tuple[Any, Any]:
     rate = 4 * MIN_SIDE_PX * scale / max(gray.shape[:2])
     corners, ids, _ = _detector(rate).detectMarkers(gray)
     return corners, ids
-
-
-def sharpened(gray: np.ndarray, amount: float, sigma_px: float) -> np.ndarray:
-    """``gray`` with the lens's and the sensor's blur partly undone (an unsharp mask): the cells of a small
-    marker, run together by a blur of about a pixel, separate again, and its outline's corners are found
-    where they are rather than inside them."""
-    if amount <= 0:
-        return gray
-    return cv2.addWeighted(gray, 1 + amount, cv2.GaussianBlur(gray, (0, 0), sigma_px), -amount, 0)
 
 
 def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -625,7 +616,7 @@ class AimReader:
         return found
 
     def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
-        gray = sharpened(gray, self.config.sharpen, self.config.sharpen_sigma_px)
+        gray = markers.sharpened(gray, self.config.sharpen, self.config.sharpen_sigma_px)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
         corners, ids = detect_markers(gray, upscale)
@@ -1131,7 +1122,7 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     grays = [markers.to_gray(f) for f in frames]
     images = [np.median(np.stack(grays), axis=0).astype(np.uint8)] if len(grays) >= 3 else []
     seen: dict[int, list[np.ndarray]] = {}
-    images += [sharpened(g, AimConfig.sharpen, AimConfig.sharpen_sigma_px) for g in images]
+    images += [markers.sharpened(g, AimConfig.sharpen, AimConfig.sharpen_sigma_px) for g in images]
     jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]
     for gray, scale in jobs:
         img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)

@@ -35,6 +35,15 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
+def sharpened(gray: np.ndarray, amount: float, sigma_px: float) -> np.ndarray:
+    """``gray`` with the lens's and the sensor's blur partly undone (an unsharp mask): the cells of a small
+    marker, run together by a blur of about a pixel, separate again, and its outline's corners are found
+    where they are rather than inside them."""
+    if amount <= 0:
+        return gray
+    return cv2.addWeighted(gray, 1 + amount, cv2.GaussianBlur(gray, (0, 0), sigma_px), -amount, 0)
+
+
 def crown_id(seat: int) -> int:
     return CROWN_BASE_ID + seat
 
@@ -126,9 +135,7 @@ class MarkerDetector:
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale,
                               interpolation=cv2.INTER_CUBIC if sharpen else cv2.INTER_LINEAR)
-        if sharpen:
-            soft = cv2.GaussianBlur(gray, (0, 0), 1.5 * upscale)
-            gray = cv2.addWeighted(gray, 1.0 + sharpen, soft, -sharpen, 0)
+        gray = sharpened(gray, sharpen, 1.5 * upscale)
         corners, ids, _ = (self._cell_middles if cell_middles else self._detector).detectMarkers(gray)
         found: dict[int, Detection] = {}
         if ids is None:

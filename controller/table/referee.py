@@ -327,7 +327,7 @@ def _moves(game: Game, rnd: Round, inp: I.Input) -> list[mv.Move]:
     for number, pick in enumerate(inp.picks, 1):
         if not isinstance(pick, dict) or not isinstance(pick.get("player"), str) or not isinstance(pick.get("take"), str):
             raise Refused(f"round {rnd.number}: pick {number} is not a player and what he takes")
-        moves.append(mv.Pick(_seat(game, pick["player"]), pick["take"]))
+        moves.append(_move(game, rnd, I.Pick(pick["player"], pick["take"])))
     return moves
 
 

@@ -95,7 +95,9 @@ def describe(inp: I.Input) -> str:
     if isinstance(inp, I.Pick):
         return f"{inp.player}'s pick"
     if isinstance(inp, I.Picks):
-        return "the loot picks" if len(inp.picks) > 1 else f"{inp.picks[0].get('player', 'a player')}'s pick" if inp.picks else "the loot picks"
+        if len(inp.picks) == 1:
+            return f"{inp.picks[0].get('player', 'a player')}'s pick"
+        return "the loot picks"
     if isinstance(inp, I.UseCard):
         return f"{inp.use.get('player', 'a player')}'s card use"
     if isinstance(inp, I.Privilege):
