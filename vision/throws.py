@@ -258,8 +258,7 @@ class ThrowJudge:
         self._candidate_seen = False
         self._hidden_under_hand: set[int] = set()
         self._last_candidates: list[np.ndarray] = []
-        self._star_last: tuple[int, list[np.ndarray]] = (-1, [])  # frame and blob centres where the star was last seen
-        self._star_track: list[tuple[int, list[np.ndarray]]] = []  # every frame's star-sized blob centres
+        self._star_track: list[tuple[int, list[np.ndarray]]] = []  # each frame's star-sized blob centres, when any
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
 
@@ -328,7 +327,6 @@ class ThrowJudge:
         self._candidate_seen = False  # a star-sized blob seen since the last (re-)arming
         self._hidden_under_hand = set()  # crowns under a hand while something star-sized moved
         self._last_candidates = []
-        self._star_last = (-1, [])
         self._star_track = []
         self.verdict = None
         self.state = State.ARMED
@@ -431,8 +429,7 @@ class ThrowJudge:
         self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
         if candidates:
-            self._star_last = (self._frames, [np.asarray(b.centre, np.float64) for b in candidates])
-            self._star_track.append(self._star_last)
+            self._star_track.append((self._frames, [np.asarray(b.centre, np.float64) for b in candidates]))
         elif self._shuriken_seen and self._frames - self._star_last[0] <= STAR_LOST_S * self.fps:
             self._star_lost()
         for t in self.tracks.values():
@@ -487,6 +484,11 @@ class ThrowJudge:
             # a star-sized blob while no hand or arm is in view: not a piece of one
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
+
+    @property
+    def _star_last(self) -> tuple[int, list[np.ndarray]]:
+        """The frame and blob centres where the star was last seen ((-1, []): not yet)."""
+        return self._star_track[-1] if self._star_track else (-1, [])
 
     def _star_lost(self) -> None:
         """The star, seen in flight, is out of sight this frame: a crown whose card lies under the
@@ -590,7 +592,8 @@ class ThrowJudge:
             back = shift < last - JUMP_CM
             if back and (pending is None or abs(shift - pending) > JUMP_CM):
                 return
-        t.pending_seen = None if sure else t.pending_seen
+        if sure:
+            t.pending_seen = None
         t.last_seen_shift = shift
 
     def _confirm_sharp(self, t: _SeatTrack, card_move: tuple[float, bool, bool] | None) -> None:
@@ -647,7 +650,6 @@ class ThrowJudge:
         log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
         self.motion.rebase()
         self._last_candidates = []
-        self._star_last = (-1, [])
         self._star_track = []
         self._shuriken_seen = self._star_free = self._candidate_seen = False
         for t in self.tracks.values():
