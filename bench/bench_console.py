@@ -216,7 +216,7 @@ def split_taps(splits: list[dict]) -> list[int]:
         driver = Counter(page)
         for split in splits:
             page.evaluate("""([s, words]) => {
-                cancelAims(); online = true; sending = false; failed = null; draft = { picks: [] };
+                cancelGoes(); online = true; sending = false; failed = null; draft = { picks: [] };
                 state = { role: "godfather", step: "picks", finished: false, round: 1, inputs: 0, undo: null, uses: {},
                           split: s.split, options: { table: s.table, tile: s.tile }, words, grace: { picks: 600 } };
                 drawPanel();

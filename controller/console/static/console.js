@@ -19,7 +19,7 @@ let cardsEnd = null;  // when the cards go down by themselves
 let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
 setInterval(() => {
   if (state && state.role === "godfather" && ((state.step === "cards" && state.auto && !state.cards_held) || claimsEnd !== null)) drawPanel();
-  else if (aimTimer) {  // an answer that goes by itself: its seconds tick (the text alone: the buttons stay as they are)
+  else if (goesTimer) {  // an answer that goes by itself: its seconds tick (the text alone: the buttons stay as they are)
     const goes = document.querySelector("[data-goes]:not([data-goes=claims])");
     if (goes) goes.textContent = goesText();
   }
@@ -167,7 +167,7 @@ function render(next) {
   state = next;
   const key = keyOf(state);
   if (key !== draftKey) {
-    draftKey = key; draft = loadDraft(key) || {}; cancelAims();
+    draftKey = key; draft = loadDraft(key) || {}; cancelGoes();
     if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
   }
   // the countdowns restart from the server's state with every state it sends (after a reconnect too)
@@ -329,7 +329,7 @@ function drawPanel() {
     $("buttons").replaceChildren(...(failed ? [button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true })] : []));
     return;
   }
-  if (!alone() && aimTimer && aimTimer.wait === "shown") cancelAims();  // a player's page came in meanwhile
+  if (!alone() && goesTimer && goesTimer.wait === "shown") cancelGoes();  // a player's page came in meanwhile
   const step = state.finished ? null : STEPS[state.step];
   const parts = step ? step() : { controls: [], main: [] };
   const controls = [...parts.controls];
@@ -338,7 +338,7 @@ function drawPanel() {
   const buttons = [];
   if (failed) buttons.push(button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true }));
   if (state.undo) buttons.push(button(state.undo.can ? `Undo ${state.undo.what}` : "Undo", "undo", () => {
-    cancelAims(); afterUndo = true;
+    cancelGoes(); afterUndo = true;
     remember(state.round, {}); const all = known(); delete all[state.round];
     try { localStorage.setItem(KNOWN, JSON.stringify(all)); } catch (e) { /* private mode */ }
     send({ kind: "undo", count: state.inputs });
@@ -380,8 +380,8 @@ function cardsStep() {
 
 // Aims: the shooter is preselected (clockwise); a tap on a seat is his target.
 // Answers that go by themselves after a moment (state.grace: seconds per step), unless the Godfather taps.
-let aimTimer = null;
-function cancelAims() { if (aimTimer) { clearTimeout(aimTimer.id); aimTimer = null; } }
+let goesTimer = null;
+function cancelGoes() { if (goesTimer) { clearTimeout(goesTimer.id); goesTimer = null; } }
 function grace(step) { return 1000 * ((state.grace || {})[step] || 3); }
 // `input`: what is sent, or a function that sends (called when the countdown ends: the latest one drawn);
 // `wait`: which grace (the step's own by default).
@@ -390,22 +390,22 @@ function grace(step) { return 1000 * ((state.grace || {})[step] || 3); }
 // Godfather's main button.
 function alone() { return !state.team_pages; }
 function goesBy(step, input, text, wait = step) {
-  if (!online || sending || failed || draft.hold) { cancelAims(); return null; }
-  if (!aimTimer || aimTimer.key !== draftKey || aimTimer.wait !== wait) {
-    cancelAims();
+  if (!online || sending || failed || draft.hold) { cancelGoes(); return null; }
+  if (!goesTimer || goesTimer.key !== draftKey || goesTimer.wait !== wait) {
+    cancelGoes();
     const key = draftKey;
     const timer = { key, wait, input, at: Date.now() + grace(wait) };
     timer.id = setTimeout(() => {
-      aimTimer = null;
+      goesTimer = null;
       if (draftKey === key && !draft.hold) { if (typeof timer.input === "function") timer.input(); else send(timer.input); }
     }, grace(wait));
-    aimTimer = timer;
+    goesTimer = timer;
   }
-  aimTimer.input = input;
-  aimTimer.text = text;
+  goesTimer.input = input;
+  goesTimer.text = text;
   return row(el("strong", { "data-goes": step }, goesText()));
 }
-function goesText() { return `${aimTimer.text} in ${Math.max(1, Math.ceil((aimTimer.at - Date.now()) / 1000))} s`; }
+function goesText() { return `${goesTimer.text} in ${Math.max(1, Math.ceil((goesTimer.at - Date.now()) / 1000))} s`; }
 function shooters() { return state.order.filter((n) => state.who.includes(n)); }
 function aimsInit() {
   if (draft.aims) { draft.check = draft.check || {}; return; }
@@ -461,7 +461,7 @@ function aimsStep() {
   const list = shooters();
   controls.push(row(label("Who aims:"), ...list.map((n) => {
     const aim = (draft.late[n] ? "late" : (n in draft.aims ? (draft.aims[n] || "no one") : "?")) + (draft.check[n] ? " (unsure: check)" : "");
-    return button(`${n} → ${aim}`, `shooter-${n}`, () => { draft.shooter = n; draft.hold = true; cancelAims(); redraw(); }, { pressed: draft.shooter === n });
+    return button(`${n} → ${aim}`, `shooter-${n}`, () => { draft.shooter = n; draft.hold = true; cancelGoes(); redraw(); }, { pressed: draft.shooter === n });
   })));
   const s = draft.shooter;
   if (s) controls.push(row(`${s} aims at: tap ${s}'s target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; delete draft.check[s]; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
@@ -470,13 +470,13 @@ function aimsStep() {
   const late = list.filter((n) => draft.late[n]);
   const main = [];
   main.push(button(missing.length ? `Still to aim: ${missing.length}` : (pending ? "Confirm the aims" : "Send the aims now"), "submit-aims",
-    () => { cancelAims(); send({ kind: "aims", aims, late }); }, { primary: true, send: true, disabled: missing.length > 0 }));
+    () => { cancelGoes(); send({ kind: "aims", aims, late }); }, { primary: true, send: true, disabled: missing.length > 0 }));
   // Every seat filled in (by the camera when it is sure of every seat, else by the last target tapped):
   // the aims go by themselves after a visible countdown, time enough to correct a seat (or undo after).
   const unchecked = list.filter((n) => draft.check[n]);
   if (unchecked.length) {
     // nothing goes by itself while a guess of the camera waits for the Godfather's eye: one tap confirms them all
-    cancelAims();
+    cancelGoes();
     controls.push(row(`The camera was unsure of ${unchecked.join(", ")}: check on the frame, then confirm (or tap a player to correct).`));
   } else if (!missing.length) {
     const sure = pending && pending.sure && !draft.touched;
@@ -484,19 +484,19 @@ function aimsStep() {
       : "Tap a player above to correct that player's aim; the aims go";
     const note = goesBy("aims", { kind: "aims", aims, late }, text);
     if (note) controls.push(note);
-  } else cancelAims();
+  } else cancelGoes();
   return { controls, main };
 }
 
 function orderSeat(p) {
   const who = draft.ordered;
   if (!who) return { pressed: false, disabled: !(p.name in state.options.orders) || !(state.options.orders[p.name] || []).length,
-    tap: () => { cancelAims(); draft.ordered = p.name; draft.hold = true; redraw(); } };
+    tap: () => { cancelGoes(); draft.ordered = p.name; draft.hold = true; redraw(); } };
   const legal = state.options.orders[who] || [];
   return { pressed: draft.orderTarget === p.name, legal: legal.includes(p.name), disabled: !legal.includes(p.name) && p.name !== who,
     shooter: p.name === who, mark: p.name === who ? "ordered" : "",
     tap: () => {
-      cancelAims();
+      cancelGoes();
       if (p.name === who) { draft.ordered = null; draft.orderTarget = null; draft.hold = true; } else { draft.orderTarget = p.name; draft.hold = false; }
       redraw();
     } };
@@ -505,10 +505,10 @@ function privilegeStep() {
   const who = draft.ordered, target = draft.orderTarget;
   const controls = [row(who ? `${who} must aim at: tap the new target.` : "The Godfather may order one player to change target: tap that player on the table.")];
   const none = { kind: "privilege", player: null, target: null };
-  const main = [button("No order", "submit-privilege", () => { cancelAims(); send(none); }, { primary: !target, send: true })];
+  const main = [button("No order", "submit-privilege", () => { cancelGoes(); send(none); }, { primary: !target, send: true })];
   if (who && target) {
     const order = { kind: "privilege", player: who, target };
-    main.push(button(`Order ${who} to aim at ${target}`, "submit-order", () => { cancelAims(); send(order); }, { primary: true, send: true }));
+    main.push(button(`Order ${who} to aim at ${target}`, "submit-order", () => { cancelGoes(); send(order); }, { primary: true, send: true }));
     const note = goesBy("privilege", order, `${who} is ordered to aim at ${target}: it goes`);
     if (note) controls.push(note);
   } else if (!who) {
@@ -549,7 +549,7 @@ function bbbStep() {
   const cards = Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"]));
   const any = Object.keys(cards).length;
   // a shower tapped: what is shown goes by itself a moment after the last tap (each tap starts the moment again)
-  const tapped = (n) => () => { draft.bbb[n] = !draft.bbb[n]; draft.entered = true; draft.hold = false; cancelAims(); redraw(); };
+  const tapped = (n) => () => { draft.bbb[n] = !draft.bbb[n]; draft.entered = true; draft.hold = false; cancelGoes(); redraw(); };
   const controls = [row("Who shows a Bang! Bang! Bang!?"), row(...holders.map((n) => button(`${n} shows it`, `bbb-${n}`, tapped(n), { pressed: !!draft.bbb[n] })))];
   const shown = () => send({ kind: "show", cards: Object.fromEntries(holders.filter((n) => draft.bbb[n]).map((n) => [n, "bbb"])) });
   const note = !any ? goesBy("bbb", shown, "Nobody shows one: it goes", draft.entered && alone() ? "shown" : "bbb")
@@ -571,7 +571,7 @@ function throwSeat(p) {
   const h = hitState(p.name);
   return { pressed: h !== null, disabled: !standing || p.name === thrower, mark: h === "knocked" ? "knocked over" : (h === "touched" ? "touched" : ""),
     shooter: p.name === thrower,
-    tap: () => { cancelAims(); draft.hold = true; draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
+    tap: () => { cancelGoes(); draft.hold = true; draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
 }
 function throwsStep() {
   const verdict = state.pending && state.pending.verdict;
@@ -588,7 +588,7 @@ function throwsStep() {
     if (judged && !draft.changed) {
       const camera = { kind: "throw", thrower: verdict.thrower, target: verdict.target, knocked: verdict.knocked, touched: verdict.touched,
         source: "camera", confidence: verdict.confidence };
-      main.push(button("Confirm the camera", "confirm-verdict", () => { cancelAims(); send(camera); }, { primary: true, send: true }));
+      main.push(button("Confirm the camera", "confirm-verdict", () => { cancelGoes(); send(camera); }, { primary: true, send: true }));
       // the camera and the tilt sensors agree: the verdict goes by itself after a countdown (a tap on a seat overrules it)
       const note = verdict.sure ? goesBy("verdict", camera, "The camera is sure; tap a seat to overrule it. Its verdict goes") : null;
       if (note) controls.push(note);
@@ -602,11 +602,11 @@ function throwsStep() {
   // a shuriken already shown must fly: its thrower is preselected; a yakuza's face-down card is not guessed
   if (draft.thrower === undefined || (draft.thrower && !can.includes(draft.thrower))) draft.thrower = can.find((n) => !(n in state.cards)) || null;
   const t = draft.thrower;
-  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelAims(); redraw(); }, { pressed: t === n }))));
+  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelGoes(); redraw(); }, { pressed: t === n }))));
   if (t) {
     const targets = state.options.targets[t] || [];
     if (!targets.includes(draft.target)) draft.target = targets.length === 1 ? targets[0] : null;
-    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; draft.hold = true; cancelAims(); redraw(); }, { pressed: draft.target === x }))));
+    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; draft.hold = true; cancelGoes(); redraw(); }, { pressed: draft.target === x }))));
     controls.push(row("Tap on the table what fell (once) or was only touched (twice)."));
     const hits = draftHits();
     main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
@@ -638,7 +638,7 @@ function draftHits() {
 function claimOf(n, choice) { const c = (state.claims || {})[n]; return c && choice.cards.includes(c.card) ? c : null; }
 function entry(n, c) {
   // a card tapped: the cards go by themselves a moment after the last tap (each tap starts the moment again)
-  draft.entered = true; draft.hold = false; cancelAims();
+  draft.entered = true; draft.hold = false; cancelGoes();
   // online, a tapped card is an entry on the table (as a player's own): the step goes when every card is known
   if (online && !sending && !failed) { delete (draft.cards || {})[n]; saveDraft(); send({ kind: "claim", cards: { [n]: c } }); }
   else { draft.cards[n] = c; redraw(); }
@@ -687,13 +687,13 @@ function showStep(text, mainLabel, action) {
   // players are not entering theirs), the cards preselected (or tapped) go by themselves after a countdown,
   // each tap starting it again: the Godfather taps only a card that differs.  Not after an undo (draft.hold).
   let note = claimsNote();
-  if (note) cancelAims();
+  if (note) cancelGoes();
   else if (rows.all && alone()) {
     note = goesBy(state.step, () => sendShow(cardRows(state.cards, "card"), action), `${cardsText(rows)}. Tap a card to correct it; the cards go`, "shown");
   }
   if (note) controls.push(note);  // above the cards: what goes, and when, is read first
   controls.push(...rows.controls);
-  return { controls, main: [button(mainLabel, action, () => { cancelAims(); sendShow(rows, action); }, { primary: true, send: true, disabled: !rows.all })] };
+  return { controls, main: [button(mainLabel, action, () => { cancelGoes(); sendShow(rows, action); }, { primary: true, send: true, disabled: !rows.all })] };
 }
 
 // The split (2nd edition): every turn of the split at once (state.split: the pickers in turn and what
@@ -757,7 +757,7 @@ function picksStep() {
   const turn = next < 0 ? null : plan[next];
   const seen = state.inputs;
   const controls = [];
-  const tap = (f) => () => { f(); draft.hold = false; cancelAims(); redraw(); };
+  const tap = (f) => () => { f(); draft.hold = false; cancelGoes(); redraw(); };
   controls.push(row(!turn ? "Every turn is entered: tap a turn to change it."
     : (next === draft.open ? `Turn ${next + 1}: ${turn.who} took ${lootName(turn.take)}? Tap the turn again for the next card, or tap the card:`
       : `Turn ${next + 1}: ${turn.who} takes (tap the card if not ${lootName(turn.take)}; a guessed turn to change it):`)));
@@ -778,7 +778,7 @@ function picksStep() {
   controls.push(el("ol", { class: "turns" }, ...plan.map((t, i) => {
     const guess = t.how === "likely";
     const b = button(`${t.who}: ${lootName(t.take)}${guess ? "?" : ""}`, `turn-${i}`, () => {
-      lootTurn(plan, i); draft.hold = t.how === "entered" && i !== draft.open; cancelAims(); redraw();
+      lootTurn(plan, i); draft.hold = t.how === "entered" && i !== draft.open; cancelGoes(); redraw();
     }, { pressed: t.how === "entered" });
     b.dataset.take = t.take; b.dataset.how = t.how; b.dataset.who = t.who; b.dataset.options = t.options.join(" ");
     if (i === next) b.classList.add("next");
@@ -787,11 +787,11 @@ function picksStep() {
   const input = { kind: "picks", picks: plan.map((t) => ({ player: t.who, take: t.take })), seen };
   const guesses = plan.filter((t) => t.how === "likely").length;
   const main = [button(guesses ? `Confirm the split (${guesses} guessed)` : "Send the split now", "submit-picks",
-    () => { cancelAims(); send(input); }, { primary: true, send: true, disabled: !plan.length })];
+    () => { cancelGoes(); send(input); }, { primary: true, send: true, disabled: !plan.length })];
   if (plan.length && !guesses) {
     const note = goesBy("picks", input, "Every turn is entered; tap a turn to change it. The split goes");
     if (note) controls.push(note);
-  } else cancelAims();
+  } else cancelGoes();
   return { controls, main };
 }
 
