@@ -16,7 +16,8 @@
    each); with it, the taps follow the console's aims step on what the game's Session hands it (see
    ``taps``): a seat left empty costs one tap, a seat filled in wrongly two, an unsure seat's right
    guess waits for one confirming tap, and otherwise the aims go by themselves after the countdown. Also counted: the seats asked (unsure,
-   or refused by the rules) and the camera's wrong aims it was sure of.
+   or refused by the rules), of the refused those the camera read where the weapon truly points (the player
+   aimed where the rules forbid: he aims again, whatever the camera) and the camera's wrong aims it was sure of.
 
 Prints a Markdown section for bench/RESULTS.md.
 """
@@ -127,6 +128,8 @@ def taps(seed: int) -> dict[str, float]:
     steps: list[tuple[dict, dict, dict]] = []  # (pending, legal targets, plans) per aims step
     plans: dict[int, dict] = {}
     wrong_sure: list[int] = []
+    refused_read_right: list[int] = []  # per aims step: refused seats whose reading is where the weapon points
+    last_read: dict[str, tuple] = {}
     original_plans, original_aims, original_read = Bots.aim_plans, Session._aims, SimulatedCamera.read_aims
 
     def spy_plans(self, prompt):
@@ -137,6 +140,7 @@ def taps(seed: int) -> dict[str, float]:
     def spy_read(self, **kw):
         seen = original_read(self, **kw)
         if seen is not None and kw.get("truth"):
+            last_read["seen"] = (seen, kw["truth"])
             wrong_sure.append(sum(1 for s, (target, late) in kw["truth"].items() if s not in seen.unsure
                                   and (seen.aims.get(s) != target or (s in seen.late) != late)))
         return seen
@@ -145,6 +149,11 @@ def taps(seed: int) -> dict[str, float]:
         out = original_aims(self, prompt, camera)
         if self.pending is not None and self.pending.get("kind") == "aims":
             steps.append((dict(self.pending), dict(prompt.options["targets"]), plans.get(prompt.round, {})))
+            seen, truth = last_read.pop("seen", (None, {}))
+            seat_of = self.referee.game.seat_of
+            refused_read_right.append(sum(
+                1 for name in self.pending["refused"] if seen is not None
+                and seen.aims.get(seat_of(name)) == truth.get(seat_of(name), (None, False))[0]))
         return out
 
     Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = spy_plans, spy_aims, spy_read  # type: ignore
@@ -182,6 +191,7 @@ def taps(seed: int) -> dict[str, float]:
             "unsure": sum(r[1] for r in rows) / n, "refused": sum(r[2] for r in rows) / n,
             "wrong_sure": sum(wrong_sure) / max(len(wrong_sure), 1),
             "asked": sum(r[1] + r[2] for r in rows) / n,
+            "refused_right": sum(refused_read_right) / n,
             "taps": sum(r[3] for r in rows) / n,
             "all_sure": sum(1 for r in rows if r[1] + r[2] == 0),
             "no_tap": sum(1 for r in rows if r[3] == 0)}
@@ -251,21 +261,22 @@ def main() -> None:
         seeds = [int(x) for x in args.game_seeds.split(",") if x.strip()]
         rows = ["**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas games, 8 rounds each; "
                 "the console fills in what the camera read and the aims go by themselves after its countdown):", "",
-                "| game seed | rounds | without the camera | seats asked (unsure + refused) | wrong and sure | "
-                "taps on the console | rounds with no tap |", "| --- | --- | --- | --- | --- | --- | --- |"]
+                "| game seed | rounds | without the camera | seats asked (unsure + refused) | refused, read where the "
+                "weapon points | wrong and sure | taps on the console | rounds with no tap |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- |"]
         got = []
         for seed in progress(seeds, len(seeds), "games"):
             t = taps(seed)
             got.append(t)
             rows.append(f"| {seed} | {t['rounds']} | {t['without_camera']:.2f} | {t['asked']:.2f} ({t['unsure']:.2f} + "
-                        f"{t['refused']:.2f}) | {t['wrong_sure']:.2f} | {t['taps']:.2f} | {t['no_tap']} of {t['rounds']} |")
+                        f"{t['refused']:.2f}) | {t['refused_right']:.2f} | {t['wrong_sure']:.2f} | {t['taps']:.2f} | {t['no_tap']} of {t['rounds']} |")
         rounds = sum(t["rounds"] for t in got)
 
         def mean(key: str) -> float:
             return sum(t[key] * t["rounds"] for t in got) / rounds
 
         rows.append(f"| **all** | {rounds} | {mean('without_camera'):.2f} | {mean('asked'):.2f} ({mean('unsure'):.2f} + "
-                    f"{mean('refused'):.2f}) | {mean('wrong_sure'):.2f} | {mean('taps'):.2f} | "
+                    f"{mean('refused'):.2f}) | {mean('refused_right'):.2f} | {mean('wrong_sure'):.2f} | {mean('taps'):.2f} | "
                     f"{sum(t['no_tap'] for t in got)} of {rounds} |")
         print("\n".join(rows + [""]), flush=True)
 
