@@ -189,6 +189,8 @@ class _SeatTrack:
     pending_seen: float | None = None  # a weak reading (the card's look alone, not sharp) waiting for a second
     last_seen_sure: bool = False  # the last reading was the decoded marker or the card as sharp as at rest
     star_lost_under_arm: int = 0  # frames its card lay under the hand or arm the star was lost under
+    last_seen_frame: int = -1  # frame when the crown was last seen (decoded or its card's look found)
+    passed_unseen_cm: float | None = None  # closest the star's path came to it while the star and it were unseen
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -204,6 +206,8 @@ class _SeatTrack:
         self.last_seen_shift = self.pending_seen = None
         self.last_seen_sure = False
         self.star_lost_under_arm = 0
+        self.last_seen_frame = -1
+        self.passed_unseen_cm = None
         self.watch_until = -1
 
 
@@ -430,6 +434,8 @@ class ThrowJudge:
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
         self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
+        if candidates and self._shuriken_seen:
+            self._star_back(candidates)
         if candidates:
             self._star_track.append((self._frames, [np.asarray(b.centre, np.float64) for b in candidates]))
         elif self._shuriken_seen and self._frames - self._star_last[0] <= STAR_LOST_S * self.fps:
@@ -486,6 +492,25 @@ class ThrowJudge:
             # a star-sized blob while no hand or arm is in view: not a piece of one
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
+
+    def _star_back(self, candidates: list) -> None:
+        """The star seen again after frames it was out of sight: its path between where it was
+        last seen and where it is now may have passed a crown, touching it unseen. A crown within a
+        star's reach of that path (star radius and half a crown card), itself not seen in those
+        frames either, keeps the closest the path came (cm)."""
+        last_frame, last = self._star_last
+        if last_frame < 0 or last_frame >= self._frames - 1 or not last:
+            return
+        now = [np.asarray(b.centre, np.float64) for b in candidates]
+        a, b = min(((p, c) for p in last for c in now), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        ppc = self.calibration.px_per_cm
+        reach = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
+        for t in self.tracks.values():
+            if t.crown is None or t.seat == self.thrower or t.last_seen_frame > last_frame:
+                continue
+            d = _segment_distance(t.crown.center, a, b) / ppc
+            if d <= reach and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
+                t.passed_unseen_cm = d
 
     @property
     def _star_last(self) -> tuple[int, list[np.ndarray]]:
@@ -563,6 +588,7 @@ class ThrowJudge:
             self._note_doubtful(t, doubtful)
         if seen is not None:
             t.best_shifts.append(seen)
+            t.last_seen_frame = self._frames
             t.registered += card_move[1] if card_move is not None else marker_registered
             self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]))
             if seen >= self.config.moved_cm and t.first_move is None:
@@ -600,6 +626,7 @@ class ThrowJudge:
             return
         t.card_shifts.append(card_move[0])
         t.best_shifts.append(card_move[0])
+        t.last_seen_frame = self._frames
         t.registered += card_move[1]
         self._note_seen(t, card_move[0], sure=card_move[2])
         self._confirm_sharp(t, card_move)
@@ -1030,6 +1057,10 @@ class ThrowJudge:
                          f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "
                          f"moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
+        elif t.passed_unseen_cm is not None:
+            ev.reason = (f"the shuriken's path passed {t.passed_unseen_cm:.1f} cm from its crown while both were out of "
+                         f"sight (moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
         else:
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
             seen = t.examined - t.unseen
@@ -1090,6 +1121,13 @@ def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]])
         a, b, c = moved
         return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), c))
     return np.median(np.stack(moved), axis=0).astype(np.uint8)
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """Distance from point ``p`` to the segment from ``a`` to ``b`` (image px)."""
+    ab = b - a
+    f = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + f * ab)))
 
 
 def _side(corners: np.ndarray) -> float:
