@@ -191,6 +191,7 @@ class _SeatTrack:
     star_lost_under_arm: int = 0  # frames its card lay under the hand or arm the star was lost under
     last_seen_frame: int = -1  # frame when the crown was last seen (decoded or its card's look found)
     passed_unseen_cm: float | None = None  # closest the star's path came to it while the star and it were unseen
+    passed_unseen_at: int = -1  # frame the star came back into sight after that stretch
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -208,6 +209,7 @@ class _SeatTrack:
         self.star_lost_under_arm = 0
         self.last_seen_frame = -1
         self.passed_unseen_cm = None
+        self.passed_unseen_at = -1
         self.watch_until = -1
 
 
@@ -497,7 +499,8 @@ class ThrowJudge:
         """The star seen again after frames it was out of sight: its path between where it was
         last seen and where it is now may have passed a crown, touching it unseen. A crown within a
         star's reach of that path (star radius and half a crown card), itself not seen in those
-        frames either, keeps the closest the path came (cm)."""
+        frames either, keeps the closest the path came (cm); seen again from then on, a swing it
+        started would show."""
         last_frame, last = self._star_last
         if last_frame < 0 or last_frame >= self._frames - 1 or not last:
             return
@@ -511,6 +514,7 @@ class ThrowJudge:
             d = _segment_distance(t.crown.center, a, b) / ppc
             if d <= reach and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
                 t.passed_unseen_cm = d
+                t.passed_unseen_at = self._frames
 
     @property
     def _star_last(self) -> tuple[int, list[np.ndarray]]:
@@ -1057,7 +1061,8 @@ class ThrowJudge:
                          f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "
                          f"moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
-        elif t.passed_unseen_cm is not None:
+        elif t.passed_unseen_cm is not None and t.last_seen_frame < t.passed_unseen_at:
+            # never seen again once the star came back: a swing started unseen would show then
             ev.reason = (f"the shuriken's path passed {t.passed_unseen_cm:.1f} cm from its crown while both were out of "
                          f"sight (moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5

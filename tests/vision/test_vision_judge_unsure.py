@@ -175,6 +175,9 @@ def test_the_star_s_unseen_path_past_a_crown_not_seen_either_asks(armed):
     ev = judge._seat_evidence(t)
     assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
     assert "out of sight" in ev.reason
+    t.last_seen_frame = 14  # seen as the star came back (still): a swing started unseen would show
+    assert judge._seat_evidence(t).confidence >= JudgeConfig().ask_godfather_below
+    t.last_seen_frame = -1
     # the crown seen in those frames (still): the path says nothing more
     t.reset()
     t.last_seen_frame = 12
