@@ -215,10 +215,16 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
                                 f"{crown.marker_id}: put it just in front of its own standee")
         seat_markers[seat] = SeatMarkers(seat, None if crown is None else crown.corners,
                                          None if base is None else base.corners)
-    for mid in found:
+    for mid in list(found):
         kind, index = _kind_of(mid)
         if kind is not MarkerKind.CORNER and index >= seats:
-            problems.append(f"{_describe(mid)} seen but the table has {seats} seats")
+            # setting up, a card of a seat the table does not have is a fault to fix; during a game
+            # (the seats known) it is a stray card or a misread in a dim, noisy or blurred frame,
+            # and no seat's marker: left out
+            (problems if setup else warnings).append(f"{_describe(mid)} seen but the table has {seats} seats"
+                                                     + ("" if setup else ": left out"))
+            if not setup:
+                del found[mid]
 
     for mid, det in found.items():
         if det.side_px < MIN_SIDE_PX:

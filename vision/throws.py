@@ -187,7 +187,11 @@ class _SeatTrack:
     arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
     last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
     pending_seen: float | None = None  # a weak reading (the card's look alone, not sharp) waiting for a second
+    last_seen_sure: bool = False  # the last reading was the decoded marker or the card as sharp as at rest
     star_lost_under_arm: int = 0  # frames its card lay under the hand or arm the star was lost under
+    last_seen_frame: int = -1  # frame when the crown was last seen (decoded or its card's look found)
+    passed_unseen_cm: float | None = None  # closest the star's path came to it while the star and it were unseen
+    passed_unseen_at: int = -1  # frame the star came back into sight after that stretch
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -201,7 +205,11 @@ class _SeatTrack:
         self.contact = False
         self.first_change = self.first_move = self.arm_first = None
         self.last_seen_shift = self.pending_seen = None
+        self.last_seen_sure = False
         self.star_lost_under_arm = 0
+        self.last_seen_frame = -1
+        self.passed_unseen_cm = None
+        self.passed_unseen_at = -1
         self.watch_until = -1
 
 
@@ -428,6 +436,8 @@ class ThrowJudge:
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
         self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
+        if candidates and self._shuriken_seen:
+            self._star_back(candidates)
         if candidates:
             self._star_track.append((self._frames, [np.asarray(b.centre, np.float64) for b in candidates]))
         elif self._shuriken_seen and self._frames - self._star_last[0] <= STAR_LOST_S * self.fps:
@@ -485,6 +495,27 @@ class ThrowJudge:
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
 
+    def _star_back(self, candidates: list) -> None:
+        """The star seen again after frames it was out of sight: its path between where it was
+        last seen and where it is now may have passed a crown, touching it unseen. A crown within a
+        star's reach of that path (star radius and half a crown card), itself not seen in those
+        frames either, keeps the closest the path came (cm); seen again from then on, a swing it
+        started would show."""
+        last_frame, last = self._star_last
+        if last_frame < 0 or last_frame >= self._frames - 1 or not last:
+            return
+        now = [np.asarray(b.centre, np.float64) for b in candidates]
+        a, b = min(((p, c) for p in last for c in now), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        ppc = self.calibration.px_per_cm
+        reach = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
+        for t in self.tracks.values():
+            if t.crown is None or t.seat == self.thrower or t.last_seen_frame > last_frame:
+                continue
+            d = _segment_distance(t.crown.center, a, b) / ppc
+            if d <= reach and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
+                t.passed_unseen_cm = d
+                t.passed_unseen_at = self._frames
+
     @property
     def _star_last(self) -> tuple[int, list[np.ndarray]]:
         """The frame and blob centres where the star was last seen ((-1, []): not yet)."""
@@ -521,10 +552,13 @@ class ThrowJudge:
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
         found = self.detector.detect_in(frame, box, upscale=1).get(_armed_crown(t).marker_id)
-        under_arm = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+        under_arm = self._card_under_arm(t)
         if under_arm and t.arm_first is None:
             t.arm_first = self._frames
         card_move = self._card_move(t, frame, offset)
+        doubtful = self._doubtful(t, card_move, under_arm)
+        if doubtful is not None:
+            card_move = None
         card = None if card_move is None else card_move[0]
         if card is not None:
             t.card_shifts.append(card)
@@ -555,9 +589,10 @@ class ThrowJudge:
         self._confirm_sharp(t, card_move)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is None:
-            t.pending_seen = None
+            self._note_doubtful(t, doubtful)
         if seen is not None:
             t.best_shifts.append(seen)
+            t.last_seen_frame = self._frames
             t.registered += card_move[1] if card_move is not None else marker_registered
             self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]))
             if seen >= self.config.moved_cm and t.first_move is None:
@@ -565,14 +600,37 @@ class ThrowJudge:
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
 
+    def _card_under_arm(self, t: _SeatTrack) -> bool:
+        """Whether a hand or arm come in from the image border covers a part of the crown card's place."""
+        return t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
+
+    @staticmethod
+    def _doubtful(t: _SeatTrack, card_move: tuple[float, bool, bool] | None, under_arm: bool) -> float | None:
+        """The shift of a card found by its look alone, not as sharply as at rest, while a hand or
+        arm covers a part of its place (None otherwise): the parts of the card still in view may
+        match its pattern elsewhere (a still crown under the thrower's arm was so found 2.8 cm off,
+        three frames long). Such a reading says where the crown may be (a standee falling under a
+        hand), never that it moved: the frame counts as one the crown was out of sight."""
+        return card_move[0] if card_move is not None and under_arm and not card_move[2] else None
+
+    def _note_doubtful(self, t: _SeatTrack, doubtful: float | None) -> None:
+        if doubtful is None:
+            t.pending_seen = None
+            return
+        self._note_seen(t, doubtful, sure=False)
+        if doubtful >= self.config.moved_cm and t.first_move is None:
+            t.first_move = self._frames
+
     def _look(self, t: _SeatTrack, frame: np.ndarray) -> None:
         """The crown measured by its card's look alone (cheap: no decoding)."""
         card_move = self._card_move(t, frame, self.motion.shift)
-        if card_move is None:
-            t.pending_seen = None
+        doubtful = self._doubtful(t, card_move, card_move is not None and self._card_under_arm(t))
+        if card_move is None or doubtful is not None:
+            self._note_doubtful(t, doubtful)
             return
         t.card_shifts.append(card_move[0])
         t.best_shifts.append(card_move[0])
+        t.last_seen_frame = self._frames
         t.registered += card_move[1]
         self._note_seen(t, card_move[0], sure=card_move[2])
         self._confirm_sharp(t, card_move)
@@ -595,6 +653,7 @@ class ThrowJudge:
         if sure:
             t.pending_seen = None
         t.last_seen_shift = shift
+        t.last_seen_sure = sure
 
     def _confirm_sharp(self, t: _SeatTrack, card_move: tuple[float, bool, bool] | None) -> None:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
@@ -830,14 +889,22 @@ class ThrowJudge:
         elif area >= fallen_area:
             why = (f"its crown was seen back at its place after it moved, then covered ({area:.0f} cm² changed "
                    f"along its fall line)")
+            if not t.last_seen_sure:
+                # seen back by its card's look alone, not as sharp as at rest: a fallen standee's
+                # picture, lying still where the card stood, matches a part of the card the same
+                # way in frame after frame
+                why += ", seen back by a weak likeness only: unsure"
         else:
             why = (f"only {area:.0f} cm² changed along its fall line, a star-sized blob, less than a fallen standee "
                    f"({fallen_area:g} cm²): covered")
         ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
         ev.confidence = min(ev.confidence, 0.75)
-        if place_changed and went_away:
+        if place_changed and area >= fallen_area and not t.last_seen_sure:
+            ev.confidence = min(ev.confidence, 0.5)
+        if went_away:
             # last seen away from its place and never back: a star dropping onto a crown in mid-swing
             # looks so, and so does a fall that changed little of a table of the standee's colour
+            # (or of its card's place, in a dim room: the card not found there at rest is not there)
             ev.reason += f"; but last seen {t.last_seen_shift:.1f} cm from its place, never back: unsure"
             ev.confidence = min(ev.confidence, 0.5)
         if not place_changed and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
@@ -994,6 +1061,11 @@ class ThrowJudge:
                          f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "
                          f"moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
+        elif t.passed_unseen_cm is not None and t.last_seen_frame < t.passed_unseen_at:
+            # never seen again once the star came back: a swing started unseen would show then
+            ev.reason = (f"the shuriken's path passed {t.passed_unseen_cm:.1f} cm from its crown while both were out of "
+                         f"sight (moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
         else:
             ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
             seen = t.examined - t.unseen
@@ -1054,6 +1126,13 @@ def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]])
         a, b, c = moved
         return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), c))
     return np.median(np.stack(moved), axis=0).astype(np.uint8)
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """Distance from point ``p`` to the segment from ``a`` to ``b`` (image px)."""
+    ab = b - a
+    f = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + f * ab)))
 
 
 def _side(corners: np.ndarray) -> float:

@@ -115,3 +115,17 @@ def test_seats_must_go_clockwise():
     around[2], around[3] = around[3], around[2]
     problem = calibration._clockwise_problem(around, square)
     assert problem and "seats out of order" in problem
+
+
+def test_in_game_a_marker_of_a_seat_the_table_lacks_is_left_out(scene):
+    """A card with the crown marker of a seat the table does not have (a stray card, or a marker
+    misread in a dim, noisy frame): setting up, a fault to fix; during a game, left out."""
+    frame, _ = scene
+    out = frame.copy()
+    card = np.full((64, 64), 235, np.uint8)
+    card[8:56, 8:56] = markers.marker_image(markers.crown_id(8), 48)
+    out[200:264, 290:354] = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)  # the middle of the table is empty
+    with pytest.raises(CalibrationError, match="crown marker id 18 seen but the table has 7 seats"):
+        calibrate([out], SPEC.seats)
+    cal = calibrate([out], SPEC.seats, setup=False)
+    assert cal.seat_count == 7 and any("id 18" in w and "left out" in w for w in cal.warnings)
