@@ -146,6 +146,7 @@ def _detector(rate: float = 0.02) -> cv2.aruco.ArucoDetector:
         # a 3 cm marker a little above the table is 15-20 px wide, its cells 3 px: each cell's bit is read
         # from more samples than the default four per cell (the cells' blurred edges weigh less)
         params.perspectiveRemovePixelPerCell = 8
+        params.minDistanceToBorder = 0  # a card at the image's edge is read like any other (its cells must decode)
         _DETECTORS[rate] = cv2.aruco.ArucoDetector(markers.dictionary(), params)
     return _DETECTORS[rate]
 

@@ -119,6 +119,9 @@ class MarkerDetector:
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         params.minMarkerPerimeterRate = 0.02
+        # a card at the image's edge (calibration asks for the play area as large as the view allows)
+        # is read like any other: its cells still have to decode, so a cut marker is not read
+        params.minDistanceToBorder = 0
         self._detector = cv2.aruco.ArucoDetector(dictionary(), params)
         # a defocused or JPEG-blocked marker's cells bleed into each other: read each from its
         # middle only (the same bits and error correction, fewer pixels of each cell)
