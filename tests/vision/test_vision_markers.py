@@ -1,10 +1,11 @@
 import struct
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision import markers, sheet
+from vision import aims, markers, sheet
 from vision.markers import MarkerDetector, MarkerKind
 
 
@@ -61,3 +62,13 @@ def test_sheet_png_states_its_resolution(tmp_path):
     ppm_x, ppm_y, unit = struct.unpack(">IIB", data[i + 4:i + 13])
     assert (ppm_x, ppm_y, unit) == (round(100 / 0.0254), round(100 / 0.0254), 1)
     assert cv2.imread(str(paths[0])) is not None  # still a valid PNG
+
+
+def test_a_card_touching_the_image_edge_is_read():
+    # the bottom right of a frame from the independent renderer: corner marker 1's black square 12 px
+    # from the lower edge, its white card reaching it (OpenCV's default border distance misses it)
+    image = cv2.imread(str(Path(__file__).parent.parent / "data" / "corner-card-at-image-edge.png"),
+                       cv2.IMREAD_GRAYSCALE)
+    assert 1 in MarkerDetector().detect(image)
+    _, ids, _ = aims._detector().detectMarkers(image)
+    assert ids is not None and 1 in ids.ravel()
