@@ -140,13 +140,10 @@ def _detector(rate: float = 0.02) -> cv2.aruco.ArucoDetector:
     """An ArUco detector ignoring outlines shorter than ``rate`` times the image's larger side."""
     rate = round(min(max(rate, 0.01), 0.9), 2)
     if rate not in _DETECTORS:
-        params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        params.minMarkerPerimeterRate = rate
+        params = markers.detector_parameters(rate)
         # a 3 cm marker a little above the table is 15-20 px wide, its cells 3 px: each cell's bit is read
         # from more samples than the default four per cell (the cells' blurred edges weigh less)
         params.perspectiveRemovePixelPerCell = 8
-        params.minDistanceToBorder = 0  # a card at the image's edge is read like any other (its cells must decode)
         _DETECTORS[rate] = cv2.aruco.ArucoDetector(markers.dictionary(), params)
     return _DETECTORS[rate]
 

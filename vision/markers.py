@@ -112,16 +112,23 @@ class Detection:
         return float(np.degrees(np.arctan2(d[1], d[0])))
 
 
+def detector_parameters(min_perimeter_rate: float = 0.02) -> cv2.aruco.DetectorParameters:
+    """The ArUco settings every marker reader starts from: corners refined to a fraction of a pixel,
+    outlines shorter than ``min_perimeter_rate`` times the image's larger side ignored, and a card at
+    the image's edge read like any other (calibration asks for the play area as large as the view
+    allows; a cut marker still has to decode)."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.minMarkerPerimeterRate = min_perimeter_rate
+    params.minDistanceToBorder = 0
+    return params
+
+
 class MarkerDetector:
     """ArUco detection of the table's markers, on a whole frame or a crop of it."""
 
     def __init__(self) -> None:
-        params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        params.minMarkerPerimeterRate = 0.02
-        # a card at the image's edge (calibration asks for the play area as large as the view allows)
-        # is read like any other: its cells still have to decode, so a cut marker is not read
-        params.minDistanceToBorder = 0
+        params = detector_parameters()
         self._detector = cv2.aruco.ArucoDetector(dictionary(), params)
         # a defocused or JPEG-blocked marker's cells bleed into each other: read each from its
         # middle only (the same bits and error correction, fewer pixels of each cell)
