@@ -436,10 +436,11 @@ class ThrowJudge:
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
         self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
-        if candidates and self._shuriken_seen:
-            self._star_back(candidates)
         if candidates:
-            self._star_track.append((self._frames, [np.asarray(b.centre, np.float64) for b in candidates]))
+            centres = [np.asarray(b.centre, np.float64) for b in candidates]
+            if self._shuriken_seen:
+                self._star_back(centres)
+            self._star_track.append((self._frames, centres))
         elif self._shuriken_seen and self._frames - self._star_last[0] <= STAR_LOST_S * self.fps:
             self._star_lost()
         for t in self.tracks.values():
@@ -495,7 +496,7 @@ class ThrowJudge:
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
 
-    def _star_back(self, candidates: list) -> None:
+    def _star_back(self, now: list[np.ndarray]) -> None:
         """The star seen again after frames it was out of sight: its path between where it was
         last seen and where it is now may have passed a crown, touching it unseen. A crown within a
         star's reach of that path (star radius and half a crown card), itself not seen in those
@@ -504,7 +505,6 @@ class ThrowJudge:
         last_frame, last = self._star_last
         if last_frame < 0 or last_frame >= self._frames - 1 or not last:
             return
-        now = [np.asarray(b.centre, np.float64) for b in candidates]
         a, b = min(((p, c) for p in last for c in now), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
         ppc = self.calibration.px_per_cm
         reach = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0

@@ -158,7 +158,6 @@ def test_the_star_s_unseen_path_past_a_crown_not_seen_either_asks(armed):
     """The star is out of sight for a few frames (a dim room, a star of the table's colour) and
     seen again on the far side of a standee whose crown nothing showed moving: its path between
     the two sightings passed within a star's reach of the crown, so a touch may have gone unseen."""
-    from vision.motion import Blob, BlobKind
 
     judge, seat = armed
     t = judge.tracks[seat]
@@ -170,7 +169,7 @@ def test_the_star_s_unseen_path_past_a_crown_not_seen_either_asks(armed):
     judge._star_track = [(10, [centre + np.array([-8.0, -1.0]) * ppc])]  # 8 cm before the crown
     judge._frames = 14  # three frames without it
     after = centre + np.array([9.0, 1.0]) * ppc
-    judge._star_back([Blob(BlobKind.SHURIKEN, (0, 0, 1, 1), 1, (float(after[0]), float(after[1])))])
+    judge._star_back([np.array((float(after[0]), float(after[1])))])
     assert t.passed_unseen_cm is not None and t.passed_unseen_cm < 1.0
     ev = judge._seat_evidence(t)
     assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
@@ -181,6 +180,6 @@ def test_the_star_s_unseen_path_past_a_crown_not_seen_either_asks(armed):
     # the crown seen in those frames (still): the path says nothing more
     t.reset()
     t.last_seen_frame = 12
-    judge._star_back([Blob(BlobKind.SHURIKEN, (0, 0, 1, 1), 1, (float(after[0]), float(after[1])))])
+    judge._star_back([np.array((float(after[0]), float(after[1])))])
     assert t.passed_unseen_cm is None
     judge._shuriken_seen, judge._star_track, judge._frames = False, [], 0
