@@ -130,7 +130,8 @@ def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES, camera_
         out = Path(tmp) / "taps.json"
         env = dict(os.environ, CASHNGUNS_TAPS=str(out), CASHNGUNS_TAP_SEED=str(seed), CASHNGUNS_OWN_PAGES=str(int(own_pages)),
                    CASHNGUNS_PICK_STYLES=styles, CASHNGUNS_CAMERA_AIMS=str(int(camera_aims)))
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-k", "by_tapping", str(ROOT / "tests/console/test_console_browser.py")],
+        test = str(ROOT / "tests/console/test_console_browser.py")
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-m", "slow", "-k", "by_tapping and three", test],
                              cwd=ROOT, env=env, check=False, capture_output=True, text=True)
         if run.returncode != 0:  # a game that could not be played is said, not left out silently
             failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED")]

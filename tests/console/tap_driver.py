@@ -16,6 +16,7 @@ import copy
 import os
 import shutil
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.console.server import ConsoleServer
@@ -205,7 +206,8 @@ class Godfather:
 
     def where(self) -> tuple:
         referee = self.session.referee
-        return (referee.prompt().round, referee.step, self.session.history.count, self.session.pending is not None)
+        with self.session.lock:  # one consistent look (an input changes the step and the history at once)
+            return (referee.prompt().round, referee.step, self.session.history.count, self.session.pending is not None)
 
     # -- a step -------------------------------------------------------------------------
 
@@ -215,11 +217,15 @@ class Godfather:
             assert not self.table.failures, self.table.failures
             self.play_step()
 
-    def play_step(self) -> None:
+    def play_step(self, until: Callable[[], bool] | None = None) -> None:
+        """Play the step the table is at; ``until``: a look at the table (taken under its lock) that,
+        when true, leaves the step alone (a test waiting for a step sees it before anything is tapped)."""
         from controller.console.views import only_answer
 
         session = self.session
         with session.lock:  # one consistent look at the table
+            if until is not None and until():
+                return
             before = self.where()
             prompt = session.referee.prompt()
             step = prompt.step

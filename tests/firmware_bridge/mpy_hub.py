@@ -15,12 +15,15 @@ tests skip on it, except under ``CI=true``, where they fail.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,12 +43,23 @@ class RunnerUnavailable(RuntimeError):
 _install_lock = threading.Lock()
 
 
+@contextlib.contextmanager
+def _across_processes(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (another process installing waits for it)."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def ensure_runner() -> str:
     """The path of ``node``, with the pinned MicroPython package installed."""
     node = shutil.which("node")
     if node is None:
         raise RunnerUnavailable("node is not installed (Debian: apt-get install nodejs npm; .ci/run does it)")
-    with _install_lock:
+    with _install_lock, _across_processes(RUNNER_DIR / ".install.lock"):  # the suite may run in several processes
         if not PACKAGE.is_file():
             npm = shutil.which("npm")
             if npm is None:
