@@ -23,7 +23,9 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    rest on its target from before the "3" that goes out of view (an arm over it) and is not seen
    moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
    when the place where it rests showed at the deadline what it showed before the count (the bare
-   table: neither the weapon nor an arm was there). A rest seen only in glimpses (never in view for
+   table: neither the weapon nor an arm was there), or when the table's own texture showed at the
+   deadline in most of the cells where its marker then rests (something passing beside it changes the
+   place around, but not the table under the marker: the marker was not there). A rest seen only in glimpses (never in view for
    ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch ended).
@@ -109,6 +111,9 @@ class AimConfig:
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
     bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
     bare_slack: float = 3.0  # typical difference, plus this (grey levels)
+    table_cells: float = 0.6  # the table showed where the marker later rests when this share of its cells ...
+    table_cell_noise: float = 2.0  # ... differ from the first frame's at most this times the frame's median change
+    table_texture: float = 1.5  # (plus bare_slack) and those cells differ among themselves this times as much
     min_margin_deg: float = 4.0  # a line passing closer than this to a second seat is unsure ...
     line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
     line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)
@@ -483,6 +488,8 @@ class AimReader:
         self._velocity: dict[int, np.ndarray] = {}  # seat -> image px per second between its last two sightings
         self._found_last: set[int] = set()  # seats whose weapon the last analysed frame found
         self._last_read: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (corners, t, contrast) read last
+        self._read_quads: dict[int, list[tuple[float, np.ndarray, float]]] = {s: [] for s in self.shooters}
+        # ... and every pose read: (t, corners, contrast)
         self._pattern = {s: _pattern(markers.weapon_id(s)) for s in self.shooters}
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
@@ -549,6 +556,7 @@ class AimReader:
             if shooter is not None:
                 contrast = _cell_contrast(gray, quad, self._pattern[shooter])
                 self._last_read[shooter] = (quad, t, contrast)
+                self._read_quads[shooter].append((t, quad, contrast))
                 self._record(shooter, quad, t)
                 self._found_last.add(shooter)
         for seat, (quad, seen_t, contrast) in self._last_read.items():
@@ -760,9 +768,12 @@ class AimReader:
                 return result(run, False, "on its target before the deadline, then covered before it was seen "
                               "still", False)
             if not moving:
-                if self._empty_at_deadline(sights, run):
+                if self._empty_at_deadline(sights, run) and not self._there_before(seat, run):
                     return result(run, True, "came to rest after the deadline where the table showed bare at it: "
                                   "pointed late", True)
+                if self._table_under_marker(seat, run):
+                    return result(run, True, "came to rest after the deadline; at the deadline the table showed "
+                                  "where its marker then rests: pointed late", True)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
@@ -816,6 +827,71 @@ class AimReader:
         cy = float(np.median([s.image_centre[1] for s in at_rest]))
         half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
         return self._bare((cx - half, cy - half, cx + half, cy + half))
+
+    def _rest_quad(self, seat: int, run: Rest) -> tuple[np.ndarray, float] | None:
+        """The marker's corners in the image during ``run`` (the reading nearest their median place) and its
+        contrast then; None when it was read fewer than three times in it."""
+        read = [(q, c) for t, q, c in self._read_quads.get(seat, []) if run.start <= t <= run.end]
+        if len(read) < 3:
+            return None
+        centres = np.array([q.mean(axis=0) for q, _ in read])
+        return read[int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))]
+
+    def _marker_shows(self, seat: int, cells: np.ndarray, contrast: float) -> bool:
+        """Whether the cells read at a marker's place show that marker's light/dark order (see
+        ``_still_there``)."""
+        cfg = self.config
+        pattern = self._pattern[seat]
+        pairs = _PAIRS[pattern[_PAIRS[:, 0]] != pattern[_PAIRS[:, 1]]]
+        diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
+        diff = np.where(pattern[pairs[:, 0]] > pattern[pairs[:, 1]], diff, -diff)
+        margin = cfg.still_contrast * max(contrast, 1.0)
+        agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
+        return agree >= cfg.still_pairs and 3 * against <= agree
+
+    def _there_before(self, seat: int, run: Rest) -> bool:
+        """Whether the weapon's marker already showed in the first frame (before the count) where it rests
+        in ``run``: then the place's look at the deadline says nothing of when it came to rest."""
+        rest, first = self._rest_quad(seat, run), self.first_frame
+        if rest is None or first is None:
+            return False
+        cells = _cells(markers.to_gray(first).astype(np.float32), rest[0])
+        return cells is not None and self._marker_shows(seat, cells, rest[1])
+
+    def _table_under_marker(self, seat: int, run: Rest) -> bool:
+        """Whether, at the deadline, the table showed through where the weapon's marker lies at rest after it:
+        most of the marker's cells there showed the deadline frame what the first frame showed (the table
+        before the count, its texture cell by cell, a gain change of the camera allowed for), so the marker
+        was not there. A weapon at rest at that pose at the deadline puts its marker over those cells; an arm
+        or another weapon over it hides the table as well: neither shows the table's own texture. The place
+        must have texture enough (its cells differing from one another well beyond the frame's noise) for
+        the table to be told from a plain arm or sleeve of the same colour."""
+        cfg = self.config
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return False
+        rest = self._rest_quad(seat, run)
+        if rest is None:
+            return False
+        quad, contrast = rest
+        a = markers.to_gray(first).astype(np.float32)
+        b = markers.to_gray(last).astype(np.float32)
+        b *= float(a.mean()) / max(float(b.mean()), 1.0)
+        before, at = _cells(a, quad), _cells(b, quad)
+        if before is None or at is None:
+            return False
+        noise = float(np.median(np.abs(a - b)))  # the frame's typical change: noise, JPEG, shake
+        tolerance = cfg.table_cell_noise * noise + cfg.bare_slack
+        spread = float(np.std(before))
+        if spread < cfg.table_texture * tolerance:
+            return False
+        if self._marker_shows(seat, before, contrast):
+            return False  # the weapon was there before the count (and not read until after the deadline)
+        same = np.abs(at - before) <= tolerance
+        if int(same.sum()) < cfg.table_cells * len(same):
+            return False
+        shown = before[same]
+        return float(np.std(shown)) >= cfg.table_texture * tolerance
 
     def _glimpsed(self, run: Rest, sights: list[Sight]) -> bool:
         """Whether the rest was seen only in glimpses: never in view for ``glimpse_s`` without going out

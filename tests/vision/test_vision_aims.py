@@ -299,3 +299,47 @@ def test_a_still_weapons_ground_point_wanders_along_the_ray_from_the_camera_not_
         assert aim.sure == still, aim.reason
         if still:
             assert (aim.target, aim.late) == (3, False)
+
+
+def _late_reader(first: np.ndarray, at_deadline: np.ndarray, quad: np.ndarray) -> SeatAim:
+    """A weapon of seat 0 first seen after the deadline, at rest on seat 3 from 0.9 s on (its marker at
+    ``quad``, image centre (100, 100)), never seen before: the reader is given the table's first frame and
+    the frame at the deadline."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+    times = [t / 30 for t in range(27, 60)]
+    reader._sights[0] = [_sight(t, foot, direction, plane, 0) for t in times]
+    reader._read_quads[0] = [(t, quad, 80.0) for t in times]
+    reader.first_frame, reader.deadline_frame = first, at_deadline
+    return reader.finish().seats[0]
+
+
+def test_a_late_pointer_is_late_when_the_table_showed_where_its_marker_rests():
+    """At the deadline, another weapon passes beside the place where the late pointer's marker later rests
+    (the place as a whole no longer looks bare), but the table's own texture shows in the marker's cells:
+    the marker was not there, the weapon pointed late (sure). An arm over those cells, or a table with no
+    texture to tell it from an arm, leaves the seat asked."""
+    rng = np.random.default_rng(5)
+    texture = cv2.resize(rng.normal(110, 35, (120, 160)), (640, 480), interpolation=cv2.INTER_LINEAR)  # a cloth
+    first = np.clip(texture + rng.normal(0, 3, texture.shape), 0, 255).astype(np.uint8)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    passing = np.clip(texture + rng.normal(0, 3, texture.shape), 0, 255).astype(np.uint8)
+    cv2.fillConvexPoly(passing, np.array([[60, 60], [86, 60], [86, 140], [60, 140]]), 230)  # beside the marker
+    cv2.fillConvexPoly(passing, np.array([[114, 60], [140, 60], [140, 140], [114, 140]]), 230)
+    aim = _late_reader(first, passing, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, True, True), aim.reason
+    covered = passing.copy()
+    cv2.fillConvexPoly(covered, np.array([[80, 80], [120, 80], [120, 120], [80, 120]]), 150)  # an arm over it
+    aim = _late_reader(first, covered, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    plain = np.full((480, 640), 150, np.uint8)
+    plain_passing = plain.copy()
+    cv2.fillConvexPoly(plain_passing, np.array([[60, 60], [86, 60], [86, 140], [60, 140]]), 230)
+    cv2.fillConvexPoly(plain_passing, np.array([[114, 60], [140, 60], [140, 140], [114, 140]]), 230)
+    aim = _late_reader(plain, plain_passing, quad)
+    assert not aim.sure, aim.reason
+    # the weapon already there before the count, its marker not read until after the deadline: not late
+    held = _with_marker(30, quad, seed=6)
+    aim = _late_reader(held, held.copy(), quad)
+    assert not aim.sure, aim.reason
