@@ -10,14 +10,17 @@ judge instead of judging. No throw before the timeout is a miss the camera is un
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
 partial cover such as the star or a finger); the finer one counts, against the base card found the
-same way, else the registered frame. A displacement counts when seen in two frames, or surely in
+same way, else the registered frame (corrected by the base cards found as sharply as at rest when they
+put it off). A displacement counts when seen in two frames, or surely in
 one (both readings agreeing, or the card found as sharply as at rest: a swing the star then covers).
 
 Per seat, at the end (one reading after the other, each seat's evidence naming the one that
 decided): the crown marker decoded near its place; else its card's look found at its place (as
 sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
 crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
-standee's worth of table changed along its fall line and the crown is gone from its place (its
+standee's worth of table changed along its fall line (the seat's line through its crown's place and
+through its base marker, and the way the crown was last seen going; cm² of table at the seat's own
+scale, from its base marker) and the crown is gone from its place (its
 card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
 a crown lost under a hand and never seen moving asks. Up is
