@@ -10,14 +10,17 @@ judge instead of judging. No throw before the timeout is a miss the camera is un
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
 partial cover such as the star or a finger); the finer one counts, against the base card found the
-same way, else the registered frame. A displacement counts when seen in two frames, or surely in
+same way, else the registered frame (corrected by the base cards found as sharply as at rest when they
+put it off). A displacement counts when seen in two frames, or surely in
 one (both readings agreeing, or the card found as sharply as at rest: a swing the star then covers).
 
 Per seat, at the end (one reading after the other, each seat's evidence naming the one that
 decided): the crown marker decoded near its place; else its card's look found at its place (as
 sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
 crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
-standee's worth of table changed along its fall line and the crown is gone from its place (its
+standee's worth of table changed along its fall line (the seat's line through its crown's place and
+through its base marker, and the way the crown was last seen going; cm² of table at the seat's own
+scale, from its base marker) and the crown is gone from its place (its
 card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
 a crown lost under a hand and never seen moving asks. Up is
@@ -30,6 +33,7 @@ out of sight while a touch would not show, or a hand covers the seat at the end.
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -63,6 +67,11 @@ STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may 
 STAR_LOST_S = 0.5  # the star out of sight this long after it was last seen may still fly (under a hand, say)
 STAR_RADIUS_CM = 3.0  # a 6 cm foam star
 JUMP_CM = 1.0  # a crown seen by a weak likeness alone this far from where it was last seen: not yet believed
+
+
+# a crown card found by its look: shift in cm, measured against the registered frame (no base card),
+# found as sharply as at rest, and the shift in image px
+CardMove = tuple[float, bool, bool, np.ndarray]
 
 
 class Outcome(Enum):
@@ -162,8 +171,10 @@ class _SeatTrack:
     watch: tuple[int, int, int, int]  # low-resolution box where motion makes us look closely
     body: tuple[int, int, int, int]  # full-resolution box of the standee seen from above
     to_cm: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)))  # image px -> cm on the crown's plane
+    table_ppc: float = 0.0  # image px per cm on the table plane at this seat (tilt makes far seats smaller)
     card_mask: np.ndarray | None = None  # low-resolution mask of the crown card's place
     fall_mask: np.ndarray | None = None  # low-resolution mask of the strip a fallen standee lies in
+    lie_mask: np.ndarray | None = None  # that strip and the one along the seat's line through its base marker
     shifts: list[float] = field(default_factory=list)
     crown_look: Look | None = None  # the crown card's look at rest, tracked by correlation
     base_look: Look | None = None
@@ -186,6 +197,7 @@ class _SeatTrack:
     first_move: int | None = None  # frame when the crown was first seen moved a touch's worth from its place
     arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
     last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
+    last_seen_px: np.ndarray | None = None  # the same displacement in image px (the way it went)
     pending_seen: float | None = None  # a weak reading (the card's look alone, not sharp) waiting for a second
     last_seen_sure: bool = False  # the last reading was the decoded marker or the card as sharp as at rest
     star_lost_under_arm: int = 0  # frames its card lay under the hand or arm the star was lost under
@@ -205,6 +217,7 @@ class _SeatTrack:
         self.contact = False
         self.first_change = self.first_move = self.arm_first = None
         self.last_seen_shift = self.pending_seen = None
+        self.last_seen_px = None
         self.last_seen_sure = False
         self.star_lost_under_arm = 0
         self.last_seen_frame = -1
@@ -266,6 +279,8 @@ class ThrowJudge:
         self._candidate_seen = False
         self._hidden_under_hand: set[int] = set()
         self._last_candidates: list[np.ndarray] = []
+        self._offset_frame = -1  # the frame whose shift for reading crowns is worked out (``_offset``)
+        self._frame_offset = (0.0, 0.0)
         self._star_track: list[tuple[int, list[np.ndarray]]] = []  # each frame's star-sized blob centres, when any
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
@@ -290,6 +305,7 @@ class ThrowJudge:
         size = (frames[0].shape[1], frames[0].shape[0])
         scale = self.config.motion_scale
         rest = _median_at_rest(frames, shifts)
+        base_per_crown = self._base_per_crown()
         self._rest_found: dict[int, Detection] | None = None
         self._rest_end = None
         self.tracks = {}
@@ -309,8 +325,8 @@ class ThrowJudge:
                 crown = crown or found.get(markers.crown_id(seat))
                 base = base or found.get(markers.base_id(seat))
             if crown is None:
-                self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0),
-                                               (0, 0, 0, 0), (0, 0, 0, 0))
+                self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0),
+                                               table_ppc=0.0 if base is None else math.sqrt(base.area_px) / markers.BASE_SIZE_CM)
                 continue
             side = crown.side_px
             centre = crown.center
@@ -321,13 +337,16 @@ class ThrowJudge:
             body = _box_around(centre, 0.75 * side, size)
             track = _SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
             track.to_cm = _pixels_to_cm(crown)
-            track.card_mask, track.fall_mask = self._masks(crown, size)
+            track.table_ppc = _table_scale(base, crown, base_per_crown)
+            track.card_mask, track.fall_mask = self._masks(crown, track.table_ppc, size)
+            track.lie_mask = track.fall_mask if base is None else track.fall_mask | self._strip(base.center, track.table_ppc, size)
             still = rest if rest is not None else frames[0]
             track.crown_look = Look.of(still, crown.center, 0.6 * side, search=max(6, int(0.8 * side)))
             if base is not None:
                 track.base_look = Look.of(still, base.center, 0.6 * base.side_px, search=8)
             self.tracks[seat] = track
         self._frames = 0
+        self._offset_frame = -1
         self._armed_at = 0
         self._still = 0
         self._shuriken_seen = False
@@ -353,15 +372,34 @@ class ThrowJudge:
             self._rest_found = found
         return self._rest_found
 
-    def _masks(self, crown: Detection, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    def _base_per_crown(self) -> float:
+        """How much smaller a centimetre on the table looks than one on a crown card (the crown
+        stands nearer the camera): the median over the seats whose both markers the calibration
+        found, else 1."""
+        ratios = [math.sqrt(abs(cv2.contourArea(m.base.astype(np.float32)))) / markers.BASE_SIZE_CM
+                  / (math.sqrt(abs(cv2.contourArea(m.crown.astype(np.float32)))) / markers.CROWN_SIZE_CM)
+                  for m in self.calibration.seats.values() if m.base is not None and m.crown is not None]
+        ratios = [r for r in ratios if 0.3 < r <= 1.0]
+        return float(np.median(ratios)) if ratios else 1.0
+
+    def _masks(self, crown: Detection, ppc: float, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """Low-resolution masks of the crown card's place and of the strip along the seat's fall
-        line (towards and away from the table's centre) where a fallen standee lies."""
+        line (towards and away from the table's centre) where a fallen standee lies, ``ppc`` image px
+        per table cm there."""
         scale = self.config.motion_scale
         low = (size[1] // scale, size[0] // scale)
         card = np.zeros(low, np.uint8)
         cv2.fillConvexPoly(card, np.round(crown.corners / scale).astype(np.int32), 1)
-        ppc = self.calibration.px_per_cm
-        centre = crown.center
+        return card.astype(bool), self._strip(crown.center, ppc, size)
+
+    def _strip(self, centre: np.ndarray, ppc: float, size: tuple[int, int]) -> np.ndarray:
+        """Low-resolution mask of the strip through ``centre`` along the seat's line (towards and away
+        from the table's centre), a fallen standee's reach either way and its width across. A standee
+        stands behind its base marker and its crown is seen displaced from its foot (the farther from under the
+        camera, the more): a standee lying on the table lies along the strip through the base marker
+        as much as along the one through its crown's place."""
+        scale = self.config.motion_scale
+        low = (size[1] // scale, size[0] // scale)
         middle = self.calibration.table_centre()
         along = middle - centre
         along = along / max(float(np.linalg.norm(along)), 1e-6)
@@ -371,7 +409,7 @@ class ThrowJudge:
                           centre - along * half_len - across * half_wide, centre - along * half_len + across * half_wide])
         fall = np.zeros(low, np.uint8)
         cv2.fillConvexPoly(fall, np.round(strip / scale).astype(np.int32), 1)
-        return card.astype(bool), fall.astype(bool)
+        return fall.astype(bool)
 
     def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
               centre: np.ndarray, half: float, upscale: int, rest: np.ndarray | None = None) -> Detection | None:
@@ -484,13 +522,19 @@ class ThrowJudge:
 
     def _confirm_shuriken(self, candidates: list) -> None:
         """The star counts as seen once star-sized blobs in two frames in a row are as far apart as
-        a thrown star flies in one frame; a single blob may be a piece of an arm."""
+        a thrown star flies in one frame; a single blob may be a piece of an arm. A blob with one
+        within a star's radius of it in the other frame stays in place (sensor noise or glare
+        flickering in a bright, noisy room, a wobbling standee): never one end of a flight."""
         centres = [np.array(b.centre) for b in candidates]
         if not self._shuriken_seen:
             px_per_cm = self.calibration.px_per_cm
             low, high = (v * px_per_cm / self.fps for v in (MIN_STAR_SPEED_CM_S, MAX_STAR_SPEED_CM_S))
+            still = STAR_RADIUS_CM * px_per_cm
+            last = self._last_candidates
+            moving_now = [c for c in centres if all(float(np.linalg.norm(c - p)) > still for p in last)]
+            moving_before = [p for p in last if all(float(np.linalg.norm(c - p)) > still for c in centres)]
             self._shuriken_seen = any(low <= float(np.linalg.norm(c - p)) <= high
-                                      for c in centres for p in self._last_candidates)
+                                      for c in moving_now for p in moving_before)
         if centres and self._shuriken_seen and not self._star_free:
             # a star-sized blob while no hand or arm is in view: not a piece of one
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
@@ -548,7 +592,7 @@ class ThrowJudge:
 
     def _examine(self, t: _SeatTrack, frame: np.ndarray) -> None:
         t.examined += 1
-        offset = self.motion.shift
+        offset = self._offset(frame)
         x0, y0, x1, y1 = t.crop
         box = (int(x0 + offset[0]), int(y0 + offset[1]), int(x1 + offset[0]), int(y1 + offset[1]))
         found = self.detector.detect_in(frame, box, upscale=1).get(_armed_crown(t).marker_id)
@@ -563,6 +607,7 @@ class ThrowJudge:
         if card is not None:
             t.card_shifts.append(card)
         marker_registered = False
+        marker_px: np.ndarray | None = None
         if found is None:
             t.hidden += 1
             shift = None
@@ -578,6 +623,7 @@ class ThrowJudge:
         else:
             moved, against = self._crown_shift(t, frame, offset, found)
             shift = float(np.linalg.norm(moved))
+            marker_px = np.linalg.solve(t.to_cm, moved) if abs(np.linalg.det(t.to_cm)) > 1e-12 else None
             marker_registered = against == "registered frame"
             t.shifts.append(shift)
             both = min(shift, card_move[0]) if card_move is not None else 0.0
@@ -594,36 +640,63 @@ class ThrowJudge:
             t.best_shifts.append(seen)
             t.last_seen_frame = self._frames
             t.registered += card_move[1] if card_move is not None else marker_registered
-            self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]))
+            self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]),
+                            px=card_move[3] if card_move is not None else marker_px)
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
+
+    def _offset(self, frame: np.ndarray) -> tuple[float, float]:
+        """This frame's shift against the reference for reading crowns: the registered frame's, unless
+        the base cards found as sharply as at rest (two or more, their median) put the table more than
+        a touch's worth off it. Base cards lie on the table and move with it; the registration (phase
+        correlation of the fixed markers, their median) can be thrown off by things moving over them
+        in a noisy frame, and every crown read against it would then seem to move at once.
+        Worked out once per frame, when a crown is read."""
+        if self._offset_frame == self._frames:
+            return self._frame_offset
+        registered = np.asarray(self.motion.shift, np.float64)
+        off: list[np.ndarray] = []
+        for t in self.tracks.values():
+            if t.base_look is None:
+                continue
+            found = t.base_look.displacement(frame, self.motion.shift)
+            if found is not None and found[2] >= patches.MIN_SCORE_AT_REST:
+                off.append(np.asarray(found[0], np.float64) - registered)
+        offset = self.motion.shift
+        if len(off) >= 2:
+            error = np.median(np.array(off), axis=0)
+            if float(np.linalg.norm(error)) > self.config.moved_cm * self.calibration.px_per_cm:
+                offset = (float(registered[0] + error[0]), float(registered[1] + error[1]))
+                log.debug("frame %d: registration off by %s px by the base cards", self._frames, np.round(error, 2))
+        self._offset_frame, self._frame_offset = self._frames, offset
+        return offset
 
     def _card_under_arm(self, t: _SeatTrack) -> bool:
         """Whether a hand or arm come in from the image border covers a part of the crown card's place."""
         return t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
 
     @staticmethod
-    def _doubtful(t: _SeatTrack, card_move: tuple[float, bool, bool] | None, under_arm: bool) -> float | None:
+    def _doubtful(t: _SeatTrack, card_move: CardMove | None, under_arm: bool) -> CardMove | None:
         """The shift of a card found by its look alone, not as sharply as at rest, while a hand or
         arm covers a part of its place (None otherwise): the parts of the card still in view may
         match its pattern elsewhere (a still crown under the thrower's arm was so found 2.8 cm off,
         three frames long). Such a reading says where the crown may be (a standee falling under a
         hand), never that it moved: the frame counts as one the crown was out of sight."""
-        return card_move[0] if card_move is not None and under_arm and not card_move[2] else None
+        return card_move if card_move is not None and under_arm and not card_move[2] else None
 
-    def _note_doubtful(self, t: _SeatTrack, doubtful: float | None) -> None:
+    def _note_doubtful(self, t: _SeatTrack, doubtful: CardMove | None) -> None:
         if doubtful is None:
             t.pending_seen = None
             return
-        self._note_seen(t, doubtful, sure=False)
-        if doubtful >= self.config.moved_cm and t.first_move is None:
+        self._note_seen(t, doubtful[0], sure=False, px=doubtful[3])
+        if doubtful[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
     def _look(self, t: _SeatTrack, frame: np.ndarray) -> None:
         """The crown measured by its card's look alone (cheap: no decoding)."""
-        card_move = self._card_move(t, frame, self.motion.shift)
+        card_move = self._card_move(t, frame, self._offset(frame))
         doubtful = self._doubtful(t, card_move, card_move is not None and self._card_under_arm(t))
         if card_move is None or doubtful is not None:
             self._note_doubtful(t, doubtful)
@@ -632,13 +705,13 @@ class ThrowJudge:
         t.best_shifts.append(card_move[0])
         t.last_seen_frame = self._frames
         t.registered += card_move[1]
-        self._note_seen(t, card_move[0], sure=card_move[2])
+        self._note_seen(t, card_move[0], sure=card_move[2], px=card_move[3])
         self._confirm_sharp(t, card_move)
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
     @staticmethod
-    def _note_seen(t: _SeatTrack, shift: float, *, sure: bool) -> None:
+    def _note_seen(t: _SeatTrack, shift: float, *, sure: bool, px: np.ndarray | None = None) -> None:
         """Where the crown was last seen. A weak reading (the card's look alone, not as sharp as at
         rest) that puts the crown back more than ``JUMP_CM`` nearer its place than where it was last
         seen counts once a second one agrees with it: a fallen standee's picture lying where the card
@@ -653,9 +726,10 @@ class ThrowJudge:
         if sure:
             t.pending_seen = None
         t.last_seen_shift = shift
+        t.last_seen_px = px
         t.last_seen_sure = sure
 
-    def _confirm_sharp(self, t: _SeatTrack, card_move: tuple[float, bool, bool] | None) -> None:
+    def _confirm_sharp(self, t: _SeatTrack, card_move: CardMove | None) -> None:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
         in this one frame counts (against the base card, or by more than registering the whole
         frame can be off)."""
@@ -663,11 +737,11 @@ class ThrowJudge:
             t.confirmed = max(t.confirmed, card_move[0])
 
     def _card_move(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float],
-                   min_score: float = patches.MIN_SCORE) -> tuple[float, bool, bool] | None:
+                   min_score: float = patches.MIN_SCORE) -> CardMove | None:
         """The crown card's displacement (cm on its plane) found by correlating its look at rest,
         against the base card found the same way (else the registered frame: the first flag says
-        which), and whether it was found as sharply as a card at rest (the second flag); None if
-        unseen."""
+        which), whether it was found as sharply as a card at rest (the second flag), and the
+        displacement in image px; None if unseen."""
         if t.crown_look is None:
             return None
         crown = t.crown_look.displacement(frame, offset, min_score)
@@ -683,7 +757,7 @@ class ThrowJudge:
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
         # sharp: the crown card, and the base card it is measured against, both as clear as at rest
         sharp = crown[2] >= patches.MIN_SCORE_AT_REST and (base is None or base[2] >= patches.MIN_SCORE_AT_REST)
-        return float(np.linalg.norm(t.to_cm @ moved)), base is None, sharp
+        return float(np.linalg.norm(t.to_cm @ moved)), base is None, sharp, np.asarray(moved, np.float64)
 
     def _settled(self, final: bool = False) -> Verdict | None:
         if self._shuriken_seen and self._star_free:
@@ -839,12 +913,19 @@ class ThrowJudge:
         """Neither the crown marker nor its card's look is found at the end: fallen, covered (by the
         star at rest on it, or by a hand), or only not decoded. Down takes a standee's worth of
         table changed along its fall line (cm² of table), and its crown gone from its place: its
-        card's place changed, or the crown seen moving away and never back."""
+        card's place changed, or the crown seen moving away and never back. The fall line is the
+        seat's line (towards and away from the table's centre) and, for a crown seen moving away,
+        the way it went: a star thrown from the side knocks a standee over sideways."""
         cfg = self.config
         changed = self.motion.changed_now()
-        cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        cm2_per_pixel = self._cm2_per_pixel(t)
         card_share = float(changed[t.card_mask].mean()) if t.card_mask is not None and t.card_mask.any() else 1.0
-        area = float(changed[t.fall_mask].sum()) * cm2_per_pixel if t.fall_mask is not None else 0.0
+        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
+        strip = t.lie_mask
+        way = self._fall_way(t) if went_away else None
+        if strip is not None and way is not None:
+            strip = strip | way
+        area = float(changed[strip].sum()) * cm2_per_pixel if strip is not None else 0.0
         ev.crown_card_changed = round(card_share, 2)
         ev.changed_area_cm2 = round(area, 1)
         ev.arm_over_seat = self._arm_over(t)
@@ -854,7 +935,6 @@ class ThrowJudge:
             ev.confidence = 0.3
             return ev
         place_changed = card_share >= cfg.covered_share
-        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
         # seen moving and then back at its place: it swung and stands; a star resting on its crown,
         # raised towards the camera and casting a shadow, changes more than a star on the table
         came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
@@ -862,7 +942,7 @@ class ThrowJudge:
         # unless the star is seen lying elsewhere, where it counts only what of it lies in the strip
         star = 0.0
         if t.contact:
-            elsewhere = self._star_elsewhere(t)
+            elsewhere = self._star_elsewhere(t, strip)
             star = STAR_AREA_CM2 if elsewhere is None else elsewhere
         fallen_area = cfg.fallen_area_cm2 + star
         if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None:
@@ -914,15 +994,15 @@ class ThrowJudge:
             ev.confidence = min(ev.confidence, 0.5)
         return ev
 
-    def _star_elsewhere(self, t: _SeatTrack) -> float | None:
+    def _star_elsewhere(self, t: _SeatTrack, strip: np.ndarray | None) -> float | None:
         """cm² of the seat's fall strip the star covers where it lies, when it is seen lying away
         from this crown; None when it may lie on this crown. Lying away: the last star-sized blob
         seen farther than a star's width from the crown's place after the crown first moved (the
         star bounced off it) lies where a star's worth of table changed at the end, alone (a
         star-sized change, not a part of a fallen standee's)."""
-        if t.crown is None or t.fall_mask is None or t.first_move is None:
+        if t.crown is None or strip is None or t.first_move is None:
             return None
-        ppc = self.calibration.px_per_cm
+        ppc = self._ppc(t)
         away = 2 * STAR_RADIUS_CM * ppc
         far: list[np.ndarray] = []
         for frame, centres in reversed(self._star_track):
@@ -935,7 +1015,7 @@ class ThrowJudge:
             return None
         scale = self.config.motion_scale
         changed = self.motion.changed_now()
-        cm2_per_pixel = (scale / ppc) ** 2
+        cm2_per_pixel = self._cm2_per_pixel(t)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
         for c in far:
             disc = np.zeros(changed.shape, np.uint8)
@@ -945,8 +1025,37 @@ class ThrowJudge:
             star = np.isin(labels, sorted(ids)) if ids else np.zeros(changed.shape, bool)
             area = float(star.sum()) * cm2_per_pixel
             if 0.5 * STAR_AREA_CM2 <= area <= 2.5 * STAR_AREA_CM2:
-                return float((star & t.fall_mask).sum()) * cm2_per_pixel
+                return float((star & strip).sum()) * cm2_per_pixel
         return None
+
+    def _fall_way(self, t: _SeatTrack) -> np.ndarray | None:
+        """Low-resolution mask of the strip a standee lies in when fallen the way its crown was last
+        seen going (from just behind its place to a standee's length beyond, a standee's width
+        across); None without a known way."""
+        if t.crown is None or t.last_seen_px is None:
+            return None
+        norm = float(np.linalg.norm(t.last_seen_px))
+        if norm < 1.0:
+            return None
+        ppc = self._ppc(t)
+        along = t.last_seen_px / norm
+        across = np.array([-along[1], along[0]])
+        centre = t.crown.center.astype(np.float64)
+        back, ahead, half_wide = (markers.CROWN_SIZE_CM / 2 + 1.0) * ppc, FALL_REACH_CM * ppc, FALL_WIDTH_CM / 2 * ppc
+        corners = np.array([centre + along * ahead + across * half_wide, centre + along * ahead - across * half_wide,
+                            centre - along * back - across * half_wide, centre - along * back + across * half_wide])
+        scale = self.config.motion_scale
+        mask = np.zeros(self.motion.changed_now().shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners / scale).astype(np.int32), 1)
+        return mask.astype(bool)
+
+    def _ppc(self, t: _SeatTrack) -> float:
+        """Image px per cm on the table plane at the seat (the calibration's mean without a marker there)."""
+        return t.table_ppc if t.table_ppc > 0 else self.calibration.px_per_cm
+
+    def _cm2_per_pixel(self, t: _SeatTrack) -> float:
+        """cm² of table at the seat one low-resolution pixel covers."""
+        return (self.config.motion_scale / self._ppc(t)) ** 2
 
     def _changed_near_base(self, t: _SeatTrack) -> float:
         """cm² of table changed at the end within a standee's length of the seat's base marker."""
@@ -956,8 +1065,8 @@ class ThrowJudge:
         changed = self.motion.changed_now()
         disc = np.zeros(changed.shape, np.uint8)
         centre = np.round(t.base.center / scale).astype(int)
-        cv2.circle(disc, (int(centre[0]), int(centre[1])), int(FALL_REACH_CM * self.calibration.px_per_cm / scale), 1, -1)
-        return float((changed & disc.astype(bool)).sum()) * (scale / self.calibration.px_per_cm) ** 2
+        cv2.circle(disc, (int(centre[0]), int(centre[1])), int(FALL_REACH_CM * self._ppc(t) / scale), 1, -1)
+        return float((changed & disc.astype(bool)).sum()) * self._cm2_per_pixel(t)
 
     def _arm_over(self, t: _SeatTrack) -> bool:
         """Whether a hand or arm covers the crown card's place: a change reaching in from the image
@@ -972,7 +1081,7 @@ class ThrowJudge:
         if not (arm & t.card_mask).any():
             return False
         _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
-        cm2_per_pixel = (self.config.motion_scale / self.calibration.px_per_cm) ** 2
+        cm2_per_pixel = self._cm2_per_pixel(t)
         changed = self.motion.changed_now()
         went_first = self._went_first(t)
         for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
@@ -1004,7 +1113,7 @@ class ThrowJudge:
         its crown's and its base's places, in any direction."""
         scale = self.config.motion_scale
         mask = np.zeros(self.motion.changed_now().shape, np.uint8)
-        radius = int(round((FALL_REACH_CM + markers.CROWN_SIZE_CM) * self.calibration.px_per_cm / scale))
+        radius = int(round((FALL_REACH_CM + markers.CROWN_SIZE_CM) * self._ppc(t) / scale))
         for mark in (t.crown, t.base):
             if mark is not None:
                 c = np.round(mark.center / scale).astype(int)
@@ -1107,6 +1216,15 @@ def _pixels_to_cm(crown: Detection) -> np.ndarray:
     if abs(np.linalg.det(basis)) < 1e-6:
         return np.eye(2) * markers.CROWN_SIZE_CM / max(crown.side_px, 1.0)
     return np.linalg.inv(basis)
+
+
+def _table_scale(base: Detection | None, crown: Detection, base_per_crown: float) -> float:
+    """Image px per cm on the table plane at a seat: from its base marker's area (flat on the table),
+    else from its crown's, scaled down as the other seats' bases are to their crowns. Under a strong
+    tilt a far seat's centimetre is a third smaller than the near seats'."""
+    if base is not None and base.area_px > 0:
+        return math.sqrt(base.area_px) / markers.BASE_SIZE_CM
+    return math.sqrt(max(crown.area_px, 1.0)) / markers.CROWN_SIZE_CM * base_per_crown
 
 
 def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]]) -> np.ndarray | None:

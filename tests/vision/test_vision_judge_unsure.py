@@ -1,11 +1,15 @@
 """A seat the shuriken passed close to, whose crown the camera could not follow well, makes the
 verdict ask the Godfather instead of reporting "nothing" with confidence."""
 
+import math
+
+import cv2
 import numpy as np
 import pytest
 
-from vision import synth
+from vision import markers, synth
 from vision.calibration import calibrate
+from vision.motion import Blob, BlobKind
 from vision.synth import Scenario
 from vision.throws import JudgeConfig, Outcome, ThrowJudge
 
@@ -76,7 +80,7 @@ def test_a_swing_both_readings_saw_in_one_frame_is_a_touch(armed):
 
 def _stub(monkeypatch, judge, *, decoded=False, card=None, arm=None, changed=None):
     """The judge's readings stubbed: the crown marker decoded or not, the card's look found as
-    ``card`` ((shift cm, against the registered frame, as sharp as at rest) or None), a hand or arm
+    ``card`` ((shift cm, against the registered frame, as sharp as at rest, shift in image px) or None), a hand or arm
     over ``arm`` and what changed at the end (low-resolution masks; None: nothing)."""
     shape = judge.motion.changed_now().shape
     if not decoded:
@@ -94,7 +98,7 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     judge, seat = armed
     t = judge.tracks[seat]
     t.reset()
-    _stub(monkeypatch, judge, card=(2.8, True, False), arm=t.card_mask.copy())  # weak: not as sharp as at rest
+    _stub(monkeypatch, judge, card=(2.8, True, False, np.array([14.0, 0.0])), arm=t.card_mask.copy())  # weak: not as sharp as at rest
     frame = np.zeros(judge._shape, np.uint8)
     for _ in range(3):
         judge._examine(t, frame)
@@ -106,7 +110,7 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     assert ev.crown_seen_at_end and ev.outcome is Outcome.NOTHING and ev.max_shift_cm < 0.1
     # the same card found as sharply as at rest under the hand: the card itself, moved
     t.reset()
-    _stub(monkeypatch, judge, card=(0.9, False, True), arm=t.card_mask.copy())
+    _stub(monkeypatch, judge, card=(0.9, False, True, np.array([4.5, 0.0])), arm=t.card_mask.copy())
     for _ in range(2):
         judge._examine(t, frame)
     monkeypatch.undo()
@@ -183,3 +187,136 @@ def test_the_star_s_unseen_path_past_a_crown_not_seen_either_asks(armed):
     judge._star_back([np.array((float(after[0]), float(after[1])))])
     assert t.passed_unseen_cm is None
     judge._shuriken_seen, judge._star_track, judge._frames = False, [], 0
+
+
+def _lying_fall(judge, t, pixels):
+    """What a fall changes at the end (low resolution): ``pixels`` of the seat's strip along its
+    fall line, beside its crown card's place."""
+    changed = np.zeros(t.card_mask.shape, bool)
+    ys, xs = np.nonzero(t.fall_mask & ~t.card_mask)
+    changed[ys[:pixels], xs[:pixels]] = True
+    return changed
+
+
+def test_a_far_seat_s_fall_is_measured_in_its_own_table_centimetres(armed, monkeypatch):
+    """Under a strong tilt a far seat's centimetre covers a quarter fewer pixels than the mean of the
+    corner markers: a standee falling there changes fewer pixels. Measured at the seat's own scale
+    (its base marker's, flat on the table), the same change is a fall."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    assert t.base is not None and t.table_ppc == pytest.approx(math.sqrt(t.base.area_px) / markers.BASE_SIZE_CM)
+    mean, saved = judge.calibration.px_per_cm, t.table_ppc
+    # 80 % of the least fall at the mean scale, 140 % at the far seat's
+    pixels = int(0.8 * JudgeConfig().fallen_area_cm2 * (mean / judge.config.motion_scale) ** 2)
+    try:
+        for ppc, knocked in ((0.75 * mean, True), (mean, False)):
+            t.table_ppc = ppc
+            t.reset()
+            t.examined, t.first_move = 6, 2
+            ThrowJudge._note_seen(t, 4.6, sure=True)  # last seen 4.6 cm from its place, never back
+            _stub(monkeypatch, judge, changed=_lying_fall(judge, t, pixels))
+            ev = judge._seat_evidence(t)
+            monkeypatch.undo()
+            assert (ev.outcome is Outcome.KNOCKED) is knocked, ev.reason
+            assert ev.changed_area_cm2 == pytest.approx(pixels * (judge.config.motion_scale / ppc) ** 2, abs=0.1)
+    finally:
+        t.table_ppc = saved
+
+
+def test_a_standee_knocked_sideways_lies_the_way_its_crown_went(armed, monkeypatch):
+    """A star from the side tips a standee across its seat's line: it lies the way its crown was
+    last seen going, mostly outside the strip along the seat's line. That way counts as its fall
+    line too; with no way known the same change is too little there to be a fall."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc, scale = judge._ppc(t), judge.config.motion_scale
+    centre = t.crown.center.astype(np.float64)
+    inward = judge.calibration.table_centre() - centre
+    inward /= np.linalg.norm(inward)
+    way = np.array([-inward[1], inward[0]])  # across the seat's line
+    across = inward
+    # a 6 cm wide standee lying from 3 to 15 cm that way (what changed beside its crown card's place)
+    band = np.array([centre + way * 3 * ppc + across * 3 * ppc, centre + way * 15 * ppc + across * 3 * ppc,
+                     centre + way * 15 * ppc - across * 3 * ppc, centre + way * 3 * ppc - across * 3 * ppc])
+    lying = np.zeros(t.card_mask.shape, np.uint8)
+    cv2.fillConvexPoly(lying, np.round(band / scale).astype(np.int32), 1)
+    changed = lying.astype(bool) & ~t.card_mask
+    for px, knocked in ((way * 4.6 * ppc, True), (None, False)):
+        t.reset()
+        t.examined, t.first_move = 6, 2
+        ThrowJudge._note_seen(t, 4.6, sure=True, px=px)
+        _stub(monkeypatch, judge, changed=changed)
+        ev = judge._seat_evidence(t)
+        monkeypatch.undo()
+        assert (ev.outcome is Outcome.KNOCKED) is knocked, ev.reason
+
+
+def test_a_standee_lying_along_its_base_marker_s_line_is_a_fall(armed, monkeypatch):
+    """The crown, standing up to 13 cm above the table, is seen displaced from the standee's foot,
+    which stands behind its base marker: a standee fallen towards the table's centre lies from its
+    foot along the line through its base marker, beyond the strip through its crown's place."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc, scale = judge._ppc(t), judge.config.motion_scale
+    base = t.base.center.astype(np.float64)
+    along = judge.calibration.table_centre() - base
+    along /= np.linalg.norm(along)
+    across = np.array([-along[1], along[0]])
+    # a 6 cm wide standee lying from 2 to 14 cm in front of its base marker
+    band = np.array([base + along * 2 * ppc + across * 3 * ppc, base + along * 14 * ppc + across * 3 * ppc,
+                     base + along * 14 * ppc - across * 3 * ppc, base + along * 2 * ppc - across * 3 * ppc])
+    lying = np.zeros(t.card_mask.shape, np.uint8)
+    cv2.fillConvexPoly(lying, np.round(band / scale).astype(np.int32), 1)
+    t.reset()
+    t.examined, t.first_move = 6, 2
+    ThrowJudge._note_seen(t, 4.6, sure=True)
+    _stub(monkeypatch, judge, changed=lying.astype(bool) & ~t.card_mask)
+    ev = judge._seat_evidence(t)
+    monkeypatch.undo()
+    assert ev.outcome is Outcome.KNOCKED, ev.reason
+
+
+def test_blobs_flickering_in_place_are_not_a_star_in_flight(armed):
+    """A bright, noisy room: star-sized blobs of noise flicker at the same places frame after frame.
+    Two of them a star's flight apart, one in each frame, are no flight: the judge must not count
+    the star as seen (and judge before the throw). A blob that did fly is, beside them."""
+    judge, _ = armed
+    ppc, fps = judge.calibration.px_per_cm, judge.fps
+    flight = 300.0 * ppc / fps  # a star at 3 m/s, one frame
+    noise = [np.array([100.0, 100.0]), np.array([100.0 + flight, 160.0])]
+
+    def blobs(points):
+        return [Blob(BlobKind.SHURIKEN, (0, 0, 1, 1), 50, (float(p[0]), float(p[1]))) for p in points]
+
+    try:
+        judge._shuriken_seen, judge._last_candidates = False, []
+        judge._confirm_shuriken(blobs(noise))
+        judge._confirm_shuriken(blobs([p + 1.5 for p in noise]))  # the same places, a pixel or two off
+        assert not judge._shuriken_seen
+        star = np.array([400.0, 300.0])
+        judge._confirm_shuriken(blobs([p + 1.0 for p in noise] + [star]))
+        judge._confirm_shuriken(blobs([p + 0.5 for p in noise] + [star + [flight, 0.0]]))
+        assert judge._shuriken_seen
+    finally:
+        judge._shuriken_seen, judge._star_free, judge._last_candidates = False, False, []
+
+
+def test_crowns_are_read_against_the_base_cards_when_the_registration_is_off(armed):
+    """A noisy frame whose registration is thrown off (by 2.5 px here): every crown read against
+    it would seem to move at once, three seats "touched" far from the star. The base cards, flat on
+    the table and found as sharply as at rest, put the table where it is: crowns are read there."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    still = judge._recent[-1][0]
+    moved = cv2.warpAffine(still, np.float32([[1, 0, 2.5], [0, 1, 0]]), (still.shape[1], still.shape[0]),
+                           borderMode=cv2.BORDER_REPLICATE)  # the camera shook 2.5 px
+    saved = judge.motion.shift
+    try:
+        judge.motion.shift = (0.0, 0.0)  # the registration missed it
+        judge._offset_frame, judge._frames = -1, 7
+        offset = judge._offset(moved)
+        assert offset == pytest.approx((2.5, 0.0), abs=0.5)
+        assert judge._card_move(t, moved, offset)[0] < 0.1  # the crown has not moved
+        assert judge._card_move(t, moved, (0.0, 0.0))[0] > 0.3  # against the registration: "a touch"
+    finally:
+        judge.motion.shift, judge._offset_frame, judge._frames = saved, -1, 0
