@@ -326,7 +326,7 @@ class ThrowJudge:
                 base = base or found.get(markers.base_id(seat))
             if crown is None:
                 self.tracks[seat] = _SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0),
-                                               table_ppc=0.0 if base is None else math.sqrt(base.area_px) / markers.BASE_SIZE_CM)
+                                               table_ppc=_table_scale(base, None, base_per_crown))
                 continue
             side = crown.side_px
             centre = crown.center
@@ -400,16 +400,21 @@ class ThrowJudge:
         as much as along the one through its crown's place."""
         scale = self.config.motion_scale
         low = (size[1] // scale, size[0] // scale)
-        middle = self.calibration.table_centre()
-        along = middle - centre
+        along = self.calibration.table_centre() - centre
         along = along / max(float(np.linalg.norm(along)), 1e-6)
+        half_len = FALL_REACH_CM * ppc
+        return self._band(low, centre, along, back=half_len, ahead=half_len, half_wide=FALL_WIDTH_CM / 2 * ppc)
+
+    def _band(self, low: tuple[int, int], centre: np.ndarray, along: np.ndarray, *, back: float, ahead: float,
+              half_wide: float) -> np.ndarray:
+        """Low-resolution mask (of shape ``low``) of the band from ``back`` image px behind ``centre`` to
+        ``ahead`` px beyond it along the unit vector ``along``, ``half_wide`` px either side."""
         across = np.array([-along[1], along[0]])
-        half_len, half_wide = FALL_REACH_CM * ppc, FALL_WIDTH_CM / 2 * ppc
-        strip = np.array([centre + along * half_len + across * half_wide, centre + along * half_len - across * half_wide,
-                          centre - along * half_len - across * half_wide, centre - along * half_len + across * half_wide])
-        fall = np.zeros(low, np.uint8)
-        cv2.fillConvexPoly(fall, np.round(strip / scale).astype(np.int32), 1)
-        return fall.astype(bool)
+        corners = np.array([centre + along * ahead + across * half_wide, centre + along * ahead - across * half_wide,
+                            centre - along * back - across * half_wide, centre - along * back + across * half_wide])
+        mask = np.zeros(low, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(corners / self.config.motion_scale).astype(np.int32), 1)
+        return mask.astype(bool)
 
     def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
               centre: np.ndarray, half: float, upscale: int, rest: np.ndarray | None = None) -> Detection | None:
@@ -1038,16 +1043,10 @@ class ThrowJudge:
         if norm < 1.0:
             return None
         ppc = self._ppc(t)
-        along = t.last_seen_px / norm
-        across = np.array([-along[1], along[0]])
-        centre = t.crown.center.astype(np.float64)
-        back, ahead, half_wide = (markers.CROWN_SIZE_CM / 2 + 1.0) * ppc, FALL_REACH_CM * ppc, FALL_WIDTH_CM / 2 * ppc
-        corners = np.array([centre + along * ahead + across * half_wide, centre + along * ahead - across * half_wide,
-                            centre - along * back - across * half_wide, centre - along * back + across * half_wide])
-        scale = self.config.motion_scale
-        mask = np.zeros(self.motion.changed_now().shape, np.uint8)
-        cv2.fillConvexPoly(mask, np.round(corners / scale).astype(np.int32), 1)
-        return mask.astype(bool)
+        low = self.motion.changed_now().shape
+        return self._band((low[0], low[1]), t.crown.center.astype(np.float64), t.last_seen_px / norm,
+                          back=(markers.CROWN_SIZE_CM / 2 + 1.0) * ppc, ahead=FALL_REACH_CM * ppc,
+                          half_wide=FALL_WIDTH_CM / 2 * ppc)
 
     def _ppc(self, t: _SeatTrack) -> float:
         """Image px per cm on the table plane at the seat (the calibration's mean without a marker there)."""
@@ -1218,12 +1217,15 @@ def _pixels_to_cm(crown: Detection) -> np.ndarray:
     return np.linalg.inv(basis)
 
 
-def _table_scale(base: Detection | None, crown: Detection, base_per_crown: float) -> float:
+def _table_scale(base: Detection | None, crown: Detection | None, base_per_crown: float) -> float:
     """Image px per cm on the table plane at a seat: from its base marker's area (flat on the table),
-    else from its crown's, scaled down as the other seats' bases are to their crowns. Under a strong
-    tilt a far seat's centimetre is a third smaller than the near seats'."""
+    else from its crown's, scaled down as the other seats' bases are to their crowns; 0 with neither
+    (the calibration's mean is used then). Under a strong tilt a far seat's centimetre is a third
+    smaller than the near seats'."""
     if base is not None and base.area_px > 0:
         return math.sqrt(base.area_px) / markers.BASE_SIZE_CM
+    if crown is None:
+        return 0.0
     return math.sqrt(max(crown.area_px, 1.0)) / markers.CROWN_SIZE_CM * base_per_crown
 
 

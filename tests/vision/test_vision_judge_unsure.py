@@ -198,6 +198,16 @@ def _lying_fall(judge, t, pixels):
     return changed
 
 
+def _lying_band(t, start, way, across, near_cm, far_cm, ppc, scale):
+    """What a 6 cm wide standee lying from ``near_cm`` to ``far_cm`` from ``start`` along ``way``
+    covers (low resolution, at ``ppc`` image px per cm)."""
+    band = np.array([start + way * near_cm * ppc + across * 3 * ppc, start + way * far_cm * ppc + across * 3 * ppc,
+                     start + way * far_cm * ppc - across * 3 * ppc, start + way * near_cm * ppc - across * 3 * ppc])
+    lying = np.zeros(t.card_mask.shape, np.uint8)
+    cv2.fillConvexPoly(lying, np.round(band / scale).astype(np.int32), 1)
+    return lying.astype(bool)
+
+
 def test_a_far_seat_s_fall_is_measured_in_its_own_table_centimetres(armed, monkeypatch):
     """Under a strong tilt a far seat's centimetre covers a quarter fewer pixels than the mean of the
     corner markers: a standee falling there changes fewer pixels. Measured at the seat's own scale
@@ -236,11 +246,7 @@ def test_a_standee_knocked_sideways_lies_the_way_its_crown_went(armed, monkeypat
     way = np.array([-inward[1], inward[0]])  # across the seat's line
     across = inward
     # a 6 cm wide standee lying from 3 to 15 cm that way (what changed beside its crown card's place)
-    band = np.array([centre + way * 3 * ppc + across * 3 * ppc, centre + way * 15 * ppc + across * 3 * ppc,
-                     centre + way * 15 * ppc - across * 3 * ppc, centre + way * 3 * ppc - across * 3 * ppc])
-    lying = np.zeros(t.card_mask.shape, np.uint8)
-    cv2.fillConvexPoly(lying, np.round(band / scale).astype(np.int32), 1)
-    changed = lying.astype(bool) & ~t.card_mask
+    changed = _lying_band(t, centre, way, across, 3, 15, ppc, scale) & ~t.card_mask
     for px, knocked in ((way * 4.6 * ppc, True), (None, False)):
         t.reset()
         t.examined, t.first_move = 6, 2
@@ -263,14 +269,11 @@ def test_a_standee_lying_along_its_base_marker_s_line_is_a_fall(armed, monkeypat
     along /= np.linalg.norm(along)
     across = np.array([-along[1], along[0]])
     # a 6 cm wide standee lying from 2 to 14 cm in front of its base marker
-    band = np.array([base + along * 2 * ppc + across * 3 * ppc, base + along * 14 * ppc + across * 3 * ppc,
-                     base + along * 14 * ppc - across * 3 * ppc, base + along * 2 * ppc - across * 3 * ppc])
-    lying = np.zeros(t.card_mask.shape, np.uint8)
-    cv2.fillConvexPoly(lying, np.round(band / scale).astype(np.int32), 1)
+    lying = _lying_band(t, base, along, across, 2, 14, ppc, scale)
     t.reset()
     t.examined, t.first_move = 6, 2
     ThrowJudge._note_seen(t, 4.6, sure=True)
-    _stub(monkeypatch, judge, changed=lying.astype(bool) & ~t.card_mask)
+    _stub(monkeypatch, judge, changed=lying & ~t.card_mask)
     ev = judge._seat_evidence(t)
     monkeypatch.undo()
     assert ev.outcome is Outcome.KNOCKED, ev.reason
