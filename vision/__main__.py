@@ -22,7 +22,7 @@ from vision import sheet, synth
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError, ClipError, VisionError
 from vision.progress import progress
-from vision.sources import FrameFolder, PiCamera, UvcCamera, open_video
+from vision.sources import FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
 from vision.throws import judge_clip
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
@@ -192,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    opencv_warnings(shown=args.verbose)
     try:
         return args.run(args)
     except VisionError as exc:

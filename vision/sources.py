@@ -23,6 +23,14 @@ from vision.errors import ClipError
 log = logging.getLogger(__name__)
 
 
+def opencv_warnings(*, shown: bool) -> None:
+    """Whether OpenCV's own warnings reach stderr. They come from its C++ side (a truncated PNG, a
+    V4L2 device that does not answer) beside the one line the command already prints for the same
+    fault, so commands show them only with ``--verbose``."""
+    levels = cv2.utils.logging
+    levels.setLogLevel(levels.LOG_LEVEL_WARNING if shown else levels.LOG_LEVEL_ERROR)
+
+
 class FrameSource(Protocol):
     fps: float
 

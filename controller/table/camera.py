@@ -187,7 +187,9 @@ class LiveCamera:
     def open(cls, spec: str, calibration_path) -> LiveCamera:
         """``webcam:N`` or ``picamera``, with the calibration file made by ``python -m vision calibrate``."""
         from vision.calibration import Calibration
-        from vision.sources import PiCamera, UvcCamera
+        from vision.sources import PiCamera, UvcCamera, opencv_warnings
+
+        opencv_warnings(shown=log.isEnabledFor(logging.DEBUG))
 
         if calibration_path is None:
             raise ValueError("camera.calibration: the camera needs its calibration file (python -m vision calibrate)")
