@@ -210,7 +210,8 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
         raise
     except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         progress.done()
-        print(f"play: {exc}", file=sys.stderr)
+        started = "" if log_path.is_file() else " (no game was started: there is nothing to resume)"
+        print(f"play: {exc}{started}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
     return _finish(referee, record_path, log_path)
@@ -263,7 +264,8 @@ def _resume(args: argparse.Namespace) -> int:
 def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None) -> int:
     """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises.
 
-    ``config`` (a table configuration), if given, says where the console is served."""
+    ``config`` (a table configuration), if given, is the table's hardware and says where the console is
+    served; by default the configuration the game was started with is read again."""
     from .table.runner import Progress, resume
 
     progress = Progress()
@@ -271,7 +273,7 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
     try:
         referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                          console=lambda setup: _console_factory(setup, log_path, config),
-                         salvage=salvage, on_setup=setups.append)
+                         salvage=salvage, on_setup=setups.append, table=config)
     except KeyboardInterrupt:
         return _interrupted(log_path)
     finally:
@@ -350,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="PATH",
                    help=f"where to write the game record (default: a new file in {demo_folder()})")
     p.add_argument("--log", metavar="PATH", help="where to write the game log (default: beside the record)")
-    p.add_argument("--no-camera", action="store_true", help="the Godfather judges the throws (no simulated camera)")
+    p.add_argument("--no-camera", action="store_true", help="the Godfather enters the aims and judges the throws (no simulated camera)")
     p.add_argument("--hub", action="store_true",
                    help="the standees through the USB sensor hub's simulator (real firmware code; plays in real time)")
     p.set_defaults(run=_demo)
@@ -368,8 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("resume", "go on with a game from its game log, after a crash, a pulled plug or Ctrl-C")
     p.add_argument("log", help="the game log")
     p.add_argument("--config", metavar="FILE", default=None,
-                   help="the table configuration: its [console] says where the console is served "
-                        "(default: where it was served before)")
+                   help="the table configuration: its devices, camera and console (default: the file the game "
+                        "was started with, read again; the console where it was served before)")
     p.add_argument("--record", metavar="PATH",
                    help="where to write the game record (default: where the game was started to write it)")
     p.add_argument("--fast", action="store_true", help="no waiting between phases (simulated games)")

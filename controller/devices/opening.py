@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from gpiozero.exc import BadPinFactory
+from gpiozero.exc import BadPinFactory, PinFactoryFallback
 from gpiozero.pins import Factory
 
 from ..errors import HubError
@@ -82,7 +83,14 @@ def open_devices(
         pin_factory = ClockedMockFactory(clock)
         closers.append(pin_factory.close)
     try:
-        tilt, lights, count_lights = _open_backend(config, clock, pin_factory, closers)
+        with warnings.catch_warnings(record=True) as fallbacks:  # gpiozero's search for a pin library:
+            warnings.simplefilter("always", PinFactoryFallback)  # for the log, not the player's terminal
+            tilt, lights, count_lights = _open_backend(config, clock, pin_factory, closers)
+        for fallback in fallbacks:
+            if issubclass(fallback.category, PinFactoryFallback):
+                log.debug("%s", fallback.message)
+            else:
+                warnings.warn_explicit(fallback.message, fallback.category, fallback.filename, fallback.lineno)
         speaker = _open_speaker(config, clock, pin_factory)
         closers.append(speaker.close)
         judge = StandeeJudge(

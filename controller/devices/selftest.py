@@ -17,11 +17,8 @@ import os
 import shutil
 import sys
 import time
-import warnings
 from dataclasses import replace
 from typing import TextIO
-
-from gpiozero.exc import PinFactoryFallback
 
 from ..seats import seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
@@ -94,9 +91,7 @@ def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:
     check_pins(config, where="selftest")
     mock = args.mock or os.environ.get("GPIOZERO_PIN_FACTORY") == "mock"
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PinFactoryFallback)
-            return open_devices(_without_aplay(config, out) if mock else config, mock_pins=True if args.mock else None)
+        return open_devices(_without_aplay(config, out) if mock else config, mock_pins=True if args.mock else None)
     except RuntimeError as error:
         if mock or config.backend != "gpio" or "no GPIO pins" not in str(error):
             raise

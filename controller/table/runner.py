@@ -10,11 +10,12 @@ to the same log.  The game record is written from the referee when the game ends
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..errors import CashNGunsError, RulesError, TableInputError
 from ..record import replay, result
 from ..record.generator import deal_loot
 from ..record.schema import Record, RecordError, from_dict
+from ..rules import RuleSet
 from . import config as table_config
 from . import inputs as I
 from .bots import Bots
@@ -54,7 +56,7 @@ class Setup:
                 "bank": c.bank,
                 "language": c.language,
                 "options": c.options,
-                "source": str(c.source) if c.source else None,
+                "source": os.path.abspath(c.source) if c.source else None,  # its hardware, read again on resume
             },
             "seed": self.seed,
             "simulate": self.simulate,
@@ -132,8 +134,9 @@ def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress,
 
         try:
             camera = LiveCamera.open(spec.source, spec.calibration)
-        except Exception as exc:  # no camera: the Godfather judges every throw
-            say(f"The camera is not available ({exc}): the Godfather judges the throws.")
+        except Exception as exc:  # no camera: the Godfather enters every aim and judges every throw
+            throws = " and judges the throws" if setup.config.ruleset is RuleSet.YAKUZAS else ""
+            say(f"The camera is not available ({exc}): the Godfather enters the aims{throws}.")
         else:
             closers.append(camera.close)
     session = Session(referee, source=_ConsoleNotAttached(), devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
@@ -214,17 +217,25 @@ def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float
 
 
 def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None,
-           salvage: bool = False, on_setup: Callable[[Setup], None] | None = None) -> Referee:
+           salvage: bool = False, on_setup: Callable[[Setup], None] | None = None,
+           table: table_config.TableConfig | None = None) -> Referee:
     """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end.
 
     ``console``, if given, is called with the game's setup (its console tokens) and returns the
     console factory of :func:`open_table`; ``on_setup`` is told the setup read from the log.
+    ``table``: the table's hardware (devices, camera, console, log folder) to go on with; by default
+    the configuration file the game was started with, read again. The game itself (rule set,
+    players, bank, language, options) is always the log's.
 
     With ``salvage``, a damaged log goes on from the last input that replays cleanly: the whole
     log is first kept aside (its name and what is dropped are said), then cut after that input.
     """
     logged = read(log_path, salvage=salvage)
     setup, record = setup_from_header(logged.header, log_path)
+    if table is None:
+        table = _started_with(logged.header, say)
+    if table is not None:
+        setup = replace(setup, config=with_game_of(setup.config, table))
     if on_setup is not None:
         on_setup(setup)
     if console is not None:
@@ -330,6 +341,27 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
         what = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
         raise LogError(f"{where}: line 1: not a usable game log header ({what})") from None
     return setup, record
+
+
+def with_game_of(game: table_config.TableConfig, table: table_config.TableConfig) -> table_config.TableConfig:
+    """``table``'s hardware (devices, camera, console, log folder) with ``game``'s game."""
+    return replace(table, ruleset=game.ruleset, players=game.players, super_powers=game.super_powers,
+                   objects=game.objects, free_seating=game.free_seating, bank=game.bank, language=game.language)
+
+
+def _started_with(header: dict[str, Any], say) -> table_config.TableConfig | None:
+    """The configuration file the game in ``header`` was started with, read again (its devices, camera
+    and console); ``None`` for a game started without one, or when it cannot be read (said)."""
+    table = header.get("table")
+    source = table.get("source") if isinstance(table, dict) else None
+    if not isinstance(source, str) or not source:
+        return None
+    try:
+        return table_config.load(source)
+    except table_config.ConfigError as exc:
+        say(f"The table's configuration cannot be read again ({exc}): going on with the default devices and "
+            f"no camera (give it with --config FILE).")
+        return None
 
 
 def _flag(header: dict[str, Any], key: str, default: bool | None = None) -> bool:
