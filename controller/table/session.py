@@ -428,12 +428,15 @@ class Session:
         self.frame = seen.frame
         told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
         self.say(f"  The camera reads: {told or 'no aim'}.")
-        if unsure or refused:
-            asked = sorted(set(unsure) | set(refused))
-            self.say(f"  The Godfather enters the aims of {', '.join(asked)}.")
+        asked = [n for n in aims if n in unsure or n in refused]
+        if asked:
+            reasons = [f"{n} ({refused[n]})" if n in refused else f"{n} (the camera is unsure)" for n in asked]
+            self.say(f"  The Godfather enters the aims of {', '.join(reasons)}.")
         self.changed()
         if not isinstance(self.source, Bots):
-            return self.source.answer(prompt)
+            answer = self.source.answer(prompt)
+            self._say_entered(answer, asked)
+            return answer
         if self.bots is None:
             raise TableInputError(f"round {prompt.round}: no bots to enter the aims the camera is unsure of")
         entered = self.bots.answer(prompt)  # the Godfather's entry, used only for the seats he has to enter
@@ -451,8 +454,17 @@ class Session:
             self.referee.check(inp)
         except Refused as refusal:  # the rules refuse the whole of it: the Godfather enters every aim
             self.say(f"  {refusal}: the Godfather enters every aim.")
+            self._say_entered(entered, list(entered.aims))
             return entered
+        self._say_entered(inp, asked)
         return inp
+
+    def _say_entered(self, answer: I.Input | None, asked: list[str]) -> None:
+        """The aims the Godfather entered for the seats he was asked (the story names them)."""
+        if not asked or not isinstance(answer, I.Aims):
+            return
+        told = [f"{n} pointed late" if n in answer.late else f"{n} at {answer.aims.get(n) or 'no one'}" for n in asked]
+        self.say(f"  The Godfather enters: {', '.join(told)}.")
 
     # -- shuriken --------------------------------------------------------------
 
