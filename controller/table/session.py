@@ -104,10 +104,11 @@ class ThrowCamera(Protocol):
         """``truth`` (knocked, touched seats) is only known to a simulated camera."""
 
 
-def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int]) -> tuple[CameraVerdict | None, str]:
+def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int], *,
+         name: Callable[[int], str] = lambda seat: f"seat {seat}") -> tuple[CameraVerdict | None, str]:
     """The camera's verdict checked against the tilt sensors: a knocked standee trips its sensor.
 
-    Returns the verdict to use (``None``: the Godfather decides) and why.
+    Returns the verdict to use (``None``: the Godfather decides) and why (``name``: a seat's player).
     """
     if verdict is None:
         return None, "no camera verdict"
@@ -116,7 +117,13 @@ def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int])
     if knocked != down:
         return None, "the camera and the tilt sensors disagree"
     if verdict.needs_godfather:
-        return None, f"the camera is unsure ({verdict.reason})"
+        if verdict.reason != "judged":  # the whole throw is in doubt: say why
+            return None, f"the camera is unsure: {verdict.reason}"
+        seats = verdict.details.get("seats", {}) if isinstance(verdict.details, dict) else {}
+        doubted = sorted(int(s) for s, ev in seats.items()
+                         if isinstance(ev, dict) and ev.get("confidence", 1.0) <= verdict.confidence + 1e-9)
+        whose = " and ".join(f"{name(s)}'s standee" for s in doubted) or "a standee"
+        return None, f"the camera is unsure of {whose}"
     return verdict, "camera and sensors agree"
 
 
@@ -501,7 +508,7 @@ class Session:
         if verdict is not None and self.game_log is not None:
             self.game_log.seen({"camera": {"thrower": plan.thrower, **verdict.details}})
         went_down = self._went_down if self.devices is not None else {seat_of(n) for n in plan.knocked}
-        used, why = fuse(verdict, went_down, standing)
+        used, why = fuse(verdict, went_down, standing, name=lambda seat: game.players[seat].name)
         if not isinstance(self.source, Bots):  # the Godfather confirms or overrules, seeing the frame
             names = self.referee.names
             self.pending = {
@@ -522,7 +529,7 @@ class Session:
             return self.source.answer(prompt)
         if used is None:
             if self.camera is not None:
-                self.say(f"  {why}: the Godfather decides.")
+                self.say(f"  {why[0].upper()}{why[1:]}: the Godfather decides.")
             return bots.godfather_verdict(plan)
         names = self.referee.names
         return I.Throw(
