@@ -6,7 +6,7 @@ Subcommands:
   play --config FILE [--simulate]  referee a game at the table
   resume LOG [--salvage]        go on with a game from its game log
   selftest [options]            blink each seat LED, play each sound, show each tilt sensor live
-  vision ...                    the camera: calibrate, print markers, judge a throw (``vision.__main__``)
+  vision ...                    the camera: calibrate, print markers, judge a throw, read the aims (``vision.__main__``)
   hub ...                       the USB sensor hub: install its firmware, simulate it, watch it (``firmware_bridge.__main__``)
 
 Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on stderr), 70 an internal error
@@ -28,7 +28,7 @@ EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGI
 DELEGATED = {
     # subcommand: (module whose main(argv) runs it, what it does)
     "selftest": ("controller.devices.selftest", "check the seat LEDs, the sounds and the tilt sensors"),
-    "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, render test clips"),
+    "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, read the aims, render test clips"),
     "hub": ("firmware_bridge.__main__", "the USB sensor hub: install its firmware on a Pico, simulate it, watch it"),
 }
 

@@ -136,7 +136,7 @@ def cmd_synth_aims(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vision", description="Camera referee for Shuriken throws.")
+    parser = argparse.ArgumentParser(prog="python -m vision", description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
     sub = parser.add_subparsers(dest="command", required=True)
 
