@@ -6,7 +6,8 @@ needed (:meth:`Referee.prompt`) and gets it from where it comes at a table:
 - the counts from the devices (count LEDs and the speaker), the withdrawals from the
   tilt sensors' judge;
 - each shuriken throw from the camera, fused with the tilt sensors, and from the
-  Godfather when the camera is unsure, missing or failing;
+  Godfather when the camera is unsure, missing or failing (at a real table the Godfather
+  cues the camera before each throw: :meth:`Session.cue_throw`);
 - everything else from the Godfather's console, or from the bots.
 
 Every input is written to the game log (and synced) before it is applied; every standee

@@ -139,6 +139,8 @@ def test_the_cue_arms_the_camera_and_its_verdict_is_confirmed_as_the_cameras(cli
     source = Throw(frames)
     session, relay, log = real_table(LiveCamera(source, calibration, fps=spec.fps), tmp_path)
     with TestClient(create_app(relay)) as client:
+        game = threading.Thread(target=session.play_step, daemon=True)  # the session waits for the console
+        game.start()
         before = state(client, relay)
         assert before["camera"] == {"throws": True, "watching": None, "note": None}
         assert post(client, relay, {"kind": "watch", "thrower": THROWER, "target": TARGET}).json()["ok"]
@@ -163,9 +165,33 @@ def test_the_cue_arms_the_camera_and_its_verdict_is_confirmed_as_the_cameras(cli
         confirm = {"kind": "throw", "thrower": THROWER, "target": TARGET, "knocked": verdict["knocked"],
                    "touched": verdict["touched"], "source": "camera", "confidence": verdict["confidence"]}
         assert post(client, relay, confirm).json()["ok"]
+        game.join(timeout=5.0)
+        assert not game.is_alive()  # the throw is in: the session goes on to the next
     entered = logged(log).inputs
     assert entered[-1] == {**confirm, "kind": "throw"} and not any(e["kind"] == "watch" for e in entered)
     assert session.referee.round.thrown and session.pending is None and session.frame is not None
+
+
+def test_a_verdict_the_tilt_sensors_do_not_back_waits_for_the_godfather_who_overrules_it(clip, tmp_path):
+    spec, frames, calibration = clip
+    source = Throw(frames)
+    session, relay, log = real_table(LiveCamera(source, calibration, fps=spec.fps), tmp_path)
+    with TestClient(create_app(relay)) as client:
+        assert post(client, relay, {"kind": "watch", "thrower": THROWER}).json()["ok"]  # the target not said yet
+        source.go.set()  # Cy's tilt sensor tells of no fall
+        verdict = wait_for(lambda: (state(client, relay)["pending"] or {}).get("verdict"))
+        assert verdict["knocked"] == ["Cy"] and verdict["target"] is None
+        assert not verdict["sure"] and verdict["reason"] == "the camera and the tilt sensors disagree"
+        # another thrower waits; the target said now goes with the verdict
+        reply = post(client, relay, {"kind": "watch", "thrower": "Dee"})
+        assert reply.status_code == 409
+        assert reply.json()["refused"] == "round 1: the camera's verdict on Aiko's throw waits: confirm or overrule it first"
+        assert post(client, relay, {"kind": "watch", "thrower": THROWER, "target": TARGET}).json()["ok"]
+        assert state(client, relay)["pending"]["verdict"] == {**verdict, "target": TARGET}
+        overruled = {"kind": "throw", "thrower": THROWER, "target": TARGET, "knocked": [], "touched": ["Cy"], "source": "godfather"}
+        assert post(client, relay, overruled).json()["ok"]
+    assert logged(log).inputs[-1] == {**overruled, "confidence": None}
+    assert [e["camera"]["knocked"] for e in logged(log).seen if "camera" in e] == [[2]]  # what the camera saw, kept
 
 
 def test_a_camera_that_fails_says_so_and_the_godfather_enters_the_throw(tmp_path):
