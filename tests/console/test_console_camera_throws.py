@@ -8,108 +8,20 @@ import threading
 import time
 
 import pytest
+from camera_kit import TARGET, THROWER, StillTable, Stuck, Throw, Unplugged, real_table, throw_clip
 from console_kit import console_table
 from starlette.testclient import TestClient
 
 from controller.console.server import create_app
 from controller.devices.simulation import StandeeMove
 from controller.table import gamelog
-from controller.table import inputs as I
 from controller.table.camera import LiveCamera
 from controller.table.referee import Step
-from vision.calibration import calibrate
-from vision.synth import HandMove, Scenario, random_spec, render_clip
-
-CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
-             tilt_deg=5.0, lens_k1=0.03)
-THROWER, TARGET = "Aiko", "Cy"  # seats 0 and 2 of the 6 players' Yakuzas table below
 
 
 @pytest.fixture(scope="module")
 def clip():
-    """Aiko's shuriken knocks Cy's standee over: the frames and the table's calibration."""
-    spec = random_spec(11, seats=6, thrower=0, scenario=Scenario.KNOCK, hits=((2, "knocked"),), hand=HandMove.NONE,
-                       **CLEAN)
-    frames = list(render_clip(spec).frames())
-    return spec, frames, calibrate(frames[:3], spec.seats, setup=False)
-
-
-class Throw:
-    """A camera over the table: the table at rest until the throw is let go (``go``), then the clip,
-    then the table at rest again (the last frame, as long as it is read)."""
-
-    def __init__(self, frames, *, rest: int = 3) -> None:
-        self.frames, self.rest = frames, rest
-        self.go = threading.Event()
-        self.i = 0
-        self.closed = False
-
-    def read(self):
-        if self.i >= self.rest and not self.go.wait(timeout=10.0):
-            return None
-        frame = self.frames[min(self.i, len(self.frames) - 1)]
-        self.i += 1
-        return frame
-
-    def close(self) -> None:
-        self.closed = True
-
-
-class StillTable:
-    """A camera that films the table at rest, and nothing else (no throw ever comes)."""
-
-    def __init__(self, frame) -> None:
-        self.frame = frame
-        self.reads = 0
-
-    def read(self):
-        self.reads += 1
-        time.sleep(0.002)
-        return self.frame
-
-    def close(self) -> None:
-        pass
-
-
-class Unplugged:
-    """A webcam pulled out of its USB port."""
-
-    def read(self):
-        raise OSError("/dev/video0: No such device")
-
-    def close(self) -> None:
-        pass
-
-
-class Stuck:
-    """A camera whose driver never returns a frame (until the test lets it go)."""
-
-    def __init__(self) -> None:
-        self.free = threading.Event()
-
-    def read(self):
-        self.free.wait(timeout=10.0)
-        return None
-
-    def close(self) -> None:
-        self.free.set()
-
-
-def real_table(camera, tmp_path):
-    """A real table's session (no bots: the Godfather's console answers), at round 1's throws, where
-    Aiko and Dee (the yakuzas) may throw; its game log is read back by the tests."""
-    log = gamelog.GameLog.create(tmp_path / "game.log", {"record": {}})
-    session, relay = console_table("yakuzas", 6, 1, cards=False, camera=camera, game_log=log)
-    session.bots = None  # at a real table the players throw; nobody plays their part
-    session.submit(I.CardsDown({}))
-    prompt = session.referee.prompt()
-    session.submit(I.Aims({n: (t[0] if t else None) for n, t in prompt.options["targets"].items()}))
-    session.submit(I.Withdrawals([], []))
-    session.submit(I.Show({}))
-    prompt = session.referee.prompt()
-    assert prompt.step is Step.THROWS and prompt.players == ["Aiko", "Dee"]
-    assert prompt.options["targets"][THROWER] == ["Cy", "Eli"]
-    return session, relay, log
+    return throw_clip()
 
 
 def post(client, relay, data):
@@ -245,13 +157,18 @@ def test_an_undo_or_a_cue_for_another_thrower_ends_the_watch(clip, tmp_path):
         # the same thrower again, now with his target: the watch goes on
         assert post(client, relay, {"kind": "watch", "thrower": "Dee", "target": "Bo"}).json()["ok"]
         assert session.watch is second and second.target == "Bo" and not second.cancel.is_set()
+        # the thrower tapped again: the camera stops watching
+        assert post(client, relay, {"kind": "watch", "thrower": None}).json()["ok"]
+        assert second.cancel.is_set() and session.watch is None
+        assert post(client, relay, {"kind": "watch", "thrower": "Dee"}).json()["ok"]
+        third = session.watch
         inputs = session.history.count
         assert post(client, relay, {"kind": "undo", "count": inputs}).json()["ok"]
-        assert second.cancel.is_set() and session.watch is None
-        second.thread.join(timeout=2.0)
-        assert not second.thread.is_alive()
+        assert third.cancel.is_set() and session.watch is None
+        third.thread.join(timeout=2.0)
+        assert not third.thread.is_alive()
         assert state(client, relay)["camera"]["watching"] is None and session.referee.step is Step.BBB
-        # a cue is refused away from the throws, and the thrower tapped again stops the watch
+        # a cue is refused away from the throws
         reply = post(client, relay, {"kind": "watch", "thrower": THROWER})
         assert reply.status_code == 409
         assert reply.json()["refused"] == "round 1: the camera watches a shuriken only while they are thrown"
