@@ -578,9 +578,11 @@ class Session:
                 self._end_watch()
             elif thrower not in prompt.players:
                 return f"{where}: {thrower[:40]} has no shuriken to throw now"
-            elif target is not None and target not in prompt.options["targets"].get(thrower, []):
-                legal = prompt.options["targets"].get(thrower, [])
-                return f"{where}: {thrower} may not throw at {target[:40]} (the legal targets: {', '.join(legal) or 'none'})"
+            elif not prompt.options["targets"].get(thrower):
+                return f"{where}: {thrower} has no one to throw at ({thrower}'s shuriken is shown, not thrown)"
+            elif target is not None and target not in prompt.options["targets"][thrower]:
+                legal = prompt.options["targets"][thrower]
+                return f"{where}: {thrower} may not throw at {target[:40]} (the legal targets: {', '.join(legal)})"
             elif verdict is not None:
                 if verdict["thrower"] != thrower:
                     return f"{where}: the camera's verdict on {verdict['thrower']}'s throw waits: confirm or overrule it first"

@@ -88,7 +88,7 @@ class Stuck:
         self.free.set()
 
 
-def real_table(camera, tmp_path):
+def real_table(camera, tmp_path, withdrew=()):
     """A real table's session (no bots: the Godfather's console answers), at round 1's throws, where
     Aiko and Dee (the yakuzas) may throw; its game log is read back by the tests."""
     log = gamelog.GameLog.create(tmp_path / "game.log", {"record": {}})
@@ -97,9 +97,9 @@ def real_table(camera, tmp_path):
     session.submit(I.CardsDown({}))
     prompt = session.referee.prompt()
     session.submit(I.Aims({n: (t[0] if t else None) for n, t in prompt.options["targets"].items()}))
-    session.submit(I.Withdrawals([], []))
+    session.submit(I.Withdrawals(list(withdrew), []))
     session.submit(I.Show({}))
     prompt = session.referee.prompt()
     assert prompt.step is Step.THROWS and prompt.players == ["Aiko", "Dee"]
-    assert prompt.options["targets"][THROWER] == ["Cy", "Eli"]
+    assert withdrew or prompt.options["targets"][THROWER] == ["Cy", "Eli"]
     return session, relay, log

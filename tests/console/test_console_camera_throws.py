@@ -196,6 +196,13 @@ def test_a_malformed_cue_gets_one_line_and_changes_nothing(bad, why, tmp_path):
     assert session.watch is None and len(logged(log).inputs) == 4
 
 
+def test_no_cue_for_a_yakuza_with_no_one_to_throw_at(tmp_path):
+    session, relay, _log = real_table(LiveCamera(Unplugged(), None, fps=30), tmp_path, withdrew=["Bo", "Cy", "Eli", "Fay"])
+    assert session.referee.prompt().options["targets"] == {"Aiko": [], "Dee": []}
+    assert session.cue_throw(THROWER) == "round 1: Aiko has no one to throw at (Aiko's shuriken is shown, not thrown)"
+    assert session.watch is None
+
+
 def test_without_a_camera_or_in_a_simulated_game_nothing_is_cued(tmp_path):
     session, relay, _log = real_table(None, tmp_path)
     assert session.cue_throw(THROWER) == "no camera watches the throws at this table"

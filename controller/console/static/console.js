@@ -617,7 +617,7 @@ function throwsStep() {
   // a thrower tapped cues the camera for his throw (tapped again: it stops watching)
   const tapThrower = (n) => () => {
     draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelGoes(); redraw();
-    if (cam.throws && draft.thrower) cue(draft.thrower, onlyTarget(draft.thrower));
+    if (cam.throws && draft.thrower && (state.options.targets[draft.thrower] || []).length) cue(draft.thrower, onlyTarget(draft.thrower));
     else if (cam.throws && watching) cue(null);
   };
   controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, tapThrower(n), { pressed: t === n }))));
@@ -627,7 +627,7 @@ function throwsStep() {
   } else if (cam.note) {
     controls.push(el("div", { class: "camera-note", "data-camera-note": "" }, cam.note));
   }
-  if (cam.throws && t && !watched(t)) {
+  if (cam.throws && t && !watched(t) && (state.options.targets[t] || []).length) {
     controls.push(row(button(`${t} throws: the camera watches`, "watch-throw", () => cue(t, draft.target || onlyTarget(t)), { primary: true, send: true })));
   }
   if (t) {
