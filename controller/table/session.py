@@ -642,7 +642,7 @@ class Session:
             try:
                 verdict = camera.judge(thrower=watch.seat, seats=watch.seats, number=watch.number, cancel=watch.cancel)
             except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the throw
-                failed = str(exc) or type(exc).__name__
+                failed = " ".join(str(exc).split())[:200] or type(exc).__name__  # one line (OpenCV's have several)
         clock = self.devices.clock if self.devices is not None else None
         if verdict is not None and clock is not None and not hasattr(clock, "advance"):
             timing = self.devices.config.timing  # the tilt sensors tell of the standees that fell

@@ -74,6 +74,17 @@ class Unplugged:
         pass
 
 
+class Garbled:
+    """A camera whose driver fails with a message of several lines, as OpenCV's do."""
+
+    def read(self):
+        raise RuntimeError("OpenCV(4.10.0) cap_v4l.cpp:1048: error: (-215:Assertion failed) !frame.empty()\n"
+                           "  in function 'read'\n")
+
+    def close(self) -> None:
+        pass
+
+
 class Stuck:
     """A camera whose driver never returns a frame (until the test lets it go)."""
 

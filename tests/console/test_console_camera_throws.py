@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from camera_kit import TARGET, THROWER, StillTable, Stuck, Throw, Unplugged, real_table, throw_clip
+from camera_kit import TARGET, THROWER, Garbled, StillTable, Stuck, Throw, Unplugged, real_table, throw_clip
 from console_kit import console_table
 from starlette.testclient import TestClient
 
@@ -106,12 +106,16 @@ def test_a_verdict_the_tilt_sensors_do_not_back_waits_for_the_godfather_who_over
     assert [e["camera"]["knocked"] for e in logged(log).seen if "camera" in e] == [[2]]  # what the camera saw, kept
 
 
-def test_a_camera_that_fails_says_so_and_the_godfather_enters_the_throw(tmp_path):
-    session, relay, log = real_table(LiveCamera(Unplugged(), None, fps=30), tmp_path)
+@pytest.mark.parametrize("camera, why", [
+    (Unplugged, "/dev/video0: No such device"),
+    (Garbled, "OpenCV(4.10.0) cap_v4l.cpp:1048: error: (-215:Assertion failed) !frame.empty() in function 'read'"),
+])
+def test_a_camera_that_fails_says_so_and_the_godfather_enters_the_throw(camera, why, tmp_path):
+    session, relay, log = real_table(LiveCamera(camera(), None, fps=30), tmp_path)
     with TestClient(create_app(relay)) as client:
         assert post(client, relay, {"kind": "watch", "thrower": THROWER}).json()["ok"]
         note = wait_for(lambda: state(client, relay)["camera"]["note"])
-        assert note == "The camera failed on Aiko's throw (/dev/video0: No such device): the Godfather enters it."
+        assert note == f"The camera failed on Aiko's throw ({why}): the Godfather enters it."
         assert "\n" not in note and session.pending is None and session.watch is None
         assert any(note in line for line in session.lines)
         reply = post(client, relay, {"kind": "throw", "thrower": THROWER, "target": "Eli", "knocked": ["Eli"], "source": "godfather"})
