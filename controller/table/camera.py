@@ -46,6 +46,7 @@ def verdict_of(verdict) -> CameraVerdict:
         needs_godfather=bool(verdict.needs_godfather),
         reason=verdict.reason,
         details=verdict.details(),
+        timed_out=verdict.reason.startswith("timeout"),  # armed, it saw nothing happen: no throw came
     )
 
 
@@ -94,7 +95,8 @@ class SimulatedCamera:
 
         return set(clear_targets(seats, thrower))
 
-    def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
+    def judge(self, *, thrower: int, seats: int, number: int, truth=None,
+              cancel: threading.Event | None = None) -> CameraVerdict | None:
         from vision.synth import Scenario, random_spec, render_clip
         from vision.throws import judge_frames
 
@@ -291,20 +293,29 @@ class LiveCamera:
         step = max(1, len(still) // 9)
         return find_table(still[::step][:9])
 
-    def judge(self, *, thrower: int, seats: int, number: int, truth=None) -> CameraVerdict | None:
+    def judge(self, *, thrower: int, seats: int, number: int, truth=None,
+              cancel: threading.Event | None = None) -> CameraVerdict | None:
+        """The verdict on the throw that comes next: ``None`` when ``cancel`` is set first (checked
+        at every frame)."""
         self.unwatch()
-        return _vision(lambda: self._judge(thrower=thrower, seats=seats))
+        return _vision(lambda: self._judge(thrower=thrower, seats=seats, cancel=cancel))
 
-    def _judge(self, *, thrower: int, seats: int) -> CameraVerdict:
-        from vision.throws import ThrowJudge
+    def _judge(self, *, thrower: int, seats: int, cancel: threading.Event | None = None) -> CameraVerdict | None:
+        from vision.calibration import calibrate
+        from vision.throws import JudgeConfig, ThrowJudge
 
         if hasattr(self.source, "lock_exposure"):
             self.source.lock_exposure()
-        judge = ThrowJudge(self.calibration, seats=seats, thrower=thrower, fps=self.fps)
-        reference = [self._read() for _ in range(judge.config.reference_frames)]
+        config = JudgeConfig()
+        reference = [self._read() for _ in range(config.reference_frames)]
+        # without a calibration file the table at rest calibrates itself (standees may lie down already)
+        calibration = self.calibration if self.calibration is not None else calibrate(reference, seats, setup=False)
+        judge = ThrowJudge(calibration, seats=seats, thrower=thrower, fps=self.fps, config=config)
         judge.arm(reference)
         frame = reference[-1]
         for _ in range(self.max_frames):
+            if cancel is not None and cancel.is_set():
+                return None
             frame = self._read()
             verdict = judge.feed(frame)
             if verdict is not None:

@@ -6,7 +6,8 @@ needed (:meth:`Referee.prompt`) and gets it from where it comes at a table:
 - the counts from the devices (count LEDs and the speaker), the withdrawals from the
   tilt sensors' judge;
 - each shuriken throw from the camera, fused with the tilt sensors, and from the
-  Godfather when the camera is unsure, missing or failing;
+  Godfather when the camera is unsure, missing or failing (at a real table the Godfather
+  cues the camera before each throw: :meth:`Session.cue_throw`);
 - everything else from the Godfather's console, or from the bots.
 
 Every input is written to the game log (and synced) before it is applied; every standee
@@ -60,6 +61,7 @@ class CameraVerdict:
     reason: str = ""
     details: dict = field(default_factory=dict)
     frame: bytes | None = None  # the frame it was judged on (JPEG), for the Godfather to see
+    timed_out: bool = False  # armed, it saw no throw and nothing change before its timeout
 
 
 @dataclass
@@ -99,9 +101,29 @@ class ThrowCamera(Protocol):
     """Judges one shuriken throw; ``None`` when it cannot (no camera, a failure)."""
 
     def judge(
-        self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None
+        self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None,
+        cancel: threading.Event | None = None,
     ) -> CameraVerdict | None:
-        """``truth`` (knocked, touched seats) is only known to a simulated camera."""
+        """``truth`` (knocked, touched seats) is only known to a simulated camera; ``cancel``, once
+        set, ends the watch (``None``)."""
+
+
+WATCH_SECONDS = 40.0  # a camera cued for a throw that gives no verdict in this long: the Godfather enters it
+
+
+@dataclass(eq=False)
+class ThrowWatch:
+    """The camera cued for one throw at a real table: it watches from before the throw until its verdict."""
+
+    thrower: str
+    target: str | None
+    seat: int
+    seats: int
+    number: int  # the throw's number for the camera: the round's, times 100, plus the throws before it
+    key: tuple[int, int, int]  # (round, inputs accepted, undos) when cued: the step it was cued at
+    cancel: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+    timer: threading.Timer | None = None
 
 
 def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int], *,
@@ -166,6 +188,10 @@ class Session:
         self.history = History.start(referee)  # the inputs since the session started, for an undo
         self.undos = 0  # how many times an input was taken back
         self._counted: int | None = None  # the round whose aiming count was given
+        self.watch: ThrowWatch | None = None  # the camera cued for a throw, watching (a real table)
+        self.camera_note: str | None = None  # why the camera gave no verdict on the last throw cued
+        self.watch_seconds = WATCH_SECONDS
+        self._watch_thread: threading.Thread | None = None  # the last watch's thread (it may still end)
         self._went_down: set[int] = set()
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
@@ -195,6 +221,7 @@ class Session:
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
             self._counted = prompt.round
             if isinstance(camera, CountWatcher):  # a live camera keeps the count's frames for the aims
+                self._let_go_of_camera()
                 camera.watch()
             self._count()
         inp: I.Input | None
@@ -246,6 +273,8 @@ class Session:
             if isinstance(inp, I.Withdrawals):
                 self.history.seal()  # the withdrawal count's result is final
             self.pending = None
+            self._end_watch()  # an input ends the step the camera was cued at
+            self.camera_note = None
             self._tell(outcome)
             self._echo()
         self.changed()
@@ -289,6 +318,8 @@ class Session:
             adopt(self.referee, replayed)
             self.pending = None
             self.frame = None
+            self._end_watch()
+            self.camera_note = None
             self.undos += 1
             manual = next((e for e in dropped if not e.auto), dropped[0])
             self.say(f"  Undone: {describe(manual.input)}.")
@@ -510,19 +541,7 @@ class Session:
         went_down = self._went_down if self.devices is not None else {seat_of(n) for n in plan.knocked}
         used, why = fuse(verdict, went_down, standing, name=lambda seat: game.players[seat].name)
         if not isinstance(self.source, Bots):  # the Godfather confirms or overrules, seeing the frame
-            names = self.referee.names
-            self.pending = {
-                "verdict": {
-                    "thrower": plan.thrower,
-                    "target": plan.target,
-                    "knocked": names(sorted(verdict.knocked)) if verdict else [],
-                    "touched": names(sorted(verdict.touched)) if verdict else [],
-                    "confidence": round(verdict.confidence, 3) if verdict else None,
-                    "reason": why,
-                    "sure": used is not None,
-                    "frame": bool(verdict and verdict.frame),
-                }
-            }
+            self.pending = {"verdict": self._verdict_shown(plan.thrower, plan.target, verdict, used, why)}
             self.frame = verdict.frame if verdict else None
             self.say(f"  {plan.thrower}'s throw: {why}; the Godfather confirms or overrules.")
             self.changed()
@@ -536,6 +555,161 @@ class Session:
             plan.thrower, plan.target, names(sorted(used.knocked)), names(sorted(set(used.touched) - set(used.knocked))),
             source="camera", confidence=round(used.confidence, 3),
         )
+
+    # -- the camera cued for a throw (a real table) ---------------------------------
+
+    def watches_throws(self) -> bool:
+        """Whether the Godfather cues the camera before each throw: a camera at a real table (in a
+        simulated game the bots' throws are filmed and judged as they are played)."""
+        return self.camera is not None and self.bots is None
+
+    def _step_key(self) -> tuple[int, int, int]:
+        return (self.referee.prompt().round, self.history.count, self.undos)
+
+    def cue_throw(self, thrower: str | None, target: str | None = None) -> str | None:
+        """The Godfather says who throws next (and, if he knows it, at whom): the camera arms on the
+        table at rest and watches that throw until its verdict, which then waits for the Godfather as
+        a simulated one does (``pending``).  ``thrower`` None: the camera stops watching.  A cue is
+        not an input of the game.  Returns ``None`` when done, else why not, in one line."""
+        with self.lock:
+            prompt = self.referee.prompt()
+            where = f"round {prompt.round}"
+            if not self.watches_throws():
+                return "no camera watches the throws at this table"
+            if prompt.step is not Step.THROWS:
+                return f"{where}: the camera watches a shuriken only while they are thrown"
+            verdict = (self.pending or {}).get("verdict")
+            if thrower is None:
+                if self.watch is None:
+                    return None
+                self._end_watch()
+            elif thrower not in prompt.players:
+                return f"{where}: {thrower[:40]} has no shuriken to throw now"
+            elif not prompt.options["targets"].get(thrower):
+                return f"{where}: {thrower} has no one to throw at ({thrower}'s shuriken is shown, not thrown)"
+            elif target is not None and target not in prompt.options["targets"][thrower]:
+                legal = prompt.options["targets"][thrower]
+                return f"{where}: {thrower} may not throw at {target[:40]} (the legal targets: {', '.join(legal)})"
+            elif verdict is not None:
+                if verdict["thrower"] != thrower:
+                    return f"{where}: the camera's verdict on {verdict['thrower']}'s throw waits: confirm or overrule it first"
+                if target is None or target == verdict["target"]:
+                    return None
+                self.pending = {"verdict": {**verdict, "target": target}}  # the target said after the throw
+            elif self.watch is not None and self.watch.thrower == thrower and self.watch.key == self._step_key():
+                if target is None or target == self.watch.target:
+                    return None
+                self.watch.target = target
+            else:
+                self._start_watch(thrower, target)
+        self.changed()
+        return None
+
+    def _start_watch(self, thrower: str, target: str | None) -> None:
+        """Cues the camera for ``thrower``'s throw (the lock held): a thread of its own watches."""
+        self._end_watch()
+        game, rnd = self.referee.game, self.referee.round
+        assert rnd is not None  # the throws are a round's
+        watch = ThrowWatch(thrower, target, seat=game.seat_of(thrower), seats=len(game.players),
+                           number=rnd.number * 100 + len(rnd.thrown), key=self._step_key())
+        previous = self._watch_thread
+        watch.thread = threading.Thread(target=self._watch_throw, args=(watch, previous), name="camera-throw", daemon=True)
+        watch.timer = threading.Timer(self.watch_seconds, self._watch_timed_out, args=(watch,))
+        watch.timer.daemon = True
+        self.watch, self._watch_thread, self.camera_note = watch, watch.thread, None
+        self._went_down = set()  # the standees that go down from now on: fused with the verdict
+        self.say(f"  The camera watches {thrower}'s throw.")
+        watch.thread.start()
+        watch.timer.start()
+
+    def _end_watch(self) -> None:
+        """The camera stops watching (the lock held); its verdict, if one comes, is dropped."""
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.cancel.set()
+            if watch.timer is not None:
+                watch.timer.cancel()
+
+    def _let_go_of_camera(self) -> None:
+        """Waits (a moment at most) for a watch that was ended to let go of the camera."""
+        thread = self._watch_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2.0)
+
+    def _watch_throw(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
+        """The watch's thread: the camera's verdict on the throw (or why there is none)."""
+        verdict: CameraVerdict | None = None
+        failed: str | None = None
+        if previous is not None:
+            previous.join(timeout=2.0)  # the last watch lets go of the camera first
+        camera = self.camera
+        if previous is not None and previous.is_alive():
+            failed = "it is still busy with the last watch"
+        elif camera is not None:
+            try:
+                verdict = camera.judge(thrower=watch.seat, seats=watch.seats, number=watch.number, cancel=watch.cancel)
+            except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the throw
+                failed = " ".join(str(exc).split())[:200] or type(exc).__name__  # one line (OpenCV's have several)
+        clock = self.devices.clock if self.devices is not None else None
+        if verdict is not None and clock is not None and not hasattr(clock, "advance"):
+            timing = self.devices.config.timing  # the tilt sensors tell of the standees that fell
+            time.sleep(timing.debounce + timing.settle + timing.judge_margin)
+        self._watched(watch, verdict, failed)
+
+    def _watch_timed_out(self, watch: ThrowWatch) -> None:
+        with self.lock:
+            if self.watch is not watch:
+                return
+            self._end_watch()
+            self._camera_says(f"The camera gave no verdict on {watch.thrower}'s throw in {self.watch_seconds:g} s: "
+                              "the Godfather enters it")
+        self.changed()
+
+    def _camera_says(self, note: str) -> None:
+        log.warning("%s", note)
+        self.camera_note = note + "."
+        self.say(f"  {note}.")
+
+    def _watched(self, watch: ThrowWatch, verdict: CameraVerdict | None, failed: str | None) -> None:
+        """The camera's verdict on a cued throw: logged, fused with the tilt sensors, and put before the
+        Godfather as a simulated one is; a camera that failed says so and leaves the throw to him."""
+        with self.lock:
+            if self.watch is not watch or watch.cancel.is_set():
+                return  # ended meanwhile (an undo, an input, another cue): nothing is said
+            self._end_watch()
+            name = watch.thrower
+            rnd = self.referee.round
+            if watch.key != self._step_key():
+                pass  # the table moved on meanwhile: the verdict is of no throw asked now
+            elif failed is not None:
+                self._camera_says(f"The camera failed on {name}'s throw ({failed}): the Godfather enters it")
+            elif verdict is None or rnd is None:
+                self._camera_says(f"The camera gave no verdict on {name}'s throw: the Godfather enters it")
+            elif verdict.timed_out:
+                self._camera_says(f"The camera saw no throw from {name}: the Godfather enters it, or cues the camera again")
+            else:
+                if self.game_log is not None:
+                    self.game_log.seen({"camera": {"thrower": name, **verdict.details}})
+                used, why = fuse(verdict, set(self._went_down), set(rnd.in_share()))
+                self.pending = {"verdict": self._verdict_shown(name, watch.target, verdict, used, why)}
+                self.frame = verdict.frame
+                self.say(f"  {name}'s throw: {why}; the Godfather confirms or overrules.")
+        self.changed()
+
+    def _verdict_shown(self, thrower: str, target: str | None, verdict: CameraVerdict | None,
+                       used: CameraVerdict | None, why: str) -> dict:
+        """A camera verdict as the Godfather's console shows it, to confirm or overrule."""
+        names = self.referee.names
+        return {
+            "thrower": thrower,
+            "target": target,
+            "knocked": names(sorted(verdict.knocked)) if verdict else [],
+            "touched": names(sorted(verdict.touched)) if verdict else [],
+            "confidence": round(verdict.confidence, 3) if verdict else None,
+            "reason": why,
+            "sure": used is not None,
+            "frame": bool(verdict and verdict.frame),
+        }
 
     # -- telling the table -------------------------------------------------------
 

@@ -573,8 +573,13 @@ function throwSeat(p) {
     shooter: p.name === thrower,
     tap: () => { cancelGoes(); draft.hold = true; draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
 }
+// At a real table the camera is cued before each throw: the thrower tapped (or "X throws: the camera
+// watches") arms it on the table at rest; its verdict then comes as a simulated one does.
+function cue(thrower, target = null) { return send({ kind: "watch", thrower, target }); }
+function onlyTarget(n) { const targets = (state.options.targets || {})[n] || []; return targets.length === 1 ? targets[0] : null; }
 function throwsStep() {
   const verdict = state.pending && state.pending.verdict;
+  const cam = state.camera || {};
   const controls = [], main = [];
   if (verdict) {
     if (!draft.hits) { draft.hits = {}; for (const n of verdict.knocked) draft.hits[n] = "knocked"; for (const n of verdict.touched) draft.hits[n] = "touched"; }
@@ -584,6 +589,10 @@ function throwsStep() {
         ? `Camera: knocked over ${verdict.knocked.join(", ") || "nobody"}, touched ${verdict.touched.join(", ") || "nobody"} - ${verdict.reason}.`
         : `No camera verdict (${verdict.reason}): tap what fell, twice for only touched.`)),
       verdict.frame ? el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the frame the camera judged" })) : ""));
+    const targets = state.options.targets[verdict.thrower] || [];
+    if (cam.throws && !verdict.target && targets.length > 1) {  // cued before the target was said: it can be said now
+      controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => cue(verdict.thrower, x), { send: true }))));
+    }
     const hits = draftHits();
     if (judged && !draft.changed) {
       const camera = { kind: "throw", thrower: verdict.thrower, target: verdict.target, knocked: verdict.knocked, touched: verdict.touched,
@@ -600,17 +609,36 @@ function throwsStep() {
   }
   const can = state.who.filter((n) => !(n in state.cards) || state.cards[n].cards.includes("shuriken"));
   // a shuriken already shown must fly: its thrower is preselected; a yakuza's face-down card is not guessed
+  const watching = cam.watching || null;
+  if (draft.thrower === undefined && watching && can.includes(watching.thrower)) draft.thrower = watching.thrower;  // cued on another page
   if (draft.thrower === undefined || (draft.thrower && !can.includes(draft.thrower))) draft.thrower = can.find((n) => !(n in state.cards)) || null;
   const t = draft.thrower;
-  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelGoes(); redraw(); }, { pressed: t === n }))));
+  const watched = (n) => !!watching && watching.thrower === n;
+  // a thrower tapped cues the camera for his throw (tapped again: it stops watching)
+  const tapThrower = (n) => () => {
+    draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelGoes(); redraw();
+    if (cam.throws && draft.thrower && (state.options.targets[draft.thrower] || []).length) cue(draft.thrower, onlyTarget(draft.thrower));
+    else if (cam.throws && watching) cue(null);
+  };
+  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, tapThrower(n), { pressed: t === n }))));
+  if (watching && can.includes(watching.thrower)) {
+    controls.push(el("div", { class: "watching", "data-watching": watching.thrower },
+      `The camera watches ${watching.thrower}'s throw${watching.target ? " at " + watching.target : ""}: throw now; its verdict comes here.`));
+  } else if (cam.note) {
+    controls.push(el("div", { class: "camera-note", "data-camera-note": "" }, cam.note));
+  }
+  if (cam.throws && t && !watched(t) && (state.options.targets[t] || []).length) {
+    controls.push(row(button(`${t} throws: the camera watches`, "watch-throw", () => cue(t, draft.target || onlyTarget(t)), { primary: true, send: true })));
+  }
   if (t) {
     const targets = state.options.targets[t] || [];
     if (!targets.includes(draft.target)) draft.target = targets.length === 1 ? targets[0] : null;
-    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; draft.hold = true; cancelGoes(); redraw(); }, { pressed: draft.target === x }))));
+    const tapTarget = (x) => () => { draft.target = x; draft.hold = true; cancelGoes(); redraw(); if (watched(t) && watching.target !== x) cue(t, x); };
+    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, tapTarget(x), { pressed: draft.target === x }))));
     controls.push(row("Tap on the table what fell (once) or was only touched (twice)."));
     const hits = draftHits();
     main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
-      { primary: true, send: true, disabled: targets.length > 0 && !draft.target }));
+      { primary: !cam.throws || !!draft.changed, send: true, disabled: targets.length > 0 && !draft.target }));
     if (t in state.cards) controls.push(row(button(`${t} shows a shuriken that cannot be thrown`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true })));
   }
   const next = state.next_cards || {};
