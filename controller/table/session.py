@@ -690,7 +690,8 @@ class Session:
             else:
                 if self.game_log is not None:
                     self.game_log.seen({"camera": {"thrower": name, **verdict.details}})
-                used, why = fuse(verdict, set(self._went_down), set(rnd.in_share()))
+                players = self.referee.game.players
+                used, why = fuse(verdict, set(self._went_down), set(rnd.in_share()), name=lambda seat: players[seat].name)
                 self.pending = {"verdict": self._verdict_shown(name, watch.target, verdict, used, why)}
                 self.frame = verdict.frame
                 self.say(f"  {name}'s throw: {why}; the Godfather confirms or overrules.")
