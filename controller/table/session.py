@@ -18,10 +18,11 @@ down), and the console's log of the game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -38,6 +39,7 @@ from .undo import History, adopt, describe
 
 log = logging.getLogger(__name__)
 INTERMISSION_SECONDS = 300.0
+BETWEEN_ROUNDS = 1.0  # seconds of quiet after a round's end, before the next round goes on
 
 
 class InputSource(Protocol):
@@ -178,6 +180,8 @@ class Session:
         self.pace = pace
         self.refusals: list[str] = []
         self.lock = threading.RLock()  # one input at a time: the console's and the sensors'
+        self._quiet = threading.Event()  # set, but while the table pauses between rounds (no input goes in)
+        self._quiet.set()
         self.listeners: list[Callable[[], None]] = []  # told after every change (the console)
         self.pending: dict | None = None  # for the Godfather: a camera verdict, or seats to check by eye
         self.frame: bytes | None = None  # the frame of the pending camera verdict (JPEG)
@@ -210,9 +214,11 @@ class Session:
             self._tell(Outcome(events=list(rnd.events)))
         while self.referee.step is not Step.OVER:
             self.play_step()
+        self._quiet.wait()  # the pause after the last round, if another thread gave its last input
         self._finale()
 
     def play_step(self) -> None:
+        self._quiet.wait()  # the table pauses between rounds: the next one waits (see submit)
         prompt = self.referee.prompt()
         if self.progress:
             self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
@@ -262,8 +268,12 @@ class Session:
     def submit(self, inp: I.Input, *, auto: bool = False) -> Outcome:
         """Check an input, log it (synced), apply it, and tell the table what happened.
 
-        ``auto``: the console gave it by itself (a step with one possible answer)."""
-        with self.lock:
+        ``auto``: the console gave it by itself (a step with one possible answer).
+
+        An input that ends a round is followed by a pause (:data:`BETWEEN_ROUNDS`), taken after the
+        session's lock is let go (the console's pages look at the table meanwhile); until it ends, any
+        other input or undo, and the game's next step, wait (what they make the table say comes after)."""
+        with self._turn():
             checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
             seq = None
             if self.game_log is not None:
@@ -277,8 +287,27 @@ class Session:
             self.camera_note = None
             self._tell(outcome)
             self._echo()
+            pause = outcome.round_over is not None
+            if pause:
+                self._quiet.clear()
         self.changed()
+        if pause:
+            try:
+                self._wait(BETWEEN_ROUNDS)
+            finally:
+                self._quiet.set()
         return outcome
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """The session's lock, for an input or an undo: taken once the table is not pausing between rounds."""
+        while True:
+            self._quiet.wait()
+            with self.lock:
+                if not self._quiet.is_set():
+                    continue  # another thread's input ended a round meanwhile: its pause first
+                yield
+                return
 
     def _echo(self) -> None:
         """Write what the (simulated) speaker said since last time."""
@@ -304,7 +333,7 @@ class Session:
         """Take back the last input (see :mod:`.undo`): ``None`` when done, else why it cannot be.
 
         ``count``: how many inputs the page saw accepted; an undo sent twice is refused the second time."""
-        with self.lock:
+        with self._turn():
             if count is not None and count != self.history.count:
                 return "that input was already taken back, or another came after it"
             why = self.history.why_not()
@@ -731,8 +760,6 @@ class Session:
         if self.devices is not None:
             self._set_statuses(outcome)
             self._settle_standees()
-        if summary is not None:
-            self._wait(1.0)
 
     def _speak(self, said: list[object]) -> None:
         """Tell what the events in ``said`` did, in one sequence (a new one cuts the one playing), each seat
@@ -801,7 +828,8 @@ class Session:
         if not event.up:
             self._went_down.add(event.seat)
         if self.game_log is not None:
-            self.game_log.seen({"tilt": {"seat": event.seat, "up": event.up, "time": round(event.time, 6)}})
+            # on the clock's thread, under its lock: the log's writer thread writes it (no wait for the SD card)
+            self.game_log.seen({"tilt": {"seat": event.seat, "up": event.up, "time": round(event.time, 6)}}, queued=True)
 
     def _fault(self, fault) -> None:
         state = "cleared" if getattr(fault, "cleared", False) else "found"
