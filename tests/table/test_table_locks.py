@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from typing import Any
 
 import pytest
 
@@ -173,7 +174,7 @@ def test_the_pause_between_rounds_leaves_the_console_free_and_lets_no_input_in(m
     input sent meanwhile (a page, the console's own loop) waits for the pause to end, and what it
     makes the table say comes after it."""
     session, lines = table("classic", 4, seed=9)
-    checks: dict[str, bool] = {}
+    checks: dict[str, Any] = {}
     wait = session._wait
 
     def pause(seconds: float, **kwargs) -> None:
@@ -188,7 +189,7 @@ def test_the_pause_between_rounds_leaves_the_console_free_and_lets_no_input_in(m
                 looked.set()
 
         said_before = len(lines)
-        checks["inputs"] = session.history.count  # type: ignore[assignment]
+        checks["inputs"] = session.history.count
         nxt = session.bots.answer(session.referee.prompt())
         sent: list[str | None] = []
         page = threading.Thread(target=lambda: sent.append(session.try_submit(nxt)), daemon=True)
@@ -202,21 +203,21 @@ def test_the_pause_between_rounds_leaves_the_console_free_and_lets_no_input_in(m
         stepper.join(timeout=0.3)
         checks["held"] = page.is_alive() and stepper.is_alive() and len(lines) == said_before
         wait(seconds, **kwargs)
-        checks["threads"] = [page, stepper]  # type: ignore[assignment]
-        checks["sent"] = sent  # type: ignore[assignment]
+        checks["threads"] = [page, stepper]
+        checks["sent"] = sent
         return None
 
     monkeypatch.setattr(session, "_wait", pause)
     while session.referee.game.rounds_played < 1:
         session.play_step()
     assert checks.get("pause"), "no pause between rounds"
-    for thread in checks["threads"]:  # type: ignore[union-attr]
+    for thread in checks["threads"]:
         thread.join(timeout=5.0)
         assert not thread.is_alive()
     assert checks["looked"], "the session's lock was held through the pause"
     assert checks["held"], "an input slipped in during the pause"
     # once the pause ended, the round's cards went down once: from the page, or from the game's own thread
-    assert len(checks["sent"]) == 1  # type: ignore[arg-type]
+    assert len(checks["sent"]) == 1
     assert session.referee.game.rounds_played == 1
-    after = session.history.entries[checks["inputs"]:]  # type: ignore[misc]
+    after = session.history.entries[checks["inputs"]:]
     assert [type(e.input).__name__ for e in after][:1] == ["CardsDown"] and len(after) <= 2
