@@ -91,6 +91,7 @@ def demo_folder() -> Path:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from .console.tokens import TokenFileError
     from .errors import CashNGunsError
     from .table import config as table_config
     from .table.gamelog import LogBusy, LogError, set_aside
@@ -103,7 +104,7 @@ def _play(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     notices: list[str] = []  # said at the start of the new game, on the console too
     if not args.log and config.log_dir.is_dir():
-        while (left := unfinished_log(config.log_dir)) is not None:
+        while (left := unfinished_log(config.log_dir, simulate=args.simulate)) is not None:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
                 try:
@@ -111,7 +112,7 @@ def _play(args: argparse.Namespace) -> int:
                 except LogBusy as exc:
                     print(str(exc), file=sys.stderr)
                     return EXIT_BAD_INPUT
-                except LogError as exc:  # it cannot be brought back: it must not block the table
+                except (LogError, TokenFileError) as exc:  # it cannot be brought back: it must not block the table
                     damage = str(exc).removeprefix(f"{path}: ")
                 except (CashNGunsError, RuntimeError, OSError) as exc:
                     print(str(exc), file=sys.stderr)
@@ -150,7 +151,10 @@ def _console_factory(setup, log_path: Path, config=None):
     """The console for a game's setup (``None`` when the bots answer everything).
 
     Its tokens are kept beside the game log (``LOG.console``, for this user only), with where it is
-    served: a resumed game serves where ``config`` says, else where it was served before."""
+    served: a resumed game serves where ``config`` says, else where it was served before.  A new
+    game's token file is written here, before its game log exists, so a game that can be resumed
+    always has its tokens; a resumed game whose token file is missing or unreadable gets new tokens
+    (the links change: one line says so, on the console too)."""
     if not setup.console:
         return None
     from .console import tokens as console_tokens
@@ -158,20 +162,34 @@ def _console_factory(setup, log_path: Path, config=None):
 
     where = console_tokens.file_for(log_path)
     host, port = setup.config.console_host, setup.config.console_port
+    notice = None
     if isinstance(setup.console, dict):  # a new game (or a log from before the tokens had a file)
         tokens = console_tokens.Tokens.from_json(setup.console)
     else:
-        tokens, saved_host, saved_port = console_tokens.load(where)
-        if config is None:
-            host = saved_host if saved_host is not None else host
-            port = saved_port if saved_port is not None else port
+        try:
+            tokens, saved_host, saved_port = console_tokens.load(where)
+        except console_tokens.TokenFileError as exc:  # a power cut before it was written, or a damaged file
+            tokens = console_tokens.Tokens.from_json(_new_tokens(setup.config))
+            notice = (f"{str(exc).removesuffix('.')}: the console has new links (the old ones no longer work); "
+                      "open the Godfather's new link below.")
+        else:
+            if config is None:
+                host = saved_host if saved_host is not None else host
+                port = saved_port if saved_port is not None else port
     if config is not None:
         host, port = config.console_host, config.console_port
+    if isinstance(setup.console, dict) or notice is not None:
+        console_tokens.save(where, tokens, host=host, port=port or None)  # before the game log is written
 
     def saved(got: int) -> None:
         console_tokens.save(where, tokens, host=host, port=port or got)
 
-    return lambda session: serve(session, tokens, host=host, port=port, say=_say, saved=saved)
+    def console(session):
+        if notice is not None:
+            session.say(notice)
+        return serve(session, tokens, host=host, port=port, say=_say, saved=saved)
+
+    return console
 
 
 def _header(setup) -> None:
@@ -205,16 +223,26 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
                         console=_console_factory(setup, log_path), notices=notices)
     except KeyboardInterrupt:
         progress.done()
+        _forget_tokens(log_path)
         return _interrupted(log_path)
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
         raise
     except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         progress.done()
         started = "" if log_path.is_file() else " (no game was started: there is nothing to resume)"
+        _forget_tokens(log_path)
         print(f"play: {exc}{started}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
     return _finish(referee, record_path, log_path)
+
+
+def _forget_tokens(log_path: Path) -> None:
+    """The console tokens of a game that never started (its log was removed) go too."""
+    if not log_path.is_file():
+        from .console.tokens import file_for
+
+        file_for(log_path).unlink(missing_ok=True)
 
 
 def _interrupted(log_path: Path) -> int:

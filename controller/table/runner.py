@@ -291,17 +291,26 @@ def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, p
             close()
 
 
-def unfinished_log(folder: Path) -> tuple[Path, str | None] | None:
+def unfinished_log(folder: Path, *, simulate: bool | None = None) -> tuple[Path, str | None] | None:
     """The newest game log in ``folder`` whose game did not end (a crash, a power cut), if any,
-    with what is wrong with it (``None`` for a log that reads whole)."""
+    with what is wrong with it (``None`` for a log that reads whole).
+
+    ``simulate`` (True or False): only a game of that kind, simulated or at a real table; the
+    other kind's unfinished games are left where they are (``resume LOG`` goes on with them).
+    A log whose header does not say its kind is taken (it cannot be resumed: it is moved aside)."""
     logs = sorted(Path(folder).glob("*.log"), key=_mtime, reverse=True)
     for path in logs:
         try:
             game = read(path, salvage=True)
         except LogError as exc:  # not even its header reads
             return path, str(exc).removeprefix(f"{path}: ")
-        if not any(entry.get("over") for entry in game.seen):
-            return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
+        if any(entry.get("over") for entry in game.seen):
+            continue
+        kind = game.header.get("simulate") if isinstance(game.header, dict) else None
+        if simulate is not None and isinstance(kind, bool) and kind is not simulate:
+            log.info("%s: an unfinished %s game, left for `resume`", path, "simulated" if kind else "real")
+            continue
+        return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
     return None
 
 
