@@ -207,8 +207,9 @@ def _header(setup) -> None:
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:
     from .errors import CashNGunsError
     from .table.gamelog import LogError
-    from .table.runner import Progress, start
+    from .table.runner import FINAL_HOLD_SECONDS, Progress, start
 
+    finished: list[int] = []  # the record is written as soon as the game is over (before the final hold)
     try:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -220,7 +221,9 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
         _header(setup)
         _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
-                        console=_console_factory(setup, log_path), notices=notices)
+                        console=_console_factory(setup, log_path), notices=notices,
+                        on_over=lambda referee: finished.append(_finish(referee, record_path, log_path)),
+                        final_hold=FINAL_HOLD_SECONDS)
     except KeyboardInterrupt:
         progress.done()
         _forget_tokens(log_path)
@@ -234,7 +237,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
         print(f"play: {exc}{started}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
-    return _finish(referee, record_path, log_path)
+    return finished[0] if finished else _finish(referee, record_path, log_path)
 
 
 def _forget_tokens(log_path: Path) -> None:
@@ -294,26 +297,31 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
 
     ``config`` (a table configuration), if given, is the table's hardware and says where the console is
     served; by default the configuration the game was started with is read again."""
-    from .table.runner import Progress, resume
+    from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
     setups: list = []
+    finished: list[int] = []  # the record is written as soon as the game is over (before the final hold)
+
+    def record_path() -> Path:
+        logged = setups[0].record_path if setups else None
+        if record:
+            return Path(record)
+        if logged:
+            return Path(logged)
+        return log_path.with_name(log_path.name.removesuffix(".log") + ".record.json")
+
     try:
         referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                          console=lambda setup: _console_factory(setup, log_path, config),
-                         salvage=salvage, on_setup=setups.append, table=config)
+                         salvage=salvage, on_setup=setups.append, table=config,
+                         on_over=lambda referee: finished.append(_finish(referee, record_path(), log_path)),
+                         final_hold=FINAL_HOLD_SECONDS)
     except KeyboardInterrupt:
         return _interrupted(log_path)
     finally:
         progress.done()
-    logged = setups[0].record_path if setups else None
-    if record:
-        record_path = Path(record)
-    elif logged:
-        record_path = Path(logged)
-    else:
-        record_path = log_path.with_name(log_path.name.removesuffix(".log") + ".record.json")
-    return _finish(referee, record_path, log_path)
+    return finished[0] if finished else _finish(referee, record_path(), log_path)
 
 
 def _new_record_path(folder: Path, base: str) -> Path:

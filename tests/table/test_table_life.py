@@ -9,13 +9,18 @@ import re
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from controller.__main__ import _console_factory
 from controller.console import tokens as console_tokens
+from controller.devices.opening import open_devices
 from controller.table import config as table_config
+from controller.table.bots import Bots
 from controller.table.gamelog import GameLog
-from controller.table.runner import Setup, new_record, setup_from_header, unfinished_log
+from controller.table.referee import Referee, Step
+from controller.table.runner import Setup, new_record, open_table, setup_from_header, unfinished_log
+from controller.table.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,3 +136,183 @@ def test_real_play_leaves_an_unfinished_simulated_game_alone(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+# -- a real table waits for its devices before a count; a resumed count is told first -------------------
+
+NAMES = ["Ann", "Bob", "Cid", "Dot"]
+
+
+class Stop(Exception):
+    """Ends a session's run where the test has seen what it needs."""
+
+
+class Godfather:
+    """The console's part: the answers a test gives, and where it stops."""
+
+    def __init__(self, session_of=lambda: None) -> None:
+        self.asked: list[tuple[Step, dict | None]] = []
+        self.session_of = session_of
+
+    def answer(self, prompt):
+        session = self.session_of()
+        self.asked.append((prompt.step, None if session is None else session.pending))
+        raise Stop
+
+
+def _referee_at(step: Step, config) -> Referee:
+    """A game at round 1's ``step``, as a resumed game replays it."""
+    referee = Referee(new_record(config, 5))
+    bots = Bots(referee, 5)
+    while referee.step is not step:
+        referee.submit(bots.answer(referee.prompt()))
+    return referee
+
+
+def _game_config(**devices):
+    return table_config.from_dict({"game": {"ruleset": "classic", "players": NAMES},
+                                   "timing": {"count_interval": 0.1, "withdraw_after_three": 0.1},
+                                   "sound": {"output": "none"}, **devices})
+
+
+def test_a_count_waits_until_the_sensor_hub_has_connected():
+    from firmware_bridge.sim import SimHub
+
+    config = _game_config()
+    hub = SimHub(transport="sim", seats=4, seed=1).start()  # every standee upright
+    devices = open_devices(replace(config.devices(), backend="hub", hub_url=hub.url))  # not waited for
+    try:
+        referee = _referee_at(Step.WITHDRAW, config)
+        godfather = Godfather()
+        lines: list[str] = []
+        session = Session(referee, source=godfather, devices=devices, say=lines.append)
+        godfather.session_of = lambda: session
+        try:
+            session.play_step()  # the withdrawal count, nobody lies down
+        except Stop:
+            pass
+        assert all(devices.judge.upright(seat) for seat in range(4))
+        assert not any("Check by eye" in line for line in lines), lines  # no standee read down before the count
+        assert referee.step is not Step.WITHDRAW and not godfather.asked  # the sensors' verdict, nobody asked
+        assert referee.round is not None and not referee.round.withdrew
+    finally:
+        devices.close()
+        hub.close()
+
+
+def test_a_game_resumed_at_the_withdrawal_count_tells_the_table_before_it_counts(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    config = _game_config()
+    devices = open_devices(config.devices())  # a real clock, mock pins: every standee reads upright
+    try:
+        for pin in config.devices().tilt_pins[:4]:
+            devices.pin_factory.pin(pin).drive_low()
+        referee = _referee_at(Step.WITHDRAW, config)
+        lines: list[str] = []
+        session = Session(referee, source=Godfather(), devices=devices, say=lines.append)
+        session.resume_lead = 0.3
+        started = devices.clock.now()
+        try:
+            session.run()
+        except Stop:
+            pass
+        played = list(devices.speaker.played)
+        told = next(i for i, line in enumerate(lines) if "The game goes on at the withdrawal count" in line)
+        called = next(i for i, line in enumerate(lines) if "lie down to withdraw" in line)
+        assert told < called
+        assert played[0].clips == ("stand_up",)
+        counted = [p.time for p in played if p.clips == ("number.1",)]
+        assert counted and counted[0] - started >= 0.3, played
+    finally:
+        devices.close()
+
+
+# -- the real table's speaker is checked at the start, said on the console too --------------------------
+
+
+def test_a_real_table_with_a_silent_speaker_says_so_at_the_start(tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "aplay").write_text("#!/bin/sh\necho 'aplay: main:831: audio open error: No such device' >&2\nexit 1\n")
+    (bin_dir / "aplay").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    config = table_config.from_dict({"game": {"ruleset": "classic", "players": NAMES},
+                                     "sound": {"output": "aplay", "engine": "tones", "cache_dir": str(tmp_path / "s")}})
+    setup = Setup(config, 5, simulate=False, camera=False)
+    lines: list[str] = []
+    session, closers = open_table(setup, Referee(new_record(config, 5)), game_log=None, say=lines.append,
+                                  progress=None, pace=0.0, console=lambda session: (Godfather(), lambda: None))
+    try:
+        said = [line for line in session.lines if "The speaker is silent" in line]
+        assert len(said) == 1 and "audio open error" in said[0] and said == [line for line in lines if "silent" in line]
+    finally:
+        for close in reversed(closers):
+            close()
+
+
+# -- the game's end: the speaker is heard to the end, the console stays up on the final state ---------------
+
+
+def test_the_finale_lets_the_last_split_and_the_winners_be_heard_to_their_end(tmp_path, monkeypatch):
+    from controller.devices.sounds import SoundLibrary
+    from controller.devices.speakers import AplaySpeaker
+    from controller.devices.vocabulary import CLIP_KEYS
+    from table_kit import table
+
+    heard = tmp_path / "heard"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "aplay").write_text(f'#!/bin/sh\necho "start $*" >> {heard}\nsleep 0.3\necho "end $*" >> {heard}\n')
+    (bin_dir / "aplay").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    session, _ = table("classic", 4, 1)
+    session.run()
+    assert session.referee.step is Step.OVER and session.referee.game.winners
+    speaker = AplaySpeaker(SoundLibrary("en", "tones", {k: tmp_path / f"{k}.wav" for k in CLIP_KEYS}))
+    session.devices.speaker = speaker
+    speaker.play(["split", "seat.1"])  # the last round's split, as the last input's outcome says it
+    session._finale()
+    speaker.close()  # the table closes
+    session.devices.close()
+    lines = heard.read_text().splitlines()
+    assert [line.split()[0] for line in lines] == ["start", "end", "start", "end"], lines
+    assert "split.wav" in lines[1] and "winner" in lines[3]
+
+
+def test_a_real_tables_console_stays_up_on_the_final_state_after_the_record_is_written(tmp_path, monkeypatch):
+    from controller.table import runner
+
+    events: list[tuple[str, float]] = []
+
+    class OverSession:
+        lines: list[str] = []
+
+        def run(self) -> None:
+            events.append(("over", time.monotonic()))
+
+        def say(self, line: str) -> None:
+            events.append(("said: " + line, time.monotonic()))
+
+        def changed(self) -> None:
+            pass
+
+    def open_over(setup, referee, **kwargs):
+        return OverSession(), [lambda: events.append(("console stopped", time.monotonic()))]
+
+    monkeypatch.setattr(runner, "open_table", open_over)
+    config = _game_config()
+    for simulate in (False, True):
+        events.clear()
+        log = GameLog.create(tmp_path / f"game-{simulate}.log", {"record": {}})
+        runner._play(Setup(config, 5, simulate=simulate, camera=False), Referee(new_record(config, 5)), log,
+                     say=print, progress=None, pace=0.0, console=None,
+                     on_over=lambda referee: events.append(("record written", time.monotonic())), final_hold=0.3)
+        log.close()
+        kinds = [kind.split(":")[0] for kind, _ in events]
+        if simulate:
+            assert kinds == ["over", "record written", "console stopped"]
+        else:
+            assert kinds == ["over", "record written", "said", "console stopped"]
+            assert "final scores" in events[2][0]
+            assert events[3][1] - events[1][1] >= 0.3
