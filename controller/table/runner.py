@@ -317,8 +317,8 @@ def _hold(session: Session, seconds: float) -> None:
     """The game is over: the console keeps showing its final state for ``seconds`` (Ctrl-C or the
     service's stop ends it sooner), then the table closes and the service starts the next game."""
     minutes = f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
-    session.say(f"The console shows the final scores for {minutes}; then the table starts a new game "
-                "(with new links: the Godfather's is printed, or `journalctl -u cashnguns-table`).")
+    session.say(f"The console shows the final scores for {minutes} (Ctrl-C ends this sooner); then the table "
+                "closes, and the service starts the next game with new links (the Godfather's is printed).")
     session.changed()
     try:
         time.sleep(seconds)

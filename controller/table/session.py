@@ -863,9 +863,11 @@ class Session:
         for line in ending_lines(game):
             self.say(line)
         winners = game.winners
-        if self.devices is not None and winners:
-            speaker = self.devices.speaker
-            speaker.finish(SPEAKER_SECONDS)  # the last round's split is heard to its end first
+        if self.devices is None:
+            return
+        speaker = self.devices.speaker
+        speaker.finish(SPEAKER_SECONDS)  # the last round's split is heard to its end first
+        if winners:
             if game.is_yakuzas:
                 speaker.play(Phrases.winners(gangs=list(winners)))
             else:
