@@ -12,6 +12,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from controller.__main__ import _console_factory
 from controller.console import tokens as console_tokens
 from controller.devices.opening import open_devices
@@ -69,16 +71,32 @@ def _play_until_link(args: list[str], cwd: Path, *, timeout: float = 30.0) -> tu
 # -- a power cut while the table starts ------------------------------------------------------------
 
 
-def test_a_resumed_game_without_its_token_file_gets_new_links_and_says_so(tmp_path):
+@pytest.mark.parametrize("tokens", [None, b"", b"{\"godfather\": 3", b"\x00" * 70000])
+def test_a_resumed_game_without_a_usable_token_file_gets_new_links_and_says_so(tmp_path, tokens, monkeypatch):
     config_path = _real_config(tmp_path)
     log_path = _header_only_log(config_path, simulate=False)
+    where = console_tokens.file_for(log_path)
+    if tokens is not None:
+        where.write_bytes(tokens)
     header = json.loads(log_path.read_text().splitlines()[0])
     setup, _ = setup_from_header(header, log_path)
-    assert setup.console is True and not console_tokens.file_for(log_path).exists()
+    assert setup.console is True
+    import controller.console.server as server
+
+    served = []
+    monkeypatch.setattr(server, "serve", lambda session, tokens, **kw: served.append(tokens) or ("source", "stop"))
     factory = _console_factory(setup, log_path, table_config.load(config_path))
     assert factory is not None
-    kept, _, _ = console_tokens.load(console_tokens.file_for(log_path))  # saved at once: a second cut keeps them
+    kept, _, _ = console_tokens.load(where)  # saved at once: a second cut keeps them
     assert set(kept.teams) == {"Ann", "Bob", "Cid", "Dot"}
+    said: list[str] = []
+
+    class Told:
+        def say(self, line: str) -> None:
+            said.append(line)
+    factory(Told())
+    assert len(said) == 1 and str(where) in said[0] and "new links" in said[0] and "\n" not in said[0]
+    assert served == [kept]
 
 
 def test_a_new_games_token_file_is_written_before_its_game_log(tmp_path):
@@ -200,14 +218,16 @@ def test_a_count_waits_until_the_sensor_hub_has_connected():
         hub.close()
 
 
-def test_a_game_resumed_at_the_withdrawal_count_tells_the_table_before_it_counts(monkeypatch):
+@pytest.mark.parametrize("step,what,call", [(Step.WITHDRAW, "the withdrawal count", "lie down to withdraw"),
+                                             (Step.AIMS, "the aiming count", "everyone aims")])
+def test_a_game_resumed_at_a_count_tells_the_table_before_it_counts(monkeypatch, step, what, call):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     config = _game_config()
     devices = open_devices(config.devices())  # a real clock, mock pins: every standee reads upright
     try:
         for pin in config.devices().tilt_pins[:4]:
             devices.pin_factory.pin(pin).drive_low()
-        referee = _referee_at(Step.WITHDRAW, config)
+        referee = _referee_at(step, config)
         lines: list[str] = []
         session = Session(referee, source=Godfather(), devices=devices, say=lines.append)
         session.resume_lead = 0.3
@@ -217,8 +237,8 @@ def test_a_game_resumed_at_the_withdrawal_count_tells_the_table_before_it_counts
         except Stop:
             pass
         played = list(devices.speaker.played)
-        told = next(i for i, line in enumerate(lines) if "The game goes on at the withdrawal count" in line)
-        called = next(i for i, line in enumerate(lines) if "lie down to withdraw" in line)
+        told = next(i for i, line in enumerate(lines) if f"The game goes on at {what}" in line)
+        called = next(i for i, line in enumerate(lines) if call in line)
         assert told < called
         assert played[0].clips == ("stand_up",)
         counted = [p.time for p in played if p.clips == ("number.1",)]
