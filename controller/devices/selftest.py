@@ -145,6 +145,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             _pause(args.step)
 
         report.say("sounds:")
+        check = getattr(devices.speaker, "check", None)
+        silent = check() if callable(check) else None  # aplay's exit code and error, on a silent clip
+        if silent is not None:
+            report.say(f"  {silent}")
         seconds = getattr(devices.speaker, "seconds", None)
         for key in CLIP_KEYS:
             report.say(f"  {key}")
@@ -172,7 +176,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for fault in report.faults:
         if not fault.cleared:
             report.say(f"fault: {fault.describe()}")
-    ok = not missing and not any(not f.cleared for f in report.faults)
+    if silent is not None:
+        report.say(f"sound: {silent}")
+    ok = not missing and not any(not f.cleared for f in report.faults) and silent is None
     report.say("selftest passed" if ok else "selftest found problems")
     return 0 if ok else 1
 

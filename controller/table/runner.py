@@ -121,6 +121,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
 def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress, console):
     """Real devices (Pi pins or the USB hub), the real camera, and the Godfather's console."""
     from ..devices.opening import open_devices
+    from ..devices.speakers import AplaySpeaker
 
     if console is None:
         raise RuntimeError("a table with real players needs the Godfather's console")
@@ -140,6 +141,10 @@ def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress,
         else:
             closers.append(camera.close)
     session = Session(referee, source=_ConsoleNotAttached(), devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
+    speaker = devices.speaker
+    if isinstance(speaker, AplaySpeaker):  # a silent table is told at once, and on the console
+        speaker.on_problem = session.say
+        speaker.check()
     session.source, stop = console(session)
     closers.append(stop)
     return session, closers
@@ -197,16 +202,24 @@ class HubScript:
             time.sleep(delay)
 
 
+FINAL_HOLD_SECONDS = 300.0
+"""How long a real table's console shows the final scores after the game before the table closes."""
+
+
 def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None,
-          notices: tuple[str, ...] = ()) -> Referee:
+          notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
+          final_hold: float = 0.0) -> Referee:
     """Start a new game, logged to ``log_path``, and play it to the end.
 
-    ``notices`` are said first, so that the console shows them too (a damaged log moved aside...)."""
+    ``notices`` are said first, so that the console shows them too (a damaged log moved aside...).
+    ``on_over`` is told the referee as soon as the game is over (the record is written then); at a
+    real table the console then keeps showing the final state for ``final_hold`` seconds."""
     record = new_record(setup.config, setup.seed)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     game_log = GameLog.create(log_path, setup.header(record))
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, notices=notices)
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, notices=notices,
+              on_over=on_over, final_hold=final_hold)
     except BaseException:
         game_log.close()
         if not read(log_path).inputs:  # the table never started: no game to resume
@@ -218,7 +231,8 @@ def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float
 
 def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None,
            salvage: bool = False, on_setup: Callable[[Setup], None] | None = None,
-           table: table_config.TableConfig | None = None) -> Referee:
+           table: table_config.TableConfig | None = None, on_over: Callable[[Referee], None] | None = None,
+           final_hold: float = 0.0) -> Referee:
     """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end.
 
     ``console``, if given, is called with the game's setup (its console tokens) and returns the
@@ -226,6 +240,8 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
     ``table``: the table's hardware (devices, camera, console, log folder) to go on with; by default
     the configuration file the game was started with, read again. The game itself (rule set,
     players, bank, language, options) is always the log's.
+
+    ``on_over`` and ``final_hold``: as for :func:`start`.
 
     With ``salvage``, a damaged log goes on from the last input that replays cleanly: the whole
     log is first kept aside (its name and what is dropped are said), then cut after that input.
@@ -271,14 +287,16 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         return referee
     game_log, _ = GameLog.reopen(log_path)
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console)
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, on_over=on_over,
+              final_hold=final_hold)
     finally:
         game_log.close()
     return referee
 
 
 def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None,
-          notices: tuple[str, ...] = ()) -> None:
+          notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
+          final_hold: float = 0.0) -> None:
     session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace,
                                   console=console)
     for notice in notices:
@@ -286,22 +304,48 @@ def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, p
     try:
         session.run()
         game_log.seen({"over": True})
+        if on_over is not None:
+            on_over(referee)
+        if not setup.simulate and final_hold > 0:
+            _hold(session, final_hold)
     finally:
         for close in reversed(closers):
             close()
 
 
-def unfinished_log(folder: Path) -> tuple[Path, str | None] | None:
+def _hold(session: Session, seconds: float) -> None:
+    """The game is over: the console keeps showing its final state for ``seconds`` (Ctrl-C or the
+    service's stop ends it sooner), then the table closes and the service starts the next game."""
+    minutes = f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
+    session.say(f"The console shows the final scores for {minutes} (Ctrl-C ends this sooner); then the table "
+                "closes, and the service starts the next game with new links (the Godfather's is printed).")
+    session.changed()
+    try:
+        time.sleep(seconds)
+    except KeyboardInterrupt:  # the game is over and kept: stopping now loses nothing
+        log.info("the final scores' display was stopped")
+
+
+def unfinished_log(folder: Path, *, simulate: bool | None = None) -> tuple[Path, str | None] | None:
     """The newest game log in ``folder`` whose game did not end (a crash, a power cut), if any,
-    with what is wrong with it (``None`` for a log that reads whole)."""
+    with what is wrong with it (``None`` for a log that reads whole).
+
+    ``simulate`` (True or False): only a game of that kind, simulated or at a real table; the
+    other kind's unfinished games are left where they are (``resume LOG`` goes on with them).
+    A log whose header does not say its kind is taken (it cannot be resumed: it is moved aside)."""
     logs = sorted(Path(folder).glob("*.log"), key=_mtime, reverse=True)
     for path in logs:
         try:
             game = read(path, salvage=True)
         except LogError as exc:  # not even its header reads
             return path, str(exc).removeprefix(f"{path}: ")
-        if not any(entry.get("over") for entry in game.seen):
-            return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
+        if any(entry.get("over") for entry in game.seen):
+            continue
+        kind = game.header.get("simulate") if isinstance(game.header, dict) else None
+        if simulate is not None and isinstance(kind, bool) and kind is not simulate:
+            log.info("%s: an unfinished %s game, left for `resume`", path, "simulated" if kind else "real")
+            continue
+        return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
     return None
 
 

@@ -40,6 +40,10 @@ from .undo import History, adopt, describe
 log = logging.getLogger(__name__)
 INTERMISSION_SECONDS = 300.0
 BETWEEN_ROUNDS = 1.0  # seconds of quiet after a round's end, before the next round goes on
+SENSORS_GRACE_SECONDS = 3.0  # a sensor not read after this long (the hub not connected yet) is said, and waited for
+RESUME_LEAD_SECONDS = 5.0  # a game resumed at a count: the players are told this long before it
+READY_SECONDS = 15.0  # ... and the count waits this long at most for every standee to be where it should
+SPEAKER_SECONDS = 30.0  # the longest the table waits for an announcement to be heard to its end
 
 
 class InputSource(Protocol):
@@ -197,6 +201,8 @@ class Session:
         self.watch_seconds = WATCH_SECONDS
         self._watch_thread: threading.Thread | None = None  # the last watch's thread (it may still end)
         self._went_down: set[int] = set()
+        self.resume_lead = RESUME_LEAD_SECONDS
+        self._warn_count = False  # the game goes on at a count (a resumed game): the table is told first
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
             self._speech = (echo_speech, len(devices.speaker.played))
@@ -212,6 +218,8 @@ class Session:
         rnd = self.referee.round
         if rnd is not None:  # tell the table where the game is: the round's pile, what happened so far
             self._tell(Outcome(events=list(rnd.events)))
+            step = self.referee.step
+            self._warn_count = (step is Step.AIMS and self._counted != rnd.number) or step is Step.WITHDRAW
         while self.referee.step is not Step.OVER:
             self.play_step()
         self._quiet.wait()  # the pause after the last round, if another thread gave its last input
@@ -368,6 +376,7 @@ class Session:
     # -- counts and the withdrawal -------------------------------------------
 
     def _count(self) -> None:
+        self._ready_for_count("the aiming count")
         self.say("  1, 2, 3: everyone aims.")
         self.history.seal()
         if self.devices is None:
@@ -377,6 +386,46 @@ class Session:
         self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
         self._echo()
+
+    def _ready_for_count(self, what: str) -> None:
+        """A real table counts only once every seat's tilt sensor reads (the sensor hub has connected):
+        a sensor not read counts as a standee down.  A game that goes on at a count (resumed) first
+        tells the table, asks for the standees up, and waits until they are (``READY_SECONDS`` at most)."""
+        devices = self.devices
+        if devices is None or hasattr(devices.clock, "advance"):  # simulated: every sensor reads from the start
+            self._warn_count = False
+            return
+        judge = devices.judge
+        seats = range(min(devices.config.seats, len(self.referee.game.players)))
+
+        def unread() -> list[int]:
+            return [seat for seat in seats if judge.upright(seat) is None]
+
+        end = time.monotonic() + SENSORS_GRACE_SECONDS
+        while unread() and time.monotonic() < end:
+            time.sleep(0.05)
+        if missing := unread():
+            names = ", ".join(f"{self.referee.game.players[s].name} ({seat_label(s)})" for s in missing)
+            where = (f"the sensor hub at {devices.config.hub_url} has not answered: check its USB cable"
+                     if devices.config.backend == "hub" else "check their wires")
+            self.say(f"  {what[0].upper()}{what[1:]} waits for the tilt sensors of {names} ({where}).")
+            self.changed()
+            while unread():
+                time.sleep(0.05)
+            self.say("  The tilt sensors read: the count can start.")
+        if not self._warn_count:
+            return
+        self._warn_count = False
+        self.say(f"  The game goes on at {what}: everyone stands their character up; it starts in "
+                 f"{self.resume_lead:g} s.")
+        self.changed()
+        self.devices.speaker.play(["stand_up"])
+        ready = threading.Event()
+        judge.when_ready(ready.set)
+        started = time.monotonic()
+        ready.wait(READY_SECONDS)
+        time.sleep(max(0.0, self.resume_lead - (time.monotonic() - started)))
+        self.devices.speaker.finish(SPEAKER_SECONDS)
 
     def _show_count(self, first: float, interval: float) -> None:
         """Follow the count on the console: "1", "2", "3", then nothing."""
@@ -393,6 +442,7 @@ class Session:
     def _withdrawal_count(self, prompt: Prompt) -> I.Input | None:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
+        self._ready_for_count("the withdrawal count")
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
         self.history.seal()
         seats = [seat_of(n) for n in prompt.players]
@@ -841,12 +891,17 @@ class Session:
         for line in ending_lines(game):
             self.say(line)
         winners = game.winners
-        if self.devices is not None and winners:
+        if self.devices is None:
+            return
+        speaker = self.devices.speaker
+        speaker.finish(SPEAKER_SECONDS)  # the last round's split is heard to its end first
+        if winners:
             if game.is_yakuzas:
-                self.devices.speaker.play(Phrases.winners(gangs=list(winners)))
+                speaker.play(Phrases.winners(gangs=list(winners)))
             else:
-                self.devices.speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
+                speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
             self._echo()
+            speaker.finish(SPEAKER_SECONDS)  # and the winners before the table closes
 
     # -- time ------------------------------------------------------------------------
 
