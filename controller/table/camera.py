@@ -305,7 +305,7 @@ class LiveCamera:
                     self._failed = "the camera gave no frame"
                     return
         except Exception as exc:  # a camera that fails mid-count: read_aims says so
-            self._failed = one_line(exc)
+            self._failed = one_line(exc).removeprefix("camera: ")
             log.warning("the camera stopped giving frames: %s", self._failed)
 
     def unwatch(self) -> None:
