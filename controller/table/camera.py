@@ -71,8 +71,9 @@ class SimulatedCamera:
 
     AIM_FPS = 30  # the simulated aim counts are filmed at 30 frames a second: the reader samples at 30
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, *, ask_godfather_below: float = 0.6) -> None:
         self.seed = seed
+        self.ask_godfather_below = float(ask_godfather_below)  # the table's camera.ask_godfather_below
 
     def read_aims(self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
                   truth: dict[int, tuple[int | None, bool]] | None = None) -> CameraAims | None:
@@ -89,7 +90,7 @@ class SimulatedCamera:
         frame = b""
         if reading.deadline_frame is not None:
             frame = jpeg(draw_lines(reading.deadline_frame, reading))
-        return aims_of(reading, frame)
+        return aims_of(reading, frame, ask_godfather_below=self.ask_godfather_below)
 
     def reachable(self, thrower: int, seats: int) -> set[int]:
         """The seats a throw from ``thrower`` reaches in a straight line, past no other standee."""
@@ -100,7 +101,7 @@ class SimulatedCamera:
     def judge(self, *, thrower: int, seats: int, number: int, truth=None,
               cancel: threading.Event | None = None) -> CameraVerdict | None:
         from vision.synth import Scenario, random_spec, render_clip
-        from vision.throws import judge_frames
+        from vision.throws import JudgeConfig, judge_frames
 
         if truth is None:
             return None
@@ -114,7 +115,9 @@ class SimulatedCamera:
             scenario = Scenario.MULTI
         spec = random_spec(self.seed * 1000 + number, seats=seats, thrower=thrower, scenario=scenario, hits=hits)
         frames = list(render_clip(spec).frames())
-        verdict = verdict_of(_vision(lambda: judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps)))
+        config = JudgeConfig(ask_godfather_below=self.ask_godfather_below)
+        verdict = verdict_of(_vision(lambda: judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps,
+                                                          config=config)))
         verdict.frame = jpeg(frames[-1])
         return verdict
 

@@ -106,7 +106,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
     if setup.camera:
         from .camera import SimulatedCamera
 
-        camera = SimulatedCamera(setup.seed)
+        camera = SimulatedCamera(setup.seed, ask_godfather_below=setup.config.camera.ask_godfather_below)
         bots.reachable = camera.reachable
     session = Session(
         referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,

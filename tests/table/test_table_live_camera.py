@@ -223,3 +223,40 @@ def test_a_real_tables_missing_camera_is_said_through_the_session_so_the_console
     finally:
         for close in reversed(closers):
             close()
+
+
+def test_a_simulated_table_uses_ask_godfather_below_too(monkeypatch):
+    import numpy as np
+
+    import vision.synth
+    import vision.throws
+    from controller.table.camera import SimulatedCamera
+    from controller.table.runner import Setup, open_table
+
+    config = table_config.from_dict({"game": {"ruleset": "yakuzas", "players": ["A", "B", "C", "D", "E", "F"]},
+                                     "camera": {"source": "webcam:0", "ask_godfather_below": 0.85}})
+    referee = Referee(new_record(config, 2))
+    session, closers = open_table(Setup(config, 2, simulate=True), referee, game_log=None, say=lambda line: None,
+                                  progress=None, pace=0.0)
+    try:
+        assert isinstance(session.camera, SimulatedCamera) and session.camera.ask_godfather_below == 0.85
+    finally:
+        for close in reversed(closers):
+            close()
+    configs = []
+
+    class Clip:
+        fps = 30.0
+
+        def frames(self):
+            return iter([np.zeros((48, 64, 3), np.uint8)])
+
+    def judged(frames, *, seats, thrower, fps, config):
+        configs.append(config)
+        raise RuntimeError("judged")
+
+    monkeypatch.setattr(vision.synth, "render_clip", lambda spec: Clip())
+    monkeypatch.setattr(vision.throws, "judge_frames", judged)
+    with pytest.raises(RuntimeError, match="judged"):
+        session.camera.judge(thrower=0, seats=6, number=100, truth=([2], []))
+    assert configs[0].ask_godfather_below == 0.85
