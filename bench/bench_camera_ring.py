@@ -4,8 +4,8 @@ A fake 640x480 camera at 60 frames a second (a fresh frame per read, on a fake c
 count's watcher reads it, for ``--seconds`` of frames per count (a camera watched longer than the count
 needs), then the aims are asked of the camera (the table plane is not found in the blank frames, so the
 reading itself fails: its frames are all this measures). Two counts in a row. Python's ``tracemalloc``
-counts the frames' buffers (numpy reports them to it). Prints the MB held at the end of each count's
-watch (the peak) and after each reading (held until the next count).
+counts the frames' buffers (numpy reports them to it). Prints the memory held at the end of each count's
+watch (the peak) and after each reading (held until the next count), in MiB.
 
     .venv/bin/python bench/bench_camera_ring.py [--seconds 6] [--fps 60]
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from controller.table.camera import LiveCamera
 
-MB = 1 << 20
+MB = 1 << 20  # MiB
 
 
 class Clock:
@@ -68,7 +68,7 @@ def main() -> None:
             why = "read"
         held = tracemalloc.get_traced_memory()[0] - base
         print(f"count {count}: {len(camera.ring)} frames kept after the reading ({why}); "
-              f"{peak / MB:.0f} MB at the end of the watch, {held / MB:.0f} MB held until the next count")
+              f"{peak / MB:.0f} MiB at the end of the watch, {held / MB:.0f} MiB held until the next count")
 
 
 if __name__ == "__main__":

@@ -149,15 +149,20 @@ def one_line(exc: BaseException) -> str:
 
 
 class FrameRing:
-    """The last frames of a camera with their timestamps (seconds), at most ``capacity`` of them."""
+    """The last frames of a camera with their timestamps (seconds), at most ``capacity`` of them, and
+    (with ``seconds``) none older than that before the newest."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, seconds: float | None = None) -> None:
         self._frames: deque[tuple[float, Any]] = deque(maxlen=max(1, int(capacity)))
+        self.seconds = seconds
         self._lock = threading.Lock()
 
     def add(self, stamp: float, frame) -> None:
         with self._lock:
             self._frames.append((float(stamp), frame))
+            if self.seconds is not None:
+                while self._frames[0][0] < stamp - self.seconds:
+                    self._frames.popleft()
 
     def since(self, start: float) -> list[tuple[float, Any]]:
         """The frames taken at ``start`` or later, oldest first."""
@@ -218,7 +223,8 @@ class LiveCamera:
         window = self.aim_config.lead_s + DEADLINE_AFTER_THREE_S + self.aim_config.follow_s + RING_SLACK_S
         if ring_seconds is not None:
             window = ring_seconds
-        self.ring = FrameRing(int(window * max(fps, 1.0)) + 1)
+        # the window's frames, however many the camera gives: twice the frame rate it says it has, at most
+        self.ring = FrameRing(int(2 * window * max(fps, 1.0)) + 1, seconds=window)
         self.broken: str | None = None  # why the source failed: it is opened again before it is used
         self._watcher: threading.Thread | None = None
         self._stop = threading.Event()

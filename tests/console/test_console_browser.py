@@ -247,6 +247,10 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         page.wait_for_selector("text=The camera read the aims")
         page.wait_for_timeout(1200)  # past the aims' countdown (0.8 s here)
         assert session.referee.step.value == "aims" and page.locator("[data-goes]").count() == 0
+        page.reload()  # a page the phone reloads holds too
+        page.wait_for_selector("text=The camera read the aims")
+        page.wait_for_timeout(1000)
+        assert session.referee.step.value == "aims" and page.locator("[data-goes]").count() == 0
         relay.grace.update({"shown": 1.0})
         page.click("[data-action=submit-aims]")
         wait_step(godfather, "privilege")

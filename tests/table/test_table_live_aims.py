@@ -48,6 +48,10 @@ def test_the_ring_keeps_only_the_last_frames():
         ring.add(i * 0.1, np.full((2, 2), i, np.uint8))
     assert len(ring) == 5 and ring.last == pytest.approx(1.1)
     assert [int(f[0, 0]) for _t, f in ring.since(0.85)] == [9, 10, 11]
+    timed = FrameRing(100, seconds=0.25)  # a camera faster than it says: the window's frames, no more
+    for i in range(12):
+        timed.add(i * 0.1, np.full((2, 2), i, np.uint8))
+    assert [int(f[0, 0]) for _t, f in timed.since(0.0)] == [9, 10, 11]
 
 
 class FakeClock:

@@ -15,7 +15,6 @@ let failed = null;     // the input that could not be sent, to retry
 let tab = "table";
 let countGone = null;
 let afterUndo = null;  // an undo sent: the count of inputs it was sent at
-let heldStep = null;  // after an undo: the step it came back to (round, step, inputs), where nothing goes by itself
 let cardsEnd = null;  // when the cards go down by themselves
 let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
 setInterval(() => {
@@ -26,6 +25,11 @@ setInterval(() => {
   }
 }, 1000);
 const STORE = `cashnguns:${token}:draft`;
+// after an undo: the step it came back to (round, step, inputs), where nothing goes by itself (kept in the
+// phone, so that a page the phone reloads holds too)
+const HELD = `cashnguns:${token}:held`;
+let heldStep = (() => { try { return localStorage.getItem(HELD); } catch (e) { return null; } })();
+function holdAt(step) { heldStep = step; try { localStorage.setItem(HELD, step); } catch (e) { /* private mode */ } }
 
 // -- small helpers -----------------------------------------------------------------------
 
@@ -171,7 +175,7 @@ function render(next) {
   const key = keyOf(state);
   if (key !== draftKey) {
     draftKey = key; draft = loadDraft(key) || {}; cancelGoes();
-    if (afterUndo !== null && state.inputs !== afterUndo) { heldStep = stepOf(state); afterUndo = null; }
+    if (afterUndo !== null && state.inputs !== afterUndo) { holdAt(stepOf(state)); afterUndo = null; }
     // after an undo nothing goes by itself at the step it came back to, whatever comes to that step later
     // (the camera's reading of the count offered again): until the Godfather taps, or an input is taken
     if (heldStep === stepOf(state)) draft.hold = true;
