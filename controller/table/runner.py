@@ -106,7 +106,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
     if setup.camera:
         from .camera import SimulatedCamera
 
-        camera = SimulatedCamera(setup.seed)
+        camera = SimulatedCamera(setup.seed, ask_godfather_below=setup.config.camera.ask_godfather_below)
         bots.reachable = camera.reachable
     session = Session(
         referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,
@@ -128,23 +128,20 @@ def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress,
     closers = []
     devices = open_devices(setup.config.devices())
     closers.append(devices.close)
-    camera = None
-    spec = setup.config.camera
-    if spec.source != "none":
-        from .camera import LiveCamera
+    from .camera import open_live_camera
 
-        try:
-            camera = LiveCamera.open(spec.source, spec.calibration)
-        except Exception as exc:  # no camera: the Godfather enters every aim and judges every throw
-            throws = " and judges the throws" if setup.config.ruleset is RuleSet.YAKUZAS else ""
-            say(f"The camera is not available ({exc}): the Godfather enters the aims{throws}.")
-        else:
-            closers.append(camera.close)
+    camera, camera_note = open_live_camera(setup.config.camera, clock=devices.clock.now,
+                                           count_interval=devices.config.timing.count_interval,
+                                           yakuzas=setup.config.ruleset is RuleSet.YAKUZAS)
+    if camera is not None:
+        closers.append(camera.close)
     session = Session(referee, source=_ConsoleNotAttached(), devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
     speaker = devices.speaker
     if isinstance(speaker, AplaySpeaker):  # a silent table is told at once, and on the console
         speaker.on_problem = session.say
         speaker.check()
+    if camera_note:
+        session.say(camera_note)  # kept in the game's story: the console shows it
     session.source, stop = console(session)
     closers.append(stop)
     return session, closers

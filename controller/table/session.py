@@ -98,9 +98,15 @@ class AimCamera(Protocol):
 
 @runtime_checkable
 class CountWatcher(Protocol):
-    """A live camera that keeps the frames of the aim count from its start (for :meth:`AimCamera.read_aims`)."""
+    """A live camera that keeps the frames of the aim count from its start, and reads the aims of
+    the count whose "3" was at ``three_at`` (on the devices' clock, which gave the count)."""
 
     def watch(self) -> None: ...
+
+    def read_aims(
+        self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
+        truth: dict[int, tuple[int | None, bool]] | None = None, three_at: float | None = None,
+    ) -> CameraAims | None: ...
 
 
 class ThrowCamera(Protocol):
@@ -196,6 +202,8 @@ class Session:
         self.history = History.start(referee)  # the inputs since the session started, for an undo
         self.undos = 0  # how many times an input was taken back
         self._counted: int | None = None  # the round whose aiming count was given
+        self._three_at: float | None = None  # when that count's "3" was given (the devices' clock)
+        self._aims_seen: dict[int, CameraAims | None] = {}  # the camera's reading of each round's count
         self.watch: ThrowWatch | None = None  # the camera cued for a throw, watching (a real table)
         self.camera_note: str | None = None  # why the camera gave no verdict on the last throw cued
         self.watch_seconds = WATCH_SECONDS
@@ -379,9 +387,11 @@ class Session:
         self._ready_for_count("the aiming count")
         self.say("  1, 2, 3: everyone aims.")
         self.history.seal()
+        self._three_at = None
         if self.devices is None:
             return
         run = self.devices.judge.counts.start()
+        self._three_at = run.times[2]  # the camera reads the aims from the count's real "3"
         timing = self.devices.config.timing
         self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
@@ -510,13 +520,12 @@ class Session:
         if plans is not None:
             truth = {seat_of(n): (None if p.target is None else seat_of(p.target), p.late) for n, p in plans.items()}
         shooters = [seat_of(n) for n in prompt.players]
-        try:
-            seen = camera.read_aims(
-                seats=len(game.players), shooters=shooters, candidates=shooters, number=prompt.round, truth=truth)
-        except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
-            log.warning("the camera failed on round %d's aims: %s", prompt.round, exc)
-            self.say(f"  The camera failed ({exc}): the Godfather enters the aims.")
-            seen = None
+        again = prompt.round in self._aims_seen  # an undo came back to the aims: the count's reading again
+        if again:
+            seen = self._aims_seen[prompt.round]
+        else:
+            seen = self._read_aims(prompt, camera, shooters, truth)
+            self._aims_seen = {prompt.round: seen}
         if seen is None:
             return self.source.answer(prompt)
         aims = {name_of(s): (None if seen.aims.get(s) is None else name_of(seen.aims[s])) for s in shooters}
@@ -529,7 +538,7 @@ class Session:
             why = self.referee.check_aim(name, target)
             if why:
                 refused[name] = why
-        if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
+        if self.game_log is not None and not again:  # what the camera saw, beside the aims confirmed (the next input)
             self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
         sure = not unsure and not refused  # the console sends these aims by itself after its countdown ...
         if sure:  # ... when the engine takes them as they are
@@ -544,7 +553,7 @@ class Session:
         }
         self.frame = seen.frame
         told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
-        self.say(f"  The camera reads: {told or 'no aim'}.")
+        self.say(f"  The camera {'read at the count' if again else 'reads'}: {told or 'no aim'}.")
         asked = [n for n in aims if n in unsure or n in refused]
         if asked:
             reasons = [f"{n} ({refused[n]})" if n in refused else f"{n} (the camera is unsure)" for n in asked]
@@ -575,6 +584,25 @@ class Session:
             return entered
         self._say_entered(inp, asked)
         return inp
+
+    def _read_aims(self, prompt: Prompt, camera: AimCamera, shooters: list[int],
+                   truth: dict[int, tuple[int | None, bool]] | None) -> CameraAims | None:
+        """The camera's reading of this round's count (``None``: the Godfather enters the aims). A live
+        camera reads the frames of the count it watched, from its "3"; without a count, nothing."""
+        seats = len(self.referee.game.players)
+        try:
+            if isinstance(camera, CountWatcher):
+                if self._counted != prompt.round or self._three_at is None:
+                    return None  # no count was given that it watched
+                return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
+                                        three_at=self._three_at)
+            return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
+                                    truth=truth)
+        except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            log.warning("the camera failed on round %d's aims: %s", prompt.round, why)
+            self.say(f"  The camera failed ({why}): the Godfather enters the aims.")
+            return None
 
     def _say_entered(self, answer: I.Input | None, asked: list[str]) -> None:
         """The aims the Godfather entered for the seats he was asked (the story names them)."""

@@ -236,9 +236,21 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         wait_step(godfather, "aims")
         assert session.undos == 1 and json_state(session)["step"] == "aims"
         page.wait_for_function("() => document.body.dataset.step === 'aims'")
-        # the aims come back on the page as they were entered: nothing goes by itself after an undo
-        page.wait_for_timeout(1200)
-        assert session.referee.step.value == "aims"
+        # the aims come back on the page as they were entered: nothing goes by itself after an undo, not
+        # even the camera's reading of the count when the session offers it again, sure of every aim
+        page.wait_for_timeout(300)  # the page has drawn the step the undo came back to
+        truth = session.bots.answer(session.referee.prompt())
+        with session.lock:
+            session.pending = {"kind": "aims", "aims": dict(truth.aims), "late": list(truth.late), "unsure": [],
+                               "refused": {}, "margins": {}, "sure": True}
+        relay.changed()
+        page.wait_for_selector("text=The camera read the aims")
+        page.wait_for_timeout(1200)  # past the aims' countdown (0.8 s here)
+        assert session.referee.step.value == "aims" and page.locator("[data-goes]").count() == 0
+        page.reload()  # a page the phone reloads holds too
+        page.wait_for_selector("text=The camera read the aims")
+        page.wait_for_timeout(1000)
+        assert session.referee.step.value == "aims" and page.locator("[data-goes]").count() == 0
         relay.grace.update({"shown": 1.0})
         page.click("[data-action=submit-aims]")
         wait_step(godfather, "privilege")

@@ -14,7 +14,7 @@ let sending = false;   // an input is on its way
 let failed = null;     // the input that could not be sent, to retry
 let tab = "table";
 let countGone = null;
-let afterUndo = false;
+let afterUndo = null;  // an undo sent: the count of inputs it was sent at
 let cardsEnd = null;  // when the cards go down by themselves
 let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
 setInterval(() => {
@@ -25,6 +25,11 @@ setInterval(() => {
   }
 }, 1000);
 const STORE = `cashnguns:${token}:draft`;
+// after an undo: the step it came back to (round, step, inputs), where nothing goes by itself (kept in the
+// phone, so that a page the phone reloads holds too)
+const HELD = `cashnguns:${token}:held`;
+let heldStep = (() => { try { return localStorage.getItem(HELD); } catch (e) { return null; } })();
+function holdAt(step) { heldStep = step; try { localStorage.setItem(HELD, step); } catch (e) { /* private mode */ } }
 
 // -- small helpers -----------------------------------------------------------------------
 
@@ -57,6 +62,7 @@ const label = (text) => el("span", { class: "label" }, text);
 
 // -- the draft, kept in the phone --------------------------------------------------------
 
+function stepOf(s) { return `${s.round}|${s.step}|${s.inputs}`; }
 function keyOf(s) { return `${s.round}|${s.step}|${s.inputs}|${s.pending ? JSON.stringify(s.pending).length : 0}`; }
 function saveDraft() { try { localStorage.setItem(STORE, JSON.stringify({ key: draftKey, draft })); } catch (e) { /* private mode */ } }
 function loadDraft(key) {
@@ -121,6 +127,7 @@ async function send(input, then = null) {
   if (!body.ok) {
     $("refused").textContent = body.refused || `refused (${reply.status})`;
     status("refused", true);
+    if (input.kind === "undo") afterUndo = null;  // nothing was taken back: nothing to hold
   } else {
     status("sent");
   }
@@ -168,7 +175,10 @@ function render(next) {
   const key = keyOf(state);
   if (key !== draftKey) {
     draftKey = key; draft = loadDraft(key) || {}; cancelGoes();
-    if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
+    if (afterUndo !== null && state.inputs !== afterUndo) { holdAt(stepOf(state)); afterUndo = null; }
+    // after an undo nothing goes by itself at the step it came back to, whatever comes to that step later
+    // (the camera's reading of the count offered again): until the Godfather taps, or an input is taken
+    if (heldStep === stepOf(state)) draft.hold = true;
   }
   // the countdowns restart from the server's state with every state it sends (after a reconnect too)
   cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
@@ -338,7 +348,7 @@ function drawPanel() {
   const buttons = [];
   if (failed) buttons.push(button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true }));
   if (state.undo) buttons.push(button(state.undo.can ? `Undo ${state.undo.what}` : "Undo", "undo", () => {
-    cancelGoes(); afterUndo = true;
+    cancelGoes(); afterUndo = state.inputs;
     remember(state.round, {}); const all = known(); delete all[state.round];
     try { localStorage.setItem(KNOWN, JSON.stringify(all)); } catch (e) { /* private mode */ }
     send({ kind: "undo", count: state.inputs });
