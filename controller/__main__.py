@@ -16,10 +16,12 @@ Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on st
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
@@ -107,13 +109,18 @@ def _play(args: argparse.Namespace) -> int:
         while (left := unfinished_log(config.log_dir, simulate=args.simulate)) is not None:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
+                going: list[bool] = []  # read back and replayed: from then on, the game goes on
                 try:
-                    return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config)
+                    return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config,
+                                  on_going=functools.partial(going.append, True))
                 except LogBusy as exc:
                     print(str(exc), file=sys.stderr)
                     return EXIT_BAD_INPUT
-                except (LogError, TokenFileError) as exc:  # it cannot be brought back: it must not block the table
-                    damage = str(exc).removeprefix(f"{path}: ")
+                except (LogError, TokenFileError) as exc:
+                    if going:  # not damage: the game went on and then failed (a write error): the log is kept
+                        print(f"{exc} (the game log is kept: go on with: cashnguns resume {path})", file=sys.stderr)
+                        return EXIT_BAD_INPUT
+                    damage = str(exc).removeprefix(f"{path}: ")  # it cannot be brought back: it must not block the table
                 except (CashNGunsError, RuntimeError, OSError) as exc:
                     print(str(exc), file=sys.stderr)
                     return EXIT_BAD_INPUT
@@ -216,6 +223,10 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
     except OSError as exc:
         print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if log_path.exists():  # before the console's token file beside it is written: that game keeps its links
+        print(f"play: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
+              "or give another --log)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     progress = Progress()
     try:
         _header(setup)
@@ -226,6 +237,8 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
                         final_hold=FINAL_HOLD_SECONDS)
     except KeyboardInterrupt:
         progress.done()
+        if finished:  # the game is over and its record written: stopping during the final display loses nothing
+            return finished[0]
         _forget_tokens(log_path)
         return _interrupted(log_path)
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
@@ -292,11 +305,13 @@ def _resume(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
 
-def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None) -> int:
+def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None,
+           on_going: Callable[[], None] | None = None) -> int:
     """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises.
 
     ``config`` (a table configuration), if given, is the table's hardware and says where the console is
-    served; by default the configuration the game was started with is read again."""
+    served; by default the configuration the game was started with is read again.  ``on_going`` is told
+    once the log was read back and replayed (an error after that is not the log's damage)."""
     from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
@@ -316,8 +331,10 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
                          console=lambda setup: _console_factory(setup, log_path, config),
                          salvage=salvage, on_setup=setups.append, table=config,
                          on_over=lambda referee: finished.append(_finish(referee, record_path(), log_path)),
-                         final_hold=FINAL_HOLD_SECONDS)
+                         final_hold=FINAL_HOLD_SECONDS, on_going=on_going)
     except KeyboardInterrupt:
+        if finished:  # the game is over and its record written: stopping during the final display loses nothing
+            return finished[0]
         return _interrupted(log_path)
     finally:
         progress.done()

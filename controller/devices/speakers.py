@@ -9,6 +9,7 @@ import functools
 import logging
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 
@@ -52,13 +53,15 @@ class AplaySpeaker:
         self._base = [aplay, "-q", *(["-D", device] if device else [])]
         self._spawn = spawn
         self._playing: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()  # the sequence playing: the game's thread and the console's both speak
         self._told: set[str] = set()
         self.on_problem: Callable[[str], None] | None = None
 
     def play(self, clips: Sequence[str]) -> None:
         paths = [str(self._library.path(key)) for key in clips]
-        self._stop()
-        self._playing = self._spawn([*self._base, *paths])
+        with self._lock:
+            self._stop()
+            self._playing = self._spawn([*self._base, *paths])
 
     def seconds(self, clips: Sequence[str]) -> float:
         """How long ``clips`` take to play."""
@@ -66,11 +69,12 @@ class AplaySpeaker:
 
     def check(self, timeout: float = CHECK_SECONDS) -> str | None:
         """Play the silent clip and wait for it: ``None`` when ``aplay`` played it, else what is wrong, in one line."""
-        self._stop()
-        try:
-            process = self._spawn([*self._base, str(self._library.path(PAUSE))])
-        except OSError as exc:
-            return self._problem(f"cannot run {self._base[0]}: {exc.strerror or exc}")
+        with self._lock:
+            self._stop()
+            try:
+                process = self._spawn([*self._base, str(self._library.path(PAUSE))])
+            except OSError as exc:
+                return self._problem(f"cannot run {self._base[0]}: {exc.strerror or exc}")
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -81,16 +85,21 @@ class AplaySpeaker:
         return self._finished(process)
 
     def finish(self, timeout: float) -> None:
-        """Wait (``timeout`` seconds at most) until the sequence playing has been heard to its end."""
-        process = self._playing
+        """Wait (``timeout`` seconds at most) until the sequence playing has been heard to its end (a
+        sequence started meanwhile, by another thread, goes on: the next one cuts it, as always)."""
+        with self._lock:
+            process = self._playing
         if process is None:
             return
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
             return
-        self._finished(process)
-        self._playing = None
+        with self._lock:
+            if self._playing is not process:
+                return  # superseded meanwhile: the play that cut it dealt with it
+            self._playing = None
+            self._finished(process)
 
     def _stop(self) -> None:
         process, self._playing = self._playing, None
@@ -133,7 +142,8 @@ class AplaySpeaker:
         return line
 
     def close(self) -> None:
-        self._stop()
+        with self._lock:
+            self._stop()
 
 
 def _close_pipe(process: subprocess.Popen[bytes]) -> None:

@@ -229,7 +229,7 @@ def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float
 def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None,
            salvage: bool = False, on_setup: Callable[[Setup], None] | None = None,
            table: table_config.TableConfig | None = None, on_over: Callable[[Referee], None] | None = None,
-           final_hold: float = 0.0) -> Referee:
+           final_hold: float = 0.0, on_going: Callable[[], None] | None = None) -> Referee:
     """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end.
 
     ``console``, if given, is called with the game's setup (its console tokens) and returns the
@@ -238,7 +238,8 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
     the configuration file the game was started with, read again. The game itself (rule set,
     players, bank, language, options) is always the log's.
 
-    ``on_over`` and ``final_hold``: as for :func:`start`.
+    ``on_over`` and ``final_hold``: as for :func:`start`.  ``on_going`` is told once the log was read
+    back and replayed: what fails after that (a write error...) is not damage of the log.
 
     With ``salvage``, a damaged log goes on from the last input that replays cleanly: the whole
     log is first kept aside (its name and what is dropped are said), then cut after that input.
@@ -246,7 +247,7 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
     logged = read(log_path, salvage=salvage)
     setup, record = setup_from_header(logged.header, log_path)
     if table is None:
-        table = _started_with(logged.header, say)
+        table = _started_with(logged.header, say, real=not setup.simulate, where=log_path)
     if table is not None:
         setup = replace(setup, config=with_game_of(setup.config, table))
     if on_setup is not None:
@@ -282,6 +283,8 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         f"after {replayed} inputs.")
     if not play or referee.step is Step.OVER:
         return referee
+    if on_going is not None:
+        on_going()
     game_log, _ = GameLog.reopen(log_path)
     try:
         _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, on_over=on_over,
@@ -298,14 +301,17 @@ def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, p
                                   console=console)
     for notice in notices:
         session.say(notice)
-    try:
-        session.run()
+    def over() -> None:  # before the finale's announcements: a Ctrl-C during them loses nothing
         game_log.seen({"over": True})
         if on_over is not None:
             on_over(referee)
+
+    try:
+        session.run(on_over=over)
         if not setup.simulate and final_hold > 0:
             _hold(session, final_hold)
     finally:
+        session.close()  # first: a camera watching a throw lets go of it before the camera is closed
         for close in reversed(closers):
             close()
 
@@ -390,16 +396,24 @@ def with_game_of(game: table_config.TableConfig, table: table_config.TableConfig
                    objects=game.objects, free_seating=game.free_seating, bank=game.bank, language=game.language)
 
 
-def _started_with(header: dict[str, Any], say) -> table_config.TableConfig | None:
+def _started_with(header: dict[str, Any], say, *, real: bool, where: Path) -> table_config.TableConfig | None:
     """The configuration file the game in ``header`` was started with, read again (its devices, camera
-    and console); ``None`` for a game started without one, or when it cannot be read (said)."""
+    and console); ``None`` for a game started without one.  One that cannot be read: a simulated game
+    goes on with the default devices (said); a game at a real table is refused (``ConfigError``), for
+    the default devices are not its own: its sensors would be read on the wrong pins."""
     table = header.get("table")
     source = table.get("source") if isinstance(table, dict) else None
     if not isinstance(source, str) or not source:
+        if real:
+            raise table_config.ConfigError(f"{where}: the game at a real table was started without a configuration "
+                                           "file: give the table's with --config FILE")
         return None
     try:
         return table_config.load(source)
     except table_config.ConfigError as exc:
+        if real:
+            raise table_config.ConfigError(f"{where}: the table's configuration cannot be read again ({exc}): "
+                                           "give it with --config FILE") from None
         say(f"The table's configuration cannot be read again ({exc}): going on with the default devices and "
             f"no camera (give it with --config FILE).")
         return None

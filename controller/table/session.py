@@ -208,6 +208,7 @@ class Session:
         self.camera_note: str | None = None  # why the camera gave no verdict on the last throw cued
         self.watch_seconds = WATCH_SECONDS
         self._watch_thread: threading.Thread | None = None  # the last watch's thread (it may still end)
+        self._closed = False  # the table closed: a watch's thread ending late says nothing
         self._went_down: set[int] = set()
         self.resume_lead = RESUME_LEAD_SECONDS
         self._warn_count = False  # the game goes on at a count (a resumed game): the table is told first
@@ -222,7 +223,9 @@ class Session:
 
     # -- the game loop -------------------------------------------------------
 
-    def run(self) -> None:
+    def run(self, *, on_over: Callable[[], None] | None = None) -> None:
+        """Play the game to its end.  Once it is over nothing may be undone, and ``on_over`` is told
+        (the game log's last line, the record) before the finale's announcements are heard."""
         rnd = self.referee.round
         if rnd is not None:  # tell the table where the game is: the round's pile, what happened so far
             self._tell(Outcome(events=list(rnd.events)))
@@ -231,16 +234,24 @@ class Session:
         while self.referee.step is not Step.OVER:
             self.play_step()
         self._quiet.wait()  # the pause after the last round, if another thread gave its last input
+        with self.lock:
+            self.history.seal()  # the game is over: final
+            self._end_watch()
+        if on_over is not None:
+            on_over()
         self._finale()
 
     def play_step(self) -> None:
         self._quiet.wait()  # the table pauses between rounds: the next one waits (see submit)
-        prompt = self.referee.prompt()
+        with self.lock:
+            prompt, key = self.referee.prompt(), self._step_key()
         if self.progress:
             self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
         step = prompt.step
         camera = self.camera
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
+            if not self._seal(key):
+                return  # an input or an undo came first: the step is asked again
             self._counted = prompt.round
             if isinstance(camera, CountWatcher):  # a live camera keeps the count's frames for the aims
                 self._let_go_of_camera()
@@ -248,6 +259,8 @@ class Session:
             self._count()
         inp: I.Input | None
         if step is Step.WITHDRAW and self.devices is not None:
+            if not self._seal(key):
+                return
             inp = self._withdrawal_count(prompt)
         elif step is Step.THROWS:
             inp = self._throw(prompt)
@@ -306,12 +319,13 @@ class Session:
             pause = outcome.round_over is not None
             if pause:
                 self._quiet.clear()
-        self.changed()
-        if pause:
-            try:
+        try:
+            self.changed()
+            if pause:
                 self._wait(BETWEEN_ROUNDS)
-            finally:
-                self._quiet.set()
+        finally:
+            if pause:
+                self._quiet.set()  # whatever happened, the table goes on after the pause
         return outcome
 
     @contextlib.contextmanager
@@ -350,9 +364,9 @@ class Session:
 
         ``count``: how many inputs the page saw accepted; an undo sent twice is refused the second time."""
         with self._turn():
-            if count is not None and count != self.history.count:
+            if self.referee.step is not Step.OVER and count is not None and count != self.history.count:
                 return "that input was already taken back, or another came after it"
-            why = self.history.why_not()
+            why = self.why_no_undo()
             if why is not None:
                 return why
             replayed, dropped = self.history.undo()
@@ -373,6 +387,13 @@ class Session:
         self.changed()
         return None
 
+    def why_no_undo(self) -> str | None:
+        """Why nothing can be undone now (``None``: the last input can); a game over is final (its record
+        is written from it)."""
+        if self.referee.step is Step.OVER:
+            return "the game is over: nothing can be undone"
+        return self.history.why_not()
+
     def override_sensor(self, seat: int, *, by_godfather: bool) -> None:
         """The Godfather takes over a seat's tilt sensor (or gives it back)."""
         with self.lock:
@@ -386,7 +407,6 @@ class Session:
     def _count(self) -> None:
         self._ready_for_count("the aiming count")
         self.say("  1, 2, 3: everyone aims.")
-        self.history.seal()
         self._three_at = None
         if self.devices is None:
             return
@@ -396,6 +416,15 @@ class Session:
         self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
         self._echo()
+
+    def _seal(self, key: tuple[int, int, int]) -> bool:
+        """A count starts at the step asked (``key``, see :meth:`_step_key`): the inputs so far are final,
+        so no undo comes while it waits for the standees.  False: an input or an undo came first."""
+        with self.lock:
+            if self._step_key() != key:
+                return False
+            self.history.seal()
+            return True
 
     def _ready_for_count(self, what: str) -> None:
         """A real table counts only once every seat's tilt sensor reads (the sensor hub has connected):
@@ -408,8 +437,8 @@ class Session:
         judge = devices.judge
         seats = range(min(devices.config.seats, len(self.referee.game.players)))
 
-        def unread() -> list[int]:
-            return [seat for seat in seats if judge.upright(seat) is None]
+        def unread() -> list[int]:  # a seat whose sensor the Godfather took over is his to judge
+            return [seat for seat in seats if seat not in self.overridden and judge.upright(seat) is None]
 
         end = time.monotonic() + SENSORS_GRACE_SECONDS
         while unread() and time.monotonic() < end:
@@ -418,6 +447,7 @@ class Session:
             names = ", ".join(f"{self.referee.game.players[s].name} ({seat_label(s)})" for s in missing)
             where = (f"the sensor hub at {devices.config.hub_url} has not answered: check its USB cable"
                      if devices.config.backend == "hub" else "check their wires")
+            where += "; or the Godfather takes their sensors over on the console"
             self.say(f"  {what[0].upper()}{what[1:]} waits for the tilt sensors of {names} ({where}).")
             self.changed()
             while unread():
@@ -454,7 +484,6 @@ class Session:
         seat_of = self.referee.game.seat_of
         self._ready_for_count("the withdrawal count")
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
-        self.history.seal()
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
@@ -737,6 +766,14 @@ class Session:
             if watch.timer is not None:
                 watch.timer.cancel()
 
+    def close(self) -> None:
+        """The table closes: a camera watching a throw stops (its timer too), and its thread lets go
+        of the camera (a moment at most) before the camera is closed; nothing is said after this."""
+        with self.lock:
+            self._closed = True
+            self._end_watch()
+        self._let_go_of_camera()
+
     def _let_go_of_camera(self) -> None:
         """Waits (a moment at most) for a watch that was ended to let go of the camera."""
         thread = self._watch_thread
@@ -744,7 +781,29 @@ class Session:
             thread.join(timeout=2.0)
 
     def _watch_throw(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
-        """The watch's thread: the camera's verdict on the throw (or why there is none)."""
+        """The watch's thread: the camera's verdict on the throw (or why there is none).  Whatever fails
+        here (the game log cannot be written...) is said in one line: the Godfather enters the throw."""
+        try:
+            self._watch_and_judge(watch, previous)
+        except Exception as exc:
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            with self.lock:
+                asked = self.watch is watch or (self.watch is None and watch.key == self._step_key())
+                if self.watch is watch:
+                    self._end_watch()
+                if asked and not self._closed:  # still the throw asked (no undo, input or cue since)
+                    self._camera_says(f"The camera's verdict on {watch.thrower}'s throw was lost ({why}): "
+                                      "the Godfather enters it")
+            self._tell_changed()
+
+    def _tell_changed(self) -> None:
+        """:meth:`changed`, from a thread of the session's own: a listener that fails is logged in one line."""
+        try:
+            self.changed()
+        except Exception as exc:
+            log.warning("the console could not be told of a change: %s", " ".join(str(exc).split())[:200])
+
+    def _watch_and_judge(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
         verdict: CameraVerdict | None = None
         failed: str | None = None
         if previous is not None:
@@ -765,12 +824,12 @@ class Session:
 
     def _watch_timed_out(self, watch: ThrowWatch) -> None:
         with self.lock:
-            if self.watch is not watch:
+            if self.watch is not watch or self._closed:
                 return
             self._end_watch()
             self._camera_says(f"The camera gave no verdict on {watch.thrower}'s throw in {self.watch_seconds:g} s: "
                               "the Godfather enters it")
-        self.changed()
+        self._tell_changed()
 
     def _camera_says(self, note: str) -> None:
         log.warning("%s", note)
@@ -781,8 +840,8 @@ class Session:
         """The camera's verdict on a cued throw: logged, fused with the tilt sensors, and put before the
         Godfather as a simulated one is; a camera that failed says so and leaves the throw to him."""
         with self.lock:
-            if self.watch is not watch or watch.cancel.is_set():
-                return  # ended meanwhile (an undo, an input, another cue): nothing is said
+            if self.watch is not watch or watch.cancel.is_set() or self._closed:
+                return  # ended meanwhile (an undo, an input, another cue, the table closed): nothing is said
             self._end_watch()
             name = watch.thrower
             rnd = self.referee.round
@@ -802,7 +861,7 @@ class Session:
                 self.pending = {"verdict": self._verdict_shown(name, watch.target, verdict, used, why)}
                 self.frame = verdict.frame
                 self.say(f"  {name}'s throw: {why}; the Godfather confirms or overrules.")
-        self.changed()
+        self._tell_changed()
 
     def _verdict_shown(self, thrower: str, target: str | None, verdict: CameraVerdict | None,
                        used: CameraVerdict | None, why: str) -> dict:

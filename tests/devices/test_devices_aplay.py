@@ -79,3 +79,36 @@ def test_selftest_says_the_speaker_is_silent_and_fails(tmp_path, monkeypatch, ca
     said = [line for line in out.splitlines() if line.startswith("sound: ")]
     assert len(said) == 1 and "The speaker is silent" in said[0] and "audio open error" in said[0]
     assert "selftest found problems" in out
+
+
+def test_finish_keeps_track_of_a_sequence_another_thread_started_meanwhile(tmp_path):
+    """The game's thread waits for its sequence while the console's input starts the next one: that one
+    is still the speaker's, and the next sequence cuts it (two aplay never overlap: no false "silent")."""
+    import subprocess
+    import threading
+    import time
+
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def spawn(argv: list[str]) -> subprocess.Popen[bytes]:
+        procs.append(subprocess.Popen(["sleep", "0.6"], stderr=subprocess.PIPE))
+        return procs[-1]
+
+    told: list[str] = []
+    speaker = AplaySpeaker(library(tmp_path), spawn=spawn)
+    speaker.on_problem = told.append
+    try:
+        speaker.play(["stand_up"])
+        other = threading.Thread(target=lambda: (time.sleep(0.2), speaker.play(["dead"])))
+        other.start()
+        speaker.finish(5.0)
+        other.join()
+        assert speaker._playing is procs[1] and procs[1].poll() is None
+        speaker.play(["split"])
+        assert procs[1].wait(2.0) is not None and procs[1].returncode < 0  # cut by the next sequence
+        assert not told
+    finally:
+        speaker.close()
+        for process in procs:
+            process.kill()
+            process.wait()

@@ -308,8 +308,13 @@ def test_a_real_tables_console_stays_up_on_the_final_state_after_the_record_is_w
     class OverSession:
         lines: list[str] = []
 
-        def run(self) -> None:
+        def run(self, on_over=None) -> None:
             events.append(("over", time.monotonic()))
+            if on_over is not None:
+                on_over()
+
+        def close(self) -> None:
+            events.append(("table closed", time.monotonic()))
 
         def say(self, line: str) -> None:
             events.append(("said: " + line, time.monotonic()))
@@ -331,8 +336,8 @@ def test_a_real_tables_console_stays_up_on_the_final_state_after_the_record_is_w
         log.close()
         kinds = [kind.split(":")[0] for kind, _ in events]
         if simulate:
-            assert kinds == ["over", "record written", "console stopped"]
+            assert kinds == ["over", "record written", "table closed", "console stopped"]
         else:
-            assert kinds == ["over", "record written", "said", "console stopped"]
+            assert kinds == ["over", "record written", "said", "table closed", "console stopped"]
             assert "final scores" in events[2][0]
-            assert events[3][1] - events[1][1] >= 0.3
+            assert events[4][1] - events[1][1] >= 0.3

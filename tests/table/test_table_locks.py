@@ -221,3 +221,26 @@ def test_the_pause_between_rounds_leaves_the_console_free_and_lets_no_input_in(m
     assert session.referee.game.rounds_played == 1
     after = session.history.entries[checks["inputs"]:]
     assert [type(e.input).__name__ for e in after][:1] == ["CardsDown"] and len(after) <= 2
+
+
+def test_a_listener_that_fails_at_a_rounds_end_does_not_leave_the_table_paused():
+    """The pause between rounds ends whatever a listener (the console) does: the next input is not held forever."""
+    session, _ = table("classic", 4, seed=3, devices=False)
+
+    class ListenerBug(Exception):
+        pass
+
+    def flaky() -> None:
+        if not session._quiet.is_set():
+            raise ListenerBug("a listener failed once")
+
+    session.listeners.append(flaky)
+    with pytest.raises(ListenerBug):
+        while session.referee.step is not Step.OVER:
+            session.play_step()
+    session.listeners.remove(flaky)
+    assert session._quiet.is_set()
+    undo = threading.Thread(target=session.undo, daemon=True)
+    undo.start()
+    undo.join(timeout=1.0)
+    assert not undo.is_alive()
