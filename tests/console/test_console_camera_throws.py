@@ -214,3 +214,68 @@ def test_without_a_camera_or_in_a_simulated_game_nothing_is_cued(tmp_path):
         assert state(client, relay)["camera"] == {"throws": False, "watching": None, "note": None}
     simulated, _relay = console_table("yakuzas", 6, 1, cards=False, camera=LiveCamera(Unplugged(), None, fps=30))
     assert not simulated.watches_throws()  # the bots' throws are filmed as they are played
+
+
+class Judged:
+    """A camera whose verdict comes a moment after the cue."""
+
+    def judge(self, **kwargs):
+        from controller.table.session import CameraVerdict
+
+        time.sleep(0.1)
+        return CameraVerdict(knocked=[], touched=[], confidence=0.9, needs_godfather=False, details={"x": 1})
+
+
+def test_a_verdict_that_cannot_be_logged_is_said_in_one_line_and_the_godfather_enters_the_throw(tmp_path, monkeypatch):
+    """The SD card fails as the verdict comes: no traceback from the watch's thread, the console is told."""
+    failures: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
+    session, relay, log = real_table(Judged(), tmp_path)
+
+    def card_fails(lines):
+        raise gamelog.LogError(f"{log.path}: cannot write the game log: Input/output error")
+
+    monkeypatch.setattr(log, "_write", card_fails)
+    assert session.cue_throw(THROWER) is None
+    cued = relay.version
+    note = wait_for(lambda: session.camera_note, seconds=3.0)
+    assert note == (f"The camera's verdict on Aiko's throw was lost ({log.path}: cannot write the game log: "
+                    "Input/output error): the Godfather enters it.")
+    assert session.lines[-1] == "  " + note and session.watch is None and session.pending is None
+    wait_for(lambda: relay.version > cued, seconds=2.0)  # the console was told
+    session._watch_thread.join(timeout=2.0)
+    assert not failures
+
+
+class Filming:
+    """A webcam filming the table at rest; once released, it gives no frame (as OpenCV's does)."""
+
+    def __init__(self, frame) -> None:
+        self.frame, self.closed, self.reads = frame, False, 0
+
+    def read(self):
+        time.sleep(1 / 30)
+        self.reads += 1
+        return None if self.closed else self.frame
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_the_table_closing_ends_a_watch_before_the_camera_is_closed(clip, tmp_path):
+    """Ctrl-C while the camera watches a throw: the watch ends (its timer too) and its thread lets go
+    of the camera before the camera is closed; nothing is said after the table closed."""
+    _spec, frames, calibration = clip
+    source = Filming(frames[0])
+    camera = LiveCamera(source, calibration, fps=30)
+    session, _relay, log = real_table(camera, tmp_path)
+    assert session.cue_throw(THROWER) is None
+    watch = session.watch
+    wait_for(lambda: source.reads > 5, seconds=3.0)  # the thread is reading the camera
+    said = len(session.lines)
+    session.close()  # the table closes: the session first, then the camera
+    assert not watch.thread.is_alive() and watch.timer.finished.is_set()
+    camera.close()
+    log.close()
+    time.sleep(0.3)
+    assert len(session.lines) == said and session.camera_note is None

@@ -341,3 +341,100 @@ def test_a_real_tables_console_stays_up_on_the_final_state_after_the_record_is_w
             assert kinds == ["over", "record written", "said", "table closed", "console stopped"]
             assert "final scores" in events[2][0]
             assert events[4][1] - events[1][1] >= 0.3
+
+
+# -- a count waits for the sensors: not for a seat the Godfather took over, and no undo meanwhile ---------
+
+
+def _count_waiting_for(monkeypatch, *, unread: set[int]):
+    """A real table (mock pins, every standee up) at round 1's withdrawal count, the aims given by the
+    console; the sensors of ``unread`` seats not read yet."""
+    from controller.table import session as session_module
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setattr(session_module, "SENSORS_GRACE_SECONDS", 0.1)
+    config = _game_config()
+    devices = open_devices(config.devices())
+    for pin in config.devices().tilt_pins[:4]:
+        devices.pin_factory.pin(pin).drive_low()
+    upright = devices.judge.upright
+    monkeypatch.setattr(devices.judge, "upright", lambda seat: None if seat in unread else upright(seat))
+    referee = _referee_at(Step.AIMS, config)
+    godfather = Godfather()
+    lines: list[str] = []
+    session = Session(referee, source=godfather, devices=devices, say=lines.append)
+    godfather.session_of = lambda: session
+    session._counted = 1  # the aiming count was given
+    session.submit(Bots(referee, 5).answer(referee.prompt()))  # the aims, from the console: it may be undone
+    assert referee.step is Step.WITHDRAW and session.history.why_not() is None
+    return session, devices, godfather, lines
+
+
+def _step_in_thread(session):
+    import threading
+
+    def step() -> None:
+        try:
+            session.play_step()
+        except Stop:
+            pass
+
+    thread = threading.Thread(target=step, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_count_does_not_wait_for_a_sensor_the_godfather_took_over(monkeypatch):
+    unread = {1}
+    session, devices, godfather, lines = _count_waiting_for(monkeypatch, unread=unread)
+    try:
+        thread = _step_in_thread(session)
+        deadline = time.monotonic() + 2.0
+        while not any("waits for the tilt sensors of Bob" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        waiting = next(line for line in lines if "waits for the tilt sensors" in line)
+        assert "the Godfather takes their sensors over on the console" in waiting
+        session.override_sensor(1, by_godfather=True)  # Bob's sensor: the Godfather judges it by eye
+        thread.join(timeout=3.0)
+        assert not thread.is_alive()
+        (step, pending), = godfather.asked
+        assert step is Step.WITHDRAW and pending is not None and "Bob" in pending["check"]["seats"]
+    finally:
+        unread.clear()
+        devices.close()
+
+
+def test_no_undo_comes_in_while_a_count_waits_for_the_sensors(monkeypatch):
+    """The count's step is final once it waits: the count never runs for a step taken back meanwhile."""
+    unread = {1}
+    session, devices, godfather, lines = _count_waiting_for(monkeypatch, unread=unread)
+    try:
+        thread = _step_in_thread(session)
+        deadline = time.monotonic() + 2.0
+        while not any("waits for the tilt sensors" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert session.undo() == "nothing to undo: the count has started since the last input"
+        unread.clear()  # the hub answers
+        thread.join(timeout=3.0)
+        assert not thread.is_alive()
+        assert [step for step, _ in godfather.asked] in ([], [Step.WITHDRAW])
+        assert session.referee.step is not Step.AIMS and session.history.count >= 1
+    finally:
+        unread.clear()
+        devices.close()
+
+
+def test_a_count_asked_after_an_undo_came_first_is_not_given(monkeypatch):
+    """The game's thread read the step, the console's undo came before the count started: no count."""
+    session, devices, godfather, lines = _count_waiting_for(monkeypatch, unread=set())
+    try:
+        undone: list[str | None] = []
+        session.progress = lambda text: undone.append(session.undo()) if not undone else None  # just after the read
+        counts: list[object] = []
+        withdrawal_count = devices.judge.withdrawal_count
+        monkeypatch.setattr(devices.judge, "withdrawal_count", lambda seats: counts.append(seats) or withdrawal_count(seats))
+        session.play_step()
+        assert undone == [None] and session.referee.step is Step.AIMS
+        assert not counts and not godfather.asked  # the count of a step taken back is not given
+    finally:
+        devices.close()
