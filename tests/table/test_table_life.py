@@ -438,3 +438,87 @@ def test_a_count_asked_after_an_undo_came_first_is_not_given(monkeypatch):
         assert not counts and not godfather.asked  # the count of a step taken back is not given
     finally:
         devices.close()
+
+
+# -- the end of a game and the command line around it --------------------------------------------------
+
+
+def _game_over(config) -> Referee:
+    referee = Referee(new_record(config, 5))
+    bots = Bots(referee, 5)
+    while referee.step is not Step.OVER:
+        referee.submit(bots.answer(referee.prompt()))
+    return referee
+
+
+def test_the_game_is_over_in_its_log_before_the_finale_is_heard():
+    """A Ctrl-C during the winners' announcement leaves a finished game, not one to resume."""
+    from table_kit import table
+
+    session, _ = table("classic", 4, 1)
+    events: list[str] = []
+    session.devices.speaker.finish = lambda timeout: events.append("finale heard")
+    session.run(on_over=lambda: events.append("over"))
+    session.devices.close()
+    assert events[0] == "over" and events.count("finale heard") >= 1
+
+
+@pytest.mark.parametrize("command", ["play", "resume"])
+def test_ctrl_c_after_the_game_is_over_is_a_normal_end(tmp_path, monkeypatch, capsys, command):
+    from controller.__main__ import main
+    from controller.table import runner
+
+    config_path = _real_config(tmp_path)
+    config = table_config.load(config_path)
+    log_path = _header_only_log(config_path, simulate=True, name="sim.log")
+
+    def over_then_ctrl_c(*args, on_over, **kwargs):
+        on_over(_game_over(config))  # the record is written
+        raise KeyboardInterrupt  # during the final display, or as the table closes
+
+    monkeypatch.setattr(runner, "start" if command == "play" else "resume", over_then_ctrl_c)
+    argv = (["play", "--config", str(config_path), "--simulate", "--log", str(tmp_path / "new.log")]
+            if command == "play" else ["resume", str(log_path)])
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "Game record written to" in out and "go on with" not in err and "Stopped" not in err
+
+
+def test_play_on_a_log_already_there_leaves_its_links_alone(tmp_path, capsys):
+    """The unfinished game's console tokens are not overwritten: its phones' links stay good."""
+    from controller.__main__ import main
+
+    config_path = _real_config(tmp_path)
+    log_path = _header_only_log(config_path, simulate=False)
+    tokens = console_tokens.file_for(log_path)
+    console_tokens.save(tokens, console_tokens.Tokens.new(NAMES), host="127.0.0.1", port=8000)
+    before = tokens.read_bytes()
+    assert main(["play", "--config", str(config_path), "--log", str(log_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{log_path}: a game log is already there" in err and "resume" in err
+    assert tokens.read_bytes() == before and log_path.is_file()
+
+
+def test_a_write_error_in_a_resumed_game_is_one_line_and_the_log_is_kept(tmp_path, monkeypatch, capsys):
+    """Not damage: the healthy log is not moved aside, and no new game starts over it."""
+    from controller.__main__ import main
+    from controller.table import runner
+    from controller.table.gamelog import LogError
+
+    config_path = _real_config(tmp_path)
+    log_path = _header_only_log(config_path, simulate=False)
+
+    def goes_on_then_the_card_fails(path, **kwargs):
+        if kwargs.get("on_going") is not None:
+            kwargs["on_going"]()  # read back and replayed: the game goes on
+        raise LogError(f"{path}: cannot write the game log: Input/output error")
+
+    def no_new_game(*args, **kwargs):
+        raise AssertionError("a new game was started")
+
+    monkeypatch.setattr(runner, "resume", goes_on_then_the_card_fails)
+    monkeypatch.setattr(runner, "start", no_new_game)
+    assert main(["play", "--config", str(config_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the game log" in err and f"cashnguns resume {log_path}" in err
+    assert log_path.is_file() and [p.name for p in log_path.parent.glob("*.log")] == [log_path.name]
