@@ -710,6 +710,8 @@ class Session:
         with self.lock:
             prompt = self.referee.prompt()
             where = f"round {prompt.round}"
+            if self._closed:
+                return "the table is closing: the camera watches no more throws"
             if not self.watches_throws():
                 return "no camera watches the throws at this table"
             if prompt.step is not Step.THROWS:

@@ -279,3 +279,10 @@ def test_the_table_closing_ends_a_watch_before_the_camera_is_closed(clip, tmp_pa
     log.close()
     time.sleep(0.3)
     assert len(session.lines) == said and session.camera_note is None
+
+
+def test_no_cue_once_the_table_is_closing(tmp_path):
+    session, _relay, _log = real_table(Judged(), tmp_path)
+    session.close()
+    assert session.cue_throw(THROWER) == "the table is closing: the camera watches no more throws"
+    assert session.watch is None
