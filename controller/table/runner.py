@@ -281,7 +281,15 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
             f"{why.removeprefix(f'{log_path}: ')}; the whole damaged log is kept as {aside}.")
     say(f"Going on with the game in {log_path} at round {referee.prompt().round}, step {referee.step.value}, "
         f"after {replayed} inputs.")
-    if not play or referee.step is Step.OVER:
+    if not play:
+        return referee
+    if referee.step is Step.OVER:  # stopped before its over line was written: the game ends now
+        if not any(entry.get("over") for entry in logged.seen):
+            game_log, _ = GameLog.reopen(log_path)
+            try:
+                game_log.seen({"over": True})  # else the next `play` would resume it again, and again
+            finally:
+                game_log.close()
         return referee
     if on_going is not None:
         on_going()

@@ -237,9 +237,7 @@ class Session:
         with self.lock:
             self.history.seal()  # the game is over: final
             self._end_watch()
-        if on_over is not None:
-            on_over()
-        self._finale()
+        self._finale(on_over)
 
     def play_step(self) -> None:
         self._quiet.wait()  # the table pauses between rounds: the next one waits (see submit)
@@ -974,23 +972,31 @@ class Session:
         state = "cleared" if getattr(fault, "cleared", False) else "found"
         self.say(f"  Sensor fault {state} at {seat_label(fault.seat)}: {fault.kind.value}.")
 
-    def _finale(self) -> None:
+    def _finale(self, on_over: Callable[[], None] | None = None) -> None:
+        """The scores, then the last split and the winners heard to their end.  ``on_over`` (the log's
+        last line and the record) is told before any wait for the speaker, so that a Ctrl-C during the
+        announcements loses nothing; a simulated speaker, which never waits, says its words in the story
+        first (the record's lines come last)."""
         game = self.referee.game
         self.say("")
         for line in ending_lines(game):
             self.say(line)
+        late = self._speech is not None  # a recording speaker: nothing is waited for
+        if on_over is not None and not late:
+            on_over()
         winners = game.winners
-        if self.devices is None:
-            return
-        speaker = self.devices.speaker
-        speaker.finish(SPEAKER_SECONDS)  # the last round's split is heard to its end first
-        if winners:
-            if game.is_yakuzas:
-                speaker.play(Phrases.winners(gangs=list(winners)))
-            else:
-                speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
-            self._echo()
-            speaker.finish(SPEAKER_SECONDS)  # and the winners before the table closes
+        if self.devices is not None:
+            speaker = self.devices.speaker
+            speaker.finish(SPEAKER_SECONDS)  # the last round's split is heard to its end first
+            if winners:
+                if game.is_yakuzas:
+                    speaker.play(Phrases.winners(gangs=list(winners)))
+                else:
+                    speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
+                self._echo()
+                speaker.finish(SPEAKER_SECONDS)  # and the winners before the table closes
+        if on_over is not None and late:
+            on_over()
 
     # -- time ------------------------------------------------------------------------
 

@@ -455,12 +455,13 @@ def test_the_game_is_over_in_its_log_before_the_finale_is_heard():
     """A Ctrl-C during the winners' announcement leaves a finished game, not one to resume."""
     from table_kit import table
 
-    session, _ = table("classic", 4, 1)
+    session, lines = table("classic", 4, 1)
     events: list[str] = []
     session.devices.speaker.finish = lambda timeout: events.append("finale heard")
-    session.run(on_over=lambda: events.append("over"))
+    session.run(on_over=lambda: events.append(f"over, after {len(lines)} lines"))
     session.devices.close()
-    assert events[0] == "over" and events.count("finale heard") >= 1
+    assert events[0] == f"over, after {len(lines)} lines"  # after the scores (the record's lines come last)
+    assert events.count("finale heard") >= 1
 
 
 @pytest.mark.parametrize("command", ["play", "resume"])
@@ -522,3 +523,25 @@ def test_a_write_error_in_a_resumed_game_is_one_line_and_the_log_is_kept(tmp_pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot write the game log" in err and f"cashnguns resume {log_path}" in err
     assert log_path.is_file() and [p.name for p in log_path.parent.glob("*.log")] == [log_path.name]
+
+
+def test_a_game_stopped_before_its_over_line_is_ended_by_resume_not_resumed_again_and_again(tmp_path):
+    """Its last input is in the log, not its over line (a power cut then): resuming it writes the record
+    and the over line, so the next `play` starts a new game instead of resuming it once more."""
+    from controller.table.runner import resume
+
+    config_path = _real_config(tmp_path)
+    config = table_config.load(config_path)
+    log_path = config.log_dir / "ended.log"
+    referee = Referee(new_record(config, 5))
+    game_log = GameLog.create(log_path, Setup(config, 5, simulate=True, camera=False).header(referee.record))
+    bots = Bots(referee, 5)
+    while referee.step is not Step.OVER:
+        inp = bots.answer(referee.prompt())
+        game_log.input(inp.to_json())
+        referee.submit(inp)
+    game_log.close()
+    assert unfinished_log(config.log_dir, simulate=True) == (log_path, None)
+    again = resume(log_path, say=lambda line: None)
+    assert again.step is Step.OVER
+    assert unfinished_log(config.log_dir, simulate=True) is None
