@@ -23,12 +23,18 @@ from vision.errors import ClipError
 log = logging.getLogger(__name__)
 
 
+LOG_LEVEL_ERROR, LOG_LEVEL_WARNING = 2, 3  # OpenCV's cv::utils::logging::LogLevel
+
+
 def opencv_warnings(*, shown: bool) -> None:
     """Whether OpenCV's own warnings reach stderr. They come from its C++ side (a truncated PNG, a
     V4L2 device that does not answer) beside the one line the command already prints for the same
     fault, so commands show them only with ``--verbose``."""
-    levels = cv2.utils.logging
-    levels.setLogLevel(levels.LOG_LEVEL_WARNING if shown else levels.LOG_LEVEL_ERROR)
+    levels = getattr(cv2.utils, "logging", None)
+    if levels is not None:  # OpenCV 5
+        levels.setLogLevel(levels.LOG_LEVEL_WARNING if shown else levels.LOG_LEVEL_ERROR)
+    else:  # OpenCV 4 (the Pi's, beside numpy 1.x): the same levels, by number
+        getattr(cv2, "setLogLevel")(LOG_LEVEL_WARNING if shown else LOG_LEVEL_ERROR)  # noqa: B009 - not in OpenCV 5's stubs
 
 
 class FrameSource(Protocol):

@@ -87,3 +87,15 @@ def test_calibrate_rejects_a_webcam_that_is_neither_a_number_nor_a_path(capsys):
         cli.main(["calibrate", "--camera", "video0"])
     assert exit.value.code == 2
     assert "a webcam number (0) or a device path (/dev/video0)" in capsys.readouterr().err
+
+
+def test_opencv_4_s_log_level_is_set_too(monkeypatch):
+    """The Pi's OpenCV 4.11 (numpy 1.x) has cv2.setLogLevel, not OpenCV 5's cv2.utils.logging."""
+    from vision import sources
+
+    levels: list[int] = []
+    fake = types.SimpleNamespace(utils=types.SimpleNamespace(), setLogLevel=levels.append)
+    monkeypatch.setattr(sources, "cv2", fake)
+    sources.opencv_warnings(shown=False)
+    sources.opencv_warnings(shown=True)
+    assert levels == [2, 3]  # error, warning
