@@ -371,7 +371,7 @@ def test_the_service_cannot_rewrite_its_own_code() -> None:
     assert not Path(service["WorkingDirectory"][-1]).is_relative_to(code)
     readme = (HARDWARE / "README.md").read_text()
     assert not re.search(rf"chown[^\n]*cashnguns[^\n]*{code}", readme)
-    assert not re.search(rf"sudo -u cashnguns [^\n]*(pip install|git clone)", readme)
+    assert not re.search(r"sudo -u cashnguns [^\n]*(pip install|git clone)", readme)
 
 
 def test_the_udev_rule_names_the_hub_and_keeps_modemmanager_away() -> None:
