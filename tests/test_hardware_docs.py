@@ -362,6 +362,18 @@ def test_the_unit_is_hardened_and_can_write_what_the_controller_writes() -> None
     assert read_toml(DEFAULT_PINOUT)["sound"]["cache_dir"].startswith("~/")
 
 
+def test_the_service_cannot_rewrite_its_own_code() -> None:
+    """The console faces the network: the code it runs is root's, and not among the unit's writable paths."""
+    service = unit()["Service"]
+    code = Path(re.sub(r"/\.venv/.*", "", service["ExecStart"][-1].split()[0]))
+    writable = [Path(p.lstrip("-")) for value in service["ReadWritePaths"] for p in value.split()]
+    assert not any(code == w or code.is_relative_to(w) or w.is_relative_to(code) for w in writable), writable
+    assert not Path(service["WorkingDirectory"][-1]).is_relative_to(code)
+    readme = (HARDWARE / "README.md").read_text()
+    assert not re.search(rf"chown[^\n]*cashnguns[^\n]*{code}", readme)
+    assert not re.search(r"sudo -u cashnguns [^\n]*(pip install|git clone)", readme)
+
+
 def test_the_udev_rule_names_the_hub_and_keeps_modemmanager_away() -> None:
     rule = [line for line in (HARDWARE / "99-cashnguns-hub.rules").read_text().splitlines() if line and not line.startswith("#")]
     assert len(rule) == 1

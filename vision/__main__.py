@@ -38,7 +38,7 @@ def _open_source(args: argparse.Namespace):
         return open_video(Path(args.video))
     if args.frames:
         return FrameFolder(Path(args.frames), fps=30)
-    raise ClipError("no source: give --camera N, --picamera, --video FILE, --frames DIR or --image FILE")
+    raise ClipError("no source: give --camera N (or --camera /dev/videoN), --picamera, --video FILE, --frames DIR or --image FILE")
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -60,7 +60,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(f"calibration: {problem}", file=sys.stderr)
         return EXIT_PROBLEM
-    cal.save(Path(args.out))
+    try:
+        cal.save(Path(args.out))
+    except OSError as exc:
+        raise ClipError(f"{args.out}: the calibration cannot be written ({exc.strerror or exc})") from None
     for warning in cal.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"calibrated {cal.seat_count} seats, {cal.px_per_cm:.1f} px/cm on the table, median brightness "
@@ -135,6 +138,16 @@ def cmd_synth_aims(args: argparse.Namespace) -> int:
     return 0
 
 
+def camera_device(text: str) -> int | str:
+    """A webcam as ``--camera`` takes it: a number, a device path, or table.toml's ``webcam:...``."""
+    device = text.removeprefix("webcam:")
+    if device.isdigit():
+        return int(device)
+    if not device.startswith("/"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a webcam number (0) or a device path (/dev/video0)")
+    return device
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
@@ -142,7 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("calibrate", help="find the markers, check them and the light, save a calibration")
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=int, help="UVC webcam number (/dev/videoN)")
+    src.add_argument("--camera", type=camera_device, metavar="N|DEVICE",
+                     help="a UVC webcam: its number N (/dev/videoN) or its device path (/dev/video0, /dev/v4l/by-id/...),"
+                          " as table.toml's webcam:... names it")
     src.add_argument("--picamera", action="store_true", help="the Raspberry Pi camera")
     src.add_argument("--video", help="a video file")
     src.add_argument("--frames", help="a folder of numbered frames")

@@ -23,12 +23,18 @@ from vision.errors import ClipError
 log = logging.getLogger(__name__)
 
 
+LOG_LEVEL_ERROR, LOG_LEVEL_WARNING = 2, 3  # OpenCV's cv::utils::logging::LogLevel
+
+
 def opencv_warnings(*, shown: bool) -> None:
     """Whether OpenCV's own warnings reach stderr. They come from its C++ side (a truncated PNG, a
     V4L2 device that does not answer) beside the one line the command already prints for the same
     fault, so commands show them only with ``--verbose``."""
-    levels = cv2.utils.logging
-    levels.setLogLevel(levels.LOG_LEVEL_WARNING if shown else levels.LOG_LEVEL_ERROR)
+    levels = getattr(cv2.utils, "logging", None)
+    if levels is not None:  # OpenCV 5
+        levels.setLogLevel(levels.LOG_LEVEL_WARNING if shown else levels.LOG_LEVEL_ERROR)
+    else:  # OpenCV 4 (the Pi's, beside numpy 1.x): the same levels, by number
+        getattr(cv2, "setLogLevel")(LOG_LEVEL_WARNING if shown else LOG_LEVEL_ERROR)  # noqa: B009 - not in OpenCV 5's stubs
 
 
 class FrameSource(Protocol):
@@ -124,21 +130,28 @@ class PiCamera(_Frames):
 
     def __init__(self, settings: CameraSettings = CameraSettings(), camera_factory: Callable[[], Any] | None = None) -> None:
         if camera_factory is None:
-            try:
-                from picamera2 import Picamera2  # only on a Pi
-            except ImportError as exc:
-                raise ClipError("Pi camera: the picamera2 package is not installed (apt install python3-picamera2)") from exc
-            camera_factory = Picamera2
+            camera_factory = _picamera2()
         self.settings = settings
-        self.cam = camera_factory()
         s = settings
-        config = self.cam.create_video_configuration(
-            main={"size": (s.width, s.height), "format": "RGB888"},  # RGB888 is laid out B, G, R
-            controls={"FrameRate": s.fps})
-        self.cam.configure(config)
-        self.cam.start()
-        self.fps = float(s.fps)
-        self.lock_exposure()
+        try:  # no camera on the cable, a camera another program holds, a libcamera fault: one line
+            self.cam = camera_factory()
+        except Exception as exc:
+            raise ClipError(f"Pi camera: cannot be opened: {_one_line(exc)} (is it connected, and is no other program,"
+                            " such as the table's service, using it?)") from None
+        try:
+            config = self.cam.create_video_configuration(
+                main={"size": (s.width, s.height), "format": "RGB888"},  # RGB888 is laid out B, G, R
+                controls={"FrameRate": s.fps})
+            self.cam.configure(config)
+            self.cam.start()
+            self.fps = float(s.fps)
+            self.lock_exposure()
+        except Exception as exc:
+            try:
+                self.cam.close()
+            except Exception:
+                pass
+            raise ClipError(f"Pi camera: cannot be started at {s.width}x{s.height}, {s.fps:g} fps: {_one_line(exc)}") from None
 
     def lock_exposure(self) -> None:
         """(Re-)applies manual exposure, gain and colour gains; call before arming each throw."""
@@ -152,6 +165,29 @@ class PiCamera(_Frames):
     def close(self) -> None:
         self.cam.stop()
         self.cam.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _picamera2() -> Callable[[], Any]:
+    """Picamera2's camera class. It comes with the system (python3-picamera2), built against the
+    system's numpy 1.x: a numpy 2 installed into the virtual environment hides that numpy and
+    breaks its import with a ValueError (numpy.dtype size changed), which is said in one line."""
+    try:
+        from picamera2 import Picamera2  # only on a Pi
+    except ImportError as exc:
+        raise ClipError("Pi camera: the picamera2 package cannot be imported here: " + _one_line(exc)
+                        + " (apt install python3-picamera2, and a virtual environment made with --system-site-packages)") from None
+    except Exception as exc:
+        version = getattr(np, "__version__", "?")
+        hint = (f" (numpy {version} in this environment hides the system's numpy 1.x that Picamera2 is built for:"
+                " reinstall with the Pi's constraints, pip install -c hardware/pi-constraints.txt -e .)"
+                if "numpy" in str(exc) or version.startswith("2") else "")
+        raise ClipError(f"Pi camera: picamera2 fails to import: {_one_line(exc)}{hint}") from None
+    return Picamera2
 
 
 MAX_FRAME_SIDE = 4096  # pixels: a frame wider or taller than this is not a table camera's
