@@ -30,7 +30,7 @@ from ..errors import CashNGunsError
 from ..seats import seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices
-from .pinout import DevicesConfig, check_pins, load_config, read_toml
+from .pinout import TABLE_SECTIONS, DevicesConfig, check_pins, load_config, read_toml, table_devices
 from .simulation import ClockedMockFactory
 from .vocabulary import CLIP_KEYS, LANGUAGES
 
@@ -96,12 +96,22 @@ HUB_WAIT = 5.0
 
 def _load(path: str | None) -> DevicesConfig:
     """A device configuration, or the devices of a table configuration (a file with a [game] section)."""
-    if path is not None and "game" in read_toml(Path(path).expanduser()):
-        # the table's own configuration: read as `play` reads it, so the devices tested are the game's
-        from ..table.config import load as load_table
-
-        return load_table(Path(path).expanduser()).devices()
-    return load_config(path)
+    if path is None:
+        return load_config(path)
+    data = read_toml(Path(path).expanduser())
+    game = data.get("game")
+    if game is None:
+        return load_config(path)
+    # the table's own configuration: its device sections over the default pin map, as `play` reads them, so the
+    # devices tested are the game's (one seat per player)
+    players = game.get("players") if isinstance(game, dict) else None
+    if not isinstance(players, list) or not players:
+        raise ValueError(f"{path}: game.players: a list of player names, clockwise from seat 0")
+    language = game.get("language", "en")
+    if not isinstance(language, str):
+        raise ValueError(f"{path}: game.language: a language code, such as en")
+    sections = {name: values for name, values in data.items() if name not in TABLE_SECTIONS}
+    return table_devices(sections, seats=len(players), language=language, where=str(path))
 
 
 def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:

@@ -15,15 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors, files
-from ..devices.pinout import (
-    DEFAULT_PINOUT,
-    HARDWARE_DEFAULTS,
-    MAX_BYTES,
-    DevicesConfig,
-    build_config,
-    merge,
-    read_toml,
-)
+from ..devices.pinout import HARDWARE_DEFAULTS, MAX_BYTES, TABLE_SECTIONS, DevicesConfig, table_devices
 from ..rules import RuleSet
 from ..rules.rulesets import SEATINGS, SPECS
 
@@ -73,13 +65,9 @@ class TableConfig:
 
     def devices(self) -> DevicesConfig:
         """The device configuration: the default pin map, with this file's device sections over it."""
-        overrides = {section: dict(values) for section, values in self.device_overrides.items()}
-        overrides.setdefault("devices", {}).setdefault("seats", len(self.players))
-        overrides.setdefault("sound", {}).setdefault("language", self.language)
         where = str(self.source) if self.source else "table configuration"
         try:
-            data = merge(merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT)), overrides, where=where)
-            return build_config(data, where=f"{DEFAULT_PINOUT} + {where}", sources=(DEFAULT_PINOUT,))
+            return table_devices(self.device_overrides, seats=len(self.players), language=self.language, where=where)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
 
@@ -102,7 +90,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     def fail(key: str, what: str) -> ConfigError:
         return ConfigError(f"{where}: {key}: {what}")
 
-    known = {"game", "camera", "console", "log", *DEVICE_SECTIONS}
+    known = {*TABLE_SECTIONS, *DEVICE_SECTIONS}
     for section, value in data.items():
         if section not in known:
             raise fail(section, f"unknown section (known: {', '.join(sorted(known))})")
