@@ -57,6 +57,7 @@ class Calibration:
     px_per_cm: float  # on the table plane, from the corner markers
     play_area_homography: np.ndarray  # image -> play area square, corner 0 at (0, 0), corner 2 at (1, 1)
     warnings: list[str] = field(default_factory=list)
+    camera: dict[str, float] | None = None  # {"exposure_ms", "gain"} the frames were taken with (a camera's)
 
     @property
     def seat_count(self) -> int:
@@ -83,6 +84,7 @@ class Calibration:
             "px_per_cm": round(self.px_per_cm, 4),
             "play_area_homography": np.asarray(self.play_area_homography, float).tolist(),
             "warnings": self.warnings,
+            **({} if self.camera is None else {"camera": dict(self.camera)}),
         }
 
     @classmethod
@@ -100,7 +102,8 @@ class Calibration:
         seats = {int(k): SeatMarkers(int(k), arr(v["crown"]), arr(v["base"])) for k, v in data["seats"].items()}
         return cls(tuple(data["image_size"]), {int(k): corner(k, v) for k, v in data["corners"].items()}, seats,
                    float(data["brightness"]), float(data["px_per_cm"]),
-                   np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])))
+                   np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])),
+                   _camera_of(data.get("camera")))
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -115,6 +118,17 @@ class Calibration:
             return cls.from_json(json.loads(raw))
         except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError, AttributeError) as exc:
             raise CalibrationError([f"{path}: not a calibration file ({str(exc)[:80]})"]) from None
+
+
+def _camera_of(data: object) -> dict[str, float] | None:
+    """A calibration file's ``camera`` (the exposure and gain it was made at), or None (made from a
+    recording, or before files said it)."""
+    if not isinstance(data, dict):
+        return None
+    values = {k: data.get(k) for k in ("exposure_ms", "gain")}
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values.values()):
+        return None
+    return {k: float(v) for k, v in values.items()}  # type: ignore[arg-type]
 
 
 def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:
@@ -265,7 +279,8 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
             warnings.append(f"{_describe(mid)} is only {det.side_px:.0f} px wide")
     log.info("calibrated %d seats at %.1f px/cm, brightness %.0f", len(seat_markers), px_per_cm, brightness)
     return Calibration((w, h), {c: found[c].corners for c in markers.CORNER_IDS if c in found}, seat_markers,
-                       brightness, px_per_cm, homography, warnings)
+                       brightness, px_per_cm, homography, warnings,
+                       None if camera is None else {"exposure_ms": camera.exposure_ms, "gain": camera.gain})
 
 
 def light_advice(brightness: float, camera: CameraSettings | None = None) -> str | None:

@@ -463,4 +463,19 @@ def open_live_camera(config, *, clock: Callable[[], float], count_interval: floa
     except Exception as exc:  # no camera: the Godfather enters every aim and judges every throw
         throws = " and judges the throws" if yakuzas else ""
         return None, f"The camera is not available ({one_line(exc)}): the Godfather enters the aims{throws}."
-    return camera, None
+    return camera, settings_note(camera, config.calibration)
+
+
+def settings_note(camera: LiveCamera, path) -> str | None:
+    """The line that says the camera plays at another exposure or gain than its calibration file was
+    made at (the file says what it was made at), or None."""
+    made = getattr(camera.calibration, "camera", None)
+    settings = getattr(camera.source, "settings", None)
+    if not made or settings is None:
+        return None
+    now = {"exposure_ms": float(settings.exposure_ms), "gain": float(settings.gain)}
+    if all(abs(made[k] - now[k]) <= 1e-6 * max(1.0, abs(now[k])) for k in now):
+        return None
+    return (f"The camera plays at exposure {now['exposure_ms']:g} ms, gain {now['gain']:g} ([camera] exposure_ms, gain),"
+            f" but {path} was calibrated at exposure {made['exposure_ms']:g} ms, gain {made['gain']:g}: calibrate again"
+            f" with --exposure-ms {now['exposure_ms']:g} --gain {now['gain']:g}.")

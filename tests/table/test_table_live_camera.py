@@ -339,3 +339,27 @@ def test_a_wrong_exposure_or_gain_is_one_line_naming_the_file_and_key(tmp_path, 
         table_config.load(path)
     message = str(refused.value)
     assert message.startswith(f"{path}: {key}: ") and "\n" not in message and words in message
+
+
+def test_a_calibration_made_at_other_settings_is_said_in_one_line(tmp_path):
+    from tests.vision.test_vision_camera_setup import FakePicamera2
+    from vision.calibration import Calibration, calibrate
+    from vision.sources import CameraSettings
+    from vision.synth import random_spec, still_scene
+
+    made = calibrate([still_scene(random_spec(34, seats=6, light=0.9, noise_sigma=2.0))], 6,
+                     camera=CameraSettings().adjusted(exposure_ms=6, gain=2))
+    made.save(tmp_path / "calibration.json")
+    assert Calibration.load(tmp_path / "calibration.json").camera == {"exposure_ms": 6.0, "gain": 2.0}
+    path = _table(tmp_path, 'source = "picamera"\ncalibration = "calibration.json"\nexposure_ms = 12.5\ngain = 2\n')
+    camera, note = open_live_camera(table_config.load(path).camera, clock=FakeClock(0).now, count_interval=0.8,
+                                    yakuzas=False, picamera_factory=FakePicamera2)
+    assert camera is not None and note is not None and "\n" not in note
+    assert "plays at exposure 12.5 ms, gain 2" in note and "calibrated at exposure 6 ms, gain 2" in note
+    assert note.endswith("calibrate again with --exposure-ms 12.5 --gain 2.")
+    camera.close()
+    same = _table(tmp_path, 'source = "picamera"\ncalibration = "calibration.json"\nexposure_ms = 6\ngain = 2\n')
+    camera, note = open_live_camera(table_config.load(same).camera, clock=FakeClock(0).now, count_interval=0.8,
+                                    yakuzas=False, picamera_factory=FakePicamera2)
+    assert camera is not None and note is None
+    camera.close()
