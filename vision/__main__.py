@@ -22,18 +22,27 @@ from vision import sheet, synth
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError, ClipError, VisionError
 from vision.progress import progress
-from vision.sources import FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
+from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
 from vision.throws import judge_clip
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read
 
 
+def camera_settings(args: argparse.Namespace) -> CameraSettings | None:
+    """The settings of the camera ``calibrate`` opens (``--exposure-ms``, ``--gain`` over the
+    defaults the table uses too), or None for a recording or an image."""
+    if args.camera is None and not args.picamera:
+        return None
+    return CameraSettings().adjusted(exposure_ms=args.exposure_ms, gain=args.gain)
+
+
 def _open_source(args: argparse.Namespace):
+    settings = camera_settings(args)
     if args.camera is not None:
-        return UvcCamera(args.camera)
+        return UvcCamera(args.camera, settings=settings or CameraSettings())
     if args.picamera:
-        return PiCamera()
+        return PiCamera(settings=settings or CameraSettings())
     if args.video:
         return open_video(Path(args.video))
     if args.frames:
@@ -42,6 +51,9 @@ def _open_source(args: argparse.Namespace):
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    if camera_settings(args) is None and (args.exposure_ms is not None or args.gain is not None):
+        raise ClipError("--exposure-ms and --gain set a camera's exposure: they go with --camera or --picamera, "
+                        "not with a recording or an image")
     if args.image:
         frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
         if frame is None:
@@ -49,13 +61,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         frames = [frame]
     else:
         with _open_source(args) as source:
-            for _ in range(args.skip):  # let a camera's exposure settle after opening
+            for _ in range(args.skip):  # frames taken before the camera applied its exposure and gain
                 source.read()
             frames = [f for _, f in zip(range(args.count), source.frames())]
         if not frames:
             raise ClipError("the source gave no frame")
     try:
-        cal = calibrate(frames, args.seats)
+        cal = calibrate(frames, args.seats, camera=camera_settings(args))
     except CalibrationError as exc:
         for problem in exc.problems:
             print(f"calibration: {problem}", file=sys.stderr)
@@ -148,6 +160,24 @@ def camera_device(text: str) -> int | str:
     return device
 
 
+def _setting(key: str):
+    """An ``argparse`` type for the camera setting ``key`` (``exposure_ms``, ``gain``), checked as
+    the table's ``[camera]`` section checks it."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        why = CameraSettings().problem(key, value, shown=repr(text))
+        if why:
+            raise argparse.ArgumentTypeError(why)
+        return value
+
+    parse.__name__ = key  # argparse names the option's type in its error
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m vision", description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
@@ -164,7 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--image", help="one still image")
     p.add_argument("--seats", type=int, help="seats at the table (default: as many as crown markers seen)")
     p.add_argument("--count", type=int, default=5, help="frames to look at (default 5)")
-    p.add_argument("--skip", type=int, default=0, help="frames to drop first, e.g. 30 for a camera (default 0)")
+    p.add_argument("--exposure-ms", type=_setting("exposure_ms"), metavar="MS",
+                   help="a camera's exposure in milliseconds, as table.toml's [camera] exposure_ms (default 8:"
+                        " calibrate with the settings the table plays with)")
+    p.add_argument("--gain", type=_setting("gain"),
+                   help="a camera's gain, as table.toml's [camera] gain: a Pi camera's analogue gain (1: none),"
+                        " a webcam's own gain value (v4l2-ctl --list-ctrls shows its range) (default 1)")
+    p.add_argument("--skip", type=int, default=0,
+                   help="frames to drop first, taken before a camera applied its exposure and gain, e.g. 30 (default 0)")
     p.add_argument("--out", default="calibration.json", help="where to save the calibration (default calibration.json)")
     p.set_defaults(run=cmd_calibrate)
 

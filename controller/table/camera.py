@@ -233,8 +233,13 @@ class LiveCamera:
 
     @classmethod
     def open(cls, spec: str, calibration_path, *, clock: Callable[[], float] = time.monotonic,
-             count_interval: float = COUNT_INTERVAL_S, ask_godfather_below: float = 0.6) -> LiveCamera:
-        """``webcam:N`` or ``picamera``, with the calibration file made by ``python -m vision calibrate``."""
+             count_interval: float = COUNT_INTERVAL_S, ask_godfather_below: float = 0.6,
+             exposure_ms: float | None = None, gain: float | None = None,
+             capture_factory: Callable[..., Any] | None = None,
+             picamera_factory: Callable[[], Any] | None = None) -> LiveCamera:
+        """``webcam:N`` or ``picamera``, with the calibration file made by ``python -m vision calibrate``,
+        at the exposure (milliseconds) and gain of the table's ``[camera]`` section (None: the camera's
+        defaults). The factories stand for OpenCV's ``VideoCapture`` and Picamera2's camera."""
         from vision.calibration import Calibration
         from vision.sources import opencv_warnings
 
@@ -243,7 +248,8 @@ class LiveCamera:
         if calibration_path is None:
             raise ValueError("camera.calibration: the camera needs its calibration file (python -m vision calibrate)")
         calibration = _vision(lambda: Calibration.load(calibration_path))
-        opener = source_opener(spec)
+        opener = source_opener(spec, exposure_ms=exposure_ms, gain=gain, capture_factory=capture_factory,
+                               picamera_factory=picamera_factory)
         source = _vision(opener)
         return cls(source, calibration, fps=getattr(source, "fps", 60.0) or 60.0, clock=clock,
                    count_interval=count_interval, ask_godfather_below=ask_godfather_below, reopen=opener)
@@ -394,7 +400,8 @@ class LiveCamera:
         config = JudgeConfig(ask_godfather_below=self.ask_godfather_below)
         reference = [self._read() for _ in range(config.reference_frames)]
         # without a calibration file the table at rest calibrates itself (standees may lie down already)
-        calibration = self.calibration if self.calibration is not None else calibrate(reference, seats, setup=False)
+        calibration = self.calibration if self.calibration is not None else calibrate(
+            reference, seats, setup=False, camera=getattr(self.source, "settings", None))
         judge = ThrowJudge(calibration, seats=seats, thrower=thrower, fps=self.fps, config=config)
         judge.arm(reference)
         frame = reference[-1]
@@ -424,29 +431,51 @@ class LiveCamera:
             self.source.close()
 
 
-def source_opener(spec: str) -> Callable[[], Any]:
+def source_opener(spec: str, *, exposure_ms: float | None = None, gain: float | None = None,
+                  capture_factory: Callable[..., Any] | None = None,
+                  picamera_factory: Callable[[], Any] | None = None) -> Callable[[], Any]:
     """How to open the camera ``camera.source`` names (``webcam:N``, a device path after ``webcam:``,
-    or ``picamera``): called to open it, and again after it failed."""
-    from vision.sources import PiCamera, UvcCamera
+    or ``picamera``) at the exposure (milliseconds) and gain given (None: the camera's defaults):
+    called to open it, and again after it failed."""
+    from vision.sources import CameraSettings, PiCamera, UvcCamera
 
+    settings = CameraSettings().adjusted(exposure_ms=exposure_ms, gain=gain)
     if spec == "picamera":
-        return PiCamera
+        return lambda: PiCamera(settings, camera_factory=picamera_factory)
     if spec.startswith("webcam:"):
         device = spec.split(":", 1)[1]
-        return lambda: UvcCamera(int(device) if device.isdigit() else device)
+        return lambda: UvcCamera(int(device) if device.isdigit() else device, settings, capture_factory=capture_factory)
     raise ValueError(f"camera.source: {spec!r} is not a camera (picamera or webcam:N)")
 
 
-def open_live_camera(config, *, clock: Callable[[], float], count_interval: float,
-                     yakuzas: bool) -> tuple[LiveCamera | None, str | None]:
-    """The table's camera (``config``: its ``[camera]`` section), on the devices' clock; or ``None``
-    and the line that says why it is not used (the session says it, so the console shows it)."""
+def open_live_camera(config, *, clock: Callable[[], float], count_interval: float, yakuzas: bool,
+                     capture_factory: Callable[..., Any] | None = None,
+                     picamera_factory: Callable[[], Any] | None = None) -> tuple[LiveCamera | None, str | None]:
+    """The table's camera (``config``: its ``[camera]`` section: source, calibration, exposure and
+    gain), on the devices' clock; or ``None`` and the line that says why it is not used (the session
+    says it, so the console shows it). The factories stand for OpenCV's and Picamera2's cameras."""
     if config.source == "none":
         return None, None
     try:
         camera = LiveCamera.open(config.source, config.calibration, clock=clock, count_interval=count_interval,
-                                 ask_godfather_below=config.ask_godfather_below)
+                                 ask_godfather_below=config.ask_godfather_below, exposure_ms=config.exposure_ms,
+                                 gain=config.gain, capture_factory=capture_factory, picamera_factory=picamera_factory)
     except Exception as exc:  # no camera: the Godfather enters every aim and judges every throw
         throws = " and judges the throws" if yakuzas else ""
         return None, f"The camera is not available ({one_line(exc)}): the Godfather enters the aims{throws}."
-    return camera, None
+    return camera, settings_note(camera, config.calibration)
+
+
+def settings_note(camera: LiveCamera, path) -> str | None:
+    """The line that says the camera plays at another exposure or gain than its calibration file was
+    made at (the file says what it was made at), or None."""
+    made = getattr(camera.calibration, "camera", None)
+    settings = getattr(camera.source, "settings", None)
+    if not made or settings is None:
+        return None
+    now = {"exposure_ms": float(settings.exposure_ms), "gain": float(settings.gain)}
+    if all(abs(made[k] - now[k]) <= 1e-6 * max(1.0, abs(now[k])) for k in now):
+        return None
+    return (f"The camera plays at exposure {now['exposure_ms']:g} ms, gain {now['gain']:g} ([camera] exposure_ms, gain),"
+            f" but {path} was calibrated at exposure {made['exposure_ms']:g} ms, gain {made['gain']:g}: calibrate again"
+            f" with --exposure-ms {now['exposure_ms']:g} --gain {now['gain']:g}.")

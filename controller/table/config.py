@@ -40,6 +40,8 @@ class CameraConfig:
     source: str = "none"  # "none", "webcam:N" (or "webcam:/dev/videoN"), "picamera"
     calibration: Path | None = None
     ask_godfather_below: float = 0.6  # a throw verdict or an aim read less sure than this goes to the Godfather
+    exposure_ms: float | None = None  # None: the camera's default (vision.sources.CameraSettings: 8 ms)
+    gain: float | None = None  # None: the camera's default (1)
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,17 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         raise fail("camera.ask_godfather_below", "a number from 0 to 1")
     if calibration and source is not None:
         calibration = (source.parent / calibration).resolve()
+    settings: dict[str, float] = {}
+    for key in ("exposure_ms", "gain"):
+        if key in camera:
+            why = _camera_setting_problem(key, camera[key])
+            if why:
+                raise fail(f"camera.{key}", why)
+            settings[key] = float(camera[key])
+    unknown = set(camera) - {"source", "calibration", "ask_godfather_below", "exposure_ms", "gain"}
+    if unknown:
+        raise fail(f"camera.{sorted(unknown)[0]}", "unknown key (known: ask_godfather_below, calibration, exposure_ms, "
+                   "gain, source)")
     source_name = camera.get("source", "none")
     if not _camera_source(source_name):
         shown = repr(source_name)[:60] if isinstance(source_name, str) else "not a string"
@@ -165,13 +178,20 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         bank=bank,
         seed=seed,
         language=language,
-        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(ask)),
+        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(ask), **settings),
         console_host=host,
         console_port=port,
         log_dir=log_dir,
         device_overrides={k: dict(v) for k, v in data.items() if k in DEVICE_SECTIONS},
         source=source,
     )
+
+
+def _camera_setting_problem(key: str, value: object) -> str | None:
+    """What is wrong with ``[camera] key`` (``exposure_ms``, ``gain``): the camera's own check."""
+    from vision.sources import CameraSettings  # OpenCV is loaded only for a file that sets them
+
+    return CameraSettings().problem(key, value, shown=repr(value) if isinstance(value, str) else None)
 
 
 def _camera_source(value: object) -> bool:

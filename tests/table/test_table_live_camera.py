@@ -261,3 +261,105 @@ def test_a_simulated_table_uses_ask_godfather_below_too(monkeypatch):
     with pytest.raises(RuntimeError, match="judged"):
         session.camera.judge(thrower=0, seats=6, number=100, truth=([2], []))
     assert configs[0].ask_godfather_below == 0.85
+
+
+# -- [camera] exposure_ms and gain: checked at load, and passed to the camera the table opens
+
+GAME = '[game]\nruleset = "classic"\nplayers = ["A", "B", "C", "D"]\n'
+
+
+@pytest.fixture(scope="module")
+def calibration_file(tmp_path_factory):
+    """A calibration file, from a synthetic table's still frame."""
+    from vision.calibration import calibrate
+    from vision.synth import random_spec, still_scene
+
+    path = tmp_path_factory.mktemp("cal") / "calibration.json"
+    calibrate([still_scene(random_spec(34, seats=6, light=0.9, noise_sigma=2.0))], 6).save(path)
+    return path
+
+
+def _table(tmp_path, camera: str):
+    path = tmp_path / "table.toml"
+    path.write_text(GAME + "[camera]\n" + camera)
+    return path
+
+
+def test_the_table_s_exposure_and_gain_reach_the_webcam_in_v4l2_units(tmp_path, calibration_file):
+    import cv2
+
+    from tests.vision.test_vision_camera_setup import FakeCapture
+
+    path = _table(tmp_path, f'source = "webcam:2"\ncalibration = "{calibration_file}"\nexposure_ms = 12.5\ngain = 40\n')
+    config = table_config.load(path)
+    assert (config.camera.exposure_ms, config.camera.gain) == (12.5, 40.0)
+    camera, note = open_live_camera(config.camera, clock=FakeClock(0).now, count_interval=0.8, yakuzas=False,
+                                    capture_factory=FakeCapture)
+    assert note is None and camera is not None
+    props = camera.source.cap.props
+    assert (camera.source.device, props[cv2.CAP_PROP_AUTO_EXPOSURE]) == (2, 1)
+    assert (props[cv2.CAP_PROP_EXPOSURE], props[cv2.CAP_PROP_GAIN]) == (125, 40)
+    camera._broke("pulled out")  # opened again after a failure: at the same settings
+    camera.ready()
+    assert camera.source.cap.props[cv2.CAP_PROP_EXPOSURE] == 125
+    camera.close()
+
+
+def test_the_table_s_exposure_and_gain_reach_the_pi_camera_in_microseconds(tmp_path, calibration_file):
+    from tests.vision.test_vision_camera_setup import FakePicamera2
+
+    path = _table(tmp_path, f'source = "picamera"\ncalibration = "{calibration_file}"\nexposure_ms = 4\ngain = 2.5\n')
+    camera, note = open_live_camera(table_config.load(path).camera, clock=FakeClock(0).now, count_interval=0.8,
+                                    yakuzas=False, picamera_factory=FakePicamera2)
+    assert note is None and camera is not None
+    controls = camera.source.cam.controls
+    assert (controls["ExposureTime"], controls["AnalogueGain"]) == (4000, 2.5)
+    camera.close()
+    default = table_config.load(_table(tmp_path, f'source = "picamera"\ncalibration = "{calibration_file}"\n'))
+    assert (default.camera.exposure_ms, default.camera.gain) == (None, None)
+    camera, _ = open_live_camera(default.camera, clock=FakeClock(0).now, count_interval=0.8, yakuzas=False,
+                                 picamera_factory=FakePicamera2)
+    assert camera is not None
+    assert (camera.source.cam.controls["ExposureTime"], camera.source.cam.controls["AnalogueGain"]) == (8000, 1.0)
+    camera.close()
+
+
+@pytest.mark.parametrize(("camera", "key", "words"), [
+    ("exposure_ms = 40\n", "camera.exposure_ms", "40 is not a number of milliseconds from 0.1 to 16.6"),
+    ("exposure_ms = 0\n", "camera.exposure_ms", "from 0.1 to 16.6"),
+    ('exposure_ms = "8ms"\n', "camera.exposure_ms", "'8ms' is not a number"),
+    ("exposure_ms = nan\n", "camera.exposure_ms", "nan is not a number"),
+    ("gain = -1\n", "camera.gain", "-1 is not a number from 0 to 1000"),
+    ("gain = true\n", "camera.gain", "True is not a number"),
+    ("exposure = 8\n", "camera.exposure", "unknown key (known: ask_godfather_below, calibration, exposure_ms, gain"),
+])
+def test_a_wrong_exposure_or_gain_is_one_line_naming_the_file_and_key(tmp_path, camera, key, words):
+    path = _table(tmp_path, camera)
+    with pytest.raises(table_config.ConfigError) as refused:
+        table_config.load(path)
+    message = str(refused.value)
+    assert message.startswith(f"{path}: {key}: ") and "\n" not in message and words in message
+
+
+def test_a_calibration_made_at_other_settings_is_said_in_one_line(tmp_path):
+    from tests.vision.test_vision_camera_setup import FakePicamera2
+    from vision.calibration import Calibration, calibrate
+    from vision.sources import CameraSettings
+    from vision.synth import random_spec, still_scene
+
+    made = calibrate([still_scene(random_spec(34, seats=6, light=0.9, noise_sigma=2.0))], 6,
+                     camera=CameraSettings().adjusted(exposure_ms=6, gain=2))
+    made.save(tmp_path / "calibration.json")
+    assert Calibration.load(tmp_path / "calibration.json").camera == {"exposure_ms": 6.0, "gain": 2.0}
+    path = _table(tmp_path, 'source = "picamera"\ncalibration = "calibration.json"\nexposure_ms = 12.5\ngain = 2\n')
+    camera, note = open_live_camera(table_config.load(path).camera, clock=FakeClock(0).now, count_interval=0.8,
+                                    yakuzas=False, picamera_factory=FakePicamera2)
+    assert camera is not None and note is not None and "\n" not in note
+    assert "plays at exposure 12.5 ms, gain 2" in note and "calibrated at exposure 6 ms, gain 2" in note
+    assert note.endswith("calibrate again with --exposure-ms 12.5 --gain 2.")
+    camera.close()
+    same = _table(tmp_path, 'source = "picamera"\ncalibration = "calibration.json"\nexposure_ms = 6\ngain = 2\n')
+    camera, note = open_live_camera(table_config.load(same).camera, clock=FakeClock(0).now, count_interval=0.8,
+                                    yakuzas=False, picamera_factory=FakePicamera2)
+    assert camera is not None and note is None
+    camera.close()
