@@ -35,7 +35,8 @@ def _param(name: str) -> Any:
 
 
 def _differences(expected: Any, got: Any, where: str = "") -> list[str]:
-    """Where ``got`` differs from ``expected``; dictionaries are compared on the keys ``expected`` lists."""
+    """Where ``got`` differs from ``expected``; dictionaries (also inside lists, e.g. ``rounds``) are compared on the
+    keys ``expected`` lists."""
     if isinstance(expected, dict) and isinstance(got, dict):
         found = []
         for key, value in expected.items():
@@ -44,11 +45,18 @@ def _differences(expected: Any, got: Any, where: str = "") -> list[str]:
             else:
                 found.extend(_differences(value, got[key], f"{where}.{key}"))
         return found
+    if isinstance(expected, list) and isinstance(got, list) and any(isinstance(x, dict) for x in expected):
+        if len(expected) != len(got):
+            return [f"{where}: expected {len(expected)} entries, got {len(got)}"]
+        found = []
+        for k, (want, have) in enumerate(zip(expected, got)):
+            found.extend(_differences(want, have, f"{where}[{k}]"))
+        return found
     return [] if expected == got else [f"{where}: expected {expected!r}, got {got!r}"]
 
 
 def test_enough_cases() -> None:
-    assert len(CASES) >= 40
+    assert len(CASES) >= 160
     assert sum(name.startswith("illegal-") for name in CASES) >= 10
 
 
