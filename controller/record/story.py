@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ..rules import Game, RuleSet
+from ..rules import ROUNDS, Game, RuleSet
 from ..rules import events as ev
 from ..rules.cards import GANG_ORDER, Item
 from ..rules.events import Event
@@ -32,6 +32,16 @@ def items(values: Iterable[Item]) -> str:
 
 
 _join = join
+
+
+def _left(values: Iterable[Item], number: int) -> str:
+    """What was not handed out: it stays on the table, except after the last round, when it is lost."""
+    values = list(values)
+    if number == ROUNDS and values:
+        return f"lost with the last round: {items(values)}"
+    return f"left on the table: {items(values)}"
+
+
 _MOMENT = re.compile(r"\bphase-\w+|\bend-of-round\b")
 
 
@@ -97,14 +107,14 @@ def event_line(game: Game, e: Event, number: int = 0) -> str | None:
             parts = " / ".join(" + ".join(money(b) for b in part) for part in e.parts)
             return (
                 f"  Split: {_join([name[s] for s in e.sharers])} get {money(e.share)} each ({parts});"
-                f" left on the table: {items(e.left)}."
+                f" {_left(e.left, number)}."
             )
         if e.sharers:
             return (
                 f"  Split: {_join([name[s] for s in e.sharers])} cannot share the pot equally;"
-                f" left on the table: {items(e.left)}."
+                f" {_left(e.left, number)}."
             )
-        return f"  No one shares; left on the table: {items(e.left)}."
+        return f"  No one shares; {_left(e.left, number)}."
     if isinstance(e, ev.Picked):
         return f"  {name[e.seat]} takes {card_name(e.take)}."
     return None
@@ -114,7 +124,7 @@ def round_lines(game: Game, summary: RoundSummary) -> list[str]:
     """The story of one finished round."""
     lines = [line for e in summary.events if (line := event_line(game, e, summary.number)) is not None]
     if game.ruleset is RuleSet.CLASSIC_2014 and summary.sharers == ():
-        lines.append(f"  No one shares; left on the table: {items(summary.left)}.")
+        lines.append(f"  No one shares; {_left(summary.left, summary.number)}.")
     if game.is_yakuzas and summary.number == 4 and not (game.finished and game.rounds_played == 4):
         lines.append("  Intermission: the gangs meet for 5 minutes.")
     return lines

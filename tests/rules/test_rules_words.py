@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.__main__ import main
 from controller.errors import CashNGunsError
 from controller.record import from_dict, replay
 from controller.record.generator import Style, random_game
@@ -143,3 +144,24 @@ def test_fuzzed_refusals_and_notes_name_players_and_cards():
     assert len(notes) > 100
     bad_notes = [note for note in notes if wrong_words(note)]
     assert not bad_notes, "\n".join(sorted(set(bad_notes))[:20])
+
+
+@pytest.mark.parametrize(
+    ("name", "last_line"),
+    [
+        ("yakuzas-round-8-one-gang-left-scores-decide", "No one shares; lost with the last round: $10,000"),
+        ("classic-full-game-shared-win", "lost with the last round: $20,000, $20,000 and $5,000."),
+    ],
+)
+def test_bills_not_handed_out_after_round_8_are_lost(name: str, last_line: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    """rulings.md: 'Bills not handed out stay for the next round; after the last round they are lost.'"""
+    assert main(["replay", str(CASES_DIR / f"{name}.record.json")]) == 0
+    text = capsys.readouterr().out
+    rounds = text.split("\nRound ")
+    for earlier in rounds[:-1]:
+        assert "lost with the last round" not in earlier
+    last = rounds[-1]
+    assert last.startswith("8:")
+    assert "left on the table" not in last
+    if last_line is not None:
+        assert last_line in last
