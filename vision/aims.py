@@ -125,7 +125,8 @@ class AimConfig:
     sharpen_sigma_px: float = 1.0  # ... against a blur of about this many pixels
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
-    still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before ...
+    still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before (unless it
+    # showed nothing there for longer than max_gap_s meanwhile: then it may have moved) ...
     still_pairs: int = 8  # ... and is still there when this many pairs of neighbouring cells of its marker
     still_share: float = 0.45  # (and this share of the pairs of half a marker: half of it shows) have the light
     still_against: float = 0.1  # and dark order of its pattern, and at most this share of that many the opposite
