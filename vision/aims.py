@@ -125,7 +125,8 @@ class AimConfig:
     sharpen_sigma_px: float = 1.0  # ... against a blur of about this many pixels
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
-    still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before ...
+    still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before (unless it
+    # showed nothing there for longer than max_gap_s meanwhile: then it may have moved) ...
     still_pairs: int = 8  # ... and is still there when this many pairs of neighbouring cells of its marker
     still_share: float = 0.45  # (and this share of the pairs of half a marker: half of it shows) have the light
     still_against: float = 0.1  # and dark order of its pattern, and at most this share of that many the opposite
@@ -559,12 +560,19 @@ class AimReader:
                 self._read_quads[shooter].append((t, quad, contrast))
                 self._record(shooter, quad, t)
                 self._found_last.add(shooter)
-        for seat, (quad, seen_t, contrast) in self._last_read.items():
+        for seat, (quad, seen_t, contrast) in list(self._last_read.items()):
             # partly covered (an arm, another weapon held over it), its marker no longer reads; what shows of
             # it at its last pose still has the marker's pattern: it has not moved
-            if seat not in self._found_last and t - seen_t <= cfg.still_s and self._still_there(gray, seat, quad,
-                                                                                                   contrast):
+            if seat in self._found_last or t - seen_t > cfg.still_s:
+                continue
+            if self._still_there(gray, seat, quad, contrast):
                 self._record_still(seat, seen_t, t)
+            elif t - self._sights[seat][-1].t > cfg.max_gap_s:
+                # neither read nor showing at its last pose for longer than a rest may go unseen: it may have
+                # moved meanwhile, and that pose showing again later (the marker's border and a few cells
+                # agree with a pose turned a little from it) says nothing of where it was in between; a still
+                # sighting copies the pose read before, so it cannot be the evidence that bridges that gap
+                del self._last_read[seat]
 
     def _still_there(self, gray: np.ndarray, seat: int, quad: np.ndarray, contrast: float) -> bool:
         """Whether the weapon's marker still shows at ``quad`` (its last pose read), in the part of it not

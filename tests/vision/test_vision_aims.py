@@ -283,6 +283,26 @@ def test_a_weapon_turned_in_the_hand_at_its_last_place_is_not_still_there():
     assert reader._still_there(covered, 1, quad, contrast)
 
 
+def test_a_marker_that_stopped_showing_at_its_last_pose_is_not_still_there_when_that_pose_shows_again():
+    """Read, then partly covered: what shows at the last pose counts as the weapon still there, frame after
+    frame, through a frame or two that show nothing of it. Once it has shown neither read nor at that pose
+    for longer than a rest may go unseen, the weapon may have moved meanwhile (turned onto another seat
+    under a higher one): its pose showing again later is no sighting."""
+    quad = np.array([[300.0, 200.0], [324.0, 204.0], [320.0, 228.0], [296.0, 224.0]])
+    covered = _with_marker(31, quad, seed=5)
+    cv2.fillConvexPoly(covered, np.array([[290, 216], [335, 216], [335, 240], [290, 240]]), 150)  # its lower half
+    away = _with_marker(31, quad, seed=6)
+    cv2.fillConvexPoly(away, np.array([[285, 190], [340, 190], [340, 240], [285, 240]]), 150)  # nothing of it shows
+    for gone, still_after in ((1, True), (8, False)):  # frames at 30 fps not showing it: 0.03 s, 0.27 s
+        reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[1])
+        frames = [_with_marker(31, quad, seed=4)] + [away] * gone + [covered, covered]
+        for k, frame in enumerate(frames):
+            reader.feed(frame, at=1.5 + k / 30)
+        sights = reader._sights[1]
+        assert sights and not sights[0].still
+        assert any(s.still for s in sights) == still_after, [(s.t, s.still) for s in sights]
+
+
 def test_a_still_weapons_ground_point_wanders_along_the_ray_from_the_camera_not_across_it():
     """The marker's size, read a little off frame to frame, moves a still weapon's ground point along the
     ray from the camera's nadir: that is one rest; the same wander across the ray is a weapon moving."""
