@@ -401,6 +401,15 @@ GAME = '[game]\nruleset = "classic"\nplayers = ["Ann", "Bob", "Cid", "Dot"]\n'
         (GAME + '[sound]\noutput = 5\n', "sound.output"),
         (GAME + '[tilt]\npins = "GPIO5"\n', "tilt.pins"),
         ("[game]\nplayers = [\"\xff\"]\n", "not UTF-8 text"),
+        (GAME + '[tilt]\npins = [4, 5, 6, 99]\n', "tilt sensor of seat 3: 99 is not a GPIO of the Pi's 40-pin header"),
+        (GAME + '[tilt]\npins = [4, 5, 6, -1]\n', "tilt sensor of seat 3: -1 is not a GPIO"),
+        (GAME + '[tilt]\npins = [[4], 5, 6, 7]\n', "tilt sensor of seat 0: [4] is not a GPIO"),
+        (GAME + '[timing]\ncount_interval = nan\n', "timing.count_interval must be a non-negative number of seconds"),
+        (GAME + '[timing]\ncount_interval = 1e300\n', "timing.count_interval must be a non-negative number of seconds"),
+        (GAME + '[console]\nprot = 8081\n', "console.prot: unknown key (known: host, port)"),
+        (GAME + 'sead = 3\n', "game.sead: unknown key"),
+        (GAME + '[log]\ndirectory = "/tmp"\n', "log.directory: unknown key (known: dir)"),
+        (GAME + '[console]\nport = true\n', "console.port: a TCP port number"),
     ],
 )
 def test_a_broken_configuration_is_one_line(tmp_path, text, message):
