@@ -66,7 +66,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     ruleset = RuleSet(args.ruleset)
     spec = SPECS[ruleset]
-    players = args.players or spec.max_players
+    players = spec.max_players if args.players is None else args.players
     if not spec.min_players <= players <= spec.max_players:
         print(f"--players: {ruleset} is for {spec.min_players}-{spec.max_players} players, not {players}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -20,6 +20,7 @@ from controller.__main__ import DELEGATED, build_parser, main
         (["play", "--config", "/no/such/table.toml"], "no such configuration file"),
         (["resume", "/no/such/game.log"], "no such game log"),
         (["demo", "--ruleset", "classic-2014", "--players", "2"], "classic-2014 is for 4-8 players"),
+        (["demo", "--ruleset", "classic", "--players", "0"], "classic is for 4-6 players, not 0"),
     ],
 )
 def test_bad_input_one_line_exit_2(argv, message, capsys):
