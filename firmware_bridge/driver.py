@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
+import stat
 import threading
 import time
 from collections import deque
@@ -64,7 +66,11 @@ def url_problem(url: str) -> str | None:
         return f"{url[:60]!r} has characters that do not print"
     scheme, sep, _ = url.partition("://")
     if not sep:
-        return None
+        try:
+            mode = os.stat(url).st_mode
+        except (OSError, ValueError):
+            return None  # not there yet
+        return None if stat.S_ISCHR(mode) else f"{url}: is {'a folder' if stat.S_ISDIR(mode) else 'a file'}, not a serial port"
     for package in serial.protocol_handler_packages if scheme.isidentifier() else ():
         try:
             importlib.import_module(f".protocol_{scheme}", package)
