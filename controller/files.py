@@ -52,7 +52,7 @@ def read_bytes(path: str | Path, *, limit: int, what: str = "file") -> bytes:
 def decode(data: bytes, *, where: str) -> str:
     """``data`` as UTF-8 text, or a one-line error naming the first bad byte."""
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # the byte order mark some editors write first
     except UnicodeDecodeError as exc:
         raise InputFileError(f"{where}: not UTF-8 text (byte {exc.start + 1})") from None
 

@@ -458,3 +458,14 @@ def test_the_notice_of_a_log_moved_aside_reaches_the_console(tmp_path, monkeypat
                  say=printed.append, notices=(notice,))
     assert sessions and notice in sessions[0].lines
     assert printed.count(notice) == 1
+
+
+def test_a_byte_order_mark_before_a_record_or_a_configuration_is_read_past(tmp_path):
+    record = tmp_path / "game.record.json"
+    record.write_bytes(b"\xef\xbb\xbf" + json.dumps(H.valid_records()[3]).encode())
+    code, out, err = H.run(["replay", "--json", str(record)])
+    assert code == 0 and err == "", err
+    config = tmp_path / "table.toml"
+    config.write_bytes(b"\xef\xbb\xbf" + (GAME + "[tilt]\npins = [4, 5, 6, 99]\n").encode())
+    code, _, err = H.run(["play", "--config", str(config), "--simulate", "--fast"])
+    assert code == 2 and "tilt sensor of seat 3" in err  # read past the mark, to the real fault
