@@ -31,7 +31,10 @@ def read_bytes(path: str | Path, *, limit: int, what: str = "file") -> bytes:
     """The bytes of ``path``; a file larger than ``limit`` bytes is refused without being read."""
     path = Path(path)
     try:
-        with path.open("rb") as handle:
+        # O_NONBLOCK: a named pipe no program writes to is opened at once (and read as empty), not waited on
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(descriptor, True)  # a pipe with a writer is then read as it comes
+        with os.fdopen(descriptor, "rb") as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise InputFileError(f"{path}: is a folder, not a {what}")

@@ -6,8 +6,11 @@ The seeded samples of mutations here were fixed before any fix was made to pass 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
+import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -469,3 +472,23 @@ def test_a_byte_order_mark_before_a_record_or_a_configuration_is_read_past(tmp_p
     config.write_bytes(b"\xef\xbb\xbf" + (GAME + "[tilt]\npins = [4, 5, 6, 99]\n").encode())
     code, _, err = H.run(["play", "--config", str(config), "--simulate", "--fast"])
     assert code == 2 and "tilt sensor of seat 3" in err  # read past the mark, to the real fault
+
+
+def test_a_named_pipe_nobody_writes_to_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "record.json"
+    os.mkfifo(fifo)
+    code, _, err = H.run(["replay", str(fifo)])
+    assert code == 2 and err.count("\n") == 1 and str(fifo) in err
+
+
+def test_a_pipe_with_a_writer_is_read(tmp_path):
+    read, write = os.pipe()
+    data = json.dumps(H.valid_records()[3]).encode()
+    writer = threading.Thread(target=lambda: (time.sleep(0.2), os.write(write, data), os.close(write)))
+    writer.start()
+    try:
+        code, out, err = H.run(["replay", "--json", f"/dev/fd/{read}"])
+    finally:
+        writer.join()
+        os.close(read)
+    assert code == 0 and err == "", err
