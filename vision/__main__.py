@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     except OSError as exc:  # a folder or file to write that cannot be (a file in the way, no room, no right)
-        print(f"error: {exc.filename or ''}: cannot be written: {exc.strerror or exc}", file=sys.stderr)
+        why = "a file is where a folder must be made" if isinstance(exc, (FileExistsError, NotADirectoryError)) else exc.strerror or exc
+        print(f"error: {exc.filename or ''}: cannot be written: {why}", file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)

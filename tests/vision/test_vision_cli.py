@@ -203,7 +203,7 @@ def test_an_output_folder_that_cannot_be_made_is_one_line(tmp_path, capsys, comm
     argv = [command, "--out", str(in_the_way / "sheets")] if command == "markers" else [command, str(in_the_way), "--count", "1"]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and str(in_the_way) in err and "cannot be written" in err
+    assert err.count("\n") == 1 and str(in_the_way) in err and "cannot be written: a file is where a folder must be made" in err
 
 
 def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
