@@ -102,6 +102,8 @@ def loads_toml(text: str, *, where: str) -> dict[str, Any]:
         raise InputFileError(f"{where}: not valid TOML ({exc})") from None
     except RecursionError:
         raise InputFileError(f"{where}: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer past Python's 4300 digits of conversion
+        raise InputFileError(f"{where}: a number longer than {MAX_DIGITS} digits") from None
     check(value, where=where)
     return value
 

@@ -413,6 +413,8 @@ GAME = '[game]\nruleset = "classic"\nplayers = ["Ann", "Bob", "Cid", "Dot"]\n'
         (GAME + 'sead = 3\n', "game.sead: unknown key"),
         (GAME + '[log]\ndirectory = "/tmp"\n', "log.directory: unknown key (known: dir)"),
         (GAME + '[console]\nport = true\n', "console.port: a TCP port number"),
+        ("[game]\nseed = " + "9" * 5000 + "\n", "a number longer than 40 digits"),
+        ("[game]\nseed = " + "9" * 41 + "\n", "a number longer than 40 digits"),
     ],
 )
 def test_a_broken_configuration_is_one_line(tmp_path, text, message):
