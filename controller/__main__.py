@@ -66,7 +66,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     ruleset = RuleSet(args.ruleset)
     spec = SPECS[ruleset]
-    players = args.players or spec.max_players
+    players = spec.max_players if args.players is None else args.players
     if not spec.min_players <= players <= spec.max_players:
         print(f"--players: {ruleset} is for {spec.min_players}-{spec.max_players} players, not {players}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -223,6 +223,10 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
     except OSError as exc:
         print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    for option, path in (("--record", record_path), ("--log", log_path)):
+        if path.is_dir():  # found now, not once the game is over
+            print(f"{option}: {path} is a folder: give the path of a file to write", file=sys.stderr)
+            return EXIT_BAD_INPUT
     if log_path.exists():  # before the console's token file beside it is written: that game keeps its links
         print(f"play: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
               "or give another --log)", file=sys.stderr)
@@ -298,6 +302,9 @@ def _resume(args: argparse.Namespace) -> int:
         except table_config.ConfigError as exc:
             print(str(exc), file=sys.stderr)
             return EXIT_BAD_INPUT
+    if args.record and Path(args.record).is_dir():  # found now, not once the game is over
+        print(f"--record: {args.record} is a folder: give the path of a file to write", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         return _go_on(Path(args.log), record=args.record, fast=args.fast, salvage=args.salvage, config=config)
     except (CashNGunsError, LogError, RuntimeError, OSError) as exc:

@@ -31,7 +31,10 @@ def read_bytes(path: str | Path, *, limit: int, what: str = "file") -> bytes:
     """The bytes of ``path``; a file larger than ``limit`` bytes is refused without being read."""
     path = Path(path)
     try:
-        with path.open("rb") as handle:
+        # O_NONBLOCK: a named pipe no program writes to is opened at once (and read as empty), not waited on
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(descriptor, True)  # a pipe with a writer is then read as it comes
+        with os.fdopen(descriptor, "rb") as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise InputFileError(f"{path}: is a folder, not a {what}")
@@ -52,7 +55,7 @@ def read_bytes(path: str | Path, *, limit: int, what: str = "file") -> bytes:
 def decode(data: bytes, *, where: str) -> str:
     """``data`` as UTF-8 text, or a one-line error naming the first bad byte."""
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # the byte order mark some editors write first
     except UnicodeDecodeError as exc:
         raise InputFileError(f"{where}: not UTF-8 text (byte {exc.start + 1})") from None
 
@@ -99,6 +102,8 @@ def loads_toml(text: str, *, where: str) -> dict[str, Any]:
         raise InputFileError(f"{where}: not valid TOML ({exc})") from None
     except RecursionError:
         raise InputFileError(f"{where}: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer past Python's 4300 digits of conversion
+        raise InputFileError(f"{where}: a number longer than {MAX_DIGITS} digits") from None
     check(value, where=where)
     return value
 

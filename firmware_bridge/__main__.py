@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import math
 import os
 import shutil
 import subprocess
@@ -115,8 +116,12 @@ def run_sim(args: argparse.Namespace) -> int:
 def watch(args: argparse.Namespace) -> int:
     import serial
 
-    from .driver import IN_USE, Change, HubDriver, open_port, port_in_use
+    from .driver import IN_USE, Change, HubDriver, open_port, port_in_use, url_problem
 
+    why = url_problem(args.url)
+    if why:  # it would be retried for ever and never open
+        print(f"error: {why}", file=sys.stderr)
+        return 2
     try:  # one look first: a port another program holds is said once, not retried for ever
         open_port(args.url, baudrate=1_000_000, timeout=0).close()
     except (serial.SerialException, OSError, ValueError) as exc:
@@ -146,24 +151,50 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("install", help="copy the MicroPython firmware to a Pico with mpremote")
     p.add_argument("--port", help="the Pico's serial port (default: the first one mpremote finds)")
     p = sub.add_parser("sim", help="run a simulated hub on a pty")
-    p.add_argument("--seats", type=int, default=9, help="standees on the simulated hub (default 9)")
-    p.add_argument("--baud", type=int, default=None, help="pace bytes at this line rate (default: no pacing)")
-    p.add_argument("--flip", type=float, default=0.0, help="bit flips per byte (default 0)")
-    p.add_argument("--drop", type=float, default=0.0, help="dropped writes, a fraction (default 0)")
-    p.add_argument("--duplicate", type=float, default=0.0, help="duplicated writes, a fraction (default 0)")
-    p.add_argument("--delay", type=float, default=0.0, help="delivery delay, ms (default 0)")
-    p.add_argument("--jitter", type=float, default=0.0, help="extra random delay 0..N ms (default 0)")
+    p.add_argument("--seats", type=SEATS, default=9, help="standees on the simulated hub, 1 to 9 (default 9)")
+    p.add_argument("--baud", type=number(300, 10_000_000, whole=True), default=None,
+                   help="pace bytes at this line rate, 300 to 10000000 (default: no pacing)")
+    p.add_argument("--flip", type=FRACTION, default=0.0, help="bit flips per byte, 0 to 1 (default 0)")
+    p.add_argument("--drop", type=FRACTION, default=0.0, help="dropped writes, a fraction from 0 to 1 (default 0)")
+    p.add_argument("--duplicate", type=FRACTION, default=0.0, help="duplicated writes, a fraction from 0 to 1 (default 0)")
+    p.add_argument("--delay", type=MILLISECONDS, default=0.0, help="delivery delay, ms, 0 to 10000 (default 0)")
+    p.add_argument("--jitter", type=MILLISECONDS, default=0.0, help="extra random delay 0..N ms, N up to 10000 (default 0)")
     p.add_argument("--seed", type=int, default=None, help="random seed of the line's faults (default: a new one each run)")
     p = sub.add_parser("watch", help="print a hub's standee changes")
     p.add_argument("url", help="serial URL: /dev/ttyACM0, socket://host:port, ...")
-    p.add_argument("--seats", type=int, default=9, help="standees to show (default 9)")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.command == "install":
-        return install(args.port)
-    if args.command == "sim":
-        return run_sim(args)
-    return watch(args)
+    p.add_argument("--seats", type=SEATS, default=9, help="standees to show, 1 to 9 (default 9)")
+    try:
+        args = parser.parse_args(argv)
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        if args.command == "install":
+            return install(args.port)
+        if args.command == "sim":
+            return run_sim(args)
+        return watch(args)
+    except KeyboardInterrupt:  # at start-up, before a command's own stop
+        print("\nStopped.", file=sys.stderr)
+        return 130
+
+
+def number(low: float, high: float, *, whole: bool = False):
+    """An ``argparse`` type for a finite number from ``low`` to ``high`` (a whole one with ``whole``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value: float = int(text) if whole else float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # NaN too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {'whole ' if whole else ''}number from {low:g} to {high:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+SEATS = number(1, 9, whole=True)
+FRACTION = number(0, 1)
+MILLISECONDS = number(0, 10_000)
 
 
 if __name__ == "__main__":

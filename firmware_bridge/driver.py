@@ -19,7 +19,10 @@ LED state, so a change is neither lost nor counted twice:
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
+import stat
 import threading
 import time
 from collections import deque
@@ -52,6 +55,29 @@ def open_port(url: str, *, baudrate: int, timeout: float | None, write_timeout: 
     while the table's service runs) would read part of each side's frames and break both links,
     so it is refused instead (:func:`port_in_use`)."""
     return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout, exclusive=True)
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` can never name a hub's port (no port at all, or a scheme pyserial does not know), or None:
+    a device path that is missing now may appear when the hub is plugged in."""
+    if not url.strip():
+        return "no port given (e.g. /dev/ttyACM0)"
+    if not url.isprintable():
+        return f"{url[:60]!r} has characters that do not print"
+    scheme, sep, _ = url.partition("://")
+    if not sep:
+        try:
+            mode = os.stat(url).st_mode
+        except (OSError, ValueError):
+            return None  # not there yet
+        return None if stat.S_ISCHR(mode) else f"{url}: is {'a folder' if stat.S_ISDIR(mode) else 'a file'}, not a serial port"
+    for package in serial.protocol_handler_packages if scheme.isidentifier() else ():
+        try:
+            importlib.import_module(f".protocol_{scheme}", package)
+        except ImportError:
+            continue
+        return None
+    return f"{url[:60]!r}: no such kind of port {scheme!r}:// (a device such as /dev/ttyACM0, or socket://HOST:PORT)"
 
 
 def port_in_use(exc: BaseException) -> bool:

@@ -6,8 +6,11 @@ The seeded samples of mutations here were fixed before any fix was made to pass 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
+import threading
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -401,6 +404,17 @@ GAME = '[game]\nruleset = "classic"\nplayers = ["Ann", "Bob", "Cid", "Dot"]\n'
         (GAME + '[sound]\noutput = 5\n', "sound.output"),
         (GAME + '[tilt]\npins = "GPIO5"\n', "tilt.pins"),
         ("[game]\nplayers = [\"\xff\"]\n", "not UTF-8 text"),
+        (GAME + '[tilt]\npins = [4, 5, 6, 99]\n', "tilt sensor of seat 3: 99 is not a GPIO of the Pi's 40-pin header"),
+        (GAME + '[tilt]\npins = [4, 5, 6, -1]\n', "tilt sensor of seat 3: -1 is not a GPIO"),
+        (GAME + '[tilt]\npins = [[4], 5, 6, 7]\n', "tilt sensor of seat 0: [4] is not a GPIO"),
+        (GAME + '[timing]\ncount_interval = nan\n', "timing.count_interval must be a non-negative number of seconds"),
+        (GAME + '[timing]\ncount_interval = 1e300\n', "timing.count_interval must be a non-negative number of seconds"),
+        (GAME + '[console]\nprot = 8081\n', "console.prot: unknown key (known: host, port)"),
+        (GAME + 'sead = 3\n', "game.sead: unknown key"),
+        (GAME + '[log]\ndirectory = "/tmp"\n', "log.directory: unknown key (known: dir)"),
+        (GAME + '[console]\nport = true\n', "console.port: a TCP port number"),
+        ("[game]\nseed = " + "9" * 5000 + "\n", "a number longer than 40 digits"),
+        ("[game]\nseed = " + "9" * 41 + "\n", "a number longer than 40 digits"),
     ],
 )
 def test_a_broken_configuration_is_one_line(tmp_path, text, message):
@@ -449,3 +463,34 @@ def test_the_notice_of_a_log_moved_aside_reaches_the_console(tmp_path, monkeypat
                  say=printed.append, notices=(notice,))
     assert sessions and notice in sessions[0].lines
     assert printed.count(notice) == 1
+
+
+def test_a_byte_order_mark_before_a_record_or_a_configuration_is_read_past(tmp_path):
+    record = tmp_path / "game.record.json"
+    record.write_bytes(b"\xef\xbb\xbf" + json.dumps(H.valid_records()[3]).encode())
+    code, out, err = H.run(["replay", "--json", str(record)])
+    assert code == 0 and err == "", err
+    config = tmp_path / "table.toml"
+    config.write_bytes(b"\xef\xbb\xbf" + (GAME + "[tilt]\npins = [4, 5, 6, 99]\n").encode())
+    code, _, err = H.run(["play", "--config", str(config), "--simulate", "--fast"])
+    assert code == 2 and "tilt sensor of seat 3" in err  # read past the mark, to the real fault
+
+
+def test_a_named_pipe_nobody_writes_to_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "record.json"
+    os.mkfifo(fifo)
+    code, _, err = H.run(["replay", str(fifo)])
+    assert code == 2 and err.count("\n") == 1 and str(fifo) in err
+
+
+def test_a_pipe_with_a_writer_is_read(tmp_path):
+    read, write = os.pipe()
+    data = json.dumps(H.valid_records()[3]).encode()
+    writer = threading.Thread(target=lambda: (time.sleep(0.2), os.write(write, data), os.close(write)))
+    writer.start()
+    try:
+        code, out, err = H.run(["replay", "--json", f"/dev/fd/{read}"])
+    finally:
+        writer.join()
+        os.close(read)
+    assert code == 0 and err == "", err

@@ -26,7 +26,8 @@ from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, ope
 from vision.throws import judge_clip
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
-EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read
+EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
+EXIT_STOPPED = 130  # Ctrl-C
 
 
 def camera_settings(args: argparse.Namespace) -> CameraSettings | None:
@@ -160,6 +161,28 @@ def camera_device(text: str) -> int | str:
     return device
 
 
+def _whole(low: int, high: int | None = None):
+    """An ``argparse`` type for a whole number from ``low`` (to ``high``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"from {low}"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number {span}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+SEATS = _whole(1, 9)
+COUNT = _whole(1, 100_000)
+SEED = _whole(0)
+
+
 def _setting(key: str):
     """An ``argparse`` type for the camera setting ``key`` (``exposure_ms``, ``gain``), checked as
     the table's ``[camera]`` section checks it."""
@@ -192,23 +215,23 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--video", help="a video file")
     src.add_argument("--frames", help="a folder of numbered frames")
     src.add_argument("--image", help="one still image")
-    p.add_argument("--seats", type=int, help="seats at the table (default: as many as crown markers seen)")
-    p.add_argument("--count", type=int, default=5, help="frames to look at (default 5)")
+    p.add_argument("--seats", type=SEATS, help="seats at the table, 1 to 9 (default: as many as crown markers seen)")
+    p.add_argument("--count", type=_whole(1, 1000), default=5, help="frames to look at (default 5)")
     p.add_argument("--exposure-ms", type=_setting("exposure_ms"), metavar="MS",
                    help="a camera's exposure in milliseconds, as table.toml's [camera] exposure_ms (default 8:"
                         " calibrate with the settings the table plays with)")
     p.add_argument("--gain", type=_setting("gain"),
                    help="a camera's gain, as table.toml's [camera] gain: a Pi camera's analogue gain (1: none),"
                         " a webcam's own gain value (v4l2-ctl --list-ctrls shows its range) (default 1)")
-    p.add_argument("--skip", type=int, default=0,
+    p.add_argument("--skip", type=_whole(0, 10_000), default=0,
                    help="frames to drop first, taken before a camera applied its exposure and gain, e.g. 30 (default 0)")
     p.add_argument("--out", default="calibration.json", help="where to save the calibration (default calibration.json)")
     p.set_defaults(run=cmd_calibrate)
 
     p = sub.add_parser("markers", help="write the printable marker sheets")
     p.add_argument("--out", default="hardware/markers", help="folder of the sheets (default hardware/markers)")
-    p.add_argument("--dpi", type=int, default=300, help="print resolution of the sheets (default 300)")
-    p.add_argument("--seats", type=int, default=9, help="seats to print markers for (default 9)")
+    p.add_argument("--dpi", type=_whole(72, 1200), default=300, help="print resolution of the sheets, 72 to 1200 (default 300)")
+    p.add_argument("--seats", type=SEATS, default=9, help="seats to print markers for, 1 to 9 (default 9)")
     p.set_defaults(run=cmd_markers)
 
     p = sub.add_parser("judge", help="judge a recorded throw")
@@ -220,8 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("synth", help="render labelled synthetic clips (truth.json beside each)")
     p.add_argument("out", help="folder to write the clips into")
-    p.add_argument("--count", type=int, default=10, help="number of clips (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed renders the same clips (default 0)")
+    p.add_argument("--count", type=COUNT, default=10, help="number of clips (default 10)")
+    p.add_argument("--seed", type=SEED, default=0, help="random seed, from 0: the same seed renders the same clips (default 0)")
     p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
     p.set_defaults(run=cmd_synth)
 
@@ -234,15 +257,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("synth-aims", help="render labelled synthetic aim clips (truth.json beside each)")
     p.add_argument("out", help="folder to write the clips into")
-    p.add_argument("--count", type=int, default=10, help="number of clips (default 10)")
-    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed renders the same clips (default 0)")
+    p.add_argument("--count", type=COUNT, default=10, help="number of clips (default 10)")
+    p.add_argument("--seed", type=SEED, default=0, help="random seed, from 0: the same seed renders the same clips (default 0)")
     p.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
     p.set_defaults(run=cmd_synth_aims)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return EXIT_STOPPED
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     opencv_warnings(shown=args.verbose)
     try:
@@ -250,6 +277,13 @@ def main(argv: list[str] | None = None) -> int:
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
+    except OSError as exc:  # a folder or file to write that cannot be (a file in the way, no room, no right)
+        why = "a file is where a folder must be made" if isinstance(exc, (FileExistsError, NotADirectoryError)) else exc.strerror or exc
+        print(f"error: {exc.filename or ''}: cannot be written: {why}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return EXIT_STOPPED
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import html
 import io
 import json
 import logging
+import re
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -335,6 +336,17 @@ class Guard:
         return GuardedH11
 
 
+class _Errors(logging.Handler):
+    """The errors a logger gives, kept."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
 class ConsoleServer:
     """The console served by uvicorn in a thread of its own."""
 
@@ -352,16 +364,34 @@ class ConsoleServer:
             access_log=False, server_header=False, timeout_graceful_shutdown=2,
         )
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name="console", daemon=True)
+        self.thread = threading.Thread(target=self._run, name="console", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except SystemExit:  # uvicorn's way out when it cannot start: start() says why
+            pass
 
     def start(self, timeout: float = 10.0) -> None:
-        self.thread.start()
-        waited = 0.0
-        while not self.server.started and waited < timeout and self.thread.is_alive():
-            threading.Event().wait(0.02)
-            waited += 0.02
+        """Serve, or raise one line saying why the console cannot be served (its address, its port)."""
+        errors = _Errors()
+        logger = logging.getLogger("uvicorn.error")  # what uvicorn says while it starts is said in that line
+        logger.addHandler(errors)
+        propagate, logger.propagate = logger.propagate, False
+        try:
+            self.thread.start()
+            waited = 0.0
+            while not self.server.started and waited < timeout and self.thread.is_alive():
+                threading.Event().wait(0.02)
+                waited += 0.02
+        finally:
+            logger.removeHandler(errors)
+            logger.propagate = propagate
         if not self.server.started:
-            raise RuntimeError(f"the console could not start on port {self.server.config.port}")
+            config = self.server.config
+            why = re.sub(r"^\[Errno -?\d+\] ", "", errors.messages[-1]) if errors.messages else "no answer"
+            raise RuntimeError(f"the console could not start on {config.host}:{config.port}: {why} "
+                               "(console.host and console.port of the table configuration)")
 
     @property
     def port(self) -> int:

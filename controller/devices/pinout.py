@@ -152,13 +152,13 @@ def build_config(data: dict[str, Any], *, where: str, sources: tuple[Path, ...] 
         output=_choice(sound_data.get("output", "aplay"), OUTPUTS, name="sound.output", where=where),
         language=_choice(sound_data.get("language", "en"), LANGUAGES, name="sound.language", where=where),
         engine=_choice(sound_data.get("engine", "auto"), ENGINES, name="sound.engine", where=where),
-        alsa_device=str(sound_data.get("alsa_device", "")),
-        cache_dir=Path(str(sound_data.get("cache_dir", SoundConfig.cache_dir))).expanduser(),
+        alsa_device=_get(data, "sound", "alsa_device", str, where=where, default=""),
+        cache_dir=Path(_get(data, "sound", "cache_dir", str, where=where, default=str(SoundConfig.cache_dir))).expanduser(),
     )
     config = DevicesConfig(
         backend=backend,
         seats=seats,
-        hub_url=str(data.get("devices", {}).get("hub_url", "")),
+        hub_url=_hub_url(_get(data, "devices", "hub_url", str, where=where, default=""), backend, where=where),
         tilt_pins=tuple(_get(data, "tilt", "pins", list, where=where)),
         seat_led_kind=_choice(
             data.get("seat_leds", {}).get("kind", "pwm"), LED_KINDS, name="seat_leds.kind", where=where
@@ -177,12 +177,47 @@ def build_config(data: dict[str, Any], *, where: str, sources: tuple[Path, ...] 
     return config
 
 
+def _hub_url(url: str, backend: str, *, where: str) -> str:
+    """``devices.hub_url``, refused now if the hub backend could never open it (no port, an unknown scheme)."""
+    if backend != "hub":
+        return url
+    try:
+        from firmware_bridge.driver import url_problem
+    except ImportError:  # no pyserial: the hub backend says so when it is opened
+        return url
+    why = url_problem(url)
+    if why:
+        raise ValueError(f"{where}: devices.hub_url: {why}")
+    return url
+
+
+def gpio_number(pin: object, role: str, *, where: str) -> int:
+    """The BCM GPIO number of ``pin`` as a configuration names it: a number (17) or a name gpiozero
+    takes ("GPIO17", "BCM17", "BOARD11", "J8:11"), of a GPIO on the Pi's 40-pin header (GPIO0 to 27)."""
+    from gpiozero.exc import PinError
+    from gpiozero.pins.pi import PiBoardInfo
+
+    shown = repr(pin)[:40]
+    if isinstance(pin, (int, str)) and not isinstance(pin, bool):
+        try:
+            return int(PiBoardInfo.from_revision(_HEADER_REVISION).to_gpio(pin).removeprefix("GPIO"))
+        except (PinError, ValueError):
+            pass
+    raise ValueError(f"{where}: {role}: {shown} is not a GPIO of the Pi's 40-pin header "
+                     "(a BCM number from 0 to 27, or a name such as GPIO17 or BOARD11)")
+
+
+_HEADER_REVISION = 0xC03111
+"""A Pi 4 model B: its 40-pin header, whose GPIOs are a Pi 5's too, resolves the pins' names."""
+
+
 def check_pins(config: DevicesConfig, *, where: str) -> None:
-    """Every Pi pin in use is named once, and every seat in use has its pins."""
-    used: dict[str, str] = {}
+    """Every Pi pin in use is a GPIO of the header, named once (by whatever name), and every seat in use
+    has its pins."""
+    used: dict[int, str] = {}
 
     def claim(pin: int | str, role: str) -> None:
-        key = str(pin)
+        key = gpio_number(pin, role, where=where)
         if key in used:
             raise ValueError(f"{where}: pin {pin} is used twice: {used[key]} and {role}")
         used[key] = role
@@ -197,7 +232,7 @@ def check_pins(config: DevicesConfig, *, where: str) -> None:
             claim(config.tilt_pins[seat], f"tilt sensor of seat {seat}")
             led = config.seat_led_pins[seat]
             if config.seat_led_kind == "rgb":
-                if isinstance(led, (int, str)) or len(led) != 3:
+                if not isinstance(led, tuple) or len(led) != 3:
                     raise ValueError(f"{where}: seat_leds.pins for seat {seat} must be [red, green, blue], not {led!r}")
                 for colour, pin in zip(("red", "green", "blue"), led):
                     claim(pin, f"{colour} LED of seat {seat}")
@@ -209,6 +244,8 @@ def check_pins(config: DevicesConfig, *, where: str) -> None:
             raise ValueError(f"{where}: count_leds.pins needs 3 pins, has {len(config.count_led_pins)}")
         for n, pin in enumerate(config.count_led_pins, start=1):
             claim(pin, f"count LED {n}")
+    if config.buzzer_pin is not None:
+        gpio_number(config.buzzer_pin, "buzzer.pin", where=where)
     if config.sound.output == "buzzer":
         if config.buzzer_pin is None:
             raise ValueError(f"{where}: sound.output = \"buzzer\" needs buzzer.pin")

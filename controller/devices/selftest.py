@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -35,6 +37,22 @@ from .simulation import ClockedMockFactory
 from .vocabulary import CLIP_KEYS, LANGUAGES
 
 log = logging.getLogger(__name__)
+
+
+def _seconds(most: float) -> Callable[[str], float]:
+    """An ``argparse`` type for a duration from 0 to ``most`` seconds."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 <= value <= most:  # NaN too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to {most:g}")
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -53,8 +71,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="the speaker's language (default: the configured one, sound.language)")
     parser.add_argument("--sound", choices=("aplay", "buzzer", "none"),
                         help="sound output (default: the configured one, sound.output; on mock pins without aplay, none)")
-    parser.add_argument("--step", type=float, default=0.4, metavar="SECONDS", help="how long each LED state shows (default: 0.4)")
-    parser.add_argument("--watch", type=float, default=15.0, metavar="SECONDS", help="how long to show the tilt sensors (default: 15)")
+    parser.add_argument("--step", type=_seconds(10), default=0.4, metavar="SECONDS",
+                        help="how long each LED state shows, at most 10 (default: 0.4)")
+    parser.add_argument("--watch", type=_seconds(3600), default=15.0, metavar="SECONDS",
+                        help="how long to show the tilt sensors, at most 3600 (default: 15)")
     return parser
 
 

@@ -5,6 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+LIMITS: dict[str, tuple[float, float]] = {
+    # setting: (least, most) a configuration may give; a finite most keeps every count and wait finite
+    "count_interval": (0, 5.0),
+    "withdraw_after_three": (0, 10.0),
+    "settle": (0, 2.0),
+    "debounce": (0, 1.0),
+    "judge_margin": (0, 5.0),
+    "chatter_changes": (2, 1000),
+    "chatter_window": (0, 60.0),
+    "never_upright_after": (0, 3600.0),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -34,10 +46,14 @@ class Timing:
         for key, value in values.items():
             if key not in known:
                 raise ValueError(f"{where}: unknown timing setting {key!r} (known: {', '.join(known)})")
-            kind = int if key == "chatter_changes" else float
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"{where}: timing.{key} must be a non-negative number, not {value!r}")
-            kwargs[key] = kind(value)
+            low, high = LIMITS[key]
+            if key == "chatter_changes":
+                if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                    raise ValueError(f"{where}: timing.{key} must be a whole number from {low} to {high}, not {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"{where}: timing.{key} must be a non-negative number of seconds, at most {high:g}, "
+                                 f"not {value!r}")
+            kwargs[key] = value if key == "chatter_changes" else float(value)
         return cls(**kwargs)
 
     def window_end(self, first_count: float) -> float:

@@ -75,6 +75,11 @@ class SimulatedCamera:
         self.seed = seed
         self.ask_godfather_below = float(ask_godfather_below)  # the table's camera.ask_godfather_below
 
+    def clip_seed(self, number: int) -> int:
+        """The seed of the clip filmed for the game's ``number``-th throw or aim count: a clip's seed is a
+        whole number from 0, a game's seed any whole number (a negative one films as its opposite)."""
+        return abs(self.seed) * 1000 + number
+
     def read_aims(self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
                   truth: dict[int, tuple[int | None, bool]] | None = None) -> CameraAims | None:
         from vision.aim_synth import AimScene, random_spec
@@ -82,7 +87,7 @@ class SimulatedCamera:
 
         if truth is None:
             return None
-        spec = random_spec(self.seed * 1000 + number, seats=seats, fps=self.AIM_FPS,
+        spec = random_spec(self.clip_seed(number), seats=seats, fps=self.AIM_FPS,
                            aims={s: truth.get(s, (None, False)) for s in shooters})
         scene = AimScene(spec)
         reading = read_frames(scene.frames(), seats=seats, fps=spec.fps, three_at=spec.three_at,
@@ -113,7 +118,7 @@ class SimulatedCamera:
             scenario = Scenario.KNOCK if knocked else Scenario.TOUCH
         else:
             scenario = Scenario.MULTI
-        spec = random_spec(self.seed * 1000 + number, seats=seats, thrower=thrower, scenario=scenario, hits=hits)
+        spec = random_spec(self.clip_seed(number), seats=seats, thrower=thrower, scenario=scenario, hits=hits)
         frames = list(render_clip(spec).frames())
         config = JudgeConfig(ask_godfather_below=self.ask_godfather_below)
         verdict = verdict_of(_vision(lambda: judge_frames(frames, seats=seats, thrower=thrower, fps=spec.fps,

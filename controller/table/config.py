@@ -29,6 +29,13 @@ DEFAULT_LOG_DIR = Path(LOG_DIR).expanduser()
 DEVICE_SECTIONS = ("devices", "tilt", "seat_leds", "count_leds", "buzzer", "sound", "timing")
 LANGUAGES = ("en", "pt", "fr", "hu")
 BANKS = ("digital", "physical")
+KNOWN_KEYS = {
+    "game": {"ruleset", "players", "gangs", "super_powers", "objects", "free_seating", "bank", "seed", "language"},
+    "camera": {"source", "calibration", "ask_godfather_below", "exposure_ms", "gain"},
+    "console": {"host", "port"},
+    "log": {"dir"},
+}
+"""The keys of the sections that are not about the devices (those are checked by the pin map's reader)."""
 
 
 class ConfigError(errors.ConfigError, ValueError):
@@ -98,6 +105,10 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
             raise fail(section, f"unknown section (known: {', '.join(sorted(known))})")
         if not isinstance(value, dict):
             raise fail(section, f"must be a [{section}] section")
+    for section, keys in KNOWN_KEYS.items():
+        unknown = sorted(set(data.get(section, {})) - keys)
+        if unknown:
+            raise fail(f"{section}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(keys))})")
     game = data.get("game", {})
     try:
         ruleset = RuleSet(game.get("ruleset", "yakuzas"))
@@ -149,10 +160,6 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
             if why:
                 raise fail(f"camera.{key}", why)
             settings[key] = float(camera[key])
-    unknown = set(camera) - {"source", "calibration", "ask_godfather_below", "exposure_ms", "gain"}
-    if unknown:
-        raise fail(f"camera.{sorted(unknown)[0]}", "unknown key (known: ask_godfather_below, calibration, exposure_ms, "
-                   "gain, source)")
     source_name = camera.get("source", "none")
     if not _camera_source(source_name):
         shown = repr(source_name)[:60] if isinstance(source_name, str) else "not a string"
@@ -160,7 +167,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
                    "or its device path such as /dev/video0)")
     console = data.get("console", {})
     port = console.get("port", 8080)
-    if not isinstance(port, int) or not 0 <= port <= 65535:
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         raise fail("console.port", "a TCP port number")
     host = console.get("host", "0.0.0.0")
     if not isinstance(host, str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 from console_kit import console_table
@@ -281,3 +282,25 @@ def test_a_change_is_told_while_the_console_waits_for_the_session():
     relay.stop()
     waiting.join(timeout=2)
     assert not waiting.is_alive()
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_a_console_that_cannot_be_served_says_why_in_one_line(capfd, taken):
+    from controller.console.server import ConsoleServer
+
+    _session, relay = console_table("classic", 4, cards=False, devices=False)
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    port = holder.getsockname()[1]
+    host = "127.0.0.1" if taken else "no-such-host.invalid"
+    try:
+        with pytest.raises(RuntimeError) as error:
+            ConsoleServer(relay, host=host, port=port).start()
+    finally:
+        holder.close()
+    said = str(error.value)
+    assert said.startswith(f"the console could not start on {host}:{port}: ") and "\n" not in said
+    assert ("address already in use" if taken else "not known") in said.lower()
+    assert "console.host and console.port" in said
+    assert capfd.readouterr().err == ""  # uvicorn's own lines are not printed beside it

@@ -169,3 +169,45 @@ def test_the_gpio_backend_does_not_need_the_hub(monkeypatch):
     config = replace(load_config(), sound=replace(load_config().sound, output="none"))
     clock = ManualClock()
     open_devices(config, clock=clock, pin_factory=ClockedMockFactory(clock)).close()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[tilt]\npins = [99, 5, 6, 7, 8, 17, 27, 22, 20]\n", "tilt sensor of seat 0: 99 is not a GPIO of the Pi's 40-pin header"),
+        ("[tilt]\npins = [-1, 5, 6, 7, 8, 17, 27, 22, 20]\n", "tilt sensor of seat 0: -1 is not a GPIO"),
+        ("[tilt]\npins = [4.0, 5, 6, 7, 8, 17, 27, 22, 20]\n", "tilt sensor of seat 0: 4.0 is not a GPIO"),
+        ("[tilt]\npins = [true, 5, 6, 7, 8, 17, 27, 22, 20]\n", "tilt sensor of seat 0: True is not a GPIO"),
+        ("[tilt]\npins = [[4], 5, 6, 7, 8, 17, 27, 22, 20]\n", "tilt sensor of seat 0: [4] is not a GPIO"),
+        ('[tilt]\npins = ["GPIO99", 5, 6, 7, 8, 17, 27, 22, 20]\n', "tilt sensor of seat 0: 'GPIO99' is not a GPIO"),
+        ("[tilt]\npins = [99999999999999999999999999999, 5, 6, 7, 8, 17, 27, 22, 20]\n", "is not a GPIO"),
+        ('[count_leds]\npins = [9, 10, "BOARD7"]\n', "pin BOARD7 is used twice: tilt sensor of seat 0 and count LED 3"),
+        ('[count_leds]\npins = [9, 10, "GPIO4"]\n', "pin GPIO4 is used twice: tilt sensor of seat 0 and count LED 3"),
+        ('[devices]\nseats = 1\n[seat_leds]\nkind = "rgb"\npins = [4.5]\n', "seat_leds.pins for seat 0 must be [red, green, blue], not 4.5"),
+        ('[devices]\nreserved_pins = ["x"]\n', "devices.reserved_pins: 'x' is not a GPIO"),
+        ("[buzzer]\npin = 40\n", "buzzer.pin: 40 is not a GPIO"),
+        ("[sound]\ncache_dir = 5\n", "sound.cache_dir is missing or not str"),
+        ("[sound]\nalsa_device = []\n", "sound.alsa_device is missing or not str"),
+        ("[timing]\ncount_interval = nan\n", "timing.count_interval must be a non-negative number of seconds, at most 5"),
+        ("[timing]\ncount_interval = inf\n", "timing.count_interval must be a non-negative number of seconds"),
+        ("[timing]\nsettle = 1e300\n", "timing.settle must be a non-negative number of seconds, at most 2"),
+        ("[timing]\nchatter_changes = 2.5\n", "timing.chatter_changes must be a whole number from 2 to 1000"),
+        ('[devices]\nbackend = "hub"\nhub_url = "nonsense://x"\n', "devices.hub_url: 'nonsense://x': no such kind of port"),
+        ('[devices]\nbackend = "hub"\nhub_url = ""\n', "devices.hub_url: no port given"),
+        ('[devices]\nbackend = "hub"\nhub_url = 5\n', "devices.hub_url is missing or not str"),
+    ],
+)
+def test_pins_timings_and_ports_that_cannot_work_are_refused_at_load(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError) as error:
+        load_config(path)
+    assert message in str(error.value) and str(path) in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_pins_by_their_other_names_and_a_hub_not_plugged_in_yet_are_taken(tmp_path):
+    named = write(tmp_path, '[count_leds]\npins = ["GPIO9", "BCM10", "J8:23"]\n')
+    assert load_config(named).count_led_pins == ("GPIO9", "BCM10", "J8:23")
+    hub = tmp_path / "hub.toml"
+    hub.write_text('[devices]\nbackend = "hub"\nhub_url = "/dev/ttyACM7"\n')
+    assert load_config(hub).hub_url == "/dev/ttyACM7"

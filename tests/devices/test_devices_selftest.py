@@ -1,5 +1,7 @@
 """The selftest command on mock pins."""
 
+import pytest
+
 from controller.devices.selftest import main
 from controller.devices.vocabulary import CLIP_KEYS
 
@@ -26,3 +28,14 @@ def test_selftest_reports_a_bad_configuration_in_one_line(tmp_path, capsys):
 def test_selftest_usage_errors_return_two(capsys):
     assert main(["--language", "de"]) == 2
     assert "invalid choice: 'de'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--step", "-1"], "--step: '-1' is not a number of seconds from 0 to 10"),
+    (["--step", "nan"], "--step: 'nan' is not a number of seconds from 0 to 10"),
+    (["--watch", "inf"], "--watch: 'inf' is not a number of seconds from 0 to 3600"),
+    (["--watch", "1e999"], "--watch: '1e999' is not a number of seconds from 0 to 3600"),
+])
+def test_selftest_durations_out_of_range_are_refused(capsys, argv, words):
+    assert main(["--mock", "--sound", "none", *argv]) == 2
+    assert words in capsys.readouterr().err

@@ -102,3 +102,47 @@ def test_the_driver_names_a_port_in_use_and_takes_it_when_freed(caplog):
             finally:
                 driver.close()
                 holder.close()
+
+
+@pytest.mark.parametrize("url, words", [
+    ("nonsense://x", "no such kind of port 'nonsense'://"),
+    ("", "no port given"),
+    ("/", "/: is a folder, not a serial port"),
+])
+def test_hub_watch_refuses_a_port_that_can_never_open_in_one_line(url, words, capsys):
+    assert cli.main(["watch", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
+
+
+def test_hub_watch_refuses_a_file_in_one_line(tmp_path, capsys):
+    plain = tmp_path / "not-a-port"
+    plain.write_text("x")
+    assert cli.main(["watch", str(plain)]) == 2
+    assert f"{plain}: is a file, not a serial port" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["sim", "--seats", "99"], "--seats: '99' is not a whole number from 1 to 9"),
+    (["sim", "--seats", "0"], "--seats: '0' is not a whole number from 1 to 9"),
+    (["sim", "--flip", "nan"], "--flip: 'nan' is not a number from 0 to 1"),
+    (["sim", "--drop", "1.5"], "--drop: '1.5' is not a number from 0 to 1"),
+    (["sim", "--delay", "inf"], "--delay: 'inf' is not a number from 0 to 10000"),
+    (["sim", "--jitter", "-1"], "--jitter: '-1' is not a number from 0 to 10000"),
+    (["sim", "--baud", "0"], "--baud: '0' is not a whole number from 300 to 1e+07"),
+    (["watch", "--seats", "10", "/dev/ttyACM0"], "--seats: '10' is not a whole number from 1 to 9"),
+])
+def test_hub_options_out_of_range_are_refused(argv, words, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and words in err
+
+
+def test_ctrl_c_at_start_up_is_one_line_and_130(monkeypatch, capsys):
+    def stop(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "run_sim", stop)
+    assert cli.main(["sim"]) == 130
+    assert capsys.readouterr().err.strip() == "Stopped."

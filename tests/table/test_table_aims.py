@@ -115,3 +115,10 @@ def test_the_story_names_the_seats_the_godfather_enters_and_what_he_entered(tmp_
         aims = confirmed[sum(line.startswith("Round ") for line in lines[:n])]  # round 1 has no header here
         for name, target in told.items():
             assert target == ("late" if name in aims["late"] else aims["aims"][name] or "no one")
+
+
+def test_a_negative_seed_films_its_throws_and_aims():
+    camera = SimulatedCamera(-5)
+    assert camera.judge(thrower=0, seats=6, number=1, truth=([2], [])) is not None
+    assert camera.read_aims(seats=4, shooters=[0, 1, 2, 3], candidates=[0, 1, 2, 3], number=2,
+                            truth={0: (1, False), 1: (2, False), 2: (3, False), 3: (0, False)}) is not None

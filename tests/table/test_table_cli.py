@@ -20,6 +20,7 @@ from controller.__main__ import DELEGATED, build_parser, main
         (["play", "--config", "/no/such/table.toml"], "no such configuration file"),
         (["resume", "/no/such/game.log"], "no such game log"),
         (["demo", "--ruleset", "classic-2014", "--players", "2"], "classic-2014 is for 4-8 players"),
+        (["demo", "--ruleset", "classic", "--players", "0"], "classic is for 4-6 players, not 0"),
     ],
 )
 def test_bad_input_one_line_exit_2(argv, message, capsys):
@@ -299,3 +300,20 @@ def test_vision_and_hub_options_have_help_with_their_defaults(monkeypatch):
             assert action.help, f"{what} has no help"
             if action.option_strings and action.default not in (None, False):
                 assert "default" in action.help, f"{what}: its default is not said"
+
+
+@pytest.mark.parametrize("option", ["--record", "--log"])
+def test_a_folder_as_the_record_or_the_log_is_refused_before_the_game(tmp_path, capsys, option):
+    paths = {"--record": str(tmp_path / "game.record.json"), "--log": str(tmp_path / "game.log")}
+    paths[option] = str(tmp_path)
+    argv = ["demo", "--fast", "--no-camera", "--ruleset", "classic", "--players", "4", "--record", paths["--record"],
+            "--log", paths["--log"]]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"{option}: {tmp_path} is a folder: give the path of a file to write\n"
+    assert "Round 1" not in captured.out
+
+
+def test_resume_refuses_a_folder_as_the_record(tmp_path, capsys):
+    assert main(["resume", str(tmp_path / "game.log"), "--record", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"--record: {tmp_path} is a folder: give the path of a file to write\n"

@@ -170,3 +170,48 @@ def test_a_broken_calibration_file_exits_2(clips, tmp_path, capsys):
     bad.write_text("[" * 100_000)
     line = _one_error_line(capsys, ["judge", str(folder), "--json", "--calibration", str(bad)])
     assert "cal.json" in line
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["markers", "--dpi", "0"], "--dpi: '0' is not a whole number from 72 to 1200"),
+    (["markers", "--dpi", "-300"], "--dpi: '-300' is not a whole number from 72 to 1200"),
+    (["markers", "--dpi", "100000"], "--dpi: '100000' is not a whole number from 72 to 1200"),
+    (["markers", "--seats", "99"], "--seats: '99' is not a whole number from 1 to 9"),
+    (["markers", "--seats", "0"], "--seats: '0' is not a whole number from 1 to 9"),
+    (["synth", "OUT", "--seed", "-1"], "--seed: '-1' is not a whole number from 0"),
+    (["synth-aims", "OUT", "--seed", "-1"], "--seed: '-1' is not a whole number from 0"),
+    (["synth", "OUT", "--count", "-3"], "--count: '-3' is not a whole number from 1 to 100000"),
+    (["synth-aims", "OUT", "--count", "0"], "--count: '0' is not a whole number from 1 to 100000"),
+    (["calibrate", "--image", "x.png", "--count", "0"], "--count: '0' is not a whole number from 1 to 1000"),
+    (["calibrate", "--image", "x.png", "--skip", "-1"], "--skip: '-1' is not a whole number from 0 to 10000"),
+    (["calibrate", "--image", "x.png", "--seats", "0"], "--seats: '0' is not a whole number from 1 to 9"),
+])
+def test_numbers_out_of_range_are_refused_by_the_options(tmp_path, capsys, argv, words):
+    argv = [str(tmp_path / a) if a == "OUT" else a for a in argv]
+    if argv[0] == "markers":  # never the repository's own sheets, whatever happens
+        argv += ["--out", str(tmp_path / "sheets")]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["markers", "synth", "synth-aims"])
+def test_an_output_folder_that_cannot_be_made_is_one_line(tmp_path, capsys, command):
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("x")
+    argv = [command, "--out", str(in_the_way / "sheets")] if command == "markers" else [command, str(in_the_way), "--count", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(in_the_way) in err and "cannot be written: a file is where a folder must be made" in err
+
+
+def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
+    import vision.__main__ as cli
+
+    def stop(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_markers", stop)
+    assert cli.main(["markers"]) == 130
+    assert capsys.readouterr().err.strip() == "Stopped."
