@@ -31,7 +31,7 @@ from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..errors import TableInputError
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
-from ..words import seat_label, withdraw_call
+from ..words import seat_label, step_name, withdraw_call
 from . import inputs as I
 from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
@@ -246,7 +246,7 @@ class Session:
         with self.lock:
             prompt, key = self.referee.prompt(), self._step_key()
         if self.progress:
-            self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
+            self.progress(f"round {prompt.round}/8: {step_name(prompt.step.value)}")
         step = prompt.step
         camera = self.camera
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
