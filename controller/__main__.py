@@ -28,7 +28,7 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input
 EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGINT)
 DELEGATED = {
-    # subcommand: (module whose main(argv) runs it, what it does)
+    # subcommand: (module whose main(argv, prog) runs it, what it does)
     "selftest": ("controller.devices.selftest", "check the seat LEDs, the sounds and the tilt sensors"),
     "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, read the aims, render test clips"),
     "hub": ("firmware_bridge.__main__", "the USB sensor hub: install its firmware on a Pico, simulate it, watch it"),
@@ -366,7 +366,7 @@ def _delegate(command: str, argv: list[str]) -> int:
         print(f"{command}: cannot be run here: {exc}", file=sys.stderr)
         return 1
     try:
-        return int(module.main(argv) or 0)
+        return int(module.main(argv, prog=f"cashnguns {command}") or 0)
     except SystemExit as exit:  # argparse's --help, or a usage error already printed
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_BAD_INPUT)
 

@@ -178,8 +178,8 @@ def _setting(key: str):
     return parse
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vision", description='Camera referee: Shuriken throws, and the aims at the "3".')
+def build_parser(prog: str = "python -m vision") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -241,8 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m vision") -> int:
+    """``prog``: the command as the user typed it (``cashnguns vision`` when the controller runs it)."""
+    args = build_parser(prog).parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     opencv_warnings(shown=args.verbose)
     try:

@@ -37,9 +37,9 @@ from .vocabulary import CLIP_KEYS, LANGUAGES
 log = logging.getLogger(__name__)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str = "cashnguns selftest") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cashnguns selftest",
+        prog=prog,
         description="Blink each seat LED, light the count LEDs, play each sound, and show each tilt sensor live. "
                     + TILT_NOTE,
     )
@@ -252,9 +252,9 @@ def _scripted_round(factory: ClockedMockFactory, pins, watch: float, devices: Ta
         _pause(settle + 0.05)  # let the last debounce run on the real clock
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], prog: str = "cashnguns selftest") -> int:
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(prog).parse_args(argv)
     except SystemExit as exit:  # --help, or a usage error already printed
         return int(exit.code or 0)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
