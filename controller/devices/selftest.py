@@ -32,7 +32,7 @@ from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices
 from .pinout import TABLE_SECTIONS, DevicesConfig, check_pins, load_config, read_toml, table_devices
 from .simulation import ClockedMockFactory
-from .vocabulary import CLIP_KEYS, LANGUAGES
+from .vocabulary import CLIP_KEYS, LANGUAGES, PAUSE, clip_texts
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,26 @@ class _Report:
     def fault(self, fault: SeatFault) -> None:
         self.faults.append(fault)
         self.say(f"  FAULT {fault.describe()}")
+
+
+STATUS_WORDS = {
+    SeatStatus.OFF: "off",
+    SeatStatus.IN_SHARE: "in the share: steady on",
+    SeatStatus.WITHDREW: "withdrew: a short dim blip every 2 s",
+    SeatStatus.HIT: "hit: slow blink",
+    SeatStatus.DEAD: "dead: dark",
+    SeatStatus.MUST_STAND_UP: "too late, stand the character up: fast blink",
+    SeatStatus.MUST_LIE_DOWN: "lay the character down: double flash",
+    SeatStatus.FAULT: "the tilt sensor is faulty: triple flicker",
+}
+"""What each seat LED status means at the table, and how it looks (docs/devices.md)."""
+
+COUNT_WORDS = {1: '"1" lit', 2: '"1" and "2" lit', 3: '"1", "2" and "3" lit', 0: "off"}
+
+
+def sound_words(language: str) -> dict[str, str]:
+    """What each sound clip says, in quotes, as the selftest lists it (the pause is silent)."""
+    return {**{key: f'"{text}"' for key, text in clip_texts(language).items()}, PAUSE: "(a pause)"}
 
 
 HUB_WAIT = 5.0
@@ -177,7 +197,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             devices.lights.show(seat, SeatStatus.OFF)
         report.say("seat LEDs, every status:")
         for status in SeatStatus:
-            report.say(f"  {status.value}")
+            report.say(f"  {STATUS_WORDS[status]}")
             for seat in range(config.seats):
                 devices.lights.show(seat, status)
             _pause(args.step * 4)
@@ -186,7 +206,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
         report.say("count LEDs:")
         for n in (1, 2, 3, 0):
-            report.say(f"  {n}")
+            report.say(f"  {COUNT_WORDS[n]}")
             devices.count_lights.show(n)
             _pause(args.step)
 
@@ -196,8 +216,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if silent is not None:
             report.say(f"  {silent}")
         seconds = getattr(devices.speaker, "seconds", None)
+        said = sound_words(config.sound.language)
         for key in CLIP_KEYS:
-            report.say(f"  {key}")
+            report.say(f"  {said[key]}")
             devices.speaker.play([key])
             _pause(seconds([key]) + 0.1 if seconds and args.step > 0 else args.step)
 
