@@ -131,8 +131,9 @@ def cmd_aims(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.details() if args.details else reading.as_json()))
         return 0
-    print(f"aims read, confidence {reading.confidence:.2f}"
-          f"{'  (the Godfather decides: seats ' + ', '.join(map(str, reading.unsure)) + ')' if reading.unsure else ''}")
+    unsure = ", ".join(map(str, reading.unsure))
+    decides = f"  (the Godfather decides: seat{'s' if len(reading.unsure) > 1 else ''} {unsure})" if reading.unsure else ""
+    print(f"aims read, confidence {reading.confidence:.2f}{decides}")
     for seat, aim in sorted(reading.seats.items()):
         target = "no one" if aim.target is None else f"seat {aim.target}"
         print(f"  seat {seat}: {target}{' (late)' if aim.late else ''}  {aim.confidence:.2f}  {aim.reason}")
@@ -206,7 +207,8 @@ def build_parser(prog: str = "python -m vision") -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_calibrate)
 
     p = sub.add_parser("markers", help="write the printable marker sheets")
-    p.add_argument("--out", default="hardware/markers", help="folder of the sheets (default hardware/markers)")
+    p.add_argument("--out", default="markers", help="folder to write the sheets into (default: markers, in the current"
+                                                     " folder; the repository's own are in hardware/markers)")
     p.add_argument("--dpi", type=int, default=300, help="print resolution of the sheets (default 300)")
     p.add_argument("--seats", type=int, default=9, help="seats to print markers for (default 9)")
     p.set_defaults(run=cmd_markers)

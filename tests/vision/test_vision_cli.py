@@ -97,6 +97,15 @@ def test_markers_command(tmp_path, capsys):
     assert len(pages) >= 2
 
 
+def test_markers_by_default_go_into_a_folder_of_the_current_one_not_the_repositorys_sheets(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["markers", "--dpi", "30", "--seats", "1"]) == 0
+    written = [line for line in capsys.readouterr().out.splitlines() if line.endswith(".png")]
+    assert written and all(Path(line).parent == Path("markers") for line in written)
+    assert [p.name for p in sorted((tmp_path / "markers").iterdir())] == [Path(line).name for line in written]
+    assert not (tmp_path / "hardware").exists()
+
+
 def test_judge_json_has_needs_godfather_and_confidence_at_the_top(clips, capsys):
     folder, truth = clips["multi"]
     assert main(["judge", str(folder), "--json"]) == 0
@@ -170,3 +179,16 @@ def test_a_broken_calibration_file_exits_2(clips, tmp_path, capsys):
     bad.write_text("[" * 100_000)
     line = _one_error_line(capsys, ["judge", str(folder), "--json", "--calibration", str(bad)])
     assert "cal.json" in line
+
+
+@pytest.mark.parametrize("unsure, said", [([1], "(the Godfather decides: seat 1)"),
+                                          ([0, 2], "(the Godfather decides: seats 0, 2)"), ([], None)])
+def test_aims_text_names_the_seats_the_godfather_decides_in_good_english(unsure, said, monkeypatch, capsys):
+    from vision import aims
+
+    reading = aims.AimReading({s: aims.SeatAim(s, (s + 1) % 3, False, s not in unsure, 0.3 if s in unsure else 0.9,
+                                               "a reason") for s in range(3)})
+    monkeypatch.setattr(aims, "read_aim_clip", lambda clip, calibration=None: reading)
+    assert main(["aims", "any-clip"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(said) if said else "decides" not in first
