@@ -42,7 +42,8 @@ def _replay(args: argparse.Namespace) -> int:
     from .rules import IllegalMove
 
     try:
-        game = replay(load(args.record))
+        record = load(args.record)
+        game = replay(record)
     except IllegalMove as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -53,7 +54,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result(game), indent=1))
     else:
-        print(story(game))
+        print(story(game, record))
     return 0
 
 

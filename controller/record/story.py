@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..rules import ROUNDS, Game, RuleSet
 from ..rules import events as ev
@@ -12,6 +12,7 @@ from ..rules.events import Event
 from ..rules.game import RoundSummary, table_order
 from ..words import card_list, card_name, join, moment_name, seat_label
 from ..words import money as _money
+from .schema import Record
 
 TOKENS = {
     "cowardice": "takes a cowardice token",
@@ -130,14 +131,29 @@ def round_lines(game: Game, summary: RoundSummary) -> list[str]:
     return lines
 
 
-def story(game: Game) -> str:
+def aims_line(aims: Mapping[str, str | None], late: Iterable[str]) -> str:
+    """A round's aims as the story tells them: "  Aims: Aiko at Bo, Bo pointed late, Cy at no one."."""
+    late = set(late)
+    told = [f"{n} pointed late" if n in late else f"{n} at {t or 'no one'}" for n, t in aims.items()]
+    return f"  Aims: {', '.join(told)}."
+
+
+def story(game: Game, record: Record | None = None) -> str:
+    """The game round by round; with its ``record``, each round's aims too (the engine's events do not hold
+    them: "loses the card played: the target withdrew" needs them)."""
     lines = [f"Cash'n Guns, {game.ruleset}, {len(game.players)} players."]
     seats = []
     for p in game.players:  # the seat numbers the speaker says, as on the standee bases
         seats.append(f"{p.name} ({seat_label(p.seat)}, {p.gang} gang)" if p.gang else f"{p.name} ({seat_label(p.seat)})")
     lines.append("Seats, clockwise: " + ", ".join(seats) + ".")
     for summary in game.history:
-        lines.extend(round_lines(game, summary))
+        told = round_lines(game, summary)
+        rounds = record.rounds if record is not None else []
+        if 0 < summary.number <= len(rounds):
+            rr = rounds[summary.number - 1]
+            header = next((k for k, line in enumerate(told) if line.startswith(f"Round {summary.number}:")), -1)
+            told.insert(header + 1, aims_line(rr.aims, rr.late))
+        lines.extend(told)
     lines.append("")
     lines.extend(ending_lines(game))
     return "\n".join(lines)

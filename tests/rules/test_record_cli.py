@@ -124,6 +124,22 @@ def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
     assert ("Winner" in out) or ("No one wins." in out)
 
 
+@pytest.mark.parametrize("ruleset", ["classic", "classic-2014", "yakuzas"])
+def test_the_story_tells_each_rounds_aims_under_its_header(tmp_path, capsys, ruleset):
+    """"Cy loses the card played: the target withdrew" is followed only with the aims: each round tells
+    them, every living player's, as recorded (a late one as pointed late), right under the round's header."""
+    rec = random_record(12, ruleset)
+    path = tmp_path / "g.record.json"
+    path.write_text(rec.dumps())
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for number, rr in enumerate(rec.rounds, start=1):
+        header = next(k for k, line in enumerate(lines) if line.startswith(f"Round {number}: "))
+        told = [f"{n} pointed late" if n in rr.late else f"{n} at {t or 'no one'}" for n, t in rr.aims.items()]
+        assert lines[header + 1] == f"  Aims: {', '.join(told)}.", (number, lines[header: header + 2])
+    assert sum(line.startswith("  Aims: ") for line in lines) == len(rec.rounds)
+
+
 def test_demo_writes_a_record_that_replays(tmp_path, capsys):
     target = tmp_path / "demo.record.json"
     assert main(["demo", "--seed", "5", "--fast", "--no-camera", "--record", str(target)]) == 0
