@@ -103,8 +103,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
                    "confidence": round(verdict.confidence, 3)}
         print(json.dumps({**verdict.details(), **summary} if args.details else summary))
         return 0
-    print(f"knocked: {verdict.knocked}  touched: {verdict.touched}  confidence {verdict.confidence:.2f}"
-          f"{'  (the Godfather decides)' if verdict.needs_godfather else ''}  [{verdict.reason}]")
+    def seats(which: list[int]) -> str:
+        return ", ".join(f"seat {seat}" for seat in which) or "no one"
+
+    why = "" if verdict.reason == "judged" else f" ({verdict.reason})"
+    print(f"knocked over: {seats(verdict.knocked)}; touched: {seats(verdict.touched)}; confidence {verdict.confidence:.2f}"
+          f"{'; the Godfather decides' if verdict.needs_godfather else ''}{why}")
     for seat, ev in verdict.seats.items():
         print(f"  seat {seat}: {ev.outcome.value:8s} {ev.confidence:.2f}  {ev.reason}")
     return 0

@@ -192,3 +192,19 @@ def test_aims_text_names_the_seats_the_godfather_decides_in_good_english(unsure,
     assert main(["aims", "any-clip"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith(said) if said else "decides" not in first
+
+
+@pytest.mark.parametrize("knocked, touched, needs, reason, said", [
+    ([2, 5], [], False, "judged", "knocked over: seat 2, seat 5; touched: no one; confidence 0.90"),
+    ([], [1], True, "a standee changed but no shuriken was seen",
+     "knocked over: no one; touched: seat 1; confidence 0.90; the Godfather decides"
+     " (a standee changed but no shuriken was seen)"),
+])
+def test_judge_text_names_the_seats_in_words(knocked, touched, needs, reason, said, monkeypatch, capsys):
+    import vision.__main__ as cli
+    from vision.throws import Verdict
+
+    verdict = Verdict(knocked, touched, {}, 0.9, needs, reason, True, 30)
+    monkeypatch.setattr(cli, "judge_clip", lambda clip, calibration=None: verdict)
+    assert main(["judge", "any-clip"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == said
