@@ -19,7 +19,6 @@ TOKENS = {
     "finger": "takes an honour marker, finger side up",
     "band-aid": "turns the honour marker held to the band-aid side: one wound",
     "fake-finger": "discards the honour marker held with a Fake Finger: no wound",
-    "none": "lies down",
 }
 
 
@@ -60,6 +59,8 @@ def event_line(game: Game, e: Event, number: int = 0) -> str | None:
             f"{name[e.new_target]} instead of {name[e.old_target]}."
         )
     if isinstance(e, ev.Withdrew):
+        if e.token == "none":  # 2nd edition: lying down takes no token
+            return f"  {name[e.seat]} withdraws."
         return f"  {name[e.seat]} withdraws and {TOKENS[e.token]}."
     if isinstance(e, ev.Retargeted):
         return f"  {name[e.seat]}'s tanto moves on from {name[e.old_target]} to {name[e.new_target]}."

@@ -140,6 +140,17 @@ def test_the_story_tells_each_rounds_aims_under_its_header(tmp_path, capsys, rul
     assert sum(line.startswith("  Aims: ") for line in lines) == len(rec.rounds)
 
 
+def test_a_withdrawal_in_the_2nd_edition_takes_no_token_and_is_told_plainly(tmp_path, capsys):
+    rec = random_record(12, "classic-2014")
+    path = tmp_path / "g.record.json"
+    path.write_text(rec.dumps())
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    withdrew = [n for rr in rec.rounds for n in rr.withdraw]
+    assert withdrew and all(f"  {n} withdraws.\n" in out for n in withdrew)
+    assert "withdraws and" not in out
+
+
 def test_demo_writes_a_record_that_replays(tmp_path, capsys):
     target = tmp_path / "demo.record.json"
     assert main(["demo", "--seed", "5", "--fast", "--no-camera", "--record", str(target)]) == 0
