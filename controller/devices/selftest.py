@@ -80,14 +80,22 @@ class _Report:
         self.state[event.seat] = event.up
         if event.up:
             self.ever_up.add(event.seat)
-        self.say(f"  t={event.time - self.start:7.3f}  {seat_label(event.seat)} {'up  ' if event.up else 'down'}   {self.line()}")
+        self._say_live(f"  t={event.time - self.start:7.3f}  {seat_label(event.seat)} {'up  ' if event.up else 'down'}   {self.line()}")
+
+    def _say_live(self, text: str) -> None:
+        """A line said on the devices' clock thread: a reader that went away (``selftest | head``) is left to
+        the main thread, which stops quietly at its next line; the clock's timers must not fail on it."""
+        try:
+            self.say(text)
+        except BrokenPipeError:
+            pass
 
     def line(self) -> str:
         return " ".join(f"{s}:{'?' if u is None else 'U' if u else '_'}" for s, u in enumerate(self.state))
 
     def fault(self, fault: SeatFault) -> None:
         self.faults.append(fault)
-        self.say(f"  FAULT {fault.describe()}")
+        self._say_live(f"  FAULT {fault.describe()}")
 
 
 STATUS_WORDS = {

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from controller.devices.selftest import main
 from controller.devices.vocabulary import CLIP_KEYS, clip_texts
 
@@ -41,3 +43,23 @@ def test_selftest_reports_a_bad_configuration_in_one_line(tmp_path, capsys):
 def test_selftest_usage_errors_return_two(capsys):
     assert main(["--language", "de"]) == 2
     assert "invalid choice: 'de'" in capsys.readouterr().err
+
+
+def test_a_reader_gone_away_never_fails_the_clocks_timers():
+    """`cashnguns selftest | head`: the tilt lines come on the devices' clock thread, which must not fail
+    (its failures are logged with a traceback); the main thread stops at its next line."""
+    from controller.devices.interfaces import TiltEvent
+    from controller.devices.selftest import _Report
+
+    class Gone:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    report = _Report(Gone(), 3)
+    report.tilt(TiltEvent(seat=1, up=True, time=0.5))
+    assert report.state == [None, True, None] and report.ever_up == {1}
+    with pytest.raises(BrokenPipeError):
+        report.say("selftest passed")
