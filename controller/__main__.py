@@ -110,6 +110,8 @@ def _play(args: argparse.Namespace) -> int:
         while (left := unfinished_log(config.log_dir, simulate=args.simulate)) is not None:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
+                if args.simulate:
+                    _say_how_it_goes_on(path, console=args.console)
                 going: list[bool] = []  # read back and replayed: from then on, the game goes on
                 try:
                     return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config,
@@ -198,6 +200,22 @@ def _console_factory(setup, log_path: Path, config=None):
         return serve(session, tokens, host=host, port=port, say=_say, saved=saved)
 
     return console
+
+
+def _say_how_it_goes_on(path: Path, *, console: bool) -> None:
+    """A simulated game goes on as it was started: one line when that is not as ``play`` was asked now
+    (with or without ``--console``), so that a game waiting for the console's taps is not a surprise."""
+    from .table.gamelog import LogError, read
+
+    try:
+        started = read(path, salvage=True).header.get("console")
+    except (LogError, AttributeError):
+        return  # said when it is resumed
+    if started is None or bool(started) == console:
+        return
+    how = ("the Godfather enters its inputs on the console (it was started with --console)" if started else
+           "the bots play it, the Godfather's part too (it was started without --console)")
+    _say(f"The unfinished simulated game in {path} goes on as it was started: {how}.")
 
 
 def _header(setup) -> None:
