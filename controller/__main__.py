@@ -228,6 +228,8 @@ def _header(setup) -> None:
          + (f", with {' and '.join(options)}" if options else "") + f"; seed {setup.seed}.")
     seats = [f"{name} ({seat_label(seat)}" + (f", {gang} gang)" if gang else ")") for seat, (name, gang) in enumerate(config.players)]
     _say("Seats, clockwise: " + ", ".join(seats) + ".")
+    if str(config.ruleset) == "classic-2014":  # the rules engine's: round 1's Godfather is the first player listed
+        _say(f"The Godfather in round 1: {config.players[0][0]}.")
 
 
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:

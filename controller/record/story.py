@@ -147,6 +147,8 @@ def story(game: Game, record: Record | None = None) -> str:
     for p in game.players:  # the seat numbers the speaker says, as on the standee bases
         seats.append(f"{p.name} ({seat_label(p.seat)}, {p.gang} gang)" if p.gang else f"{p.name} ({seat_label(p.seat)})")
     lines.append("Seats, clockwise: " + ", ".join(seats) + ".")
+    if game.ruleset is RuleSet.CLASSIC_2014:
+        lines.append(f"The Godfather in round 1: {game.players[0].name}.")
     for summary in game.history:
         told = round_lines(game, summary)
         rounds = record.rounds if record is not None else []

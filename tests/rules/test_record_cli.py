@@ -151,6 +151,19 @@ def test_a_withdrawal_in_the_2nd_edition_takes_no_token_and_is_told_plainly(tmp_
     assert "withdraws and" not in out
 
 
+@pytest.mark.parametrize("ruleset", ["classic", "classic-2014", "yakuzas"])
+def test_the_2nd_editions_story_says_who_is_godfather_in_round_1(tmp_path, capsys, ruleset):
+    rec = random_record(13, ruleset)
+    path = tmp_path / "g.record.json"
+    path.write_text(rec.dumps())
+    assert main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    if ruleset == "classic-2014":  # the rules: round 1's Godfather is the first player listed
+        assert lines[2] == f"The Godfather in round 1: {rec.players[0][0]}."
+    else:
+        assert not any("Godfather in round 1" in line for line in lines)
+
+
 def test_demo_writes_a_record_that_replays(tmp_path, capsys):
     target = tmp_path / "demo.record.json"
     assert main(["demo", "--seed", "5", "--fast", "--no-camera", "--record", str(target)]) == 0
