@@ -28,7 +28,7 @@ EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input
 EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGINT)
 DELEGATED = {
-    # subcommand: (module whose main(argv) runs it, what it does)
+    # subcommand: (module whose main(argv, prog) runs it, what it does)
     "selftest": ("controller.devices.selftest", "check the seat LEDs, the sounds and the tilt sensors"),
     "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, read the aims, render test clips"),
     "hub": ("firmware_bridge.__main__", "the USB sensor hub: install its firmware on a Pico, simulate it, watch it"),
@@ -42,7 +42,8 @@ def _replay(args: argparse.Namespace) -> int:
     from .rules import IllegalMove
 
     try:
-        game = replay(load(args.record))
+        record = load(args.record)
+        game = replay(record)
     except IllegalMove as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -53,7 +54,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result(game), indent=1))
     else:
-        print(story(game))
+        print(story(game, record))
     return 0
 
 
@@ -109,6 +110,8 @@ def _play(args: argparse.Namespace) -> int:
         while (left := unfinished_log(config.log_dir, simulate=args.simulate)) is not None:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
+                if args.simulate:
+                    _say_how_it_goes_on(path, console=args.console)
                 going: list[bool] = []  # read back and replayed: from then on, the game goes on
                 try:
                     return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config,
@@ -199,6 +202,22 @@ def _console_factory(setup, log_path: Path, config=None):
     return console
 
 
+def _say_how_it_goes_on(path: Path, *, console: bool) -> None:
+    """A simulated game goes on as it was started: one line when that is not as ``play`` was asked now
+    (with or without ``--console``), so that a game waiting for the console's taps is not a surprise."""
+    from .table.gamelog import LogError, read
+
+    try:
+        started = read(path, salvage=True).header.get("console")
+    except (LogError, AttributeError):
+        return  # said when it is resumed
+    if started is None or bool(started) == console:
+        return
+    how = ("the Godfather enters its inputs on the console (it was started with --console)" if started else
+           "the bots play it, the Godfather's part too (it was started without --console)")
+    _say(f"The unfinished simulated game in {path} goes on as it was started: {how}.")
+
+
 def _header(setup) -> None:
     """What the game is: the rule set, the seating clockwise (with the gangs), the seed."""
     from .seats import seat_label
@@ -209,6 +228,8 @@ def _header(setup) -> None:
          + (f", with {' and '.join(options)}" if options else "") + f"; seed {setup.seed}.")
     seats = [f"{name} ({seat_label(seat)}" + (f", {gang} gang)" if gang else ")") for seat, (name, gang) in enumerate(config.players)]
     _say("Seats, clockwise: " + ", ".join(seats) + ".")
+    if str(config.ruleset) == "classic-2014":  # the rules engine's: round 1's Godfather is the first player listed
+        _say(f"The Godfather in round 1: {config.players[0][0]}.")
 
 
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:
@@ -373,7 +394,7 @@ def _delegate(command: str, argv: list[str]) -> int:
         print(f"{command}: cannot be run here: {exc}", file=sys.stderr)
         return 1
     try:
-        return int(module.main(argv) or 0)
+        return int(module.main(argv, prog=f"cashnguns {command}") or 0)
     except SystemExit as exit:  # argparse's --help, or a usage error already printed
         return exit.code if isinstance(exit.code, int) else (0 if exit.code is None else EXIT_BAD_INPUT)
 

@@ -36,6 +36,12 @@ COMMANDS = {
 }
 
 
+HELP = f"""Sets up {VENV} (once: a few minutes), then runs the command in it:
+  demo [options]   a whole simulated game, told live (`demo --help` lists its options)
+  test [options]   the tests (options go to pytest)
+After it, the table's command is {VENV / "bin" / "cashnguns"}."""
+
+
 def venv_python() -> Path:
     return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
@@ -105,8 +111,12 @@ def ensure_installed(extra: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    usage = f"usage: python3 -m controller.bootstrap {{{','.join(COMMANDS)}}} [options]"
+    if args[:1] in (["-h"], ["--help"]):
+        print(f"{usage}\n\n{HELP}")
+        return 0
     if not args or args[0] not in COMMANDS:
-        print(f"usage: python3 -m controller.bootstrap {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
+        print(f"{usage} (--help says more)", file=sys.stderr)
         return 2
     # The project requires 3.11 (pyproject), but this file runs under whatever ``python3`` the user has:
     # an older one must be told plainly what is wrong instead of failing later inside pip or the venv.

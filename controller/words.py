@@ -204,3 +204,16 @@ def withdraw_call(ruleset: RuleSet | str) -> str:
 def moment_name(moment: str) -> str:
     """A moment of a round as the rules name it: "phase-5b" is "phase 5b", "end-of-round" "the end of the round"."""
     return moment_label(moment)
+
+
+STEP_NAMES = {
+    "pile": "the new pile", "cards": "the cards going down", "aims": "the aiming count",
+    "privilege": "the Godfather's order", "withdraw": "the withdrawal count", "bbb": "the Bang! Bang! Bang!",
+    "throws": "the shuriken throws", "reveal": "the cards shown", "picks": "the loot picks",
+    "discards": "the cards discarded", "intermission": "the intermission", "over": "the end of the game",
+}
+
+
+def step_name(step: str) -> str:
+    """A step of the table as a player says it: "withdraw" is "the withdrawal count"."""
+    return STEP_NAMES.get(step, step)

@@ -3,7 +3,7 @@
     python -m firmware_bridge install [--port PORT]    copy the firmware to a Pico (needs mpremote)
                                                        and restart it; a hub already running there is
                                                        first asked to give the REPL back
-    python -m firmware_bridge sim [options]            run a simulated hub on a pty until Ctrl-C
+    python -m firmware_bridge sim [options]            run a simulated hub on a pseudo-terminal until Ctrl-C
     python -m firmware_bridge watch URL [--seats N]    print a hub's standee changes and link statistics
 """
 
@@ -17,12 +17,19 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import FIRMWARE_DIR
 
+if TYPE_CHECKING:
+    from .driver import HubDriver
+
 PICO_USB_VENDOR = 0x2E8A  # Raspberry Pi
+HELLO_SECONDS = 5.0  # `watch`: how long a hub may take to answer before the watch says it is still trying
+SUMMARY_SECONDS = 10.0  # `watch`: the link's statistics, this often
 FIRMWARE_FILES = ("hub_proto.py", "hub_link.py", "hub_tilt.py", "hub_lights.py", "hub_clock.py", "hub_core.py", "hub_board.py", "main.py")
 
 
@@ -113,7 +120,15 @@ def run_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def watch(args: argparse.Namespace) -> int:
+def standees(driver: HubDriver, seats: int) -> str:
+    """Every standee as the hub reads it now: "standees: seat 0 up, seat 1 down, ..."."""
+    read = {None: "unknown", True: "up", False: "down"}
+    return "standees: " + ", ".join(f"seat {seat} {read[driver.upright(seat)]}" for seat in range(seats))
+
+
+def watch(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
+    """Until Ctrl-C (or ``stop``): the standees once the hub answers, then each change, and the link's
+    statistics every 10 s."""
     import serial
 
     from .driver import IN_USE, Change, HubDriver, open_port, port_in_use, url_problem
@@ -133,10 +148,16 @@ def watch(args: argparse.Namespace) -> int:
         print(f"{change.time:12.6f}  seat {change.seat}  {'up' if change.up else 'down'}", flush=True)
 
     driver = HubDriver(args.url, seats=args.seats, on_change=show)
+    stop = stop or threading.Event()
     driver.start()
     try:
-        while True:
-            time.sleep(10)
+        if not driver.wait_connected(HELLO_SECONDS):
+            print(f"no answer yet from the hub at {args.url}: still trying (Ctrl-C to stop)", flush=True)
+        while not stop.is_set() and not driver.wait_connected(0.2):
+            pass
+        if driver.connected:
+            print(standees(driver, args.seats), flush=True)
+        while not stop.wait(SUMMARY_SECONDS):
             print(driver.summary(), flush=True)
     except KeyboardInterrupt:
         pass
@@ -145,12 +166,13 @@ def watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firmware_bridge", description="The USB sensor hub (Raspberry Pi Pico).")
+def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge") -> int:
+    """``prog``: the command as the user typed it (``cashnguns hub`` when the controller runs it)."""
+    parser = argparse.ArgumentParser(prog=prog, description="The USB sensor hub (Raspberry Pi Pico).")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("install", help="copy the MicroPython firmware to a Pico with mpremote")
     p.add_argument("--port", help="the Pico's serial port (default: the first one mpremote finds)")
-    p = sub.add_parser("sim", help="run a simulated hub on a pty")
+    p = sub.add_parser("sim", help="run a simulated hub on a pseudo-terminal (its path is printed) until Ctrl-C")
     p.add_argument("--seats", type=SEATS, default=9, help="standees on the simulated hub, 1 to 9 (default 9)")
     p.add_argument("--baud", type=number(300, 10_000_000, whole=True), default=None,
                    help="pace bytes at this line rate, 300 to 10000000 (default: no pacing)")
@@ -160,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--delay", type=MILLISECONDS, default=0.0, help="delivery delay, ms, 0 to 10000 (default 0)")
     p.add_argument("--jitter", type=MILLISECONDS, default=0.0, help="extra random delay 0..N ms, N up to 10000 (default 0)")
     p.add_argument("--seed", type=int, default=None, help="random seed of the line's faults (default: a new one each run)")
-    p = sub.add_parser("watch", help="print a hub's standee changes")
+    p = sub.add_parser("watch", help="print a hub's standees, each change, and its link's statistics every 10 s")
     p.add_argument("url", help="serial URL: /dev/ttyACM0, socket://host:port, ...")
     p.add_argument("--seats", type=SEATS, default=9, help="standees to show, 1 to 9 (default 9)")
     try:

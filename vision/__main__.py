@@ -104,8 +104,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
                    "confidence": round(verdict.confidence, 3)}
         print(json.dumps({**verdict.details(), **summary} if args.details else summary))
         return 0
-    print(f"knocked: {verdict.knocked}  touched: {verdict.touched}  confidence {verdict.confidence:.2f}"
-          f"{'  (the Godfather decides)' if verdict.needs_godfather else ''}  [{verdict.reason}]")
+    def seats(which: list[int]) -> str:
+        return ", ".join(f"seat {seat}" for seat in which) or "no one"
+
+    why = "" if verdict.reason == "judged" else f" ({verdict.reason})"
+    print(f"knocked over: {seats(verdict.knocked)}; touched: {seats(verdict.touched)}; confidence {verdict.confidence:.2f}"
+          f"{'; the Godfather decides' if verdict.needs_godfather else ''}{why}")
     for seat, ev in verdict.seats.items():
         print(f"  seat {seat}: {ev.outcome.value:8s} {ev.confidence:.2f}  {ev.reason}")
     return 0
@@ -132,8 +136,9 @@ def cmd_aims(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reading.details() if args.details else reading.as_json()))
         return 0
-    print(f"aims read, confidence {reading.confidence:.2f}"
-          f"{'  (the Godfather decides: seats ' + ', '.join(map(str, reading.unsure)) + ')' if reading.unsure else ''}")
+    unsure = ", ".join(map(str, reading.unsure))
+    decides = f"  (the Godfather decides: seat{'s' if len(reading.unsure) > 1 else ''} {unsure})" if reading.unsure else ""
+    print(f"aims read, confidence {reading.confidence:.2f}{decides}")
     for seat, aim in sorted(reading.seats.items()):
         target = "no one" if aim.target is None else f"seat {aim.target}"
         print(f"  seat {seat}: {target}{' (late)' if aim.late else ''}  {aim.confidence:.2f}  {aim.reason}")
@@ -201,8 +206,8 @@ def _setting(key: str):
     return parse
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vision", description='Camera referee: Shuriken throws, and the aims at the "3".')
+def build_parser(prog: str = "python -m vision") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -229,7 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_calibrate)
 
     p = sub.add_parser("markers", help="write the printable marker sheets")
-    p.add_argument("--out", default="hardware/markers", help="folder of the sheets (default hardware/markers)")
+    p.add_argument("--out", default="markers", help="folder to write the sheets into (default: markers, in the current"
+                                                     " folder; the repository's own are in hardware/markers)")
     p.add_argument("--dpi", type=_whole(72, 1200), default=300, help="print resolution of the sheets, 72 to 1200 (default 300)")
     p.add_argument("--seats", type=SEATS, default=9, help="seats to print markers for, 1 to 9 (default 9)")
     p.set_defaults(run=cmd_markers)
@@ -264,9 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m vision") -> int:
+    """``prog``: the command as the user typed it (``cashnguns vision`` when the controller runs it)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(prog).parse_args(argv)
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return EXIT_STOPPED

@@ -274,9 +274,11 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
     if problems:
         log.debug("calibration refused: %s", problems)
         raise CalibrationError(problems)
-    for mid, det in found.items():
+    for mid, det in sorted(found.items()):
         if det.side_px < 1.3 * MIN_SIDE_PX:
-            warnings.append(f"{_describe(mid)} is only {det.side_px:.0f} px wide")
+            warnings.append(f"{_describe(mid)} is only {det.side_px:.0f} px wide (it works from {MIN_SIDE_PX:.0f} px,"
+                            f" {1.3 * MIN_SIDE_PX:.0f} px or more leaves a margin: bring the camera closer or raise"
+                            " its resolution)")
     log.info("calibrated %d seats at %.1f px/cm, brightness %.0f", len(seat_markers), px_per_cm, brightness)
     return Calibration((w, h), {c: found[c].corners for c in markers.CORNER_IDS if c in found}, seat_markers,
                        brightness, px_per_cm, homography, warnings,

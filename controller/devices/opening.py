@@ -59,8 +59,9 @@ def _no_gpio_pins(reasons: list[str]) -> NoGpioPins:
     library the environment cannot see), never an advice to simulate the pins."""
     model = board_model()
     if model is None:
-        return NoGpioPins("no GPIO pins here (not a Raspberry Pi): set GPIOZERO_PIN_FACTORY=mock to simulate them,"
-                          " or devices.backend = \"hub\"", on_pi=False)
+        return NoGpioPins("no GPIO pins here (not a Raspberry Pi): --simulate plays the game with simulated hardware;"
+                          " a real table on this machine reads its standees through the USB sensor hub"
+                          " (devices.backend = \"hub\" in its table.toml)", on_pi=False)
     why = "; ".join(dict.fromkeys(" ".join(r.split()) for r in reasons)) or "no pin library could be loaded"
     hints = ["is this user in the gpio group?",
              "does the virtual environment see lgpio (made with --system-site-packages, or pip install lgpio)?"]

@@ -34,7 +34,7 @@ from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices
 from .pinout import TABLE_SECTIONS, DevicesConfig, check_pins, load_config, read_toml, table_devices
 from .simulation import ClockedMockFactory
-from .vocabulary import CLIP_KEYS, LANGUAGES
+from .vocabulary import CLIP_KEYS, LANGUAGES, PAUSE, clip_texts
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +55,9 @@ def _seconds(most: float) -> Callable[[str], float]:
     return parse
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str = "cashnguns selftest") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cashnguns selftest",
+        prog=prog,
         description="Blink each seat LED, light the count LEDs, play each sound, and show each tilt sensor live. "
                     + TILT_NOTE,
     )
@@ -100,14 +100,42 @@ class _Report:
         self.state[event.seat] = event.up
         if event.up:
             self.ever_up.add(event.seat)
-        self.say(f"  t={event.time - self.start:7.3f}  {seat_label(event.seat)} {'up  ' if event.up else 'down'}   {self.line()}")
+        self._say_live(f"  t={event.time - self.start:7.3f}  {seat_label(event.seat)} {'up  ' if event.up else 'down'}   {self.line()}")
+
+    def _say_live(self, text: str) -> None:
+        """A line said on the devices' clock thread: a reader that went away (``selftest | head``) is left to
+        the main thread, which stops quietly at its next line; the clock's timers must not fail on it."""
+        try:
+            self.say(text)
+        except BrokenPipeError:
+            pass
 
     def line(self) -> str:
         return " ".join(f"{s}:{'?' if u is None else 'U' if u else '_'}" for s, u in enumerate(self.state))
 
     def fault(self, fault: SeatFault) -> None:
         self.faults.append(fault)
-        self.say(f"  FAULT {fault.describe()}")
+        self._say_live(f"  FAULT {fault.describe()}")
+
+
+STATUS_WORDS = {
+    SeatStatus.OFF: "off",
+    SeatStatus.IN_SHARE: "in the share: steady on",
+    SeatStatus.WITHDREW: "withdrew: a short dim blip every 2 s",
+    SeatStatus.HIT: "hit: slow blink",
+    SeatStatus.DEAD: "dead: dark",
+    SeatStatus.MUST_STAND_UP: "too late, stand the character up: fast blink",
+    SeatStatus.MUST_LIE_DOWN: "lay the character down: double flash",
+    SeatStatus.FAULT: "the tilt sensor is faulty: triple flicker",
+}
+"""What each seat LED status means at the table, and how it looks (docs/devices.md)."""
+
+COUNT_WORDS = {1: '"1" lit', 2: '"1" and "2" lit', 3: '"1", "2" and "3" lit', 0: "off"}
+
+
+def sound_words(language: str) -> dict[str, str]:
+    """What each sound clip says, in quotes, as the selftest lists it (the pause is silent)."""
+    return {**{key: f'"{text}"' for key, text in clip_texts(language).items()}, PAUSE: "(a pause)"}
 
 
 HUB_WAIT = 5.0
@@ -197,7 +225,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             devices.lights.show(seat, SeatStatus.OFF)
         report.say("seat LEDs, every status:")
         for status in SeatStatus:
-            report.say(f"  {status.value}")
+            report.say(f"  {STATUS_WORDS[status]}")
             for seat in range(config.seats):
                 devices.lights.show(seat, status)
             _pause(args.step * 4)
@@ -206,7 +234,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
         report.say("count LEDs:")
         for n in (1, 2, 3, 0):
-            report.say(f"  {n}")
+            report.say(f"  {COUNT_WORDS[n]}")
             devices.count_lights.show(n)
             _pause(args.step)
 
@@ -216,8 +244,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if silent is not None:
             report.say(f"  {silent}")
         seconds = getattr(devices.speaker, "seconds", None)
+        said = sound_words(config.sound.language)
         for key in CLIP_KEYS:
-            report.say(f"  {key}")
+            report.say(f"  {said[key]}")
             devices.speaker.play([key])
             _pause(seconds([key]) + 0.1 if seconds and args.step > 0 else args.step)
 
@@ -272,9 +301,9 @@ def _scripted_round(factory: ClockedMockFactory, pins, watch: float, devices: Ta
         _pause(settle + 0.05)  # let the last debounce run on the real clock
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str], prog: str = "cashnguns selftest") -> int:
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(prog).parse_args(argv)
     except SystemExit as exit:  # --help, or a usage error already printed
         return int(exit.code or 0)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from ..rules import ROUNDS, Game, RuleSet
 from ..rules import events as ev
@@ -12,13 +12,13 @@ from ..rules.events import Event
 from ..rules.game import RoundSummary, table_order
 from ..words import card_list, card_name, join, moment_name, seat_label
 from ..words import money as _money
+from .schema import Record
 
 TOKENS = {
     "cowardice": "takes a cowardice token",
     "finger": "takes an honour marker, finger side up",
     "band-aid": "turns the honour marker held to the band-aid side: one wound",
     "fake-finger": "discards the honour marker held with a Fake Finger: no wound",
-    "none": "lies down",
 }
 
 
@@ -59,6 +59,8 @@ def event_line(game: Game, e: Event, number: int = 0) -> str | None:
             f"{name[e.new_target]} instead of {name[e.old_target]}."
         )
     if isinstance(e, ev.Withdrew):
+        if e.token == "none":  # 2nd edition: lying down takes no token
+            return f"  {name[e.seat]} withdraws."
         return f"  {name[e.seat]} withdraws and {TOKENS[e.token]}."
     if isinstance(e, ev.Retargeted):
         return f"  {name[e.seat]}'s tanto moves on from {name[e.old_target]} to {name[e.new_target]}."
@@ -130,14 +132,31 @@ def round_lines(game: Game, summary: RoundSummary) -> list[str]:
     return lines
 
 
-def story(game: Game) -> str:
+def aims_line(aims: Mapping[str, str | None], late: Iterable[str]) -> str:
+    """A round's aims as the story tells them: "  Aims: Aiko at Bo, Bo pointed late, Cy at no one."."""
+    late = set(late)
+    told = [f"{n} pointed late" if n in late else f"{n} at {t or 'no one'}" for n, t in aims.items()]
+    return f"  Aims: {', '.join(told)}."
+
+
+def story(game: Game, record: Record | None = None) -> str:
+    """The game round by round; with its ``record``, each round's aims too (the engine's events do not hold
+    them: "loses the card played: the target withdrew" needs them)."""
     lines = [f"Cash'n Guns, {game.ruleset}, {len(game.players)} players."]
     seats = []
     for p in game.players:  # the seat numbers the speaker says, as on the standee bases
         seats.append(f"{p.name} ({seat_label(p.seat)}, {p.gang} gang)" if p.gang else f"{p.name} ({seat_label(p.seat)})")
     lines.append("Seats, clockwise: " + ", ".join(seats) + ".")
+    if game.ruleset is RuleSet.CLASSIC_2014:
+        lines.append(f"The Godfather in round 1: {game.players[0].name}.")
     for summary in game.history:
-        lines.extend(round_lines(game, summary))
+        told = round_lines(game, summary)
+        rounds = record.rounds if record is not None else []
+        if 0 < summary.number <= len(rounds):
+            rr = rounds[summary.number - 1]
+            header = next((k for k, line in enumerate(told) if line.startswith(f"Round {summary.number}:")), -1)
+            told.insert(header + 1, aims_line(rr.aims, rr.late))
+        lines.extend(told)
     lines.append("")
     lines.extend(ending_lines(game))
     return "\n".join(lines)

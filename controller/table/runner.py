@@ -24,6 +24,7 @@ from ..record import replay, result
 from ..record.generator import deal_loot
 from ..record.schema import Record, RecordError, from_dict
 from ..rules import RuleSet
+from ..words import step_name
 from . import config as table_config
 from . import inputs as I
 from .bots import Bots
@@ -279,8 +280,12 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         aside, dropped = cut(log_path, cut_at)
         say(f"Salvaged {log_path}: kept {replayed} inputs; dropped {dropped} line(s) from "
             f"{why.removeprefix(f'{log_path}: ')}; the whole damaged log is kept as {aside}.")
-    say(f"Going on with the game in {log_path} at round {referee.prompt().round}, step {referee.step.value}, "
-        f"after {replayed} inputs.")
+    inputs = f"{replayed} input{'' if replayed == 1 else 's'}"
+    if referee.step is Step.OVER:
+        say(f"The game in {log_path} is over, after round {referee.game.rounds_played} ({inputs}).")
+    else:
+        say(f"Going on with the game in {log_path} at round {referee.prompt().round}, {step_name(referee.step.value)},"
+            f" after {inputs}.")
     if not play:
         return referee
     if referee.step is Step.OVER:  # stopped before its over line was written: the game ends now

@@ -31,7 +31,7 @@ from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..errors import TableInputError
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
-from ..words import seat_label, withdraw_call
+from ..words import seat_label, step_name, withdraw_call
 from . import inputs as I
 from .bots import Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
@@ -204,6 +204,8 @@ class Session:
         self._counted: int | None = None  # the round whose aiming count was given
         self._three_at: float | None = None  # when that count's "3" was given (the devices' clock)
         self._aims_seen: dict[int, CameraAims | None] = {}  # the camera's reading of each round's count
+        # the aims the story told as the camera read them, by round: the aims confirmed are told where they differ
+        self._aims_told: tuple[int, dict[str, tuple[str | None, bool]]] | None = None
         self.watch: ThrowWatch | None = None  # the camera cued for a throw, watching (a real table)
         self.camera_note: str | None = None  # why the camera gave no verdict on the last throw cued
         self.watch_seconds = WATCH_SECONDS
@@ -244,7 +246,7 @@ class Session:
         with self.lock:
             prompt, key = self.referee.prompt(), self._step_key()
         if self.progress:
-            self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
+            self.progress(f"round {prompt.round}/8: {step_name(prompt.step.value)}")
         step = prompt.step
         camera = self.camera
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
@@ -302,6 +304,7 @@ class Session:
         other input or undo, and the game's next step, wait (what they make the table say comes after)."""
         with self._turn():
             checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
+            entered = self._aims_entered(inp) if isinstance(inp, I.Aims) else None
             seq = None
             if self.game_log is not None:
                 seq = self.game_log.input(inp.to_json())
@@ -312,6 +315,8 @@ class Session:
             self.pending = None
             self._end_watch()  # an input ends the step the camera was cued at
             self.camera_note = None
+            if entered:
+                self.say(entered)
             self._tell(outcome)
             self._echo()
             pause = outcome.round_over is not None
@@ -581,15 +586,15 @@ class Session:
         self.frame = seen.frame
         told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
         self.say(f"  The camera {'read at the count' if again else 'reads'}: {told or 'no aim'}.")
+        self._aims_told = (prompt.round, {n: ((None, True) if n in late else (t, False))
+                                          for n, t in aims.items() if n not in unsure})
         asked = [n for n in aims if n in unsure or n in refused]
         if asked:
             reasons = [f"{n} ({refused[n]})" if n in refused else f"{n} (the camera is unsure)" for n in asked]
             self.say(f"  The Godfather enters the aims of {', '.join(reasons)}.")
         self.changed()
         if not isinstance(self.source, Bots):
-            answer = self.source.answer(prompt)
-            self._say_entered(answer, asked)
-            return answer
+            return self.source.answer(prompt)
         if self.bots is None:
             raise TableInputError(f"round {prompt.round}: no bots to enter the aims the camera is unsure of")
         entered = self.bots.answer(prompt)  # the Godfather's entry, used only for the seats he has to enter
@@ -607,9 +612,7 @@ class Session:
             self.referee.check(inp)
         except Refused as refusal:  # the rules refuse the whole of it: the Godfather enters every aim
             self.say(f"  {refusal}: the Godfather enters every aim.")
-            self._say_entered(entered, list(entered.aims))
             return entered
-        self._say_entered(inp, asked)
         return inp
 
     def _read_aims(self, prompt: Prompt, camera: AimCamera, shooters: list[int],
@@ -631,12 +634,19 @@ class Session:
             self.say(f"  The camera failed ({why}): the Godfather enters the aims.")
             return None
 
-    def _say_entered(self, answer: I.Input | None, asked: list[str]) -> None:
-        """The aims the Godfather entered for the seats he was asked (the story names them)."""
-        if not asked or not isinstance(answer, I.Aims):
-            return
-        told = [f"{n} pointed late" if n in answer.late else f"{n} at {answer.aims.get(n) or 'no one'}" for n in asked]
-        self.say(f"  The Godfather enters: {', '.join(told)}.")
+    def _aims_entered(self, aims: I.Aims) -> str | None:
+        """The story's line for the aims confirmed: every aim, in the order of the table, when the camera read
+        none this round (no camera: the Godfather entered them all); else those that differ from what it read
+        (the seats it was unsure of, the aims the rules refused, the Godfather's corrections)."""
+        number = self.referee.prompt().round
+        read = self._aims_told[1] if self._aims_told is not None and self._aims_told[0] == number else None
+        told = []
+        for name, target in aims.aims.items():
+            aim = (None, True) if name in aims.late else (target, False)
+            if read is not None and read.get(name, (False, False)) == aim:
+                continue
+            told.append(f"{name} pointed late" if aim[1] else f"{name} at {target or 'no one'}")
+        return f"  The Godfather enters: {', '.join(told)}." if told else None
 
     # -- shuriken --------------------------------------------------------------
 

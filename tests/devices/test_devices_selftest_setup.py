@@ -59,6 +59,16 @@ def test_a_pi_whose_pins_cannot_be_opened_is_told_why_never_to_simulate_them(no_
     assert "GPIOZERO_PIN_FACTORY" not in message and "mock" not in message
 
 
+def test_play_on_a_machine_without_pins_is_pointed_at_simulate_and_the_hub(no_pin_library, not_a_pi):
+    """Not a Pi: the way to play here is `play --simulate` (or a table with the USB hub), not a variable of
+    gpiozero's that would give a real table's game on pins nothing ever moves."""
+    with pytest.raises(NoGpioPins) as caught:
+        open_devices(load_config(), mock_pins=False)
+    message = str(caught.value)
+    assert not caught.value.on_pi and "\n" not in message
+    assert "--simulate" in message and 'devices.backend = "hub"' in message and "GPIOZERO_PIN_FACTORY" not in message
+
+
 def test_lgpio_in_a_working_directory_it_cannot_write_is_named(monkeypatch, on_a_pi):
     def default_pin_factory():
         warnings.warn(PinFactoryFallback("Falling back from lgpio: [Errno 2] No such file or directory: '.lgd-nfy-3'"), stacklevel=1)

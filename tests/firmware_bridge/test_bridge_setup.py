@@ -146,3 +146,34 @@ def test_ctrl_c_at_start_up_is_one_line_and_130(monkeypatch, capsys):
     monkeypatch.setattr(cli, "run_sim", stop)
     assert cli.main(["sim"]) == 130
     assert capsys.readouterr().err.strip() == "Stopped."
+
+
+def test_hub_watch_shows_every_standee_once_the_hub_answers_then_each_change(capsys):
+    """`hub watch` on `hub sim`: the standees as read at once (not only their changes), then a change."""
+    import argparse
+    import threading
+    import time
+
+    stop = threading.Event()
+    with SimHub(transport="pty", seats=3, seed=7) as sim:
+        sim.stand(1, False)
+        time.sleep(0.5)  # the hub's own debounce and settle: seat 1 lay down before the watch started
+        args = argparse.Namespace(url=sim.url, seats=3)
+        watching = threading.Thread(target=cli.watch, args=(args, stop), daemon=True)
+        watching.start()
+        out: list[str] = []
+
+        def printed(text: str) -> bool:
+            out.append(capsys.readouterr().out)
+            return text in "".join(out)
+
+        try:
+            wait_for(lambda: printed("standees:"), 10, "the standees")
+            sim.stand(2, False)
+            wait_for(lambda: printed("seat 2  down"), 10, "the change")
+        finally:
+            stop.set()
+            watching.join(5)
+    lines = "".join(out).splitlines()
+    assert lines[0] == "standees: seat 0 up, seat 1 down, seat 2 up"
+    assert lines[1].endswith("  seat 2  down") and not watching.is_alive()

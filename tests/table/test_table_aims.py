@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.table import config as table_config
+from controller.table import inputs as I
 from controller.table.bots import Bots
 from controller.table.camera import SimulatedCamera
 from controller.table.gamelog import GameLog, read
@@ -122,3 +123,57 @@ def test_a_negative_seed_films_its_throws_and_aims():
     assert camera.judge(thrower=0, seats=6, number=1, truth=([2], [])) is not None
     assert camera.read_aims(seats=4, shooters=[0, 1, 2, 3], candidates=[0, 1, 2, 3], number=2,
                             truth={0: (1, False), 1: (2, False), 2: (3, False), 3: (0, False)}) is not None
+
+
+def _entered(line: str) -> dict[str, str]:
+    parts = line.removeprefix("  The Godfather enters: ").removesuffix(".").split(", ")
+    return dict(p.split(" at ", 1) if " at " in p else (p.removesuffix(" pointed late"), "late") for p in parts)
+
+
+def test_without_a_camera_the_story_tells_every_aim_the_godfather_enters(tmp_path):
+    """No camera reads the count: the story tells each round's aims as confirmed, every shooter in the
+    order of the table, before what they did ("loses the card played: the target withdrew" needs them)."""
+    log_path = tmp_path / "game.log"
+    game_log = GameLog.create(log_path, {"record": {}})
+    session, lines = table("classic", 6, seed=3, game_log=game_log)
+    while session.referee.game.rounds_played < 3:
+        session.play_step()
+    game_log.close()
+    confirmed = [i for i in read(log_path).inputs if i.get("kind") == "aims"]
+    told = [_entered(line) for line in lines if line.startswith("  The Godfather enters: ")]
+    assert len(told) == len(confirmed) >= 3
+    for said, aims in zip(told, confirmed):
+        assert list(said) == list(aims["aims"])
+        assert said == {n: "late" if n in aims["late"] else (t or "no one") for n, t in aims["aims"].items()}
+
+
+def test_an_aim_the_godfather_corrects_on_the_console_is_told():
+    """With a camera, the aims confirmed from the console (not the bots' own path) are told where they
+    differ from the camera's reading: the seats it was unsure of, and a sure aim the Godfather changed."""
+    session, lines = table("yakuzas", 9, seed=11, camera=SimulatedCamera(11))
+    bots = session.bots
+    changed: list[tuple[str, str, set[str]]] = []  # the shooter changed, his new target, the seats asked
+
+    class Correcting(Console):
+        def answer(self, prompt):
+            if prompt.step is not Step.AIMS:
+                return bots.answer(prompt)
+            pending, entered = self.session.pending, bots.answer(prompt)
+            aims = {n: (entered.aims.get(n) if n in pending["unsure"] or n in pending["refused"]
+                        else None if n in pending["late"] else t) for n, t in pending["aims"].items()}
+            late = [n for n in pending["late"] if n not in pending["unsure"]]
+            targets = prompt.options["targets"]
+            shooter = next(n for n in aims if n not in late and n not in pending["unsure"] and n not in pending["refused"]
+                           and any(t != aims[n] for t in targets[n]))
+            aims[shooter] = next(t for t in targets[shooter] if t != aims[shooter])
+            changed.append((shooter, aims[shooter], set(pending["unsure"]) | set(pending["refused"])))
+            return I.Aims(aims, late)
+
+    session.source = Correcting(bots, session)
+    while session.referee.game.rounds_played < 1:
+        session.play_step()
+    read_at = next(n for n, line in enumerate(lines) if line.startswith("  The camera reads: "))
+    said = next(line for line in lines[read_at:] if line.startswith("  The Godfather enters: "))
+    shooter, target, asked = changed[0]
+    told = _entered(said)
+    assert set(told) == {shooter} | asked and told[shooter] == target

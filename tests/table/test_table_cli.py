@@ -145,6 +145,20 @@ def test_every_vision_option_has_help():
                 assert action.help, f"vision {name} {action.option_strings or action.dest} has no help"
 
 
+@pytest.mark.parametrize("argv", [["vision", "--help"], ["vision", "judge", "--help"], ["hub", "watch", "--help"],
+                                  ["hub", "--help"], ["selftest", "--help"]])
+def test_the_commands_of_the_lower_packages_show_the_command_typed(argv, capsys):
+    assert main(argv) == 0
+    usage = capsys.readouterr().out.split("\n", 1)[0]
+    assert usage.startswith(f"usage: cashnguns {' '.join(argv[:-1])} "), usage
+
+
+def test_a_usage_error_of_a_lower_package_names_the_command_typed(capsys):
+    assert main(["vision", "judge"]) == 2
+    err = capsys.readouterr().err
+    assert "cashnguns vision judge: error: the following arguments are required: clip" in err and "python -m" not in err
+
+
 def test_selftest_help_is_plain_and_says_what_the_tilt_switch_tells(capsys):
     from controller.devices.selftest import main as selftest
 

@@ -545,3 +545,28 @@ def test_a_game_stopped_before_its_over_line_is_ended_by_resume_not_resumed_agai
     again = resume(log_path, say=lambda line: None)
     assert again.step is Step.OVER
     assert unfinished_log(config.log_dir, simulate=True) is None
+
+
+@pytest.mark.parametrize("started_with_console, asked_console, said", [
+    (True, False, "the Godfather enters its inputs on the console (it was started with --console)"),
+    (False, True, "the bots play it, the Godfather's part too (it was started without --console)"),
+    (True, True, None), (False, False, None)])
+def test_play_simulate_says_when_the_game_it_goes_on_with_was_started_otherwise(
+        tmp_path, monkeypatch, capsys, started_with_console, asked_console, said):
+    import controller.__main__ as cli
+
+    config_path = _real_config(tmp_path)
+    config = table_config.load(config_path)
+    tokens = console_tokens.Tokens.new(["Ann", "Bob", "Cid", "Dot"]).to_json() if started_with_console else None
+    path = config.log_dir / "left.log"
+    GameLog.create(path, Setup(config, 7, simulate=True, camera=False, hub=False, console=tokens)
+                   .header(new_record(config, 7))).close()
+    went_on: list[Path] = []
+    monkeypatch.setattr(cli, "_go_on", lambda log_path, **kw: went_on.append(log_path) or 0)
+    assert cli.main(["play", "--simulate", "--config", str(config_path), *(["--console"] if asked_console else [])]) == 0
+    out = capsys.readouterr().out
+    assert went_on == [path]
+    if said is None:
+        assert "goes on as it was started" not in out
+    else:
+        assert out == f"The unfinished simulated game in {path} goes on as it was started: {said}.\n"

@@ -54,6 +54,29 @@ def test_a_line_cut_short_by_a_crash_is_dropped(tmp_path):
     assert log_path.read_bytes() == b"".join(lines[:25])
 
 
+def test_resume_says_the_round_and_the_step_in_a_players_words(tmp_path):
+    log_path = tmp_path / "game.log"
+    start(demo_setup(33), log_path=log_path, say=quiet)
+    lines = log_path.read_bytes().splitlines(keepends=True)
+    inputs = [n for n, line in enumerate(lines) if b'"kind":"withdraw"' in line]
+    log_path.write_bytes(b"".join(lines[:inputs[0]]))  # stopped at the first withdrawal count
+    said: list[str] = []
+    referee = resume(log_path, say=said.append, play=False)
+    assert referee.step.value == "withdraw"
+    assert said == [f"Going on with the game in {log_path} at round {referee.prompt().round}, the withdrawal count,"
+                    f" after {len(read(log_path).inputs)} inputs."]
+
+
+def test_resume_of_a_game_that_ended_says_it_is_over_not_that_it_goes_on(tmp_path):
+    log_path = tmp_path / "game.log"
+    referee = start(demo_setup(34), log_path=log_path, say=quiet)
+    said: list[str] = []
+    again = resume(log_path, say=said.append, play=False)
+    assert again.step.value == "over"
+    assert said == [f"The game in {log_path} is over, after round {referee.game.rounds_played}"
+                    f" ({len(read(log_path).inputs)} inputs)."]
+
+
 def test_one_controller_at_a_time(tmp_path):
     log_path = tmp_path / "game.log"
     first = GameLog.create(log_path, {"record": {}})

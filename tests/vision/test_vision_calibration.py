@@ -81,6 +81,15 @@ def test_markers_below_the_size_limit_are_reported(scene, monkeypatch):
     assert small and all(p.startswith("seat ") and ": base marker id 2" in p for p in small)
 
 
+def test_markers_near_the_size_limit_are_warnings_that_say_what_to_do_in_seat_order(scene, monkeypatch):
+    frame, _ = scene
+    monkeypatch.setattr(calibration, "MIN_SIDE_PX", 16.0)  # bases (~20 px) pass, under 1.3 times that
+    cal = calibrate([frame], SPEC.seats)
+    small = [w for w in cal.warnings if "px wide" in w]
+    assert small and all(w.endswith("bring the camera closer or raise its resolution)") for w in small)
+    assert small == sorted(small, key=lambda w: int(w.split("id ")[1].split()[0]))
+
+
 def test_a_camera_too_far_away_is_refused(scene):
     frame, _ = scene
     far = cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)

@@ -97,6 +97,15 @@ def test_markers_command(tmp_path, capsys):
     assert len(pages) >= 2
 
 
+def test_markers_by_default_go_into_a_folder_of_the_current_one_not_the_repositorys_sheets(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["markers", "--dpi", "30", "--seats", "1"]) == 0
+    written = [line for line in capsys.readouterr().out.splitlines() if line.endswith(".png")]
+    assert written and all(Path(line).parent == Path("markers") for line in written)
+    assert [p.name for p in sorted((tmp_path / "markers").iterdir())] == [Path(line).name for line in written]
+    assert not (tmp_path / "hardware").exists()
+
+
 def test_judge_json_has_needs_godfather_and_confidence_at_the_top(clips, capsys):
     folder, truth = clips["multi"]
     assert main(["judge", str(folder), "--json"]) == 0
@@ -215,3 +224,32 @@ def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
     monkeypatch.setattr(cli, "cmd_markers", stop)
     assert cli.main(["markers"]) == 130
     assert capsys.readouterr().err.strip() == "Stopped."
+
+
+@pytest.mark.parametrize("unsure, said", [([1], "(the Godfather decides: seat 1)"),
+                                          ([0, 2], "(the Godfather decides: seats 0, 2)"), ([], None)])
+def test_aims_text_names_the_seats_the_godfather_decides_in_good_english(unsure, said, monkeypatch, capsys):
+    from vision import aims
+
+    reading = aims.AimReading({s: aims.SeatAim(s, (s + 1) % 3, False, s not in unsure, 0.3 if s in unsure else 0.9,
+                                               "a reason") for s in range(3)})
+    monkeypatch.setattr(aims, "read_aim_clip", lambda clip, calibration=None: reading)
+    assert main(["aims", "any-clip"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(said) if said else "decides" not in first
+
+
+@pytest.mark.parametrize("knocked, touched, needs, reason, said", [
+    ([2, 5], [], False, "judged", "knocked over: seat 2, seat 5; touched: no one; confidence 0.90"),
+    ([], [1], True, "a standee changed but no shuriken was seen",
+     "knocked over: no one; touched: seat 1; confidence 0.90; the Godfather decides"
+     " (a standee changed but no shuriken was seen)"),
+])
+def test_judge_text_names_the_seats_in_words(knocked, touched, needs, reason, said, monkeypatch, capsys):
+    import vision.__main__ as cli
+    from vision.throws import Verdict
+
+    verdict = Verdict(knocked, touched, {}, 0.9, needs, reason, True, 30)
+    monkeypatch.setattr(cli, "judge_clip", lambda clip, calibration=None: verdict)
+    assert main(["judge", "any-clip"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == said
