@@ -99,7 +99,7 @@ def test_markers_command(tmp_path, capsys):
 
 def test_markers_by_default_go_into_a_folder_of_the_current_one_not_the_repositorys_sheets(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main(["markers", "--dpi", "30", "--seats", "1"]) == 0
+    assert main(["markers", "--dpi", "72", "--seats", "1"]) == 0
     written = [line for line in capsys.readouterr().out.splitlines() if line.endswith(".png")]
     assert written and all(Path(line).parent == Path("markers") for line in written)
     assert [p.name for p in sorted((tmp_path / "markers").iterdir())] == [Path(line).name for line in written]
