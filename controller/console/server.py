@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..table.session import Session
+from ..threads import join
 from .relay import TEAM_INPUTS, ConsoleSource, Relay
 from .tokens import GODFATHER, TABLE, TEAM, Tokens
 
@@ -401,7 +402,7 @@ class ConsoleServer:
     def stop(self) -> None:
         self.relay.stop()
         self.server.should_exit = True
-        self.thread.join(timeout=5)
+        join(self.thread, timeout=5)
 
 
 def serve(session: Session, tokens: Tokens, *, host: str, port: int, say: Callable[[str], None],

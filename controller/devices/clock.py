@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from ..threads import join
+
 log = logging.getLogger(__name__)
 
 
@@ -204,5 +206,4 @@ class MonotonicClock(_TimedClock):
             self._closed = True
             self._woken = True
             self._wake.notify()
-        if threading.current_thread() is not self._thread:
-            self._thread.join(timeout=1.0)
+        join(self._thread, timeout=1.0)

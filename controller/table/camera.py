@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..errors import CameraError
+from ..threads import join
 from .session import CameraAims, CameraVerdict
 
 log = logging.getLogger(__name__)
@@ -330,8 +331,7 @@ class LiveCamera:
 
     def unwatch(self) -> None:
         self._stop.set()
-        if self._watcher is not None:
-            self._watcher.join(timeout=2.0)
+        join(self._watcher, timeout=2.0)
         self._watcher = None
 
     def read_aims(self, *, seats: int, shooters: list[int], candidates: list[int], number: int,

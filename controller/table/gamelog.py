@@ -42,6 +42,7 @@ from typing import Any, TextIO
 
 from .. import files
 from ..errors import GameLogError, InputFileError
+from ..threads import join
 
 FORMAT = "cashnguns-log/1"
 MAX_BYTES = 64 * files.MIB
@@ -232,9 +233,7 @@ class GameLog:
                     os.fsync(self._file.fileno())
             finally:
                 self._file.close()
-        writer = self._writer
-        if writer is not None and writer is not threading.current_thread():
-            writer.join(timeout=5.0)
+        join(self._writer, timeout=5.0)
 
 
 def _line(entry: dict[str, Any]) -> bytes:

@@ -31,6 +31,7 @@ from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..errors import TableInputError
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
+from ..threads import join
 from ..words import seat_label, step_name, withdraw_call
 from . import inputs as I
 from .bots import Bots
@@ -786,9 +787,7 @@ class Session:
 
     def _let_go_of_camera(self) -> None:
         """Waits (a moment at most) for a watch that was ended to let go of the camera."""
-        thread = self._watch_thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout=2.0)
+        join(self._watch_thread, timeout=2.0)
 
     def _watch_throw(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
         """The watch's thread: the camera's verdict on the throw (or why there is none).  Whatever fails
@@ -816,8 +815,7 @@ class Session:
     def _watch_and_judge(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
         verdict: CameraVerdict | None = None
         failed: str | None = None
-        if previous is not None:
-            previous.join(timeout=2.0)  # the last watch lets go of the camera first
+        join(previous, timeout=2.0)  # the last watch lets go of the camera first
         camera = self.camera
         if previous is not None and previous.is_alive():
             failed = "it is still busy with the last watch"

@@ -244,3 +244,27 @@ def test_a_listener_that_fails_at_a_rounds_end_does_not_leave_the_table_paused()
     undo.start()
     undo.join(timeout=1.0)
     assert not undo.is_alive()
+
+
+def test_ctrl_c_as_a_thread_starts_leaves_the_table_closing_cleanly(tmp_path, monkeypatch):
+    """Ctrl-C lands between a thread's making and its start: closing the game log, the clock and a camera
+    watch must not fail with "cannot join thread before it is started" (the game would end with exit 2)."""
+    from controller.devices.clock import MonotonicClock
+    from controller.threads import join
+
+    def interrupted(self: threading.Thread) -> None:
+        raise KeyboardInterrupt
+
+    game_log = GameLog.create(tmp_path / "g.log", {"record": {}})
+    with monkeypatch.context() as patch:
+        patch.setattr(threading.Thread, "start", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            game_log.seen({"seat": 1, "up": False}, queued=True)
+    game_log.close()  # writes what was queued itself
+    assert [json.loads(line).get("seen") for line in (tmp_path / "g.log").read_text().splitlines()[1:]] == [
+        {"seat": 1, "up": False}]
+    never = threading.Thread(target=lambda: None)
+    join(never, timeout=0.1)  # nothing to wait for
+    clock = MonotonicClock()
+    clock._thread = never  # as if its start was interrupted
+    clock.close()
