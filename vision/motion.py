@@ -53,6 +53,7 @@ EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may
 
 
 ANCHOR_HALF = 32  # full-resolution half side of the patch around each fixed marker used to register frames
+ANCHOR_AGREE = 1.5  # full-resolution px: fixed markers whose shifts differ by more do not vouch for each other
 
 
 class Anchors:
@@ -81,7 +82,10 @@ class Anchors:
         self.reference = self._patches(frame)
 
     def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
-        """The frame's shift against the reference, full-resolution pixels; None if too few markers agree."""
+        """The frame's shift against the reference, full-resolution pixels: the median of the largest
+        group of markers agreeing to ``ANCHOR_AGREE`` px (the whole image moves alike); None if no two
+        agree. A marker a falling standee or an arm lies over correlates with what covers it, and two
+        that disagree say nothing: their median would put the frame between them."""
         found = []
         for ref, patch in zip(self.reference, self._patches(frame)):
             (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
@@ -89,7 +93,12 @@ class Anchors:
                 found.append((dx, dy))
         if len(found) < 2:
             return None
-        dx, dy = np.median(np.array(found), axis=0)
+        points = np.array(found)
+        near = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2) <= ANCHOR_AGREE
+        group = near[int(np.argmax(near.sum(axis=1)))]
+        if int(group.sum()) < 2:
+            return None
+        dx, dy = np.median(points[group], axis=0)
         return float(dx), float(dy)
 
 
@@ -116,6 +125,9 @@ class MotionDetector:
         self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
         self.size = (0, 0)
         self.shift = (0.0, 0.0)  # latest frame's shift against the reference, full-resolution pixels
+        # whether the fixed markers registered the latest frame (else the whole frame's correlation did,
+        # which things moving in a dim, blurred frame can throw off by several pixels)
+        self.anchored = False
         self.reference_shifts: list[tuple[float, float]] = []
         self.gain = 1.0  # latest frame's brightness against the reference (median over rows)
         self._speck = np.ones((2, 2), np.uint8)
@@ -146,6 +158,7 @@ class MotionDetector:
         gray = self._gray(small)
         if self._ref_gray is not None:
             anchored = self.anchors.shift(frame) if self.anchors is not None else None
+            self.anchored = anchored is not None
             if anchored is not None:
                 dx, dy = anchored[0] / self.scale, anchored[1] / self.scale
             else:

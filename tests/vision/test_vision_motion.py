@@ -1,8 +1,10 @@
 """The motion detector's registration: brightness matched to the reference, clipped pixels too."""
 
+import cv2
 import numpy as np
+import pytest
 
-from vision.motion import MotionDetector
+from vision.motion import Anchors, MotionDetector
 
 
 def _table(exposure: float, seed: int = 0) -> np.ndarray:
@@ -36,3 +38,33 @@ def test_a_card_that_moves_on_a_clipped_table_is_seen():
     motion.update(frame)
     changed = motion.changed_now()
     assert changed[25:40, 110:125].mean() > 0.8 and changed.mean() < 0.05
+
+
+def _texture(seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    small = rng.integers(0, 255, (240, 320)).astype(np.uint8)
+    return cv2.GaussianBlur(cv2.resize(small, (640, 480), interpolation=cv2.INTER_CUBIC), (0, 0), 1.0)
+
+
+def _moved(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    return cv2.warpAffine(img, np.float32([[1, 0, dx], [0, 1, dy]]), (img.shape[1], img.shape[0]),
+                          borderMode=cv2.BORDER_REFLECT)
+
+
+def test_fixed_markers_that_disagree_do_not_register_a_frame():
+    """A falling standee lies over one of two fixed markers found in a dim frame: that one correlates
+    with what covers it, 7 and 15 px off. The median of two disagreeing shifts would put the frame
+    between them (and every crown read against it would "move"): no shift instead. Three markers,
+    two agreeing: theirs."""
+    ref = _texture()
+    centres = [np.array([100.0, 100.0]), np.array([500.0, 380.0]), np.array([300.0, 240.0])]
+    frame = _moved(ref, 1.0, 0.0)
+    covered = _moved(ref, -7.0, -15.0)  # what lies over the last marker moves on its own
+    frame[240 - 40:240 + 40, 300 - 40:300 + 40] = covered[240 - 40:240 + 40, 300 - 40:300 + 40]
+    two = Anchors([centres[0], centres[2]], (640, 480))
+    two.set_reference(ref)
+    assert two.shift(frame) is None
+    three = Anchors(centres, (640, 480))
+    three.set_reference(ref)
+    shift = three.shift(frame)
+    assert shift is not None and shift == pytest.approx((1.0, 0.0), abs=0.3)
