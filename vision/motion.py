@@ -9,6 +9,7 @@ of the foam star, away from the border, is the shuriken.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
@@ -83,9 +84,11 @@ class Anchors:
 
     def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
         """The frame's shift against the reference, full-resolution pixels: the median of the largest
-        group of markers agreeing to ``ANCHOR_AGREE`` px (the whole image moves alike); None if no two
-        agree. A marker a falling standee or an arm lies over correlates with what covers it, and two
-        that disagree say nothing: their median would put the frame between them."""
+        group of markers agreeing to ``ANCHOR_AGREE`` px (the whole image moves alike), when it holds
+        two of them or more and at least half of the markers in view; None otherwise. A marker a
+        falling standee or an arm lies over correlates with what covers it: two that disagree say
+        nothing (their median would put the frame between them), and two an arm sweeps over agree
+        with each other on the arm's motion while the others, in view, do not."""
         found = []
         for ref, patch in zip(self.reference, self._patches(frame)):
             (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
@@ -96,7 +99,7 @@ class Anchors:
         points = np.array(found)
         near = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2) <= ANCHOR_AGREE
         group = near[int(np.argmax(near.sum(axis=1)))]
-        if int(group.sum()) < 2:
+        if int(group.sum()) < max(2, math.ceil(len(self.boxes) / 2)):
             return None
         dx, dy = np.median(points[group], axis=0)
         return float(dx), float(dy)

@@ -11,8 +11,12 @@ Each examined frame measures the crown's displacement on the table plane twice: 
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
 partial cover such as the star or a finger); the finer one counts, against the base card found the
 same way, else the registered frame (corrected by the base cards found as sharply as at rest when they
-put it off). A displacement counts when seen in two frames, or surely in
-one (both readings agreeing, or the card found as sharply as at rest: a swing the star then covers).
+put it off, or, in a frame no two fixed markers registered, by the crowns when most of them agree). A
+displacement counts when seen in two frames, or surely in one (both readings agreeing, or the card
+found as sharply as at rest: a swing the star then covers; against the registered frame only when the
+fixed markers, the base cards or the crowns vouch for it). A crown is looked at for a swing's time
+once the star passed near it: near a sighting, or near its way between two sightings (it flies up to
+15 cm a frame) or from the thrower's hand to its first sighting.
 
 Per seat, at the end (one reading after the other, each seat's evidence naming the one that
 decided): the crown marker decoded near its place; else its card's look found at its place (as
@@ -26,8 +30,9 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
-touch could have gone unseen: the crown moved more than a still crown jitters near the star, or was
-out of sight while a touch would not show, or a hand covers the seat at the end.
+touch could have gone unseen: the crown moved more than a still crown jitters near the star (or a
+touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
+after the star passed), or a hand covers the seat at the end.
 """
 
 from __future__ import annotations

@@ -434,3 +434,35 @@ def test_a_touch_s_worth_in_one_frame_near_the_star_asks(armed):
     assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
     ev = _evidence(judge, seat, shifts=[0.05, 0.4, 0.02], star_cm=60.0)
     assert ev.outcome is Outcome.NOTHING and ev.confidence >= JudgeConfig().ask_godfather_below
+
+
+def test_the_star_s_unseen_way_from_the_thrower_s_hand_past_a_crown_asks(armed):
+    """The star leaves the thrower's hand under the thrower's arm and is first seen beyond a crown
+    it flew past (touching it there, unseen). Not seen again itself from then on, that crown's
+    "nothing" asks."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc = judge.calibration.px_per_cm
+    hand = judge._thrower_at()[0]
+    crown = t.crown.center.astype(np.float64)
+    way = (crown - hand) / np.linalg.norm(crown - hand)
+    first = crown + way * 12 * ppc  # first seen 12 cm beyond the crown, then 10 cm farther
+
+    def blob(p):
+        return [Blob(BlobKind.SHURIKEN, (0, 0, 1, 1), 50, (float(p[0]), float(p[1])))]
+
+    try:
+        t.reset()
+        judge._shuriken_seen, judge._last_candidates, judge._frames = False, [], 10
+        judge._confirm_shuriken(blob(first))
+        judge._frames = 11
+        judge._confirm_shuriken(blob(first + way * 10 * ppc))
+        assert judge._shuriken_seen and t.passed_unseen_cm is not None and t.passed_unseen_cm < 1.0
+        t.best_shifts[:] = t.shifts[:] = [0.02, 0.01]
+        t.examined = 2
+        ev = judge._seat_evidence(t)
+        assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    finally:
+        judge._shuriken_seen, judge._star_free, judge._last_candidates, judge._frames = False, False, [], 0
+        judge._legs = []
+        t.reset()

@@ -68,3 +68,20 @@ def test_fixed_markers_that_disagree_do_not_register_a_frame():
     three.set_reference(ref)
     shift = three.shift(frame)
     assert shift is not None and shift == pytest.approx((1.0, 0.0), abs=0.3)
+
+
+def test_two_fixed_markers_an_arm_sweeps_over_do_not_register_a_frame():
+    """The thrower's arm sweeps over two of five fixed markers, which agree on the arm's motion
+    (7 and 15 px) while the other three, in a dim frame, correlate with nothing: two of five is no
+    registration."""
+    ref = _texture()
+    centres = [np.array(c, float) for c in ((100, 100), (500, 380), (300, 240), (540, 90), (90, 400))]
+    frame = _moved(ref, 1.0, 0.0)
+    arm = _moved(ref, -7.0, -15.0)
+    rng = np.random.default_rng(3)
+    for i, (x, y) in enumerate(((300, 240), (100, 100), (500, 380), (540, 90), (90, 400))):
+        patch = (slice(y - 40, y + 40), slice(x - 40, x + 40))
+        frame[patch] = arm[patch] if i < 2 else rng.integers(0, 255, (80, 80)).astype(np.uint8)
+    anchors = Anchors(centres, (640, 480))
+    anchors.set_reference(ref)
+    assert anchors.shift(frame) is None
