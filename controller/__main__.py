@@ -6,7 +6,7 @@ Subcommands:
   play --config FILE [--simulate]  referee a game at the table
   resume LOG [--salvage]        go on with a game from its game log
   selftest [options]            blink each seat LED, play each sound, show each tilt sensor live
-  vision ...                    the camera: calibrate, print markers, judge a throw (``vision.__main__``)
+  vision ...                    the camera: calibrate, print markers, judge a throw, read the aims (``vision.__main__``)
   hub ...                       the USB sensor hub: install its firmware, simulate it, watch it (``firmware_bridge.__main__``)
 
 Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on stderr), 70 an internal error
@@ -16,10 +16,12 @@ Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on st
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
@@ -28,7 +30,7 @@ EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGI
 DELEGATED = {
     # subcommand: (module whose main(argv) runs it, what it does)
     "selftest": ("controller.devices.selftest", "check the seat LEDs, the sounds and the tilt sensors"),
-    "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, render test clips"),
+    "vision": ("vision.__main__", "the camera: calibrate it, print the markers, judge a throw, read the aims, render test clips"),
     "hub": ("firmware_bridge.__main__", "the USB sensor hub: install its firmware on a Pico, simulate it, watch it"),
 }
 
@@ -91,6 +93,7 @@ def demo_folder() -> Path:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from .console.tokens import TokenFileError
     from .errors import CashNGunsError
     from .table import config as table_config
     from .table.gamelog import LogBusy, LogError, set_aside
@@ -103,16 +106,21 @@ def _play(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     notices: list[str] = []  # said at the start of the new game, on the console too
     if not args.log and config.log_dir.is_dir():
-        while (left := unfinished_log(config.log_dir)) is not None:
+        while (left := unfinished_log(config.log_dir, simulate=args.simulate)) is not None:
             path, damage = left
             if damage is None:  # the controller stopped mid-game (a crash, a power cut): go on with it
+                going: list[bool] = []  # read back and replayed: from then on, the game goes on
                 try:
-                    return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config)
+                    return _go_on(path, record=args.record, fast=args.fast, salvage=False, config=config,
+                                  on_going=functools.partial(going.append, True))
                 except LogBusy as exc:
                     print(str(exc), file=sys.stderr)
                     return EXIT_BAD_INPUT
-                except LogError as exc:  # it cannot be brought back: it must not block the table
-                    damage = str(exc).removeprefix(f"{path}: ")
+                except (LogError, TokenFileError) as exc:
+                    if going:  # not damage: the game went on and then failed (a write error): the log is kept
+                        print(f"{exc} (the game log is kept: go on with: cashnguns resume {path})", file=sys.stderr)
+                        return EXIT_BAD_INPUT
+                    damage = str(exc).removeprefix(f"{path}: ")  # it cannot be brought back: it must not block the table
                 except (CashNGunsError, RuntimeError, OSError) as exc:
                     print(str(exc), file=sys.stderr)
                     return EXIT_BAD_INPUT
@@ -150,7 +158,10 @@ def _console_factory(setup, log_path: Path, config=None):
     """The console for a game's setup (``None`` when the bots answer everything).
 
     Its tokens are kept beside the game log (``LOG.console``, for this user only), with where it is
-    served: a resumed game serves where ``config`` says, else where it was served before."""
+    served: a resumed game serves where ``config`` says, else where it was served before.  A new
+    game's token file is written here, before its game log exists, so a game that can be resumed
+    always has its tokens; a resumed game whose token file is missing or unreadable gets new tokens
+    (the links change: one line says so, on the console too)."""
     if not setup.console:
         return None
     from .console import tokens as console_tokens
@@ -158,20 +169,34 @@ def _console_factory(setup, log_path: Path, config=None):
 
     where = console_tokens.file_for(log_path)
     host, port = setup.config.console_host, setup.config.console_port
+    notice = None
     if isinstance(setup.console, dict):  # a new game (or a log from before the tokens had a file)
         tokens = console_tokens.Tokens.from_json(setup.console)
     else:
-        tokens, saved_host, saved_port = console_tokens.load(where)
-        if config is None:
-            host = saved_host if saved_host is not None else host
-            port = saved_port if saved_port is not None else port
+        try:
+            tokens, saved_host, saved_port = console_tokens.load(where)
+        except console_tokens.TokenFileError as exc:  # a power cut before it was written, or a damaged file
+            tokens = console_tokens.Tokens.from_json(_new_tokens(setup.config))
+            notice = (f"{str(exc).removesuffix('.')}: the console has new links (the old ones no longer work); "
+                      "open the Godfather's new link below.")
+        else:
+            if config is None:
+                host = saved_host if saved_host is not None else host
+                port = saved_port if saved_port is not None else port
     if config is not None:
         host, port = config.console_host, config.console_port
+    if isinstance(setup.console, dict) or notice is not None:
+        console_tokens.save(where, tokens, host=host, port=port or None)  # before the game log is written
 
     def saved(got: int) -> None:
         console_tokens.save(where, tokens, host=host, port=port or got)
 
-    return lambda session: serve(session, tokens, host=host, port=port, say=_say, saved=saved)
+    def console(session):
+        if notice is not None:
+            session.say(notice)
+        return serve(session, tokens, host=host, port=port, say=_say, saved=saved)
+
+    return console
 
 
 def _header(setup) -> None:
@@ -189,31 +214,51 @@ def _header(setup) -> None:
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:
     from .errors import CashNGunsError
     from .table.gamelog import LogError
-    from .table.runner import Progress, start
+    from .table.runner import FINAL_HOLD_SECONDS, Progress, start
 
+    finished: list[int] = []  # the record is written as soon as the game is over (before the final hold)
     try:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if log_path.exists():  # before the console's token file beside it is written: that game keeps its links
+        print(f"play: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
+              "or give another --log)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     progress = Progress()
     try:
         _header(setup)
         _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
-                        console=_console_factory(setup, log_path), notices=notices)
+                        console=_console_factory(setup, log_path), notices=notices,
+                        on_over=lambda referee: finished.append(_finish(referee, record_path, log_path)),
+                        final_hold=FINAL_HOLD_SECONDS)
     except KeyboardInterrupt:
         progress.done()
+        if finished:  # the game is over and its record written: stopping during the final display loses nothing
+            return finished[0]
+        _forget_tokens(log_path)
         return _interrupted(log_path)
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
         raise
     except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
         progress.done()
-        print(f"play: {exc}", file=sys.stderr)
+        started = "" if log_path.is_file() else " (no game was started: there is nothing to resume)"
+        _forget_tokens(log_path)
+        print(f"play: {exc}{started}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
-    return _finish(referee, record_path, log_path)
+    return finished[0] if finished else _finish(referee, record_path, log_path)
+
+
+def _forget_tokens(log_path: Path) -> None:
+    """The console tokens of a game that never started (its log was removed) go too."""
+    if not log_path.is_file():
+        from .console.tokens import file_for
+
+        file_for(log_path).unlink(missing_ok=True)
 
 
 def _interrupted(log_path: Path) -> int:
@@ -260,30 +305,40 @@ def _resume(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
 
-def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None) -> int:
+def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None,
+           on_going: Callable[[], None] | None = None) -> int:
     """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises.
 
-    ``config`` (a table configuration), if given, says where the console is served."""
-    from .table.runner import Progress, resume
+    ``config`` (a table configuration), if given, is the table's hardware and says where the console is
+    served; by default the configuration the game was started with is read again.  ``on_going`` is told
+    once the log was read back and replayed (an error after that is not the log's damage)."""
+    from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
     setups: list = []
+    finished: list[int] = []  # the record is written as soon as the game is over (before the final hold)
+
+    def record_path() -> Path:
+        logged = setups[0].record_path if setups else None
+        if record:
+            return Path(record)
+        if logged:
+            return Path(logged)
+        return log_path.with_name(log_path.name.removesuffix(".log") + ".record.json")
+
     try:
         referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                          console=lambda setup: _console_factory(setup, log_path, config),
-                         salvage=salvage, on_setup=setups.append)
+                         salvage=salvage, on_setup=setups.append, table=config,
+                         on_over=lambda referee: finished.append(_finish(referee, record_path(), log_path)),
+                         final_hold=FINAL_HOLD_SECONDS, on_going=on_going)
     except KeyboardInterrupt:
+        if finished:  # the game is over and its record written: stopping during the final display loses nothing
+            return finished[0]
         return _interrupted(log_path)
     finally:
         progress.done()
-    logged = setups[0].record_path if setups else None
-    if record:
-        record_path = Path(record)
-    elif logged:
-        record_path = Path(logged)
-    else:
-        record_path = log_path.with_name(log_path.name.removesuffix(".log") + ".record.json")
-    return _finish(referee, record_path, log_path)
+    return finished[0] if finished else _finish(referee, record_path(), log_path)
 
 
 def _new_record_path(folder: Path, base: str) -> Path:
@@ -350,7 +405,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="PATH",
                    help=f"where to write the game record (default: a new file in {demo_folder()})")
     p.add_argument("--log", metavar="PATH", help="where to write the game log (default: beside the record)")
-    p.add_argument("--no-camera", action="store_true", help="the Godfather judges the throws (no simulated camera)")
+    p.add_argument("--no-camera", action="store_true", help="the Godfather enters the aims and judges the throws (no simulated camera)")
     p.add_argument("--hub", action="store_true",
                    help="the standees through the USB sensor hub's simulator (real firmware code; plays in real time)")
     p.set_defaults(run=_demo)
@@ -368,8 +423,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("resume", "go on with a game from its game log, after a crash, a pulled plug or Ctrl-C")
     p.add_argument("log", help="the game log")
     p.add_argument("--config", metavar="FILE", default=None,
-                   help="the table configuration: its [console] says where the console is served "
-                        "(default: where it was served before)")
+                   help="the table configuration: its devices, camera and console (default: the file the game "
+                        "was started with, read again; the console where it was served before)")
     p.add_argument("--record", metavar="PATH",
                    help="where to write the game record (default: where the game was started to write it)")
     p.add_argument("--fast", action="store_true", help="no waiting between phases (simulated games)")

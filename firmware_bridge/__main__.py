@@ -10,11 +10,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
+import os
 import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from . import FIRMWARE_DIR
 
@@ -22,11 +25,25 @@ PICO_USB_VENDOR = 0x2E8A  # Raspberry Pi
 FIRMWARE_FILES = ("hub_proto.py", "hub_link.py", "hub_tilt.py", "hub_lights.py", "hub_clock.py", "hub_core.py", "hub_board.py", "main.py")
 
 
-def install_command(port: str | None, mpremote: str = "mpremote") -> list[str]:
+def install_command(port: str | None, mpremote: str | list[str] = "mpremote") -> list[str]:
     """The mpremote command line that copies the firmware and restarts the Pico."""
     connect = ["connect", port] if port else []
     files = [str(FIRMWARE_DIR / name) for name in FIRMWARE_FILES]
-    return [mpremote, *connect, "cp", *files, ":", "+", "reset"]
+    program = [mpremote] if isinstance(mpremote, str) else list(mpremote)
+    return [*program, *connect, "cp", *files, ":", "+", "reset"]
+
+
+def find_mpremote() -> list[str] | None:
+    """How to run mpremote: the one installed beside this Python (a virtual environment's ``bin``,
+    which is not on the PATH of ``sudo -u`` nor of an environment that is not activated), the
+    module importable here, or the one on the PATH."""
+    beside = Path(sys.executable).parent / "mpremote"  # not resolved: a venv's python is a link
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)]
+    if importlib.util.find_spec("mpremote") is not None:
+        return [sys.executable, "-m", "mpremote"]
+    found = shutil.which("mpremote")
+    return [found] if found else None
 
 
 def find_pico() -> str | None:
@@ -37,34 +54,42 @@ def find_pico() -> str | None:
     return picos[0] if len(picos) == 1 else None
 
 
-def stop_running_hub(port: str) -> None:
-    """Ask hub firmware already running on ``port`` to give the REPL back (it ignores Ctrl-C)."""
+def stop_running_hub(port: str) -> bool:
+    """Ask hub firmware already running on ``port`` to give the REPL back (it ignores Ctrl-C).
+    False, with one line said, when another program holds the port."""
     import serial
 
+    from .driver import IN_USE, open_port, port_in_use
     from .frames import encode
     from .messages import exit_to_repl
 
     try:
-        with serial.serial_for_url(port, baudrate=115_200, timeout=0.2) as link:
+        with open_port(port, baudrate=115_200, timeout=0.2) as link:
             link.write(encode(None, 0, exit_to_repl()))
             link.flush()
             time.sleep(0.3)
-    except (serial.SerialException, OSError) as exc:
+    except (serial.SerialException, OSError, ValueError) as exc:
+        if port_in_use(exc):
+            print(f"error: {port} is {IN_USE}", file=sys.stderr)
+            return False
         print(f"warning: could not open {port} to stop a running hub: {exc}", file=sys.stderr)
+    return True
 
 
 def install(port: str | None) -> int:
-    mpremote = shutil.which("mpremote")
+    mpremote = find_mpremote()
     if mpremote is None:
-        print("error: mpremote is not installed (pip install mpremote), so the firmware cannot be copied to the Pico", file=sys.stderr)
+        pip = Path(sys.executable).parent / "pip"
+        print(f"error: mpremote is not installed beside {sys.executable} nor on the PATH ({pip} install mpremote),"
+              " so the firmware cannot be copied to the Pico", file=sys.stderr)
         return 2
     missing = [name for name in FIRMWARE_FILES if not (FIRMWARE_DIR / name).is_file()]
     if missing:
         print(f"error: firmware files missing from {FIRMWARE_DIR}: {', '.join(missing)}", file=sys.stderr)
         return 2
     port = port or find_pico()
-    if port:
-        stop_running_hub(port)
+    if port and not stop_running_hub(port):
+        return 2
     command = install_command(port, mpremote)
     print(" ".join(command), flush=True)
     result = subprocess.run(command)
@@ -88,7 +113,16 @@ def run_sim(args: argparse.Namespace) -> int:
 
 
 def watch(args: argparse.Namespace) -> int:
-    from .driver import Change, HubDriver
+    import serial
+
+    from .driver import IN_USE, Change, HubDriver, open_port, port_in_use
+
+    try:  # one look first: a port another program holds is said once, not retried for ever
+        open_port(args.url, baudrate=1_000_000, timeout=0).close()
+    except (serial.SerialException, OSError, ValueError) as exc:
+        if port_in_use(exc):
+            print(f"error: {args.url} is {IN_USE}", file=sys.stderr)
+            return 2
 
     def show(change: Change) -> None:
         print(f"{change.time:12.6f}  seat {change.seat}  {'up' if change.up else 'down'}", flush=True)

@@ -44,6 +44,21 @@ STALE_PARTIAL_FRAME = 0.1
 HELLO_RETRY = 0.25
 
 
+IN_USE = "in use by another program (the table's service, a `hub watch` or mpremote: stop it first)"
+
+
+def open_port(url: str, *, baudrate: int, timeout: float | None, write_timeout: float | None = None) -> serial.Serial:
+    """The hub's serial port, opened exclusively: a second program on the same port (a `hub watch`
+    while the table's service runs) would read part of each side's frames and break both links,
+    so it is refused instead (:func:`port_in_use`)."""
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, write_timeout=write_timeout, exclusive=True)
+
+
+def port_in_use(exc: BaseException) -> bool:
+    """Whether opening a port failed because another program holds it (pyserial's lock)."""
+    return "exclusively lock" in str(exc)
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """A standee change with its host time."""
@@ -188,10 +203,11 @@ class HubDriver:
 
     def _open(self, now: float) -> None:
         try:
-            self._port = serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=READ_TIMEOUT, write_timeout=2.0)
+            self._port = open_port(self.url, baudrate=self._baudrate, timeout=READ_TIMEOUT, write_timeout=2.0)
         except (serial.SerialException, OSError, ValueError) as exc:
             self._next_open = now + self._reconnect_interval
-            (log.debug if self._open_failed else log.warning)("hub at %s: cannot open: %s (retrying every %.1f s)", self.url, exc, self._reconnect_interval)
+            why = IN_USE if port_in_use(exc) else str(exc)
+            (log.debug if self._open_failed else log.warning)("hub at %s: cannot open: %s (retrying every %.1f s)", self.url, why, self._reconnect_interval)
             self._open_failed = True
             return
         self._open_failed = False

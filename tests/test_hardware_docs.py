@@ -342,7 +342,7 @@ def test_a_crash_loop_never_trips_the_start_limit() -> None:
     interval = seconds(u["Unit"]["StartLimitIntervalSec"][-1])
     burst = int(u["Unit"]["StartLimitBurst"][-1])
     restart_sec = seconds(u["Service"]["RestartSec"][-1])
-    assert u["Service"]["Restart"][-1] in ("on-failure", "always")
+    assert u["Service"]["Restart"][-1] == "always"  # after a game that ended too: the next one starts
     assert restart_sec >= 1
     # starts RestartSec apart fit at most interval / RestartSec + 1 times into one interval
     assert interval == 0 or interval / restart_sec + 1 < burst
@@ -360,6 +360,18 @@ def test_the_unit_is_hardened_and_can_write_what_the_controller_writes() -> None
     assert home and home.group(1) in writable  # ~/.local/share (logs, records) and ~/.cache (sounds)
     assert read_toml(HARDWARE / "table.toml")["log"]["dir"].startswith("~/")
     assert read_toml(DEFAULT_PINOUT)["sound"]["cache_dir"].startswith("~/")
+
+
+def test_the_service_cannot_rewrite_its_own_code() -> None:
+    """The console faces the network: the code it runs is root's, and not among the unit's writable paths."""
+    service = unit()["Service"]
+    code = Path(re.sub(r"/\.venv/.*", "", service["ExecStart"][-1].split()[0]))
+    writable = [Path(p.lstrip("-")) for value in service["ReadWritePaths"] for p in value.split()]
+    assert not any(code == w or code.is_relative_to(w) or w.is_relative_to(code) for w in writable), writable
+    assert not Path(service["WorkingDirectory"][-1]).is_relative_to(code)
+    readme = (HARDWARE / "README.md").read_text()
+    assert not re.search(rf"chown[^\n]*cashnguns[^\n]*{code}", readme)
+    assert not re.search(r"sudo -u cashnguns [^\n]*(pip install|git clone)", readme)
 
 
 def test_the_udev_rule_names_the_hub_and_keeps_modemmanager_away() -> None:

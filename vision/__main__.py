@@ -22,26 +22,38 @@ from vision import sheet, synth
 from vision.calibration import Calibration, calibrate
 from vision.errors import CalibrationError, ClipError, VisionError
 from vision.progress import progress
-from vision.sources import FrameFolder, PiCamera, UvcCamera, open_video
+from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
 from vision.throws import judge_clip
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read
 
 
+def camera_settings(args: argparse.Namespace) -> CameraSettings | None:
+    """The settings of the camera ``calibrate`` opens (``--exposure-ms``, ``--gain`` over the
+    defaults the table uses too), or None for a recording or an image."""
+    if args.camera is None and not args.picamera:
+        return None
+    return CameraSettings().adjusted(exposure_ms=args.exposure_ms, gain=args.gain)
+
+
 def _open_source(args: argparse.Namespace):
+    settings = camera_settings(args)
     if args.camera is not None:
-        return UvcCamera(args.camera)
+        return UvcCamera(args.camera, settings=settings or CameraSettings())
     if args.picamera:
-        return PiCamera()
+        return PiCamera(settings=settings or CameraSettings())
     if args.video:
         return open_video(Path(args.video))
     if args.frames:
         return FrameFolder(Path(args.frames), fps=30)
-    raise ClipError("no source: give --camera N, --picamera, --video FILE, --frames DIR or --image FILE")
+    raise ClipError("no source: give --camera N (or --camera /dev/videoN), --picamera, --video FILE, --frames DIR or --image FILE")
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    if camera_settings(args) is None and (args.exposure_ms is not None or args.gain is not None):
+        raise ClipError("--exposure-ms and --gain set a camera's exposure: they go with --camera or --picamera, "
+                        "not with a recording or an image")
     if args.image:
         frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
         if frame is None:
@@ -49,18 +61,21 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         frames = [frame]
     else:
         with _open_source(args) as source:
-            for _ in range(args.skip):  # let a camera's exposure settle after opening
+            for _ in range(args.skip):  # frames taken before the camera applied its exposure and gain
                 source.read()
             frames = [f for _, f in zip(range(args.count), source.frames())]
         if not frames:
             raise ClipError("the source gave no frame")
     try:
-        cal = calibrate(frames, args.seats)
+        cal = calibrate(frames, args.seats, camera=camera_settings(args))
     except CalibrationError as exc:
         for problem in exc.problems:
             print(f"calibration: {problem}", file=sys.stderr)
         return EXIT_PROBLEM
-    cal.save(Path(args.out))
+    try:
+        cal.save(Path(args.out))
+    except OSError as exc:
+        raise ClipError(f"{args.out}: the calibration cannot be written ({exc.strerror or exc})") from None
     for warning in cal.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(f"calibrated {cal.seat_count} seats, {cal.px_per_cm:.1f} px/cm on the table, median brightness "
@@ -135,21 +150,58 @@ def cmd_synth_aims(args: argparse.Namespace) -> int:
     return 0
 
 
+def camera_device(text: str) -> int | str:
+    """A webcam as ``--camera`` takes it: a number, a device path, or table.toml's ``webcam:...``."""
+    device = text.removeprefix("webcam:")
+    if device.isdigit():
+        return int(device)
+    if not device.startswith("/"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a webcam number (0) or a device path (/dev/video0)")
+    return device
+
+
+def _setting(key: str):
+    """An ``argparse`` type for the camera setting ``key`` (``exposure_ms``, ``gain``), checked as
+    the table's ``[camera]`` section checks it."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        why = CameraSettings().problem(key, value, shown=repr(text))
+        if why:
+            raise argparse.ArgumentTypeError(why)
+        return value
+
+    parse.__name__ = key  # argparse names the option's type in its error
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vision", description="Camera referee for Shuriken throws.")
+    parser = argparse.ArgumentParser(prog="python -m vision", description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("calibrate", help="find the markers, check them and the light, save a calibration")
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--camera", type=int, help="UVC webcam number (/dev/videoN)")
+    src.add_argument("--camera", type=camera_device, metavar="N|DEVICE",
+                     help="a UVC webcam: its number N (/dev/videoN) or its device path (/dev/video0, /dev/v4l/by-id/...),"
+                          " as table.toml's webcam:... names it")
     src.add_argument("--picamera", action="store_true", help="the Raspberry Pi camera")
     src.add_argument("--video", help="a video file")
     src.add_argument("--frames", help="a folder of numbered frames")
     src.add_argument("--image", help="one still image")
     p.add_argument("--seats", type=int, help="seats at the table (default: as many as crown markers seen)")
     p.add_argument("--count", type=int, default=5, help="frames to look at (default 5)")
-    p.add_argument("--skip", type=int, default=0, help="frames to drop first, e.g. 30 for a camera (default 0)")
+    p.add_argument("--exposure-ms", type=_setting("exposure_ms"), metavar="MS",
+                   help="a camera's exposure in milliseconds, as table.toml's [camera] exposure_ms (default 8:"
+                        " calibrate with the settings the table plays with)")
+    p.add_argument("--gain", type=_setting("gain"),
+                   help="a camera's gain, as table.toml's [camera] gain: a Pi camera's analogue gain (1: none),"
+                        " a webcam's own gain value (v4l2-ctl --list-ctrls shows its range) (default 1)")
+    p.add_argument("--skip", type=int, default=0,
+                   help="frames to drop first, taken before a camera applied its exposure and gain, e.g. 30 (default 0)")
     p.add_argument("--out", default="calibration.json", help="where to save the calibration (default calibration.json)")
     p.set_defaults(run=cmd_calibrate)
 
@@ -192,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    opencv_warnings(shown=args.verbose)
     try:
         return args.run(args)
     except VisionError as exc:

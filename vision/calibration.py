@@ -20,12 +20,16 @@ import numpy as np
 from vision import markers
 from vision.errors import CalibrationError
 from vision.markers import Detection, MarkerDetector, MarkerKind
+from vision.sources import MIN_EXPOSURE_MS, CameraSettings
 
 log = logging.getLogger(__name__)
 
 MIN_SIDE_PX = 14.0  # below this a 4x4 marker (6 cells with its border) is not decoded reliably
 MIN_BRIGHTNESS = 30  # median grey level of the image
 MAX_BRIGHTNESS = 235
+AIM_BRIGHTNESS = 110  # the median grey level the advice on exposure and gain aims at
+EXPOSURE_WHERE = "[camera] exposure_ms in table.toml, --exposure-ms here"
+GAIN_WHERE = "[camera] gain, --gain"
 MIN_MARKER_CONTRAST = 50  # grey levels between a corner marker's black and white cells
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 256 << 10  # a calibration file is a few KiB
@@ -53,6 +57,7 @@ class Calibration:
     px_per_cm: float  # on the table plane, from the corner markers
     play_area_homography: np.ndarray  # image -> play area square, corner 0 at (0, 0), corner 2 at (1, 1)
     warnings: list[str] = field(default_factory=list)
+    camera: dict[str, float] | None = None  # {"exposure_ms", "gain"} the frames were taken with (a camera's)
 
     @property
     def seat_count(self) -> int:
@@ -79,6 +84,7 @@ class Calibration:
             "px_per_cm": round(self.px_per_cm, 4),
             "play_area_homography": np.asarray(self.play_area_homography, float).tolist(),
             "warnings": self.warnings,
+            **({} if self.camera is None else {"camera": dict(self.camera)}),
         }
 
     @classmethod
@@ -96,7 +102,8 @@ class Calibration:
         seats = {int(k): SeatMarkers(int(k), arr(v["crown"]), arr(v["base"])) for k, v in data["seats"].items()}
         return cls(tuple(data["image_size"]), {int(k): corner(k, v) for k, v in data["corners"].items()}, seats,
                    float(data["brightness"]), float(data["px_per_cm"]),
-                   np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])))
+                   np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])),
+                   _camera_of(data.get("camera")))
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -111,6 +118,17 @@ class Calibration:
             return cls.from_json(json.loads(raw))
         except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError, AttributeError) as exc:
             raise CalibrationError([f"{path}: not a calibration file ({str(exc)[:80]})"]) from None
+
+
+def _camera_of(data: object) -> dict[str, float] | None:
+    """A calibration file's ``camera`` (the exposure and gain it was made at), or None (made from a
+    recording, or before files said it)."""
+    if not isinstance(data, dict):
+        return None
+    values = {k: data.get(k) for k in ("exposure_ms", "gain")}
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in values.values()):
+        return None
+    return {k: float(v) for k, v in values.items()}  # type: ignore[arg-type]
 
 
 def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:
@@ -192,8 +210,11 @@ def _clockwise_problem(centres: dict[int, np.ndarray], homography: np.ndarray) -
 
 
 def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
-              setup: bool = True, detector: MarkerDetector | None = None) -> Calibration:
-    """Calibrates from still frames of the table. ``seats`` defaults to the crown markers found.
+              setup: bool = True, detector: MarkerDetector | None = None,
+              camera: CameraSettings | None = None) -> Calibration:
+    """Calibrates from still frames of the table. ``seats`` defaults to the crown markers found;
+    ``camera``: the settings the frames were taken with, from which the advice on the light says
+    what exposure and gain to try.
 
     ``setup`` (the calibrate command) demands every marker. During a game (``setup=False``) a
     standee may already lie down, so a missing crown is no fault when its base is seen, and a
@@ -214,12 +235,9 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
 
     gray = markers.to_gray(frames[-1])
     brightness = float(np.median(gray))
-    if brightness < MIN_BRIGHTNESS:
-        advice.append(f"too dark: the image's median brightness is {brightness:.0f}/255, needs at least "
-                        f"{MIN_BRIGHTNESS}: add light or raise the camera's exposure")
-    elif brightness > MAX_BRIGHTNESS:
-        advice.append(f"too bright: the image's median brightness is {brightness:.0f}/255, at most "
-                        f"{MAX_BRIGHTNESS}: lower the exposure")
+    light = light_advice(brightness, camera)
+    if light:
+        advice.append(light)
 
     if seats is None:
         crowns = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.CROWN]
@@ -293,7 +311,45 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
             warnings.append(f"{_describe(mid)} is only {det.side_px:.0f} px wide")
     log.info("calibrated %d seats at %.1f px/cm, brightness %.0f", len(seat_markers), px_per_cm, brightness)
     return Calibration((w, h), {c: found[c].corners for c in markers.CORNER_IDS if c in found}, seat_markers,
-                       brightness, px_per_cm, homography, warnings)
+                       brightness, px_per_cm, homography, warnings,
+                       None if camera is None else {"exposure_ms": camera.exposure_ms, "gain": camera.gain})
+
+
+def light_advice(brightness: float, camera: CameraSettings | None = None) -> str | None:
+    """What to change when the image's median grey level ``brightness`` is too dark or too bright,
+    or None. With ``camera`` (the settings the frames were taken with) it names the exposure, and
+    the gain, to try: the measured level scaled to :data:`AIM_BRIGHTNESS` as if the image's grey
+    levels grew in proportion to the light (a camera's gamma makes them grow more slowly, so a try
+    falls short rather than past: calibrating again gives the next)."""
+    if MIN_BRIGHTNESS <= brightness <= MAX_BRIGHTNESS:
+        return None
+    factor = AIM_BRIGHTNESS / max(brightness, 1.0)
+    if brightness < MIN_BRIGHTNESS:
+        said = (f"too dark: the image's median brightness is {brightness:.0f}/255, needs at least "
+                f"{MIN_BRIGHTNESS}: add light or raise the camera's exposure")
+        if camera is None:
+            return f"{said} ({EXPOSURE_WHERE}) or its gain ({GAIN_WHERE})"
+        longest = camera.max_exposure_ms
+        exposure = min(longest, math.ceil(camera.exposure_ms * factor * 10) / 10)
+        if exposure > camera.exposure_ms:
+            said += f" from {camera.exposure_ms:g} ms to {exposure:g} ms ({EXPOSURE_WHERE})"
+        else:
+            said += f" (at {camera.exposure_ms:g} ms it is one frame's time already, the longest; {EXPOSURE_WHERE})"
+        more = camera.exposure_ms * factor / exposure  # what the exposure cannot give
+        if more > 1.05:
+            start = max(camera.gain, 1.0)
+            said += (f" and its gain from {camera.gain:g} to about {start * more:.1f} on a Pi camera ({GAIN_WHERE};"
+                     " a webcam's gain has its own range, which v4l2-ctl --list-ctrls shows)")
+        return said
+    said = (f"too bright: the image's median brightness is {brightness:.0f}/255, at most "
+            f"{MAX_BRIGHTNESS}: lower the camera's exposure")
+    if camera is None:
+        return f"{said} ({EXPOSURE_WHERE}) or its gain ({GAIN_WHERE})"
+    exposure = max(MIN_EXPOSURE_MS, math.floor(camera.exposure_ms * factor * 10) / 10)
+    said += f" from {camera.exposure_ms:g} ms to {exposure:g} ms ({EXPOSURE_WHERE})"
+    if camera.gain > 1.0:
+        said += f", or lower its gain from {camera.gain:g} ({GAIN_WHERE})"
+    return said
 
 
 def _marker_contrast(gray: np.ndarray, corners: np.ndarray) -> float:

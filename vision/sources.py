@@ -11,7 +11,7 @@ import json
 import logging
 import math
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,6 +21,20 @@ import numpy as np
 from vision.errors import ClipError
 
 log = logging.getLogger(__name__)
+
+
+LOG_LEVEL_ERROR, LOG_LEVEL_WARNING = 2, 3  # OpenCV's cv::utils::logging::LogLevel
+
+
+def opencv_warnings(*, shown: bool) -> None:
+    """Whether OpenCV's own warnings reach stderr. They come from its C++ side (a truncated PNG, a
+    V4L2 device that does not answer) beside the one line the command already prints for the same
+    fault, so commands show them only with ``--verbose``."""
+    levels = getattr(cv2.utils, "logging", None)
+    if levels is not None:  # OpenCV 5
+        levels.setLogLevel(levels.LOG_LEVEL_WARNING if shown else levels.LOG_LEVEL_ERROR)
+    else:  # OpenCV 4 (the Pi's, beside numpy 1.x): the same levels, by number
+        getattr(cv2, "setLogLevel")(LOG_LEVEL_WARNING if shown else LOG_LEVEL_ERROR)  # noqa: B009 - not in OpenCV 5's stubs
 
 
 class FrameSource(Protocol):
@@ -57,18 +71,62 @@ class _Frames:
         self.close()
 
 
+MIN_EXPOSURE_MS = 0.1  # V4L2's exposure_time_absolute counts 100 us steps; Picamera2's ExposureTime counts microseconds
+MAX_GAIN = 1000.0  # beyond any sensor's analogue gain or any webcam's gain control: a typing slip
+
+
 @dataclass(frozen=True)
 class CameraSettings:
     """Fixed camera settings: auto exposure and auto white balance stay off during a game so the
-    reference frames and the throw are lit the same."""
+    reference frames and the throw are lit the same. The exposure and the gain are the table's
+    ``[camera] exposure_ms`` and ``gain`` (``vision calibrate --exposure-ms``, ``--gain``)."""
 
     width: int = 640
     height: int = 480
     fps: float = 60.0
     exposure_us: int = 8000  # short enough to freeze most of the star's flight
-    gain: float = 1.0
+    gain: float = 1.0  # Picamera2: the analogue gain (1.0: none); a webcam: its V4L2 gain control's own value
     white_balance_k: int = 4600
     colour_gains: tuple[float, float] = (1.8, 1.6)  # Picamera2 (red, blue)
+
+    @property
+    def exposure_ms(self) -> float:
+        return self.exposure_us / 1000
+
+    @property
+    def max_exposure_ms(self) -> float:
+        """The longest exposure that keeps the frame rate: one frame's time, rounded down to 0.1 ms."""
+        return math.floor(10_000 / self.fps) / 10
+
+    def problem(self, key: str, value: object, shown: str | None = None) -> str | None:
+        """What is wrong with ``value`` for the setting ``key`` (``exposure_ms`` or ``gain``), or None;
+        ``shown``: the value as the user wrote it."""
+        shown = (str(value) if shown is None else shown)[:24]
+        number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        if key == "exposure_ms":
+            if not (number and MIN_EXPOSURE_MS <= value <= self.max_exposure_ms):  # type: ignore[operator]
+                return (f"{shown} is not a number of milliseconds from {MIN_EXPOSURE_MS:g} to "
+                        f"{self.max_exposure_ms:g} (at most one frame's time at {self.fps:g} frames a second)")
+            return None
+        if key == "gain":
+            if not (number and 0 <= value <= MAX_GAIN):  # type: ignore[operator]
+                return (f"{shown} is not a number from 0 to {MAX_GAIN:g} (a Pi camera's analogue gain, "
+                        "1 for none; a webcam's own gain value)")
+            return None
+        raise KeyError(key)
+
+    def adjusted(self, *, exposure_ms: float | None = None, gain: float | None = None) -> CameraSettings:
+        """These settings with the exposure (milliseconds) and the gain given; ``ValueError`` naming the
+        setting when one is out of range."""
+        for key, value in (("exposure_ms", exposure_ms), ("gain", gain)):
+            why = None if value is None else self.problem(key, value)
+            if why:
+                raise ValueError(f"{key}: {why}")
+        return replace(self, exposure_us=self.exposure_us if exposure_ms is None else round(exposure_ms * 1000),
+                       gain=self.gain if gain is None else float(gain))
+
+    def describe(self) -> str:
+        return f"exposure {self.exposure_ms:g} ms, gain {self.gain:g}"
 
 
 class UvcCamera(_Frames):
@@ -96,7 +154,9 @@ class UvcCamera(_Frames):
         some webcams drift back to automatic after a while or a USB reset."""
         s = self.settings
         self.cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)  # V4L2: 1 = manual, 3 = aperture priority (auto)
-        self.cap.set(cv2.CAP_PROP_EXPOSURE, s.exposure_us / 100)  # V4L2 exposure_absolute: 100 us units
+        # V4L2's exposure_time_absolute, in 100 us units (OpenCV passes the number through unless
+        # OPENCV_VIDEOIO_V4L_RANGE_NORMALIZED is set); the gain is the webcam's own V4L2 gain value
+        self.cap.set(cv2.CAP_PROP_EXPOSURE, max(1, round(s.exposure_us / 100)))
         self.cap.set(cv2.CAP_PROP_GAIN, s.gain)
         self.cap.set(cv2.CAP_PROP_AUTO_WB, 0)
         self.cap.set(cv2.CAP_PROP_WB_TEMPERATURE, s.white_balance_k)
@@ -116,25 +176,33 @@ class PiCamera(_Frames):
 
     def __init__(self, settings: CameraSettings = CameraSettings(), camera_factory: Callable[[], Any] | None = None) -> None:
         if camera_factory is None:
-            try:
-                from picamera2 import Picamera2  # only on a Pi
-            except ImportError as exc:
-                raise ClipError("Pi camera: the picamera2 package is not installed (apt install python3-picamera2)") from exc
-            camera_factory = Picamera2
+            camera_factory = _picamera2()
         self.settings = settings
-        self.cam = camera_factory()
         s = settings
-        config = self.cam.create_video_configuration(
-            main={"size": (s.width, s.height), "format": "RGB888"},  # RGB888 is laid out B, G, R
-            controls={"FrameRate": s.fps})
-        self.cam.configure(config)
-        self.cam.start()
-        self.fps = float(s.fps)
-        self.lock_exposure()
+        try:  # no camera on the cable, a camera another program holds, a libcamera fault: one line
+            self.cam = camera_factory()
+        except Exception as exc:
+            raise ClipError(f"Pi camera: cannot be opened: {_one_line(exc)} (is it connected, and is no other program,"
+                            " such as the table's service, using it?)") from None
+        try:
+            config = self.cam.create_video_configuration(
+                main={"size": (s.width, s.height), "format": "RGB888"},  # RGB888 is laid out B, G, R
+                controls={"FrameRate": s.fps})
+            self.cam.configure(config)
+            self.cam.start()
+            self.fps = float(s.fps)
+            self.lock_exposure()
+        except Exception as exc:
+            try:
+                self.cam.close()
+            except Exception:
+                pass
+            raise ClipError(f"Pi camera: cannot be started at {s.width}x{s.height}, {s.fps:g} fps: {_one_line(exc)}") from None
 
     def lock_exposure(self) -> None:
         """(Re-)applies manual exposure, gain and colour gains; call before arming each throw."""
         s = self.settings
+        # libcamera's ExposureTime is in microseconds, AnalogueGain a factor (1.0: none)
         self.cam.set_controls({"AeEnable": False, "AwbEnable": False, "ExposureTime": int(s.exposure_us),
                                "AnalogueGain": float(s.gain), "ColourGains": tuple(s.colour_gains)})
 
@@ -144,6 +212,29 @@ class PiCamera(_Frames):
     def close(self) -> None:
         self.cam.stop()
         self.cam.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _picamera2() -> Callable[[], Any]:
+    """Picamera2's camera class. It comes with the system (python3-picamera2), built against the
+    system's numpy 1.x: a numpy 2 installed into the virtual environment hides that numpy and
+    breaks its import with a ValueError (numpy.dtype size changed), which is said in one line."""
+    try:
+        from picamera2 import Picamera2  # only on a Pi
+    except ImportError as exc:
+        raise ClipError("Pi camera: the picamera2 package cannot be imported here: " + _one_line(exc)
+                        + " (apt install python3-picamera2, and a virtual environment made with --system-site-packages)") from None
+    except Exception as exc:
+        version = getattr(np, "__version__", "?")
+        hint = (f" (numpy {version} in this environment hides the system's numpy 1.x that Picamera2 is built for:"
+                " reinstall with the Pi's constraints, pip install -c hardware/pi-constraints.txt -e .)"
+                if "numpy" in str(exc) or version.startswith("2") else "")
+        raise ClipError(f"Pi camera: picamera2 fails to import: {_one_line(exc)}{hint}") from None
+    return Picamera2
 
 
 MAX_FRAME_SIDE = 4096  # pixels: a frame wider or taller than this is not a table camera's

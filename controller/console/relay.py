@@ -143,6 +143,8 @@ class Relay:
                 with self.session.lock:
                     self._held = self._step_key()
             return reason
+        if kind == "watch":  # the camera cued for the next throw: not an input of the game
+            return self.session.cue_throw(data["thrower"], data.get("target"))
         if kind == "wait":
             if self.session.referee.step is not Step.CARDS:
                 return "the table waits only while the cards go down"

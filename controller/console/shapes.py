@@ -45,6 +45,7 @@ INPUTS: dict[str, dict[str, tuple[str, bool]]] = {
     "sensor": {"player": (NAME, True), "godfather": (BOOL, False)},
     "undo": {"count": (COUNT, False)},
     "wait": {},  # the cards are not down yet: the count waits for the Godfather
+    "watch": {"thrower": (OPT_NAME, True), "target": (OPT_NAME, False)},  # the camera cued for a throw (null: stop)
     "claim": {"cards": (CARD_MAP, True)},  # cards entered on a page (null: taken back); see Relay.claim
 }
 

@@ -170,10 +170,23 @@ def godfather_view(session: Session, version: int, links: dict[str, str]) -> dic
     view["uses"] = _card_forms(session)
     view["card_names"] = _card_names(referee.game, advanced=True)
     view["inputs"] = session.history.count
-    last = session.history.last()
-    view["undo"] = {"can": last is not None, "what": describe(last.input) if last else session.history.why_not()}
+    why_not = session.why_no_undo()
+    last = session.history.last() if why_not is None else None
+    view["undo"] = {"can": last is not None, "what": describe(last.input) if last else why_not}
     view["auto"] = only_answer(session) is not None
+    view["camera"] = _camera(session)
     return view
+
+
+def _camera(session: Session) -> dict[str, Any]:
+    """Whether the Godfather cues the camera before each throw, whom it watches now, and why it gave
+    no verdict on the last throw cued (one line), if it did not."""
+    watch = session.watch
+    return {
+        "throws": session.watches_throws(),
+        "watching": None if watch is None else {"thrower": watch.thrower, "target": watch.target},
+        "note": session.camera_note,
+    }
 
 
 def _card_forms(session: Session) -> dict[str, dict[str, Any]]:

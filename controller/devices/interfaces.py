@@ -110,4 +110,7 @@ class Speaker(Protocol):
         A new call supersedes a sequence still playing.
         """
 
+    def finish(self, timeout: float) -> None:
+        """Wait (``timeout`` seconds at most) until what is playing has been heard to its end."""
+
     def close(self) -> None: ...

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpiozero.exc import BadPinFactory
+from gpiozero.exc import BadPinFactory, PinFactoryFallback
 from gpiozero.pins import Factory
 
-from ..errors import HubError
+from ..errors import DeviceError, HubError
 from .clock import Clock, ManualClock, MonotonicClock
 from .interfaces import CountLights, SeatLights, Speaker, TiltSource
 from .judge import StandeeJudge
@@ -28,6 +30,43 @@ if TYPE_CHECKING:
     from .hub_backend import HubBackend
 
 log = logging.getLogger(__name__)
+
+DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+"""The board's name as the kernel reads it from the device tree ("Raspberry Pi 5 Model B Rev 1.0")."""
+
+
+class NoGpioPins(DeviceError, RuntimeError):
+    """No pin library can drive the GPIO pins. ``on_pi`` tells a Raspberry Pi whose pins cannot be
+    opened (permissions, a missing library) from a machine without them."""
+
+    def __init__(self, message: str, *, on_pi: bool) -> None:
+        super().__init__(message)
+        self.on_pi = on_pi
+
+
+def board_model(path: Path | None = None) -> str | None:
+    """The Raspberry Pi model this runs on, or None when it is not a Raspberry Pi."""
+    try:
+        with open(path or DEVICE_TREE_MODEL, "rb") as f:
+            model = f.read(256).rstrip(b"\0").decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return model if "Raspberry Pi" in model else None
+
+
+def _no_gpio_pins(reasons: list[str]) -> NoGpioPins:
+    """Why gpiozero found no pin library, in one line: on a Pi, its reasons (a permission, a
+    library the environment cannot see), never an advice to simulate the pins."""
+    model = board_model()
+    if model is None:
+        return NoGpioPins("no GPIO pins here (not a Raspberry Pi): set GPIOZERO_PIN_FACTORY=mock to simulate them,"
+                          " or devices.backend = \"hub\"", on_pi=False)
+    why = "; ".join(dict.fromkeys(" ".join(r.split()) for r in reasons)) or "no pin library could be loaded"
+    hints = ["is this user in the gpio group?",
+             "does the virtual environment see lgpio (made with --system-site-packages, or pip install lgpio)?"]
+    if ".lgd-nfy" in why:
+        hints.insert(0, "lgpio writes into the working directory: run from a folder this user may write, such as its home")
+    return NoGpioPins(f"the GPIO pins of this {model} cannot be opened ({why}): {' '.join(hints)}", on_pi=True)
 
 
 @dataclass
@@ -81,8 +120,16 @@ def open_devices(
     if pin_factory is None and mock_pins:
         pin_factory = ClockedMockFactory(clock)
         closers.append(pin_factory.close)
+    fallbacks: list[warnings.WarningMessage] = []
     try:
-        tilt, lights, count_lights = _open_backend(config, clock, pin_factory, closers)
+        with warnings.catch_warnings(record=True) as fallbacks:  # gpiozero's search for a pin library:
+            warnings.simplefilter("always", PinFactoryFallback)  # for the log, not the player's terminal
+            tilt, lights, count_lights = _open_backend(config, clock, pin_factory, closers)
+        for fallback in fallbacks:
+            if issubclass(fallback.category, PinFactoryFallback):
+                log.debug("%s", fallback.message)
+            else:
+                warnings.warn_explicit(fallback.message, fallback.category, fallback.filename, fallback.lineno)
         speaker = _open_speaker(config, clock, pin_factory)
         closers.append(speaker.close)
         judge = StandeeJudge(
@@ -95,12 +142,10 @@ def open_devices(
             seats=config.seats,
         )
         closers.append(judge.close)
-    except BadPinFactory:
+    except BadPinFactory as exc:
         _close_all(closers)
-        raise RuntimeError(
-            "no GPIO pins here (not a Raspberry Pi?): set GPIOZERO_PIN_FACTORY=mock to simulate them,"
-            " or devices.backend = \"hub\""
-        ) from None
+        reasons = [str(f.message) for f in fallbacks if issubclass(f.category, PinFactoryFallback)]
+        raise _no_gpio_pins(reasons or [str(exc)]) from None
     except Exception:
         _close_all(closers)
         raise

@@ -115,6 +115,20 @@ def load_config(path: str | Path | None = None, *, defaults: Path = DEFAULT_PINO
     return build_config(data, where=" + ".join(str(s) for s in sources), sources=tuple(sources))
 
 
+TABLE_SECTIONS = ("game", "camera", "console", "log")
+"""The sections of a table configuration (``hardware/table.toml``) that are not about the devices."""
+
+
+def table_devices(sections: dict[str, Any], *, seats: int, language: str, where: str) -> DevicesConfig:
+    """The devices of a table configuration: the default pin map with the file's device ``sections`` over it,
+    for ``seats`` seats speaking ``language`` unless those sections say otherwise."""
+    overrides = {section: dict(values) for section, values in sections.items()}
+    overrides.setdefault("devices", {}).setdefault("seats", seats)
+    overrides.setdefault("sound", {}).setdefault("language", language)
+    data = merge(merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT)), overrides, where=where)
+    return build_config(data, where=f"{DEFAULT_PINOUT} + {where}", sources=(DEFAULT_PINOUT,))
+
+
 def _get(data: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...], *, where: str, default: Any = None):
     value = data.get(section, {}).get(key, default)
     if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind):

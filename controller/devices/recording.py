@@ -92,5 +92,8 @@ class RecordingSpeaker:
                 raise ValueError(f"no prepared sound {unknown[0]!r}")
         self.played.append(Played(self._clock.now(), tuple(clips)))
 
+    def finish(self, timeout: float) -> None:
+        """Nothing plays: nothing to wait for."""
+
     def close(self) -> None:
         pass

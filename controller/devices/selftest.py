@@ -1,9 +1,15 @@
 """``selftest``: blink each seat LED, light the count LEDs, play each sound, show each tilt sensor live.
 
-Runs on the Pi's pins, or on mock pins (``--mock``, or by itself when there are
-no GPIO pins) where it also plays a short scripted round of standee moves so the
-live view has something to show.  On mock pins a machine without ALSA's ``aplay``
-lists the sounds instead of playing them; on the Pi a missing ``aplay`` is an error.
+Runs on the Pi's pins, on the USB sensor hub, or on mock pins (``--mock``, or by itself on a
+machine that is not a Raspberry Pi) where it also plays a short scripted round of standee moves
+so the live view has something to show; a selftest on mock pins that ``--mock`` did not ask for
+tested nothing real and does not pass.  On a Raspberry Pi whose pins cannot be opened it says why
+and stops.  On mock pins a machine without ALSA's ``aplay`` lists the sounds instead of playing
+them; on the Pi a missing ``aplay`` is an error.
+
+``--config`` takes a device configuration (sections of ``hardware/pinout.toml``) or the table's
+own configuration (``table.toml``, read as ``play`` reads it: its device sections, its players'
+count as the seats, its language).
 
 Seats are numbered as on the standee bases (:mod:`controller.seats`): seat 0 is the first
 entry of ``tilt.pins`` and ``seat_leds.pins``.
@@ -13,20 +19,18 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import shutil
 import sys
 import time
-import warnings
 from dataclasses import replace
+from pathlib import Path
 from typing import TextIO
 
-from gpiozero.exc import PinFactoryFallback
-
+from ..errors import CashNGunsError
 from ..seats import seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
-from .opening import TableDevices, open_devices
-from .pinout import check_pins, load_config
+from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices
+from .pinout import TABLE_SECTIONS, DevicesConfig, check_pins, load_config, read_toml, table_devices
 from .simulation import ClockedMockFactory
 from .vocabulary import CLIP_KEYS, LANGUAGES
 
@@ -40,8 +44,11 @@ def _parser() -> argparse.ArgumentParser:
                     + TILT_NOTE,
     )
     parser.add_argument("--config", metavar="FILE",
-                        help="device configuration overriding hardware/pinout.toml (default: $CASHNGUNS_DEVICES, or none)")
-    parser.add_argument("--mock", action="store_true", help="use mock pins even on a Pi (default: mock pins only where there are no GPIO pins)")
+                        help="the table's configuration (table.toml), or a device configuration overriding hardware/pinout.toml"
+                             " (default: $CASHNGUNS_DEVICES, or none)")
+    parser.add_argument("--mock", action="store_true",
+                        help="use mock pins even on a Pi (default: mock pins only on a machine that is not a Raspberry Pi,"
+                             " and then the selftest does not pass: it tested nothing real)")
     parser.add_argument("--lang", "--language", dest="language", choices=LANGUAGES,
                         help="the speaker's language (default: the configured one, sound.language)")
     parser.add_argument("--sound", choices=("aplay", "buzzer", "none"),
@@ -83,8 +90,32 @@ class _Report:
         self.say(f"  FAULT {fault.describe()}")
 
 
+HUB_WAIT = 5.0
+"""Seconds the selftest waits for the hub's first answer before it goes on."""
+
+
+def _load(path: str | None) -> DevicesConfig:
+    """A device configuration, or the devices of a table configuration (a file with a [game] section)."""
+    if path is None:
+        return load_config(path)
+    data = read_toml(Path(path).expanduser())
+    game = data.get("game")
+    if game is None:
+        return load_config(path)
+    # the table's own configuration: its device sections over the default pin map, as `play` reads them, so the
+    # devices tested are the game's (one seat per player)
+    players = game.get("players") if isinstance(game, dict) else None
+    if not isinstance(players, list) or not players:
+        raise ValueError(f"{path}: game.players: a list of player names, clockwise from seat 0")
+    language = game.get("language", "en")
+    if not isinstance(language, str):
+        raise ValueError(f"{path}: game.language: a language code, such as en")
+    sections = {name: values for name, values in data.items() if name not in TABLE_SECTIONS}
+    return table_devices(sections, seats=len(players), language=language, where=str(path))
+
+
 def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:
-    config = load_config(args.config)
+    config = _load(args.config)
     sound = replace(
         config.sound,
         language=args.language or config.sound.language,
@@ -92,15 +123,13 @@ def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:
     )
     config = replace(config, sound=sound)
     check_pins(config, where="selftest")
-    mock = args.mock or os.environ.get("GPIOZERO_PIN_FACTORY") == "mock"
+    mock = args.mock or mock_pins_requested()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PinFactoryFallback)
-            return open_devices(_without_aplay(config, out) if mock else config, mock_pins=True if args.mock else None)
-    except RuntimeError as error:
-        if mock or config.backend != "gpio" or "no GPIO pins" not in str(error):
+        return open_devices(_without_aplay(config, out) if mock else config, mock_pins=True if args.mock else None)
+    except NoGpioPins as error:
+        if mock or config.backend != "gpio" or error.on_pi:
             raise
-        print(f"{str(error).split(':')[0]}: using mock pins", file=out)
+        print("no GPIO pins here (not a Raspberry Pi): using mock pins, so nothing real is tested", file=out)
         return open_devices(_without_aplay(config, out), mock_pins=True)
 
 
@@ -117,16 +146,28 @@ def _pause(seconds: float) -> None:
         time.sleep(seconds)
 
 
+def _hub_answered(devices: TableDevices) -> bool:
+    """Whether the hub has told the state of any seat (it does so as soon as it answers)."""
+    return any(devices.tilt.upright(seat) is not None for seat in range(devices.config.seats))
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     devices = _open(args, out)
     factory = devices.pin_factory if isinstance(devices.pin_factory, ClockedMockFactory) else None
+    unasked_mock = factory is not None and not (args.mock or mock_pins_requested())
     config = devices.config
+    hub = config.backend == "hub"
     report = _Report(out, config.seats)
     with devices:
         devices.judge.on_fault(report.fault)
         devices.tilt.on_event(report.tilt)
-        report.say(f"devices: {config.backend} backend, {config.seats} seats, sound {config.sound.output}"
-                   f" ({config.sound.language}){', mock pins' if factory else ''}")
+        report.say(f"devices: {config.backend} backend{f' at {config.hub_url}' if hub else ''}, {config.seats} seats,"
+                   f" sound {config.sound.output} ({config.sound.language}){', mock pins' if factory else ''}")
+        if hub:
+            deadline = time.monotonic() + HUB_WAIT
+            while not _hub_answered(devices) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            report.say(f"hub at {config.hub_url}: {'answered' if _hub_answered(devices) else f'no answer in {HUB_WAIT:g} s'}")
 
         report.say("seat LEDs, one by one:")
         for seat in range(config.seats):
@@ -150,6 +191,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             _pause(args.step)
 
         report.say("sounds:")
+        check = getattr(devices.speaker, "check", None)
+        silent = check() if callable(check) else None  # aplay's exit code and error, on a silent clip
+        if silent is not None:
+            report.say(f"  {silent}")
         seconds = getattr(devices.speaker, "seconds", None)
         for key in CLIP_KEYS:
             report.say(f"  {key}")
@@ -171,13 +216,23 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             _pause(args.watch)
 
     missing = [seat for seat in range(config.seats) if seat not in report.ever_up]
+    silent_hub = hub and not report.ever_up and all(state is None for state in report.state)
+    if silent_hub:  # no seat's wiring is at fault: the hub itself never answered
+        report.say(f"hub at {config.hub_url}: never answered, so no seat could be read (is it plugged in, its firmware"
+                   " installed and devices.hub_url its port? `cashnguns hub watch PORT` shows what it says)")
+        missing = []
     for seat in missing:
         report.say(f"{seat_label(seat)}: never read upright (check its wire and plug; an empty base reads upright,"
                    " so this is not a missing standee)")
     for fault in report.faults:
         if not fault.cleared:
             report.say(f"fault: {fault.describe()}")
-    ok = not missing and not any(not f.cleared for f in report.faults)
+    if silent is not None:
+        report.say(f"sound: {silent}")
+    ok = not missing and not silent_hub and not any(not f.cleared for f in report.faults) and silent is None
+    if ok and unasked_mock:
+        report.say("selftest ran on mock pins (no GPIO pins here): nothing real was tested; --mock runs it on mock pins on purpose")
+        return 1
     report.say("selftest passed" if ok else "selftest found problems")
     return 0 if ok else 1
 
@@ -205,7 +260,7 @@ def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         return run(args, sys.stdout)
-    except (ValueError, RuntimeError) as error:
+    except (ValueError, RuntimeError, CashNGunsError) as error:
         hint = " (here: --sound buzzer or --sound none)" if "aplay not found" in str(error) else ""
         print(f"selftest: {error}{hint}", file=sys.stderr)
         return 2

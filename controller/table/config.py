@@ -15,15 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors, files
-from ..devices.pinout import (
-    DEFAULT_PINOUT,
-    HARDWARE_DEFAULTS,
-    MAX_BYTES,
-    DevicesConfig,
-    build_config,
-    merge,
-    read_toml,
-)
+from ..devices.pinout import HARDWARE_DEFAULTS, MAX_BYTES, TABLE_SECTIONS, DevicesConfig, table_devices
 from ..rules import RuleSet
 from ..rules.rulesets import SEATINGS, SPECS
 
@@ -45,9 +37,11 @@ class ConfigError(errors.ConfigError, ValueError):
 
 @dataclass(frozen=True)
 class CameraConfig:
-    source: str = "none"  # "none", "webcam:N", "picamera", "clips:FOLDER"
+    source: str = "none"  # "none", "webcam:N" (or "webcam:/dev/videoN"), "picamera"
     calibration: Path | None = None
-    ask_godfather_below: float = 0.6
+    ask_godfather_below: float = 0.6  # a throw verdict or an aim read less sure than this goes to the Godfather
+    exposure_ms: float | None = None  # None: the camera's default (vision.sources.CameraSettings: 8 ms)
+    gain: float | None = None  # None: the camera's default (1)
 
 
 @dataclass(frozen=True)
@@ -73,13 +67,9 @@ class TableConfig:
 
     def devices(self) -> DevicesConfig:
         """The device configuration: the default pin map, with this file's device sections over it."""
-        overrides = {section: dict(values) for section, values in self.device_overrides.items()}
-        overrides.setdefault("devices", {}).setdefault("seats", len(self.players))
-        overrides.setdefault("sound", {}).setdefault("language", self.language)
         where = str(self.source) if self.source else "table configuration"
         try:
-            data = merge(merge({}, read_toml(DEFAULT_PINOUT), where=str(DEFAULT_PINOUT)), overrides, where=where)
-            return build_config(data, where=f"{DEFAULT_PINOUT} + {where}", sources=(DEFAULT_PINOUT,))
+            return table_devices(self.device_overrides, seats=len(self.players), language=self.language, where=where)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
 
@@ -102,7 +92,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
     def fail(key: str, what: str) -> ConfigError:
         return ConfigError(f"{where}: {key}: {what}")
 
-    known = {"game", "camera", "console", "log", *DEVICE_SECTIONS}
+    known = {*TABLE_SECTIONS, *DEVICE_SECTIONS}
     for section, value in data.items():
         if section not in known:
             raise fail(section, f"unknown section (known: {', '.join(sorted(known))})")
@@ -152,11 +142,22 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         raise fail("camera.ask_godfather_below", "a number from 0 to 1")
     if calibration and source is not None:
         calibration = (source.parent / calibration).resolve()
+    settings: dict[str, float] = {}
+    for key in ("exposure_ms", "gain"):
+        if key in camera:
+            why = _camera_setting_problem(key, camera[key])
+            if why:
+                raise fail(f"camera.{key}", why)
+            settings[key] = float(camera[key])
+    unknown = set(camera) - {"source", "calibration", "ask_godfather_below", "exposure_ms", "gain"}
+    if unknown:
+        raise fail(f"camera.{sorted(unknown)[0]}", "unknown key (known: ask_godfather_below, calibration, exposure_ms, "
+                   "gain, source)")
     source_name = camera.get("source", "none")
-    if not isinstance(source_name, str) or not (
-        source_name in ("none", "picamera") or source_name.startswith(("webcam:", "clips:", "sim"))
-    ):
-        raise fail("camera.source", 'none, picamera, webcam:N, clips:FOLDER or sim')
+    if not _camera_source(source_name):
+        shown = repr(source_name)[:60] if isinstance(source_name, str) else "not a string"
+        raise fail("camera.source", f"{shown} is not a camera: none, picamera or webcam:N (N: the webcam's number, "
+                   "or its device path such as /dev/video0)")
     console = data.get("console", {})
     port = console.get("port", 8080)
     if not isinstance(port, int) or not 0 <= port <= 65535:
@@ -177,13 +178,30 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
         bank=bank,
         seed=seed,
         language=language,
-        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(ask)),
+        camera=CameraConfig(source_name, Path(calibration) if calibration else None, float(ask), **settings),
         console_host=host,
         console_port=port,
         log_dir=log_dir,
         device_overrides={k: dict(v) for k, v in data.items() if k in DEVICE_SECTIONS},
         source=source,
     )
+
+
+def _camera_setting_problem(key: str, value: object) -> str | None:
+    """What is wrong with ``[camera] key`` (``exposure_ms``, ``gain``): the camera's own check."""
+    from vision.sources import CameraSettings  # OpenCV is loaded only for a file that sets them
+
+    return CameraSettings().problem(key, value, shown=repr(value) if isinstance(value, str) else None)
+
+
+def _camera_source(value: object) -> bool:
+    """Whether ``value`` names a camera a table can open (a simulated game films its own, whatever it names)."""
+    if not isinstance(value, str):
+        return False
+    if value in ("none", "picamera"):
+        return True
+    device = value.removeprefix("webcam:")
+    return value.startswith("webcam:") and (device.isdigit() or (device.startswith("/dev/") and device.isprintable()))
 
 
 def _check_names(names: list[str], fail: Callable[[str, str], ConfigError]) -> None:

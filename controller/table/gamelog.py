@@ -14,10 +14,14 @@ played (the table's settings, the bots' seed...).  Then, in order:
 - ``{"seq": n, "undo": k}``: the input of line ``seq`` ``k`` was taken back (see :mod:`.undo`):
   reading the log drops it.
 
-A line is written, flushed and ``fsync``-ed before the input is applied, so after a crash
-or a pulled plug every input that had an effect is in the log, once.  A last line cut short
-by the crash was never acted on and is dropped when the log is read again.  Only one
-controller writes a log at a time (an exclusive lock on the file).
+An input's line is written and ``fsync``-ed, with every line logged before it, before the input
+is applied, so after a crash or a pulled plug every input that had an effect is in the log, once.
+A standee's change is told on the devices' clock thread, whose count timers (LEDs, speaker) must
+not wait for the SD card: it is only numbered and queued there, and the log's own writer thread
+writes and syncs it a moment later (always before the next input's line).  A last line cut short
+by the crash was never acted on and is dropped when the log is read again.  Any thread may log:
+each line gets its own ``seq``, in the order of the file.  Only one controller writes a log at a
+time (an exclusive lock on the file).
 
 Any other damage (a line that is not JSON, not an entry, a number where an object belongs) is an
 error naming the file and the line: a damaged log is never read as if it were whole.  With
@@ -30,6 +34,7 @@ import fcntl
 import json
 import logging
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,13 +72,27 @@ class LoggedGame:
 
 
 class GameLog:
-    """An open game log, appended to with :meth:`input` and :meth:`seen`."""
+    """An open game log, appended to with :meth:`input`, :meth:`undo` and :meth:`seen`.
+
+    Safe to use from several threads: each line gets its own ``seq``, and lines are in the file in
+    the order of their ``seq``.  An input (or an undo) is written and synced before :meth:`input`
+    returns, together with every line logged before it.  A line logged with ``queued`` (a standee's
+    change, told on the devices' clock thread, whose count timers must not wait for the SD card) is
+    written and synced by the log's own writer thread a moment later, and always before any line
+    logged after it.
+    """
 
     def __init__(self, path: Path, handle: TextIO, next_seq: int) -> None:
         self.path = path
-        self._file = handle
-        self._seq = next_seq
+        self._file = handle  # written through its descriptor (``os.write``), never through its buffer
         self.earlier: list[dict[str, Any]] = []  # the observations already logged when it was reopened
+        self._lock = threading.Condition()  # the next seq, and the queue of lines the writer has not written
+        self._seq = next_seq
+        self._queue: list[bytes] = []
+        self._closed = False
+        self._io = threading.Lock()  # one writer of the file at a time (taken before ``_lock``, never after)
+        self._writer: threading.Thread | None = None
+        self._warned = False
 
     @classmethod
     def create(cls, path: str | Path, header: dict[str, Any]) -> GameLog:
@@ -86,8 +105,9 @@ class GameLog:
         except OSError as exc:
             raise LogError(f"{path}: cannot create the game log: {exc.strerror}") from None
         game_log = cls(path, handle, 1)
-        game_log._lock()
-        game_log._write({"format": FORMAT, **header})
+        game_log._lock_file()
+        with game_log._io:
+            game_log._write([_line({"format": FORMAT, **header})])
         return game_log
 
     @classmethod
@@ -101,53 +121,124 @@ class GameLog:
             raise LogError(f"{path}: cannot open the game log: {exc.strerror}") from None
         game_log = cls(path, handle, game.next_seq)
         game_log.earlier = list(game.seen)
-        game_log._lock()
-        os.fchmod(handle.fileno(), 0o600)  # the table's user only
-        handle.seek(0, os.SEEK_END)
-        size = handle.tell()
+        game_log._lock_file()
+        fd = handle.fileno()
+        os.fchmod(fd, 0o600)  # the table's user only
+        size = os.lseek(fd, 0, os.SEEK_END)
         valid = _valid_length(path)
         if valid < size:  # a line cut short by a crash: it was never acted on
             log.warning("%s: dropping an unfinished last line (%d bytes)", path, size - valid)
-            handle.truncate(valid)
-            handle.seek(valid)
+            os.ftruncate(fd, valid)
+            os.lseek(fd, valid, os.SEEK_SET)
         return game_log, game
 
-    def _lock(self) -> None:
+    def _lock_file(self) -> None:
         try:
             fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self._file.close()
             raise LogBusy(f"{self.path}: another controller is writing this game log") from None
 
-    def _write(self, entry: dict[str, Any]) -> None:
-        self._file.write(json.dumps(entry, separators=(",", ":")) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
-
     def input(self, data: dict[str, Any]) -> int:
-        """Log an input before it is applied; returns its ``seq``."""
-        self._write({"seq": self._seq, "input": data})
-        self._seq += 1
-        return self._seq - 1
+        """Log an input before it is applied (written and synced when this returns); returns its ``seq``."""
+        return self._synced({"input": data})
 
     def undo(self, seq: int) -> None:
-        """Log that the input of line ``seq`` was taken back."""
-        self._write({"seq": self._seq, "undo": seq})
-        self._seq += 1
+        """Log that the input of line ``seq`` was taken back (written and synced when this returns)."""
+        self._synced({"undo": seq})
 
-    def seen(self, data: dict[str, Any]) -> None:
-        """Log a sensor observation."""
-        self._write({"seq": self._seq, "seen": data})
-        self._seq += 1
+    def seen(self, data: dict[str, Any], *, queued: bool = False) -> None:
+        """Log a sensor observation.  With ``queued`` it is only numbered and queued here (no wait for
+        the SD card): the log's writer thread writes and syncs it a moment later, and before the next
+        input in any case.  A queued observation after :meth:`close` is dropped."""
+        if not queued:
+            self._synced({"seen": data})
+            return
+        with self._lock:
+            if self._closed:
+                log.debug("%s: closed; not logged: %s", self.path, data)
+                return
+            self._queue.append(_line({"seq": self._seq, "seen": data}))
+            self._seq += 1
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_queued, name="game-log", daemon=True)
+                self._writer.start()
+            self._lock.notify()
+
+    def _synced(self, entry: dict[str, Any]) -> int:
+        """Write ``entry`` (numbered) after the lines queued before it, and sync them all."""
+        with self._io:
+            with self._lock:
+                if self._closed:
+                    raise LogError(f"{self.path}: the game log is closed")
+                seq = self._seq
+                lines, self._queue = [*self._queue, _line({"seq": seq, **entry})], []
+                self._seq += 1
+            self._write(lines)
+        return seq
+
+    def _write_queued(self) -> None:
+        """The writer thread: writes and syncs the queued lines, as many at a time as have come."""
+        while True:
+            with self._lock:
+                while not self._queue and not self._closed:
+                    self._lock.wait()
+                if self._closed:
+                    return  # close() writes what is left
+            with self._io:
+                with self._lock:
+                    lines, self._queue = self._queue, []
+                if not lines:
+                    continue
+                try:
+                    self._write(lines)
+                except LogError as exc:
+                    if not self._warned:  # the next input says it again if the card is still failing
+                        log.warning("%s (%d sensor observations not logged)", exc, len(lines))
+                        self._warned = True
+
+    def _write(self, lines: list[bytes]) -> None:
+        """Write ``lines`` and sync them (the ``_io`` lock held); a write that fails is taken back
+        whole, so that no half line is left for the next one to follow."""
+        fd = self._file.fileno()
+        data = b"".join(lines)
+        start = os.lseek(fd, 0, os.SEEK_CUR)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+                os.lseek(fd, start, os.SEEK_SET)
+            except OSError:
+                pass
+            raise LogError(f"{self.path}: cannot write the game log: {exc.strerror or exc}") from None
 
     def close(self) -> None:
-        """Sync and close (a line whose write Ctrl-C cut between its write and its sync is synced here)."""
-        if not self._file.closed:
+        """Write what is queued, sync and close.  Safe to call again."""
+        with self._io:
+            with self._lock:
+                if self._closed:
+                    return
+                self._closed = True
+                lines, self._queue = self._queue, []
+                self._lock.notify_all()
             try:
-                self._file.flush()
-                os.fsync(self._file.fileno())
+                if lines:
+                    self._write(lines)
+                else:
+                    os.fsync(self._file.fileno())
             finally:
                 self._file.close()
+        writer = self._writer
+        if writer is not None and writer is not threading.current_thread():
+            writer.join(timeout=5.0)
+
+
+def _line(entry: dict[str, Any]) -> bytes:
+    return (json.dumps(entry, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def _valid_length(path: Path) -> int:

@@ -10,11 +10,12 @@ to the same log.  The game record is written from the referee when the game ends
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..errors import CashNGunsError, RulesError, TableInputError
 from ..record import replay, result
 from ..record.generator import deal_loot
 from ..record.schema import Record, RecordError, from_dict
+from ..rules import RuleSet
 from . import config as table_config
 from . import inputs as I
 from .bots import Bots
@@ -54,7 +56,7 @@ class Setup:
                 "bank": c.bank,
                 "language": c.language,
                 "options": c.options,
-                "source": str(c.source) if c.source else None,
+                "source": os.path.abspath(c.source) if c.source else None,  # its hardware, read again on resume
             },
             "seed": self.seed,
             "simulate": self.simulate,
@@ -104,7 +106,7 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
     if setup.camera:
         from .camera import SimulatedCamera
 
-        camera = SimulatedCamera(setup.seed)
+        camera = SimulatedCamera(setup.seed, ask_godfather_below=setup.config.camera.ask_godfather_below)
         bots.reachable = camera.reachable
     session = Session(
         referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,
@@ -119,24 +121,27 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
 def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress, console):
     """Real devices (Pi pins or the USB hub), the real camera, and the Godfather's console."""
     from ..devices.opening import open_devices
+    from ..devices.speakers import AplaySpeaker
 
     if console is None:
         raise RuntimeError("a table with real players needs the Godfather's console")
     closers = []
     devices = open_devices(setup.config.devices())
     closers.append(devices.close)
-    camera = None
-    spec = setup.config.camera
-    if spec.source != "none":
-        from .camera import LiveCamera
+    from .camera import open_live_camera
 
-        try:
-            camera = LiveCamera.open(spec.source, spec.calibration)
-        except Exception as exc:  # no camera: the Godfather judges every throw
-            say(f"The camera is not available ({exc}): the Godfather judges the throws.")
-        else:
-            closers.append(camera.close)
+    camera, camera_note = open_live_camera(setup.config.camera, clock=devices.clock.now,
+                                           count_interval=devices.config.timing.count_interval,
+                                           yakuzas=setup.config.ruleset is RuleSet.YAKUZAS)
+    if camera is not None:
+        closers.append(camera.close)
     session = Session(referee, source=_ConsoleNotAttached(), devices=devices, camera=camera, game_log=game_log, say=say, progress=progress)
+    speaker = devices.speaker
+    if isinstance(speaker, AplaySpeaker):  # a silent table is told at once, and on the console
+        speaker.on_problem = session.say
+        speaker.check()
+    if camera_note:
+        session.say(camera_note)  # kept in the game's story: the console shows it
     session.source, stop = console(session)
     closers.append(stop)
     return session, closers
@@ -194,16 +199,24 @@ class HubScript:
             time.sleep(delay)
 
 
+FINAL_HOLD_SECONDS = 300.0
+"""How long a real table's console shows the final scores after the game before the table closes."""
+
+
 def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None,
-          notices: tuple[str, ...] = ()) -> Referee:
+          notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
+          final_hold: float = 0.0) -> Referee:
     """Start a new game, logged to ``log_path``, and play it to the end.
 
-    ``notices`` are said first, so that the console shows them too (a damaged log moved aside...)."""
+    ``notices`` are said first, so that the console shows them too (a damaged log moved aside...).
+    ``on_over`` is told the referee as soon as the game is over (the record is written then); at a
+    real table the console then keeps showing the final state for ``final_hold`` seconds."""
     record = new_record(setup.config, setup.seed)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     game_log = GameLog.create(log_path, setup.header(record))
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, notices=notices)
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, notices=notices,
+              on_over=on_over, final_hold=final_hold)
     except BaseException:
         game_log.close()
         if not read(log_path).inputs:  # the table never started: no game to resume
@@ -214,17 +227,29 @@ def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float
 
 
 def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None,
-           salvage: bool = False, on_setup: Callable[[Setup], None] | None = None) -> Referee:
+           salvage: bool = False, on_setup: Callable[[Setup], None] | None = None,
+           table: table_config.TableConfig | None = None, on_over: Callable[[Referee], None] | None = None,
+           final_hold: float = 0.0, on_going: Callable[[], None] | None = None) -> Referee:
     """Bring a game back from its log at the step it was at, and (with ``play``) play it to the end.
 
     ``console``, if given, is called with the game's setup (its console tokens) and returns the
     console factory of :func:`open_table`; ``on_setup`` is told the setup read from the log.
+    ``table``: the table's hardware (devices, camera, console, log folder) to go on with; by default
+    the configuration file the game was started with, read again. The game itself (rule set,
+    players, bank, language, options) is always the log's.
+
+    ``on_over`` and ``final_hold``: as for :func:`start`.  ``on_going`` is told once the log was read
+    back and replayed: what fails after that (a write error...) is not damage of the log.
 
     With ``salvage``, a damaged log goes on from the last input that replays cleanly: the whole
     log is first kept aside (its name and what is dropped are said), then cut after that input.
     """
     logged = read(log_path, salvage=salvage)
     setup, record = setup_from_header(logged.header, log_path)
+    if table is None:
+        table = _started_with(logged.header, say, real=not setup.simulate, where=log_path)
+    if table is not None:
+        setup = replace(setup, config=with_game_of(setup.config, table))
     if on_setup is not None:
         on_setup(setup)
     if console is not None:
@@ -256,41 +281,82 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
             f"{why.removeprefix(f'{log_path}: ')}; the whole damaged log is kept as {aside}.")
     say(f"Going on with the game in {log_path} at round {referee.prompt().round}, step {referee.step.value}, "
         f"after {replayed} inputs.")
-    if not play or referee.step is Step.OVER:
+    if not play:
         return referee
+    if referee.step is Step.OVER:  # stopped before its over line was written: the game ends now
+        if not any(entry.get("over") for entry in logged.seen):
+            game_log, _ = GameLog.reopen(log_path)
+            try:
+                game_log.seen({"over": True})  # else the next `play` would resume it again, and again
+            finally:
+                game_log.close()
+        return referee
+    if on_going is not None:
+        on_going()
     game_log, _ = GameLog.reopen(log_path)
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console)
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, on_over=on_over,
+              final_hold=final_hold)
     finally:
         game_log.close()
     return referee
 
 
 def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None,
-          notices: tuple[str, ...] = ()) -> None:
+          notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
+          final_hold: float = 0.0) -> None:
     session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace,
                                   console=console)
     for notice in notices:
         session.say(notice)
-    try:
-        session.run()
+    def over() -> None:  # before the finale's announcements: a Ctrl-C during them loses nothing
         game_log.seen({"over": True})
+        if on_over is not None:
+            on_over(referee)
+
+    try:
+        session.run(on_over=over)
+        if not setup.simulate and final_hold > 0:
+            _hold(session, final_hold)
     finally:
+        session.close()  # first: a camera watching a throw lets go of it before the camera is closed
         for close in reversed(closers):
             close()
 
 
-def unfinished_log(folder: Path) -> tuple[Path, str | None] | None:
+def _hold(session: Session, seconds: float) -> None:
+    """The game is over: the console keeps showing its final state for ``seconds`` (Ctrl-C or the
+    service's stop ends it sooner), then the table closes and the service starts the next game."""
+    minutes = f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
+    session.say(f"The console shows the final scores for {minutes} (Ctrl-C ends this sooner); then the table "
+                "closes, and the service starts the next game with new links (the Godfather's is printed).")
+    session.changed()
+    try:
+        time.sleep(seconds)
+    except KeyboardInterrupt:  # the game is over and kept: stopping now loses nothing
+        log.info("the final scores' display was stopped")
+
+
+def unfinished_log(folder: Path, *, simulate: bool | None = None) -> tuple[Path, str | None] | None:
     """The newest game log in ``folder`` whose game did not end (a crash, a power cut), if any,
-    with what is wrong with it (``None`` for a log that reads whole)."""
+    with what is wrong with it (``None`` for a log that reads whole).
+
+    ``simulate`` (True or False): only a game of that kind, simulated or at a real table; the
+    other kind's unfinished games are left where they are (``resume LOG`` goes on with them).
+    A log whose header does not say its kind is taken (it cannot be resumed: it is moved aside)."""
     logs = sorted(Path(folder).glob("*.log"), key=_mtime, reverse=True)
     for path in logs:
         try:
             game = read(path, salvage=True)
         except LogError as exc:  # not even its header reads
             return path, str(exc).removeprefix(f"{path}: ")
-        if not any(entry.get("over") for entry in game.seen):
-            return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
+        if any(entry.get("over") for entry in game.seen):
+            continue
+        kind = game.header.get("simulate") if isinstance(game.header, dict) else None
+        if simulate is not None and isinstance(kind, bool) and kind is not simulate:
+            log.info("%s: an unfinished %s game, left for `resume`", path, "simulated" if kind else "real")
+            continue
+        return path, (game.damage.removeprefix(f"{path}: ") if game.damage else None)
     return None
 
 
@@ -330,6 +396,35 @@ def setup_from_header(header: dict[str, Any], where: Path) -> tuple[Setup, Recor
         what = f"no {exc}" if isinstance(exc, KeyError) else str(exc)
         raise LogError(f"{where}: line 1: not a usable game log header ({what})") from None
     return setup, record
+
+
+def with_game_of(game: table_config.TableConfig, table: table_config.TableConfig) -> table_config.TableConfig:
+    """``table``'s hardware (devices, camera, console, log folder) with ``game``'s game."""
+    return replace(table, ruleset=game.ruleset, players=game.players, super_powers=game.super_powers,
+                   objects=game.objects, free_seating=game.free_seating, bank=game.bank, language=game.language)
+
+
+def _started_with(header: dict[str, Any], say, *, real: bool, where: Path) -> table_config.TableConfig | None:
+    """The configuration file the game in ``header`` was started with, read again (its devices, camera
+    and console); ``None`` for a game started without one.  One that cannot be read: a simulated game
+    goes on with the default devices (said); a game at a real table is refused (``ConfigError``), for
+    the default devices are not its own: its sensors would be read on the wrong pins."""
+    table = header.get("table")
+    source = table.get("source") if isinstance(table, dict) else None
+    if not isinstance(source, str) or not source:
+        if real:
+            raise table_config.ConfigError(f"{where}: the game at a real table was started without a configuration "
+                                           "file: give the table's with --config FILE")
+        return None
+    try:
+        return table_config.load(source)
+    except table_config.ConfigError as exc:
+        if real:
+            raise table_config.ConfigError(f"{where}: the table's configuration cannot be read again ({exc}): "
+                                           "give it with --config FILE") from None
+        say(f"The table's configuration cannot be read again ({exc}): going on with the default devices and "
+            f"no camera (give it with --config FILE).")
+        return None
 
 
 def _flag(header: dict[str, Any], key: str, default: bool | None = None) -> bool:

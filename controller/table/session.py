@@ -6,7 +6,8 @@ needed (:meth:`Referee.prompt`) and gets it from where it comes at a table:
 - the counts from the devices (count LEDs and the speaker), the withdrawals from the
   tilt sensors' judge;
 - each shuriken throw from the camera, fused with the tilt sensors, and from the
-  Godfather when the camera is unsure, missing or failing;
+  Godfather when the camera is unsure, missing or failing (at a real table the Godfather
+  cues the camera before each throw: :meth:`Session.cue_throw`);
 - everything else from the Godfather's console, or from the bots.
 
 Every input is written to the game log (and synced) before it is applied; every standee
@@ -17,10 +18,11 @@ down), and the console's log of the game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -37,6 +39,11 @@ from .undo import History, adopt, describe
 
 log = logging.getLogger(__name__)
 INTERMISSION_SECONDS = 300.0
+BETWEEN_ROUNDS = 1.0  # seconds of quiet after a round's end, before the next round goes on
+SENSORS_GRACE_SECONDS = 3.0  # a sensor not read after this long (the hub not connected yet) is said, and waited for
+RESUME_LEAD_SECONDS = 5.0  # a game resumed at a count: the players are told this long before it
+READY_SECONDS = 15.0  # ... and the count waits this long at most for every standee to be where it should
+SPEAKER_SECONDS = 30.0  # the longest the table waits for an announcement to be heard to its end
 
 
 class InputSource(Protocol):
@@ -60,6 +67,7 @@ class CameraVerdict:
     reason: str = ""
     details: dict = field(default_factory=dict)
     frame: bytes | None = None  # the frame it was judged on (JPEG), for the Godfather to see
+    timed_out: bool = False  # armed, it saw no throw and nothing change before its timeout
 
 
 @dataclass
@@ -90,24 +98,51 @@ class AimCamera(Protocol):
 
 @runtime_checkable
 class CountWatcher(Protocol):
-    """A live camera that keeps the frames of the aim count from its start (for :meth:`AimCamera.read_aims`)."""
+    """A live camera that keeps the frames of the aim count from its start, and reads the aims of
+    the count whose "3" was at ``three_at`` (on the devices' clock, which gave the count)."""
 
     def watch(self) -> None: ...
+
+    def read_aims(
+        self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
+        truth: dict[int, tuple[int | None, bool]] | None = None, three_at: float | None = None,
+    ) -> CameraAims | None: ...
 
 
 class ThrowCamera(Protocol):
     """Judges one shuriken throw; ``None`` when it cannot (no camera, a failure)."""
 
     def judge(
-        self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None
+        self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None,
+        cancel: threading.Event | None = None,
     ) -> CameraVerdict | None:
-        """``truth`` (knocked, touched seats) is only known to a simulated camera."""
+        """``truth`` (knocked, touched seats) is only known to a simulated camera; ``cancel``, once
+        set, ends the watch (``None``)."""
 
 
-def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int]) -> tuple[CameraVerdict | None, str]:
+WATCH_SECONDS = 40.0  # a camera cued for a throw that gives no verdict in this long: the Godfather enters it
+
+
+@dataclass(eq=False)
+class ThrowWatch:
+    """The camera cued for one throw at a real table: it watches from before the throw until its verdict."""
+
+    thrower: str
+    target: str | None
+    seat: int
+    seats: int
+    number: int  # the throw's number for the camera: the round's, times 100, plus the throws before it
+    key: tuple[int, int, int]  # (round, inputs accepted, undos) when cued: the step it was cued at
+    cancel: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+    timer: threading.Timer | None = None
+
+
+def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int], *,
+         name: Callable[[int], str] = lambda seat: f"seat {seat}") -> tuple[CameraVerdict | None, str]:
     """The camera's verdict checked against the tilt sensors: a knocked standee trips its sensor.
 
-    Returns the verdict to use (``None``: the Godfather decides) and why.
+    Returns the verdict to use (``None``: the Godfather decides) and why (``name``: a seat's player).
     """
     if verdict is None:
         return None, "no camera verdict"
@@ -116,7 +151,13 @@ def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int])
     if knocked != down:
         return None, "the camera and the tilt sensors disagree"
     if verdict.needs_godfather:
-        return None, f"the camera is unsure ({verdict.reason})"
+        if verdict.reason != "judged":  # the whole throw is in doubt: say why
+            return None, f"the camera is unsure: {verdict.reason}"
+        seats = verdict.details.get("seats", {}) if isinstance(verdict.details, dict) else {}
+        doubted = sorted(int(s) for s, ev in seats.items()
+                         if isinstance(ev, dict) and ev.get("confidence", 1.0) <= verdict.confidence + 1e-9)
+        whose = " and ".join(f"{name(s)}'s standee" for s in doubted) or "a standee"
+        return None, f"the camera is unsure of {whose}"
     return verdict, "camera and sensors agree"
 
 
@@ -149,6 +190,8 @@ class Session:
         self.pace = pace
         self.refusals: list[str] = []
         self.lock = threading.RLock()  # one input at a time: the console's and the sensors'
+        self._quiet = threading.Event()  # set, but while the table pauses between rounds (no input goes in)
+        self._quiet.set()
         self.listeners: list[Callable[[], None]] = []  # told after every change (the console)
         self.pending: dict | None = None  # for the Godfather: a camera verdict, or seats to check by eye
         self.frame: bytes | None = None  # the frame of the pending camera verdict (JPEG)
@@ -159,7 +202,16 @@ class Session:
         self.history = History.start(referee)  # the inputs since the session started, for an undo
         self.undos = 0  # how many times an input was taken back
         self._counted: int | None = None  # the round whose aiming count was given
+        self._three_at: float | None = None  # when that count's "3" was given (the devices' clock)
+        self._aims_seen: dict[int, CameraAims | None] = {}  # the camera's reading of each round's count
+        self.watch: ThrowWatch | None = None  # the camera cued for a throw, watching (a real table)
+        self.camera_note: str | None = None  # why the camera gave no verdict on the last throw cued
+        self.watch_seconds = WATCH_SECONDS
+        self._watch_thread: threading.Thread | None = None  # the last watch's thread (it may still end)
+        self._closed = False  # the table closed: a watch's thread ending late says nothing
         self._went_down: set[int] = set()
+        self.resume_lead = RESUME_LEAD_SECONDS
+        self._warn_count = False  # the game goes on at a count (a resumed game): the table is told first
         self._speech = None  # simulated speaker: what it says is written in the log of the game
         if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
             self._speech = (echo_speech, len(devices.speaker.played))
@@ -171,27 +223,42 @@ class Session:
 
     # -- the game loop -------------------------------------------------------
 
-    def run(self) -> None:
+    def run(self, *, on_over: Callable[[], None] | None = None) -> None:
+        """Play the game to its end.  Once it is over nothing may be undone, and ``on_over`` is told
+        (the game log's last line, the record) before the finale's announcements are heard."""
         rnd = self.referee.round
         if rnd is not None:  # tell the table where the game is: the round's pile, what happened so far
             self._tell(Outcome(events=list(rnd.events)))
+            step = self.referee.step
+            self._warn_count = (step is Step.AIMS and self._counted != rnd.number) or step is Step.WITHDRAW
         while self.referee.step is not Step.OVER:
             self.play_step()
-        self._finale()
+        self._quiet.wait()  # the pause after the last round, if another thread gave its last input
+        with self.lock:
+            self.history.seal()  # the game is over: final
+            self._end_watch()
+        self._finale(on_over)
 
     def play_step(self) -> None:
-        prompt = self.referee.prompt()
+        self._quiet.wait()  # the table pauses between rounds: the next one waits (see submit)
+        with self.lock:
+            prompt, key = self.referee.prompt(), self._step_key()
         if self.progress:
             self.progress(f"round {prompt.round}/8 - {prompt.step.value}")
         step = prompt.step
         camera = self.camera
         if step is Step.AIMS and self._counted != prompt.round:  # not again after an undo
+            if not self._seal(key):
+                return  # an input or an undo came first: the step is asked again
             self._counted = prompt.round
             if isinstance(camera, CountWatcher):  # a live camera keeps the count's frames for the aims
+                self._let_go_of_camera()
                 camera.watch()
             self._count()
         inp: I.Input | None
         if step is Step.WITHDRAW and self.devices is not None:
+            if not self._seal(key):
+                return
             inp = self._withdrawal_count(prompt)
         elif step is Step.THROWS:
             inp = self._throw(prompt)
@@ -228,8 +295,12 @@ class Session:
     def submit(self, inp: I.Input, *, auto: bool = False) -> Outcome:
         """Check an input, log it (synced), apply it, and tell the table what happened.
 
-        ``auto``: the console gave it by itself (a step with one possible answer)."""
-        with self.lock:
+        ``auto``: the console gave it by itself (a step with one possible answer).
+
+        An input that ends a round is followed by a pause (:data:`BETWEEN_ROUNDS`), taken after the
+        session's lock is let go (the console's pages look at the table meanwhile); until it ends, any
+        other input or undo, and the game's next step, wait (what they make the table say comes after)."""
+        with self._turn():
             checked = self.referee.check(inp)  # Refused: nothing logged, nothing changed
             seq = None
             if self.game_log is not None:
@@ -239,10 +310,32 @@ class Session:
             if isinstance(inp, I.Withdrawals):
                 self.history.seal()  # the withdrawal count's result is final
             self.pending = None
+            self._end_watch()  # an input ends the step the camera was cued at
+            self.camera_note = None
             self._tell(outcome)
             self._echo()
-        self.changed()
+            pause = outcome.round_over is not None
+            if pause:
+                self._quiet.clear()
+        try:
+            self.changed()
+            if pause:
+                self._wait(BETWEEN_ROUNDS)
+        finally:
+            if pause:
+                self._quiet.set()  # whatever happened, the table goes on after the pause
         return outcome
+
+    @contextlib.contextmanager
+    def _turn(self) -> Iterator[None]:
+        """The session's lock, for an input or an undo: taken once the table is not pausing between rounds."""
+        while True:
+            self._quiet.wait()
+            with self.lock:
+                if not self._quiet.is_set():
+                    continue  # another thread's input ended a round meanwhile: its pause first
+                yield
+                return
 
     def _echo(self) -> None:
         """Write what the (simulated) speaker said since last time."""
@@ -268,10 +361,10 @@ class Session:
         """Take back the last input (see :mod:`.undo`): ``None`` when done, else why it cannot be.
 
         ``count``: how many inputs the page saw accepted; an undo sent twice is refused the second time."""
-        with self.lock:
-            if count is not None and count != self.history.count:
+        with self._turn():
+            if self.referee.step is not Step.OVER and count is not None and count != self.history.count:
                 return "that input was already taken back, or another came after it"
-            why = self.history.why_not()
+            why = self.why_no_undo()
             if why is not None:
                 return why
             replayed, dropped = self.history.undo()
@@ -282,6 +375,8 @@ class Session:
             adopt(self.referee, replayed)
             self.pending = None
             self.frame = None
+            self._end_watch()
+            self.camera_note = None
             self.undos += 1
             manual = next((e for e in dropped if not e.auto), dropped[0])
             self.say(f"  Undone: {describe(manual.input)}.")
@@ -289,6 +384,13 @@ class Session:
                 self._set_statuses()
         self.changed()
         return None
+
+    def why_no_undo(self) -> str | None:
+        """Why nothing can be undone now (``None``: the last input can); a game over is final (its record
+        is written from it)."""
+        if self.referee.step is Step.OVER:
+            return "the game is over: nothing can be undone"
+        return self.history.why_not()
 
     def override_sensor(self, seat: int, *, by_godfather: bool) -> None:
         """The Godfather takes over a seat's tilt sensor (or gives it back)."""
@@ -301,15 +403,67 @@ class Session:
     # -- counts and the withdrawal -------------------------------------------
 
     def _count(self) -> None:
+        self._ready_for_count("the aiming count")
         self.say("  1, 2, 3: everyone aims.")
-        self.history.seal()
+        self._three_at = None
         if self.devices is None:
             return
         run = self.devices.judge.counts.start()
+        self._three_at = run.times[2]  # the camera reads the aims from the count's real "3"
         timing = self.devices.config.timing
         self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
         self._echo()
+
+    def _seal(self, key: tuple[int, int, int]) -> bool:
+        """A count starts at the step asked (``key``, see :meth:`_step_key`): the inputs so far are final,
+        so no undo comes while it waits for the standees.  False: an input or an undo came first."""
+        with self.lock:
+            if self._step_key() != key:
+                return False
+            self.history.seal()
+            return True
+
+    def _ready_for_count(self, what: str) -> None:
+        """A real table counts only once every seat's tilt sensor reads (the sensor hub has connected):
+        a sensor not read counts as a standee down.  A game that goes on at a count (resumed) first
+        tells the table, asks for the standees up, and waits until they are (``READY_SECONDS`` at most)."""
+        devices = self.devices
+        if devices is None or hasattr(devices.clock, "advance"):  # simulated: every sensor reads from the start
+            self._warn_count = False
+            return
+        judge = devices.judge
+        seats = range(min(devices.config.seats, len(self.referee.game.players)))
+
+        def unread() -> list[int]:  # a seat whose sensor the Godfather took over is his to judge
+            return [seat for seat in seats if seat not in self.overridden and judge.upright(seat) is None]
+
+        end = time.monotonic() + SENSORS_GRACE_SECONDS
+        while unread() and time.monotonic() < end:
+            time.sleep(0.05)
+        if missing := unread():
+            names = ", ".join(f"{self.referee.game.players[s].name} ({seat_label(s)})" for s in missing)
+            where = (f"the sensor hub at {devices.config.hub_url} has not answered: check its USB cable"
+                     if devices.config.backend == "hub" else "check their wires")
+            where += "; or the Godfather takes their sensors over on the console"
+            self.say(f"  {what[0].upper()}{what[1:]} waits for the tilt sensors of {names} ({where}).")
+            self.changed()
+            while unread():
+                time.sleep(0.05)
+            self.say("  The tilt sensors read: the count can start.")
+        if not self._warn_count:
+            return
+        self._warn_count = False
+        self.say(f"  The game goes on at {what}: everyone stands their character up; it starts in "
+                 f"{self.resume_lead:g} s.")
+        self.changed()
+        self.devices.speaker.play(["stand_up"])
+        ready = threading.Event()
+        judge.when_ready(ready.set)
+        started = time.monotonic()
+        ready.wait(READY_SECONDS)
+        time.sleep(max(0.0, self.resume_lead - (time.monotonic() - started)))
+        self.devices.speaker.finish(SPEAKER_SECONDS)
 
     def _show_count(self, first: float, interval: float) -> None:
         """Follow the count on the console: "1", "2", "3", then nothing."""
@@ -326,8 +480,8 @@ class Session:
     def _withdrawal_count(self, prompt: Prompt) -> I.Input | None:
         judge, timing = self.devices.judge, self.devices.config.timing
         seat_of = self.referee.game.seat_of
+        self._ready_for_count("the withdrawal count")
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
-        self.history.seal()
         seats = [seat_of(n) for n in prompt.players]
         count = judge.withdrawal_count(seats)
         start = count.window_start
@@ -393,13 +547,12 @@ class Session:
         if plans is not None:
             truth = {seat_of(n): (None if p.target is None else seat_of(p.target), p.late) for n, p in plans.items()}
         shooters = [seat_of(n) for n in prompt.players]
-        try:
-            seen = camera.read_aims(
-                seats=len(game.players), shooters=shooters, candidates=shooters, number=prompt.round, truth=truth)
-        except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
-            log.warning("the camera failed on round %d's aims: %s", prompt.round, exc)
-            self.say(f"  The camera failed ({exc}): the Godfather enters the aims.")
-            seen = None
+        again = prompt.round in self._aims_seen  # an undo came back to the aims: the count's reading again
+        if again:
+            seen = self._aims_seen[prompt.round]
+        else:
+            seen = self._read_aims(prompt, camera, shooters, truth)
+            self._aims_seen = {prompt.round: seen}
         if seen is None:
             return self.source.answer(prompt)
         aims = {name_of(s): (None if seen.aims.get(s) is None else name_of(seen.aims[s])) for s in shooters}
@@ -412,7 +565,7 @@ class Session:
             why = self.referee.check_aim(name, target)
             if why:
                 refused[name] = why
-        if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
+        if self.game_log is not None and not again:  # what the camera saw, beside the aims confirmed (the next input)
             self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
         sure = not unsure and not refused  # the console sends these aims by itself after its countdown ...
         if sure:  # ... when the engine takes them as they are
@@ -427,13 +580,16 @@ class Session:
         }
         self.frame = seen.frame
         told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
-        self.say(f"  The camera reads: {told or 'no aim'}.")
-        if unsure or refused:
-            asked = sorted(set(unsure) | set(refused))
-            self.say(f"  The Godfather enters the aims of {', '.join(asked)}.")
+        self.say(f"  The camera {'read at the count' if again else 'reads'}: {told or 'no aim'}.")
+        asked = [n for n in aims if n in unsure or n in refused]
+        if asked:
+            reasons = [f"{n} ({refused[n]})" if n in refused else f"{n} (the camera is unsure)" for n in asked]
+            self.say(f"  The Godfather enters the aims of {', '.join(reasons)}.")
         self.changed()
         if not isinstance(self.source, Bots):
-            return self.source.answer(prompt)
+            answer = self.source.answer(prompt)
+            self._say_entered(answer, asked)
+            return answer
         if self.bots is None:
             raise TableInputError(f"round {prompt.round}: no bots to enter the aims the camera is unsure of")
         entered = self.bots.answer(prompt)  # the Godfather's entry, used only for the seats he has to enter
@@ -451,8 +607,36 @@ class Session:
             self.referee.check(inp)
         except Refused as refusal:  # the rules refuse the whole of it: the Godfather enters every aim
             self.say(f"  {refusal}: the Godfather enters every aim.")
+            self._say_entered(entered, list(entered.aims))
             return entered
+        self._say_entered(inp, asked)
         return inp
+
+    def _read_aims(self, prompt: Prompt, camera: AimCamera, shooters: list[int],
+                   truth: dict[int, tuple[int | None, bool]] | None) -> CameraAims | None:
+        """The camera's reading of this round's count (``None``: the Godfather enters the aims). A live
+        camera reads the frames of the count it watched, from its "3"; without a count, nothing."""
+        seats = len(self.referee.game.players)
+        try:
+            if isinstance(camera, CountWatcher):
+                if self._counted != prompt.round or self._three_at is None:
+                    return None  # no count was given that it watched
+                return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
+                                        three_at=self._three_at)
+            return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
+                                    truth=truth)
+        except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            log.warning("the camera failed on round %d's aims: %s", prompt.round, why)
+            self.say(f"  The camera failed ({why}): the Godfather enters the aims.")
+            return None
+
+    def _say_entered(self, answer: I.Input | None, asked: list[str]) -> None:
+        """The aims the Godfather entered for the seats he was asked (the story names them)."""
+        if not asked or not isinstance(answer, I.Aims):
+            return
+        told = [f"{n} pointed late" if n in answer.late else f"{n} at {answer.aims.get(n) or 'no one'}" for n in asked]
+        self.say(f"  The Godfather enters: {', '.join(told)}.")
 
     # -- shuriken --------------------------------------------------------------
 
@@ -489,34 +673,210 @@ class Session:
         if verdict is not None and self.game_log is not None:
             self.game_log.seen({"camera": {"thrower": plan.thrower, **verdict.details}})
         went_down = self._went_down if self.devices is not None else {seat_of(n) for n in plan.knocked}
-        used, why = fuse(verdict, went_down, standing)
+        used, why = fuse(verdict, went_down, standing, name=lambda seat: game.players[seat].name)
         if not isinstance(self.source, Bots):  # the Godfather confirms or overrules, seeing the frame
-            names = self.referee.names
-            self.pending = {
-                "verdict": {
-                    "thrower": plan.thrower,
-                    "target": plan.target,
-                    "knocked": names(sorted(verdict.knocked)) if verdict else [],
-                    "touched": names(sorted(verdict.touched)) if verdict else [],
-                    "confidence": round(verdict.confidence, 3) if verdict else None,
-                    "reason": why,
-                    "sure": used is not None,
-                    "frame": bool(verdict and verdict.frame),
-                }
-            }
+            self.pending = {"verdict": self._verdict_shown(plan.thrower, plan.target, verdict, used, why)}
             self.frame = verdict.frame if verdict else None
             self.say(f"  {plan.thrower}'s throw: {why}; the Godfather confirms or overrules.")
             self.changed()
             return self.source.answer(prompt)
         if used is None:
             if self.camera is not None:
-                self.say(f"  {why}: the Godfather decides.")
+                self.say(f"  {why[0].upper()}{why[1:]}: the Godfather decides.")
             return bots.godfather_verdict(plan)
         names = self.referee.names
         return I.Throw(
             plan.thrower, plan.target, names(sorted(used.knocked)), names(sorted(set(used.touched) - set(used.knocked))),
             source="camera", confidence=round(used.confidence, 3),
         )
+
+    # -- the camera cued for a throw (a real table) ---------------------------------
+
+    def watches_throws(self) -> bool:
+        """Whether the Godfather cues the camera before each throw: a camera at a real table (in a
+        simulated game the bots' throws are filmed and judged as they are played)."""
+        return self.camera is not None and self.bots is None
+
+    def _step_key(self) -> tuple[int, int, int]:
+        return (self.referee.prompt().round, self.history.count, self.undos)
+
+    def cue_throw(self, thrower: str | None, target: str | None = None) -> str | None:
+        """The Godfather says who throws next (and, if he knows it, at whom): the camera arms on the
+        table at rest and watches that throw until its verdict, which then waits for the Godfather as
+        a simulated one does (``pending``).  ``thrower`` None: the camera stops watching.  A cue is
+        not an input of the game.  Returns ``None`` when done, else why not, in one line."""
+        with self.lock:
+            prompt = self.referee.prompt()
+            where = f"round {prompt.round}"
+            if self._closed:
+                return "the table is closing: the camera watches no more throws"
+            if not self.watches_throws():
+                return "no camera watches the throws at this table"
+            if prompt.step is not Step.THROWS:
+                return f"{where}: the camera watches a shuriken only while they are thrown"
+            verdict = (self.pending or {}).get("verdict")
+            if thrower is None:
+                if self.watch is None:
+                    return None
+                self._end_watch()
+            elif thrower not in prompt.players:
+                return f"{where}: {thrower[:40]} has no shuriken to throw now"
+            elif not prompt.options["targets"].get(thrower):
+                return f"{where}: {thrower} has no one to throw at ({thrower}'s shuriken is shown, not thrown)"
+            elif target is not None and target not in prompt.options["targets"][thrower]:
+                legal = prompt.options["targets"][thrower]
+                return f"{where}: {thrower} may not throw at {target[:40]} (the legal targets: {', '.join(legal)})"
+            elif verdict is not None:
+                if verdict["thrower"] != thrower:
+                    return f"{where}: the camera's verdict on {verdict['thrower']}'s throw waits: confirm or overrule it first"
+                if target is None or target == verdict["target"]:
+                    return None
+                self.pending = {"verdict": {**verdict, "target": target}}  # the target said after the throw
+            elif self.watch is not None and self.watch.thrower == thrower and self.watch.key == self._step_key():
+                if target is None or target == self.watch.target:
+                    return None
+                self.watch.target = target
+            else:
+                self._start_watch(thrower, target)
+        self.changed()
+        return None
+
+    def _start_watch(self, thrower: str, target: str | None) -> None:
+        """Cues the camera for ``thrower``'s throw (the lock held): a thread of its own watches."""
+        self._end_watch()
+        game, rnd = self.referee.game, self.referee.round
+        assert rnd is not None  # the throws are a round's
+        watch = ThrowWatch(thrower, target, seat=game.seat_of(thrower), seats=len(game.players),
+                           number=rnd.number * 100 + len(rnd.thrown), key=self._step_key())
+        previous = self._watch_thread
+        watch.thread = threading.Thread(target=self._watch_throw, args=(watch, previous), name="camera-throw", daemon=True)
+        watch.timer = threading.Timer(self.watch_seconds, self._watch_timed_out, args=(watch,))
+        watch.timer.daemon = True
+        self.watch, self._watch_thread, self.camera_note = watch, watch.thread, None
+        self._went_down = set()  # the standees that go down from now on: fused with the verdict
+        self.say(f"  The camera watches {thrower}'s throw.")
+        watch.thread.start()
+        watch.timer.start()
+
+    def _end_watch(self) -> None:
+        """The camera stops watching (the lock held); its verdict, if one comes, is dropped."""
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.cancel.set()
+            if watch.timer is not None:
+                watch.timer.cancel()
+
+    def close(self) -> None:
+        """The table closes: a camera watching a throw stops (its timer too), and its thread lets go
+        of the camera (a moment at most) before the camera is closed; nothing is said after this."""
+        with self.lock:
+            self._closed = True
+            self._end_watch()
+        self._let_go_of_camera()
+
+    def _let_go_of_camera(self) -> None:
+        """Waits (a moment at most) for a watch that was ended to let go of the camera."""
+        thread = self._watch_thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=2.0)
+
+    def _watch_throw(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
+        """The watch's thread: the camera's verdict on the throw (or why there is none).  Whatever fails
+        here (the game log cannot be written...) is said in one line: the Godfather enters the throw."""
+        try:
+            self._watch_and_judge(watch, previous)
+        except Exception as exc:
+            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            with self.lock:
+                asked = self.watch is watch or (self.watch is None and watch.key == self._step_key())
+                if self.watch is watch:
+                    self._end_watch()
+                if asked and not self._closed:  # still the throw asked (no undo, input or cue since)
+                    self._camera_says(f"The camera's verdict on {watch.thrower}'s throw was lost ({why}): "
+                                      "the Godfather enters it")
+            self._tell_changed()
+
+    def _tell_changed(self) -> None:
+        """:meth:`changed`, from a thread of the session's own: a listener that fails is logged in one line."""
+        try:
+            self.changed()
+        except Exception as exc:
+            log.warning("the console could not be told of a change: %s", " ".join(str(exc).split())[:200])
+
+    def _watch_and_judge(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
+        verdict: CameraVerdict | None = None
+        failed: str | None = None
+        if previous is not None:
+            previous.join(timeout=2.0)  # the last watch lets go of the camera first
+        camera = self.camera
+        if previous is not None and previous.is_alive():
+            failed = "it is still busy with the last watch"
+        elif camera is not None:
+            try:
+                verdict = camera.judge(thrower=watch.seat, seats=watch.seats, number=watch.number, cancel=watch.cancel)
+            except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the throw
+                failed = " ".join(str(exc).split())[:200] or type(exc).__name__  # one line (OpenCV's have several)
+        clock = self.devices.clock if self.devices is not None else None
+        if verdict is not None and clock is not None and not hasattr(clock, "advance"):
+            timing = self.devices.config.timing  # the tilt sensors tell of the standees that fell
+            time.sleep(timing.debounce + timing.settle + timing.judge_margin)
+        self._watched(watch, verdict, failed)
+
+    def _watch_timed_out(self, watch: ThrowWatch) -> None:
+        with self.lock:
+            if self.watch is not watch or self._closed:
+                return
+            self._end_watch()
+            self._camera_says(f"The camera gave no verdict on {watch.thrower}'s throw in {self.watch_seconds:g} s: "
+                              "the Godfather enters it")
+        self._tell_changed()
+
+    def _camera_says(self, note: str) -> None:
+        log.warning("%s", note)
+        self.camera_note = note + "."
+        self.say(f"  {note}.")
+
+    def _watched(self, watch: ThrowWatch, verdict: CameraVerdict | None, failed: str | None) -> None:
+        """The camera's verdict on a cued throw: logged, fused with the tilt sensors, and put before the
+        Godfather as a simulated one is; a camera that failed says so and leaves the throw to him."""
+        with self.lock:
+            if self.watch is not watch or watch.cancel.is_set() or self._closed:
+                return  # ended meanwhile (an undo, an input, another cue, the table closed): nothing is said
+            self._end_watch()
+            name = watch.thrower
+            rnd = self.referee.round
+            if watch.key != self._step_key():
+                pass  # the table moved on meanwhile: the verdict is of no throw asked now
+            elif failed is not None:
+                self._camera_says(f"The camera failed on {name}'s throw ({failed}): the Godfather enters it")
+            elif verdict is None or rnd is None:
+                self._camera_says(f"The camera gave no verdict on {name}'s throw: the Godfather enters it")
+            elif verdict.timed_out:
+                self._camera_says(f"The camera saw no throw from {name}: the Godfather enters it, or cues the camera again")
+            else:
+                if self.game_log is not None:
+                    self.game_log.seen({"camera": {"thrower": name, **verdict.details}})
+                players = self.referee.game.players
+                used, why = fuse(verdict, set(self._went_down), set(rnd.in_share()), name=lambda seat: players[seat].name)
+                self.pending = {"verdict": self._verdict_shown(name, watch.target, verdict, used, why)}
+                self.frame = verdict.frame
+                self.say(f"  {name}'s throw: {why}; the Godfather confirms or overrules.")
+        self._tell_changed()
+
+    def _verdict_shown(self, thrower: str, target: str | None, verdict: CameraVerdict | None,
+                       used: CameraVerdict | None, why: str) -> dict:
+        """A camera verdict as the Godfather's console shows it, to confirm or overrule."""
+        names = self.referee.names
+        return {
+            "thrower": thrower,
+            "target": target,
+            "knocked": names(sorted(verdict.knocked)) if verdict else [],
+            "touched": names(sorted(verdict.touched)) if verdict else [],
+            "confidence": round(verdict.confidence, 3) if verdict else None,
+            "reason": why,
+            "sure": used is not None,
+            "frame": bool(verdict and verdict.frame),
+        }
 
     # -- telling the table -------------------------------------------------------
 
@@ -537,8 +897,6 @@ class Session:
         if self.devices is not None:
             self._set_statuses(outcome)
             self._settle_standees()
-        if summary is not None:
-            self._wait(1.0)
 
     def _speak(self, said: list[object]) -> None:
         """Tell what the events in ``said`` did, in one sequence (a new one cuts the one playing), each seat
@@ -607,24 +965,38 @@ class Session:
         if not event.up:
             self._went_down.add(event.seat)
         if self.game_log is not None:
-            self.game_log.seen({"tilt": {"seat": event.seat, "up": event.up, "time": round(event.time, 6)}})
+            # on the clock's thread, under its lock: the log's writer thread writes it (no wait for the SD card)
+            self.game_log.seen({"tilt": {"seat": event.seat, "up": event.up, "time": round(event.time, 6)}}, queued=True)
 
     def _fault(self, fault) -> None:
         state = "cleared" if getattr(fault, "cleared", False) else "found"
         self.say(f"  Sensor fault {state} at {seat_label(fault.seat)}: {fault.kind.value}.")
 
-    def _finale(self) -> None:
+    def _finale(self, on_over: Callable[[], None] | None = None) -> None:
+        """The scores, then the last split and the winners heard to their end.  ``on_over`` (the log's
+        last line and the record) is told before any wait for the speaker, so that a Ctrl-C during the
+        announcements loses nothing; a simulated speaker, which never waits, says its words in the story
+        first (the record's lines come last)."""
         game = self.referee.game
         self.say("")
         for line in ending_lines(game):
             self.say(line)
+        late = self._speech is not None  # a recording speaker: nothing is waited for
+        if on_over is not None and not late:
+            on_over()
         winners = game.winners
-        if self.devices is not None and winners:
-            if game.is_yakuzas:
-                self.devices.speaker.play(Phrases.winners(gangs=list(winners)))
-            else:
-                self.devices.speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
-            self._echo()
+        if self.devices is not None:
+            speaker = self.devices.speaker
+            speaker.finish(SPEAKER_SECONDS)  # the last round's split is heard to its end first
+            if winners:
+                if game.is_yakuzas:
+                    speaker.play(Phrases.winners(gangs=list(winners)))
+                else:
+                    speaker.play(Phrases.winners(seats=[game.seat_of(w) for w in winners]))
+                self._echo()
+                speaker.finish(SPEAKER_SECONDS)  # and the winners before the table closes
+        if on_over is not None and late:
+            on_over()
 
     # -- time ------------------------------------------------------------------------
 

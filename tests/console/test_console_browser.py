@@ -236,9 +236,21 @@ def test_undo_the_last_input_on_the_page(browser, tmp_path):
         wait_step(godfather, "aims")
         assert session.undos == 1 and json_state(session)["step"] == "aims"
         page.wait_for_function("() => document.body.dataset.step === 'aims'")
-        # the aims come back on the page as they were entered: nothing goes by itself after an undo
-        page.wait_for_timeout(1200)
-        assert session.referee.step.value == "aims"
+        # the aims come back on the page as they were entered: nothing goes by itself after an undo, not
+        # even the camera's reading of the count when the session offers it again, sure of every aim
+        page.wait_for_timeout(300)  # the page has drawn the step the undo came back to
+        truth = session.bots.answer(session.referee.prompt())
+        with session.lock:
+            session.pending = {"kind": "aims", "aims": dict(truth.aims), "late": list(truth.late), "unsure": [],
+                               "refused": {}, "margins": {}, "sure": True}
+        relay.changed()
+        page.wait_for_selector("text=The camera read the aims")
+        page.wait_for_timeout(1200)  # past the aims' countdown (0.8 s here)
+        assert session.referee.step.value == "aims" and page.locator("[data-goes]").count() == 0
+        page.reload()  # a page the phone reloads holds too
+        page.wait_for_selector("text=The camera read the aims")
+        page.wait_for_timeout(1000)
+        assert session.referee.step.value == "aims" and page.locator("[data-goes]").count() == 0
         relay.grace.update({"shown": 1.0})
         page.click("[data-action=submit-aims]")
         wait_step(godfather, "privilege")
@@ -676,3 +688,78 @@ def test_the_countdown_starts_again_from_the_servers_state_after_a_cut(browser):
     finally:
         context.close()
         table.stop()
+
+
+@pytest.mark.slow
+def test_at_a_real_table_the_thrower_tapped_cues_the_camera(browser, tmp_path):
+    """The camera replays a synthetic throw: the Godfather taps who throws and at whom before the throw,
+    and the verdict the tilt sensors agree with goes by itself; a camera that fails says so, and the throw
+    is tapped as without one."""
+    import threading
+
+    from camera_kit import Throw, Unplugged, real_table, throw_clip
+
+    from controller.console.server import ConsoleServer
+    from controller.devices.simulation import StandeeMove
+    from controller.table.camera import LiveCamera
+    from controller.table.referee import Step
+
+    spec, frames, calibration = throw_clip()
+    source = Throw(frames)
+    session, relay, _log = real_table(LiveCamera(source, calibration, fps=spec.fps), tmp_path)
+    relay.grace["verdict"] = 1.0
+    server = ConsoleServer(relay, host="127.0.0.1", port=0)
+    server.start()
+    relay.base_url = f"http://127.0.0.1:{server.port}"
+
+    def throws() -> None:
+        while session.referee.step is Step.THROWS:
+            session.play_step()
+
+    game = threading.Thread(target=throws, daemon=True)
+    game.start()
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def until(check, seconds=15.0):
+        end = time.monotonic() + seconds
+        while not check():
+            assert time.monotonic() < end, "waited in vain"
+            time.sleep(0.02)
+
+    try:
+        page.goto(relay.godfather_link())
+        page.wait_for_selector("#link:not(.down)", timeout=10000)
+        count = session.history.count
+        page.click("[data-action=thrower-Aiko]")  # tap 1: Aiko throws, the camera arms
+        page.wait_for_selector("[data-watching=Aiko]", timeout=10000)
+        page.click("[data-action=target-Cy]")  # tap 2: at Cy
+        until(lambda: session.watch is not None and session.watch.target == "Cy" and source.i >= 3)
+        assert "The camera watches Aiko's throw at Cy" in page.inner_text("[data-watching=Aiko]")
+        page.screenshot(path=str(shots(tmp_path) / "console-camera-watching.png"))
+        now = session.devices.clock.now()
+        session.script.play([StandeeMove(now + 0.1, 2, False, bounce=2)], until=now + 0.4)
+        source.go.set()  # the throw: Cy's standee goes down
+        page.wait_for_selector("[data-verdict=Aiko] >> text=camera and sensors agree", timeout=15000)
+        page.wait_for_selector("[data-goes=verdict]", timeout=5000)
+        until(lambda: session.history.count > count)  # no tap: it goes by itself
+        entered = session.history.entries[count].input
+        assert (entered.kind, entered.source, entered.target, entered.knocked) == ("throw", "camera", "Cy", ["Cy"])
+        session.camera = LiveCamera(Unplugged(), None, fps=30)  # Dee's throw: the camera is pulled out
+        page.click("[data-action=thrower-Dee]")
+        page.wait_for_selector("[data-camera-note]", timeout=10000)
+        assert page.inner_text("[data-camera-note]").startswith("The camera failed on Dee's throw")
+        page.screenshot(path=str(tmp_path / "camera-failed.png"))
+        page.click("[data-action=target-Fay]")
+        page.click('[data-seat="Fay"]')
+        page.click("[data-action=submit-throw]")
+        until(lambda: session.history.count > count + 1)
+        entered = session.history.entries[count + 1].input
+        assert (entered.source, entered.knocked) == ("godfather", ["Fay"])
+        assert not errors, errors
+    finally:
+        context.close()
+        server.stop()
+        game.join(timeout=5)

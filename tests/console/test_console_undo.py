@@ -117,3 +117,29 @@ def test_the_session_does_not_count_again_after_an_undo():
     counts = sum(1 for line in said if "everyone aims" in line)
     session.play_step()  # the aims again: no new count
     assert sum(1 for line in said if "everyone aims" in line) == counts
+
+
+def test_a_game_over_is_final_nothing_is_undone_and_the_page_offers_no_undo(tmp_path):
+    """The record is written as soon as the game is over: an undo then would make the log and the
+    record two different games (and resume would go on with a game already over)."""
+    from controller.console.views import godfather_view
+
+    session, relay = console_table("classic", 4, seed=3, devices=False, cards=False)
+    log_path = tmp_path / "game.log"
+    game_log = GameLog.create(log_path, {"record": session.referee.record.to_dict()})
+    session.game_log = game_log
+    while session.referee.step is not Step.OVER:
+        prompt = session.referee.prompt()
+        if prompt.step is Step.AIMS and session._counted != prompt.round:
+            session._counted = prompt.round
+            session.history.seal()  # the aiming count
+        assert session.try_submit(session.bots.answer(prompt)) is None
+    over = "the game is over: nothing can be undone"
+    # the last input is in, given by the console's thread: the game's own thread has not ended the game yet
+    assert relay.submit({"kind": "undo", "count": session.history.count}) == over
+    assert session.undo() == over and session.referee.step is Step.OVER
+    assert godfather_view(session, 0, {})["undo"] == {"can": False, "what": over}
+    session.run()  # the game's own thread ends it
+    assert session.undo() == over
+    game_log.close()
+    assert '"undo"' not in log_path.read_text()

@@ -157,7 +157,7 @@ def test_install_without_mpremote_says_so_in_one_line(monkeypatch, capsys):
 def test_install_stops_a_running_hub_then_runs_mpremote_with_every_firmware_file(monkeypatch):
     calls = []
     stopped = []
-    monkeypatch.setattr(cli, "stop_running_hub", stopped.append)
+    monkeypatch.setattr(cli, "stop_running_hub", lambda port: stopped.append(port) or True)
     monkeypatch.setattr(cli.shutil, "which", lambda name: "/usr/bin/mpremote")
     monkeypatch.setattr(cli.subprocess, "run", lambda argv: calls.append(argv) or type("R", (), {"returncode": 0})())
     assert cli.main(["install", "--port", "/dev/ttyACM0"]) == 0

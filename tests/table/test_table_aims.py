@@ -91,3 +91,27 @@ def test_a_whole_simulated_game_reads_the_aims_through_the_camera(tmp_path):
     log_path = tmp_path / "game.log"
     start(Setup(config, 8, simulate=True, camera=True), log_path=log_path, say=quiet)
     assert len(check_log(log_path, names)) >= 4
+
+
+def test_the_story_names_the_seats_the_godfather_enters_and_what_he_entered(tmp_path):
+    """Each seat asked is named with why (the camera unsure, or the rule refusing the aim read), and the
+    aims entered for them are told, as confirmed."""
+    log_path = tmp_path / "game.log"
+    game_log = GameLog.create(log_path, {"record": {}})
+    session, lines = table("yakuzas", 9, seed=11, camera=SimulatedCamera(11), game_log=game_log)
+    while session.referee.game.rounds_played < 1:
+        session.play_step()
+    game_log.close()
+    confirmed = [i for i in read(log_path).inputs if i.get("kind") == "aims"]
+    asked_lines = [n for n, line in enumerate(lines) if line.startswith("  The Godfather enters the aims of ")]
+    assert asked_lines, lines
+    for n in asked_lines:
+        entered = lines[n + 1]
+        assert entered.startswith("  The Godfather enters: "), lines[n: n + 2]
+        told = dict(part.split(" at ", 1) if " at " in part else (part.removesuffix(" pointed late"), "late")
+                    for part in entered.removeprefix("  The Godfather enters: ").removesuffix(".").split(", "))
+        reasons = lines[n].removeprefix("  The Godfather enters the aims of ").removesuffix(".")
+        assert all(f"{name} (" in reasons for name in told)
+        aims = confirmed[sum(line.startswith("Round ") for line in lines[:n])]  # round 1 has no header here
+        for name, target in told.items():
+            assert target == ("late" if name in aims["late"] else aims["aims"][name] or "no one")

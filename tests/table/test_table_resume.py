@@ -16,7 +16,7 @@ import pytest
 from controller.record import result
 from controller.table import config as table_config
 from controller.table.gamelog import GameLog, LogError, read
-from controller.table.runner import Setup, resume, start
+from controller.table.runner import Setup, new_record, resume, start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,3 +117,84 @@ def test_killed_mid_game_and_resumed_gives_the_same_record(tmp_path, seed, camer
     assert code == 0
     assert kills == 4
     assert json.loads(record_path.read_text()) == json.loads(expected.record.dumps())
+
+
+TABLE_TOML = """
+[game]
+ruleset = "yakuzas"
+players = ["Aiko", "Bo", "Cy", "Dee", "Eli", "Fay"]
+[devices]
+backend = "hub"
+hub_url = "socket://hub.local:7000"
+[sound]
+output = "none"
+[camera]
+source = "webcam:3"
+calibration = "calibration.json"
+[console]
+port = 8123
+"""
+
+
+def _real_game_log(tmp_path: Path, config: table_config.TableConfig) -> Path:
+    """The log of a real table's game (no input yet), started with ``config``."""
+    from controller.table.runner import new_record
+
+    setup = Setup(config, 77, simulate=False, camera=True)
+    log_path = tmp_path / "table.log"
+    GameLog.create(log_path, setup.header(new_record(config, 77))).close()
+    return log_path
+
+
+def test_a_resumed_table_keeps_its_hardware_from_the_file_it_was_started_with(tmp_path, monkeypatch):
+    """The game comes from the log; the devices, the camera and the console from the configuration
+    the game was started with (a hub, a webcam), read again, not the defaults."""
+    toml = tmp_path / "table.toml"
+    toml.write_text(TABLE_TOML)
+    log_path = _real_game_log(tmp_path, table_config.load(toml))
+    monkeypatch.chdir(tmp_path.parent)  # the file is found by its full path, wherever resume runs
+    setups: list[Setup] = []
+    resume(log_path, say=quiet, play=False, on_setup=setups.append)
+    config = setups[0].config
+    assert config.camera.source == "webcam:3" and config.camera.calibration == tmp_path / "calibration.json"
+    assert config.devices().backend == "hub" and config.devices().hub_url == "socket://hub.local:7000"
+    assert config.console_port == 8123 and [p for p, _ in config.players][:2] == ["Aiko", "Bo"]
+
+
+@pytest.mark.parametrize("damage", ["gone", "broken"])
+def test_a_resumed_real_table_whose_file_cannot_be_read_is_refused_in_one_line(tmp_path, damage):
+    """Not the default devices: on a Pi their unwired pins read steadily, and the counts would judge them."""
+    toml = tmp_path / "table.toml"
+    toml.write_text(TABLE_TOML)
+    log_path = _real_game_log(tmp_path, table_config.load(toml))
+    if damage == "gone":
+        toml.unlink()
+    else:
+        toml.write_text(TABLE_TOML + "[timing]\ncount_interval = 'x'\n")
+    said: list[str] = []
+    setups: list[Setup] = []
+    with pytest.raises(table_config.ConfigError) as refused:
+        resume(log_path, say=said.append, play=False, on_setup=setups.append)
+    line = str(refused.value)
+    assert "\n" not in line and str(log_path) in line and "cannot be read again" in line and "--config FILE" in line
+    assert not setups and not said
+
+
+def test_a_resumed_simulated_game_whose_file_is_gone_says_so_and_goes_on(tmp_path):
+    toml = tmp_path / "table.toml"
+    toml.write_text(TABLE_TOML)
+    config = table_config.load(toml)
+    log_path = tmp_path / "sim.log"
+    GameLog.create(log_path, Setup(config, 77, simulate=True, camera=True).header(new_record(config, 77))).close()
+    toml.unlink()
+    said: list[str] = []
+    setups: list[Setup] = []
+    resume(log_path, say=said.append, play=False, on_setup=setups.append)
+    assert setups[0].config.camera.source == "none"
+    assert any("cannot be read again" in line and "--config" in line for line in said), said
+    log_path = _real_game_log(tmp_path, config)  # a real table's file gone, given with --config: it goes on
+    other = tmp_path / "other.toml"  # given with --config: its hardware, the log's game
+    other.write_text(TABLE_TOML.replace("webcam:3", "picamera").replace('"Aiko"', '"Zed"'))
+    setups.clear()
+    resume(log_path, say=quiet, play=False, on_setup=setups.append, table=table_config.load(other))
+    assert setups[0].config.camera.source == "picamera" and setups[0].config.players[0][0] == "Aiko"

@@ -26,6 +26,15 @@ class UnsureCamera:
         return CameraVerdict(list(knocked), list(touched), 0.3, True, "the crown was hidden")
 
 
+class UnsureOfOneSeatCamera:
+    """Judged the throw, unsure of one seat only (seat 3: the lowest confidence)."""
+
+    def judge(self, *, truth, **_):
+        knocked, touched = truth
+        seats = {"3": {"confidence": 0.35}, "4": {"confidence": 0.9}}
+        return CameraVerdict(list(knocked), list(touched), 0.35, True, "judged", details={"seats": seats})
+
+
 class WrongCamera:
     """Confident, but says nothing was knocked: the tilt sensors say otherwise."""
 
@@ -49,7 +58,17 @@ def test_camera_failing_falls_back_to_the_godfather():
 def test_unsure_camera_asks_the_godfather():
     session, lines = table("yakuzas", 9, 21, camera=UnsureCamera())
     session.run()
-    assert throws_of(session) and any("the camera is unsure (the crown was hidden)" in line for line in lines)
+    assert throws_of(session) and any("The camera is unsure: the crown was hidden: the Godfather decides." in line
+                                      for line in lines)
+
+
+def test_a_camera_unsure_of_one_standee_names_its_player():
+    session, lines = table("yakuzas", 9, 21, camera=UnsureOfOneSeatCamera())
+    session.run()
+    dee = session.referee.game.players[3].name
+    said = [line for line in lines if "unsure" in line]
+    assert said and all(f"The camera is unsure of {dee}'s standee: the Godfather decides." in line for line in said)
+    assert not any("(judged)" in line for line in lines)
 
 
 def test_camera_and_tilt_sensors_disagreeing_go_to_the_godfather():
@@ -57,7 +76,7 @@ def test_camera_and_tilt_sensors_disagreeing_go_to_the_godfather():
     session.run()
     knocked = [t for t in throws_of(session) if t.knocked]
     assert knocked, "the bots knocked someone over"
-    assert any("the camera and the tilt sensors disagree" in line for line in lines)
+    assert any("The camera and the tilt sensors disagree: the Godfather decides." in line for line in lines)
 
 
 def test_a_seat_sensor_failing_mid_game_is_reported_and_the_godfather_decides():

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from vision import aim_synth
@@ -66,11 +68,18 @@ def broken(tmp_path: Path, clip: Path, kind: str) -> Path:
         (folder / "clip.json").write_text(info)
     elif kind == "no clip.json":
         (folder / "video.avi").write_bytes(video)
+    elif kind == "a truncated frame":  # OpenCV's own warning on it must not reach stderr beside the error line
+        (folder / "clip.json").write_text(info)
+        (folder / "frames").mkdir()
+        ok, png = cv2.imencode(".png", np.full((480, 640, 3), 128, np.uint8))
+        for i in range(3):
+            data = png.tobytes()
+            (folder / "frames" / f"{i:06d}.png").write_bytes(data[: len(data) // 3] if i == 1 else data)
     return folder
 
 
 @pytest.mark.parametrize("kind", ["truncated", "absurd", "wrong types", "nested", "huge", "not a video",
-                                  "no frames", "no clip.json"])
+                                  "no frames", "no clip.json", "a truncated frame"])
 def test_a_broken_clip_exits_2_with_one_line(tmp_path, clip, kind):
     done = run("aims", str(broken(tmp_path, clip, kind)), "--json")
     assert done.returncode == 2, (done.stdout, done.stderr)

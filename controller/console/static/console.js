@@ -14,7 +14,7 @@ let sending = false;   // an input is on its way
 let failed = null;     // the input that could not be sent, to retry
 let tab = "table";
 let countGone = null;
-let afterUndo = false;
+let afterUndo = null;  // an undo sent: the count of inputs it was sent at
 let cardsEnd = null;  // when the cards go down by themselves
 let claimsEnd = null;  // when the cards entered on the players' pages go by themselves
 setInterval(() => {
@@ -25,6 +25,11 @@ setInterval(() => {
   }
 }, 1000);
 const STORE = `cashnguns:${token}:draft`;
+// after an undo: the step it came back to (round, step, inputs), where nothing goes by itself (kept in the
+// phone, so that a page the phone reloads holds too)
+const HELD = `cashnguns:${token}:held`;
+let heldStep = (() => { try { return localStorage.getItem(HELD); } catch (e) { return null; } })();
+function holdAt(step) { heldStep = step; try { localStorage.setItem(HELD, step); } catch (e) { /* private mode */ } }
 
 // -- small helpers -----------------------------------------------------------------------
 
@@ -57,6 +62,7 @@ const label = (text) => el("span", { class: "label" }, text);
 
 // -- the draft, kept in the phone --------------------------------------------------------
 
+function stepOf(s) { return `${s.round}|${s.step}|${s.inputs}`; }
 function keyOf(s) { return `${s.round}|${s.step}|${s.inputs}|${s.pending ? JSON.stringify(s.pending).length : 0}`; }
 function saveDraft() { try { localStorage.setItem(STORE, JSON.stringify({ key: draftKey, draft })); } catch (e) { /* private mode */ } }
 function loadDraft(key) {
@@ -121,6 +127,7 @@ async function send(input, then = null) {
   if (!body.ok) {
     $("refused").textContent = body.refused || `refused (${reply.status})`;
     status("refused", true);
+    if (input.kind === "undo") afterUndo = null;  // nothing was taken back: nothing to hold
   } else {
     status("sent");
   }
@@ -168,7 +175,10 @@ function render(next) {
   const key = keyOf(state);
   if (key !== draftKey) {
     draftKey = key; draft = loadDraft(key) || {}; cancelGoes();
-    if (afterUndo) { draft.hold = true; afterUndo = false; }  // after an undo nothing goes by itself
+    if (afterUndo !== null && state.inputs !== afterUndo) { holdAt(stepOf(state)); afterUndo = null; }
+    // after an undo nothing goes by itself at the step it came back to, whatever comes to that step later
+    // (the camera's reading of the count offered again): until the Godfather taps, or an input is taken
+    if (heldStep === stepOf(state)) draft.hold = true;
   }
   // the countdowns restart from the server's state with every state it sends (after a reconnect too)
   cardsEnd = typeof state.cards_in === "number" ? Date.now() + 1000 * state.cards_in : null;
@@ -338,7 +348,7 @@ function drawPanel() {
   const buttons = [];
   if (failed) buttons.push(button("Retry", "retry", () => { const f = failed; send(f.input, f.then); }, { send: true, primary: true }));
   if (state.undo) buttons.push(button(state.undo.can ? `Undo ${state.undo.what}` : "Undo", "undo", () => {
-    cancelGoes(); afterUndo = true;
+    cancelGoes(); afterUndo = state.inputs;
     remember(state.round, {}); const all = known(); delete all[state.round];
     try { localStorage.setItem(KNOWN, JSON.stringify(all)); } catch (e) { /* private mode */ }
     send({ kind: "undo", count: state.inputs });
@@ -573,8 +583,13 @@ function throwSeat(p) {
     shooter: p.name === thrower,
     tap: () => { cancelGoes(); draft.hold = true; draft.hits = draft.hits || {}; draft.hits[p.name] = h === null ? "knocked" : (h === "knocked" ? "touched" : null); draft.changed = true; redraw(); } };
 }
+// At a real table the camera is cued before each throw: the thrower tapped (or "X throws: the camera
+// watches") arms it on the table at rest; its verdict then comes as a simulated one does.
+function cue(thrower, target = null) { return send({ kind: "watch", thrower, target }); }
+function onlyTarget(n) { const targets = (state.options.targets || {})[n] || []; return targets.length === 1 ? targets[0] : null; }
 function throwsStep() {
   const verdict = state.pending && state.pending.verdict;
+  const cam = state.camera || {};
   const controls = [], main = [];
   if (verdict) {
     if (!draft.hits) { draft.hits = {}; for (const n of verdict.knocked) draft.hits[n] = "knocked"; for (const n of verdict.touched) draft.hits[n] = "touched"; }
@@ -584,6 +599,10 @@ function throwsStep() {
         ? `Camera: knocked over ${verdict.knocked.join(", ") || "nobody"}, touched ${verdict.touched.join(", ") || "nobody"} - ${verdict.reason}.`
         : `No camera verdict (${verdict.reason}): tap what fell, twice for only touched.`)),
       verdict.frame ? el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the frame the camera judged" })) : ""));
+    const targets = state.options.targets[verdict.thrower] || [];
+    if (cam.throws && !verdict.target && targets.length > 1) {  // cued before the target was said: it can be said now
+      controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => cue(verdict.thrower, x), { send: true }))));
+    }
     const hits = draftHits();
     if (judged && !draft.changed) {
       const camera = { kind: "throw", thrower: verdict.thrower, target: verdict.target, knocked: verdict.knocked, touched: verdict.touched,
@@ -600,17 +619,36 @@ function throwsStep() {
   }
   const can = state.who.filter((n) => !(n in state.cards) || state.cards[n].cards.includes("shuriken"));
   // a shuriken already shown must fly: its thrower is preselected; a yakuza's face-down card is not guessed
+  const watching = cam.watching || null;
+  if (draft.thrower === undefined && watching && can.includes(watching.thrower)) draft.thrower = watching.thrower;  // cued on another page
   if (draft.thrower === undefined || (draft.thrower && !can.includes(draft.thrower))) draft.thrower = can.find((n) => !(n in state.cards)) || null;
   const t = draft.thrower;
-  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, () => { draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelGoes(); redraw(); }, { pressed: t === n }))));
+  const watched = (n) => !!watching && watching.thrower === n;
+  // a thrower tapped cues the camera for his throw (tapped again: it stops watching)
+  const tapThrower = (n) => () => {
+    draft.thrower = t === n ? null : n; draft.target = null; draft.hold = true; cancelGoes(); redraw();
+    if (cam.throws && draft.thrower && (state.options.targets[draft.thrower] || []).length) cue(draft.thrower, onlyTarget(draft.thrower));
+    else if (cam.throws && watching) cue(null);
+  };
+  controls.push(row(label("A shuriken thrown by:"), ...can.map((n) => button(n, `thrower-${n}`, tapThrower(n), { pressed: t === n }))));
+  if (watching && can.includes(watching.thrower)) {
+    controls.push(el("div", { class: "watching", "data-watching": watching.thrower },
+      `The camera watches ${watching.thrower}'s throw${watching.target ? " at " + watching.target : ""}: throw now; its verdict comes here.`));
+  } else if (cam.note) {
+    controls.push(el("div", { class: "camera-note", "data-camera-note": "" }, cam.note));
+  }
+  if (cam.throws && t && !watched(t) && (state.options.targets[t] || []).length) {
+    controls.push(row(button(`${t} throws: the camera watches`, "watch-throw", () => cue(t, draft.target || onlyTarget(t)), { primary: true, send: true })));
+  }
   if (t) {
     const targets = state.options.targets[t] || [];
     if (!targets.includes(draft.target)) draft.target = targets.length === 1 ? targets[0] : null;
-    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, () => { draft.target = x; draft.hold = true; cancelGoes(); redraw(); }, { pressed: draft.target === x }))));
+    const tapTarget = (x) => () => { draft.target = x; draft.hold = true; cancelGoes(); redraw(); if (watched(t) && watching.target !== x) cue(t, x); };
+    controls.push(row(label("at:"), ...targets.map((x) => button(x, `target-${x}`, tapTarget(x), { pressed: draft.target === x }))));
     controls.push(row("Tap on the table what fell (once) or was only touched (twice)."));
     const hits = draftHits();
     main.push(button("Throw entered", "submit-throw", () => send({ kind: "throw", thrower: t, target: draft.target || null, knocked: hits.knocked, touched: hits.touched, source: "godfather" }),
-      { primary: true, send: true, disabled: targets.length > 0 && !draft.target }));
+      { primary: !cam.throws || !!draft.changed, send: true, disabled: targets.length > 0 && !draft.target }));
     if (t in state.cards) controls.push(row(button(`${t} shows a shuriken that cannot be thrown`, "show-shuriken", () => send({ kind: "show", cards: { [t]: "shuriken" } }), { send: true })));
   }
   const next = state.next_cards || {};
