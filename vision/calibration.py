@@ -145,6 +145,33 @@ def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -
             for mid, c in seen.items() if len(c) >= need}
 
 
+def _still_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:
+    """Markers found in the per-pixel median of three or more still frames, each registered to the
+    first (camera shake), as is and contrast-stretched (CLAHE): sensor noise and compression blocks,
+    different in every frame, drop out, and a dim or faintly printed card's cells come back. Their
+    corners are in the first frame's coordinates. Nothing with fewer than three frames."""
+    if len(frames) < 3:
+        return {}
+    h, w = frames[0].shape[:2]
+    first = markers.to_gray(frames[0]).astype(np.float32)
+    window = cv2.createHanningWindow((w, h), cv2.CV_32F)
+    still = [frames[0]]
+    for frame in frames[1:]:
+        if frame.shape[:2] != (h, w):
+            return {}
+        (dx, dy), _ = cv2.phaseCorrelate(first.copy(), markers.to_gray(frame).astype(np.float32), window)
+        if abs(dx) > 8 or abs(dy) > 8:  # not shake: leave the frame as it is
+            dx = dy = 0.0
+        still.append(cv2.warpAffine(frame, np.array([[1, 0, -dx], [0, 1, -dy]], np.float32), (w, h),
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+    median = np.median(np.stack(still), axis=0).astype(np.uint8)
+    found = detector.detect_hard(median)
+    stretched = cv2.createCLAHE(2.0, (8, 8)).apply(markers.to_gray(median))
+    for mid, det in detector.detect_hard(stretched).items():
+        found.setdefault(mid, det)
+    return found
+
+
 def _kind_of(marker_id: int) -> tuple[MarkerKind, int]:
     """(kind, index) of a marker the detector found (it keeps only the table's markers)."""
     kind = markers.kind_of(marker_id)
@@ -197,6 +224,11 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
     detector = detector or MarkerDetector()
     h, w = frames[0].shape[:2]
     found = _median_detections(frames, detector)
+    if not setup and not _complete(found):
+        # during a game, in a dim room, with faint print or a defocused lens: the markers the still
+        # frames show together (their noise averaged out, their contrast stretched) count too
+        for mid, det in _still_detections(frames, detector).items():
+            found.setdefault(mid, det)
     problems: list[str] = []
     warnings: list[str] = []
     advice = problems if setup else warnings  # set-up faults; during a game, what is decoded is used

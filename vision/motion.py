@@ -9,6 +9,7 @@ of the foam star, away from the border, is the shuriken.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
@@ -53,6 +54,12 @@ EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may
 
 
 ANCHOR_HALF = 32  # full-resolution half side of the patch around each fixed marker used to register frames
+ANCHOR_AGREE = 1.5  # full-resolution px: fixed markers whose shifts differ by more do not vouch for each other
+# a fixed marker's patch correlating with its reference by less is covered or lost in a frame gone bad
+# (markers in view correlated by 0.85 or more in the dim, blurred and shaking frames looked at): three
+# such, agreeing with one another, were seen putting a dim, shaking frame 11 px off while every crown
+# stood still
+ANCHOR_MIN_RESPONSE = 0.3
 
 
 class Anchors:
@@ -81,15 +88,25 @@ class Anchors:
         self.reference = self._patches(frame)
 
     def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
-        """The frame's shift against the reference, full-resolution pixels; None if too few markers agree."""
+        """The frame's shift against the reference, full-resolution pixels: the median of the largest
+        group of markers agreeing to ``ANCHOR_AGREE`` px (the whole image moves alike), when it holds
+        two of them or more and at least half of the markers in view; None otherwise. A marker a
+        falling standee or an arm lies over correlates with what covers it: two that disagree say
+        nothing (their median would put the frame between them), and two an arm sweeps over agree
+        with each other on the arm's motion while the others, in view, do not."""
         found = []
         for ref, patch in zip(self.reference, self._patches(frame)):
             (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
-            if response >= 0.15 and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
+            if response >= ANCHOR_MIN_RESPONSE and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
                 found.append((dx, dy))
         if len(found) < 2:
             return None
-        dx, dy = np.median(np.array(found), axis=0)
+        points = np.array(found)
+        near = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2) <= ANCHOR_AGREE
+        group = near[int(np.argmax(near.sum(axis=1)))]
+        if int(group.sum()) < max(2, math.ceil(len(self.boxes) / 2)):
+            return None
+        dx, dy = np.median(points[group], axis=0)
         return float(dx), float(dy)
 
 
@@ -116,6 +133,9 @@ class MotionDetector:
         self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
         self.size = (0, 0)
         self.shift = (0.0, 0.0)  # latest frame's shift against the reference, full-resolution pixels
+        # whether the fixed markers registered the latest frame (else the whole frame's correlation did,
+        # which things moving in a dim, blurred frame can throw off by several pixels)
+        self.anchored = False
         self.reference_shifts: list[tuple[float, float]] = []
         self.gain = 1.0  # latest frame's brightness against the reference (median over rows)
         self._speck = np.ones((2, 2), np.uint8)
@@ -146,6 +166,7 @@ class MotionDetector:
         gray = self._gray(small)
         if self._ref_gray is not None:
             anchored = self.anchors.shift(frame) if self.anchors is not None else None
+            self.anchored = anchored is not None
             if anchored is not None:
                 dx, dy = anchored[0] / self.scale, anchored[1] / self.scale
             else:

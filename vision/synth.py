@@ -141,7 +141,18 @@ def variation_tags(spec: ClipSpec) -> list[str]:
     tags.append("print:faint" if spec.print_white - spec.print_black < 170 else "print:crisp")
     tags.append(f"table:{spec.table_kind}")
     tags.append("blur:strong" if spec.blur_sigma >= 1.0 else "blur:mild")
+    if _all_hard_at_once(spec, tags):
+        tags.append("hard:combined")
     return tags
+
+
+# the hard conditions ``hard:combined`` puts together in one clip
+COMBINED = ("scenario:multi", "light:dim", "exposure:changes", "blur:strong", "camera:high", "hand:thrower_arm",
+            "print:faint", "drift")
+
+
+def _all_hard_at_once(spec: ClipSpec, tags: list[str]) -> bool:
+    return all(t in tags for t in COMBINED)
 
 
 HARD_TAGS = ("light:dim", "light:over", "noise:high", "jpeg:low", "shake:strong", "tilt:strong", "lens:barrel",
@@ -267,12 +278,34 @@ def _condition(tag: str, rng: np.random.Generator) -> dict:
         "drift": lambda: {"drift_px": float(rng.uniform(1.0, 5.0))},
         "shake:strong": lambda: {"shake_px": float(rng.uniform(1.0, 2.0))},
         "rest:crown": lambda: {"scenario": Scenario.TOUCH, "rest": StarRest.CROWN},
+        "hard:combined": lambda: _combined(rng),
     }
     return draws[tag]()
 
 
+def _combined(rng: np.random.Generator) -> dict:
+    """Every hard condition of ``COMBINED`` in one clip: a two-standee throw in a dim room whose
+    exposure changes mid-clip, strongly blurred, seen from high up, the thrower's arm following the
+    star in, faint print, the camera drifting; half of them shaking strongly too, and half tilted
+    strongly (the rest, noise and JPEG among them, drawn as usual)."""
+    black = int(rng.integers(20, 90))
+    values = {"scenario": Scenario.MULTI, "hand": HandMove.THROWER_ARM,
+              "light": float(rng.uniform(0.3, 0.6)),
+              "exposure_change": float(rng.choice([rng.uniform(0.6, 0.9), rng.uniform(1.1, 1.4)])),
+              "blur_sigma": float(rng.uniform(1.0, 1.6)),
+              "camera_height_cm": float(rng.uniform(80, 100)),
+              "print_black": black, "print_white": min(250, black + int(rng.integers(110, 169))),
+              "drift_px": float(rng.uniform(1.0, 5.0))}
+    if rng.random() < 0.5:
+        values["shake_px"] = float(rng.uniform(1.0, 2.0))
+    if rng.random() < 0.5:
+        values["tilt_deg"] = float(rng.choice([-1, 1]) * rng.uniform(15, 25))
+    return values
+
+
 CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
-              "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over")
+              "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over",
+              "hard:combined")
 
 
 def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:

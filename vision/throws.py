@@ -11,8 +11,12 @@ Each examined frame measures the crown's displacement on the table plane twice: 
 marker, and by correlating its card's look at rest (``vision.patches``: sub-pixel, and through a
 partial cover such as the star or a finger); the finer one counts, against the base card found the
 same way, else the registered frame (corrected by the base cards found as sharply as at rest when they
-put it off). A displacement counts when seen in two frames, or surely in
-one (both readings agreeing, or the card found as sharply as at rest: a swing the star then covers).
+put it off, or, in a frame no two fixed markers registered, by the crowns when most of them agree). A
+displacement counts when seen in two frames, or surely in one (both readings agreeing, or the card
+found as sharply as at rest: a swing the star then covers; against the registered frame only when the
+fixed markers, the base cards or the crowns vouch for it). A crown is looked at for a swing's time
+once the star passed near it: near a sighting, or near its way between two sightings (it flies up to
+15 cm a frame) or from the thrower's hand to its first sighting.
 
 Per seat, at the end (one reading after the other, each seat's evidence naming the one that
 decided): the crown marker decoded near its place; else its card's look found at its place (as
@@ -26,8 +30,9 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
-touch could have gone unseen: the crown moved more than a still crown jitters near the star, or was
-out of sight while a touch would not show, or a hand covers the seat at the end.
+touch could have gone unseen: the crown moved more than a still crown jitters near the star (or a
+touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
+after the star passed), or a hand covers the seat at the end.
 """
 
 from __future__ import annotations
@@ -181,6 +186,7 @@ class _SeatTrack:
     card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
     best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
     confirmed: float = 0.0  # largest shift seen surely in one frame (marker and card agree, or the card sharp), cm
+    unvouched: float = 0.0  # the same, in a frame whose registration nothing vouched for (``_offset``): a doubt only
     examined: int = 0
     hidden: int = 0
     contact: bool = False
@@ -209,7 +215,7 @@ class _SeatTrack:
         self.shifts.clear()
         self.card_shifts.clear()
         self.best_shifts.clear()
-        self.confirmed = 0.0
+        self.confirmed = self.unvouched = 0.0
         self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None
         self.hidden_free = self.hidden_in_flight = 0
@@ -279,8 +285,10 @@ class ThrowJudge:
         self._candidate_seen = False
         self._hidden_under_hand: set[int] = set()
         self._last_candidates: list[np.ndarray] = []
+        self._legs: list[tuple[np.ndarray, np.ndarray]] = []  # the star's way since the last frame (image px)
         self._offset_frame = -1  # the frame whose shift for reading crowns is worked out (``_offset``)
         self._frame_offset = (0.0, 0.0)
+        self._frame_sure = True  # the fixed markers, the base cards or the crowns vouch for that shift
         self._star_track: list[tuple[int, list[np.ndarray]]] = []  # each frame's star-sized blob centres, when any
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
@@ -488,6 +496,8 @@ class ThrowJudge:
             self._star_lost()
         for t in self.tracks.values():
             t.star_far_now = bool(candidates)
+        for a, b in self._legs:
+            self._passed(a, b)
         for blob in candidates:
             for t in self.tracks.values():
                 # the star leaves from behind the thrower's own standee: passing it is no contact
@@ -531,15 +541,28 @@ class ThrowJudge:
         within a star's radius of it in the other frame stays in place (sensor noise or glare
         flickering in a bright, noisy room, a wobbling standee): never one end of a flight."""
         centres = [np.array(b.centre) for b in candidates]
+        px_per_cm = self.calibration.px_per_cm
+        low, high = (v * px_per_cm / self.fps for v in (MIN_STAR_SPEED_CM_S, MAX_STAR_SPEED_CM_S))
+        last = self._last_candidates
+        self._legs = []
         if not self._shuriken_seen:
-            px_per_cm = self.calibration.px_per_cm
-            low, high = (v * px_per_cm / self.fps for v in (MIN_STAR_SPEED_CM_S, MAX_STAR_SPEED_CM_S))
             still = STAR_RADIUS_CM * px_per_cm
-            last = self._last_candidates
             moving_now = [c for c in centres if all(float(np.linalg.norm(c - p)) > still for p in last)]
             moving_before = [p for p in last if all(float(np.linalg.norm(c - p)) > still for c in centres)]
-            self._shuriken_seen = any(low <= float(np.linalg.norm(c - p)) <= high
-                                      for c in moving_now for p in moving_before)
+            flights = [(p, c) for c in moving_now for p in moving_before if low <= float(np.linalg.norm(c - p)) <= high]
+            self._shuriken_seen = bool(flights)
+            if flights:
+                firsts = [p for p, _ in flights]
+                self._unseen_path(self._thrower_at(), firsts, self._frames - 1)
+                # the way it flew: from the thrower's hand to where it was first seen, and on
+                start = self._thrower_at()
+                self._legs = [(start[0], p) for p in firsts] if start else []
+                self._legs += flights
+        elif centres and last:
+            # the star between the last frame and this one (it flies up to 15 cm a frame at 30 fps)
+            p, c = min(((p, c) for p in last for c in centres), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+            if float(np.linalg.norm(c - p)) <= high:
+                self._legs = [(p, c)]
         if centres and self._shuriken_seen and not self._star_free:
             # a star-sized blob while no hand or arm is in view: not a piece of one
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
@@ -547,23 +570,53 @@ class ThrowJudge:
 
     def _star_back(self, now: list[np.ndarray]) -> None:
         """The star seen again after frames it was out of sight: its path between where it was
-        last seen and where it is now may have passed a crown, touching it unseen. A crown within a
-        star's reach of that path (star radius and half a crown card), itself not seen in those
-        frames either, keeps the closest the path came (cm); seen again from then on, a swing it
-        started would show."""
+        last seen and where it is now may have passed a crown, touching it unseen."""
         last_frame, last = self._star_last
         if last_frame < 0 or last_frame >= self._frames - 1 or not last:
             return
-        a, b = min(((p, c) for p in last for c in now), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        self._unseen_path(last, now, last_frame)
+
+    def _thrower_at(self) -> list[np.ndarray]:
+        """Where the star leaves from: the thrower's crown (else its base card), image px."""
+        t = self.tracks.get(self.thrower)
+        mark = None if t is None else t.crown if t.crown is not None else t.base
+        return [] if mark is None else [np.asarray(mark.center, np.float64)]
+
+    def _unseen_path(self, before: list[np.ndarray], after: list[np.ndarray], since: int) -> None:
+        """The star's path between ``before`` and ``after`` (image px; the closest pair), flown unseen
+        since frame ``since``: from the thrower's hand to where the star was first seen (under the
+        thrower's arm, merged with it, too fast for two frames), or across frames it was out of
+        sight. A crown within a star's reach of that path (star radius, half a crown card and 1 cm),
+        itself not seen since either, may have been touched there unseen: it keeps the closest the
+        path came (cm); seen again from then on, a swing it started would show."""
+        if not before or not after:
+            return
+        a, b = min(((p, c) for p in before for c in after), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
         ppc = self.calibration.px_per_cm
         reach = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
         for t in self.tracks.values():
-            if t.crown is None or t.seat == self.thrower or t.last_seen_frame > last_frame:
+            if t.crown is None or t.seat == self.thrower or t.last_seen_frame > since:
                 continue
             d = _segment_distance(t.crown.center, a, b) / ppc
             if d <= reach and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
                 t.passed_unseen_cm = d
                 t.passed_unseen_at = self._frames
+
+    def _passed(self, a: np.ndarray, b: np.ndarray) -> None:
+        """The star flew from ``a`` to ``b`` (image px) since the last frame: a crown (a seat whose crown
+        was unread: its base card) the path passed within ``STAR_NEAR_CM`` of is as near the star as
+        if a blob had been seen there, and is looked at for a swing's time (a star seen 15 cm apart
+        in two frames passes between them what neither sighting is near)."""
+        for t in self.tracks.values():
+            mark = t.crown if t.crown is not None else t.base
+            if t.seat == self.thrower or mark is None:
+                continue
+            d = _segment_distance(np.asarray(mark.center, np.float64), a, b)
+            if t.star_nearest_px is None or d < t.star_nearest_px:
+                t.star_nearest_px = d
+            if d < STAR_NEAR_CM * self.calibration.px_per_cm:
+                t.star_far_now = False
+                t.watch_until = self._frames + round(WATCH_AFTER_STAR_S * self.fps)
 
     @property
     def _star_last(self) -> tuple[int, list[np.ndarray]]:
@@ -632,11 +685,15 @@ class ThrowJudge:
             marker_registered = against == "registered frame"
             t.shifts.append(shift)
             both = min(shift, card_move[0]) if card_move is not None else 0.0
-            if (card_move is not None and not card_move[1] and not marker_registered) or both >= 2 * self.config.moved_cm:
-                # two readings of this frame, against the base card or by more than registering the
-                # whole frame can be off: what both see is as sure as a shift seen in two frames (a
-                # swing the star then covers, or blurs in the next frames, may show in one frame only)
+            if card_move is not None and not card_move[1] and not marker_registered:
+                # two readings of this frame, against the base card: what both see is as sure as a
+                # shift seen in two frames (a swing the star then covers, or blurs in the next frames,
+                # may show in one frame only)
                 t.confirmed = max(t.confirmed, both)
+            elif both >= 2 * self.config.moved_cm:
+                # or against the registered frame by more than registering it can be off, when the
+                # fixed markers, the base cards or the crowns vouch for its registration
+                self._one_frame(t, both)
         self._confirm_sharp(t, card_move)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is None:
@@ -658,7 +715,11 @@ class ThrowJudge:
         a touch's worth off it. Base cards lie on the table and move with it; the registration (phase
         correlation of the fixed markers, their median) can be thrown off by things moving over them
         in a noisy frame, and every crown read against it would then seem to move at once.
-        Worked out once per frame, when a crown is read."""
+        A frame the fixed markers could not register (a dim, blurred room: the whole frame's
+        correlation did, which falling standees and an arm can pull several pixels off) and no two
+        base cards confirm is checked by the crowns themselves (``_crowns_agree``).
+        Worked out once per frame, when a crown is read; ``_frame_sure`` says whether the fixed
+        markers, the base cards or the crowns vouch for it."""
         if self._offset_frame == self._frames:
             return self._frame_offset
         registered = np.asarray(self.motion.shift, np.float64)
@@ -670,13 +731,36 @@ class ThrowJudge:
             if found is not None and found[2] >= patches.MIN_SCORE_AT_REST:
                 off.append(np.asarray(found[0], np.float64) - registered)
         offset = self.motion.shift
-        if len(off) >= 2:
-            error = np.median(np.array(off), axis=0)
-            if float(np.linalg.norm(error)) > self.config.moved_cm * self.calibration.px_per_cm:
-                offset = (float(registered[0] + error[0]), float(registered[1] + error[1]))
-                log.debug("frame %d: registration off by %s px by the base cards", self._frames, np.round(error, 2))
-        self._offset_frame, self._frame_offset = self._frames, offset
+        sure = self.motion.anchored or len(off) >= 2
+        limit = self.config.moved_cm * self.calibration.px_per_cm
+        error = np.median(np.array(off), axis=0) if len(off) >= 2 else None
+        if error is None and not sure:
+            error = self._crowns_agree(frame, registered)
+            sure = error is not None
+        if error is not None and float(np.linalg.norm(error)) > limit:
+            offset = (float(registered[0] + error[0]), float(registered[1] + error[1]))
+            log.debug("frame %d: registration off by %s px by the base cards or crowns", self._frames, np.round(error, 2))
+        self._offset_frame, self._frame_offset, self._frame_sure = self._frames, offset, sure
         return offset
+
+    def _crowns_agree(self, frame: np.ndarray, registered: np.ndarray) -> np.ndarray | None:
+        """How far off the registration is by the crown cards' looks, when three or more of them (and
+        most of those found) agree to a touch's worth: standees do not move together, a frame's
+        registration error moves every crown read against it alike (at most two standees are hit at
+        once, so the median of the others is the error). None when the crowns do not agree."""
+        found: list[np.ndarray] = []
+        for t in self.tracks.values():
+            if t.crown_look is None:
+                continue
+            at = t.crown_look.displacement(frame, (float(registered[0]), float(registered[1])))
+            if at is not None:
+                found.append(np.asarray(at[0], np.float64) - registered)
+        if len(found) < 3:
+            return None
+        points = np.array(found)
+        error = np.median(points, axis=0)
+        agree = int((np.linalg.norm(points - error, axis=1) <= self.config.moved_cm * self.calibration.px_per_cm).sum())
+        return error if agree >= 3 and 2 * agree > len(found) else None
 
     def _card_under_arm(self, t: _SeatTrack) -> bool:
         """Whether a hand or arm come in from the image border covers a part of the crown card's place."""
@@ -705,6 +789,9 @@ class ThrowJudge:
         doubtful = self._doubtful(t, card_move, card_move is not None and self._card_under_arm(t))
         if card_move is None or doubtful is not None:
             self._note_doubtful(t, doubtful)
+            # looked at because the star passed close, and not found: a swing blurs a faint card
+            # past its likeness, the star lies over it; a touch would not be seen in this frame
+            t.hidden_in_flight += self._shuriken_seen
             return
         t.card_shifts.append(card_move[0])
         t.best_shifts.append(card_move[0])
@@ -738,8 +825,19 @@ class ThrowJudge:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
         in this one frame counts (against the base card, or by more than registering the whole
         frame can be off)."""
-        if card_move is not None and card_move[2] and (not card_move[1] or card_move[0] >= 2 * self.config.moved_cm):
+        if card_move is not None and card_move[2] and not card_move[1]:
             t.confirmed = max(t.confirmed, card_move[0])
+        elif card_move is not None and card_move[2] and card_move[0] >= 2 * self.config.moved_cm:
+            self._one_frame(t, card_move[0])
+
+    def _one_frame(self, t: _SeatTrack, shift: float) -> None:
+        """A crown seen surely moved in one frame, measured against the registered frame: a touch when
+        the frame's registration is vouched for, else only a doubt (the frame may be off, and every
+        crown read in it with it)."""
+        if self._frame_sure:
+            t.confirmed = max(t.confirmed, shift)
+        else:
+            t.unvouched = max(t.unvouched, shift)
 
     def _card_move(self, t: _SeatTrack, frame: np.ndarray, offset: tuple[float, float],
                    min_score: float = patches.MIN_SCORE) -> CardMove | None:
@@ -1150,6 +1248,7 @@ class ThrowJudge:
             ev.confidence = 0.7
             return ev
         ev.outcome = Outcome.NOTHING
+        best = sorted(t.best_shifts) or [0.0]
         # frames the crown was out of sight in which a touch would not be seen: with no hand over it
         # (tilted away, or under the star), or under a hand while the star flew close
         unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0,
@@ -1164,6 +1263,16 @@ class ThrowJudge:
             ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more than "
                          f"a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
             ev.confidence = 0.55
+        elif star_near and best[-1] >= cfg.moved_cm:
+            # a touch's worth in one frame while the star was close, not confirmed by a second reading
+            # or frame: a light touch's swing, sampled at its peak once, looks so
+            ev.reason = (f"crown seen {best[-1]:.2f} cm from its place in one frame while the shuriken came close, "
+                         f"in no other: unsure")
+            ev.confidence = 0.55
+        elif t.unvouched >= cfg.moved_cm:
+            ev.reason = (f"crown seen {t.unvouched:.2f} cm from its place in one frame only, a frame whose "
+                         f"registration neither the fixed markers, the base cards nor the other crowns vouch for: unsure")
+            ev.confidence = 0.5
         elif unseen >= 2:
             ev.reason = (f"crown marker unseen in {unseen} frames in which a touch would not be seen (no hand over "
                          f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "

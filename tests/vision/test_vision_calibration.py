@@ -138,3 +138,18 @@ def test_in_game_a_marker_of_a_seat_the_table_lacks_is_left_out(scene):
         calibrate([out], SPEC.seats)
     cal = calibrate([out], SPEC.seats, setup=False)
     assert cal.seat_count == 7 and any("id 18" in w and "left out" in w for w in cal.warnings)
+
+
+def test_during_a_game_markers_too_dim_and_noisy_for_single_frames_are_read_in_their_median():
+    """A dim room (a third of the light), faint print, a defocused lens, heavy noise and JPEG 50,
+    the camera shaking 2 px: no marker decodes in any single frame. The still frames' median,
+    registered against the shake, averages the noise away; stretched in contrast, the cards' cells
+    come back: during a game that is enough to judge by (no single frame gives the table's scale)."""
+    spec = synth.random_spec(10, seats=8, thrower=2, scenario=synth.Scenario.MISS, light=0.34, noise_sigma=9.0,
+                             jpeg_quality=50, shake_px=1.9, print_black=39, print_white=150, blur_sigma=1.26,
+                             camera_height_cm=96.0, table_kind="wood", tilt_deg=-12.0, lens_k1=0.05,
+                             exposure_change=1.0, drift_px=0.0, rolling_flicker=0.0)
+    scene = synth.Scene(spec)
+    frames = [scene.render(i) for i in range(3)]
+    cal = calibrate(frames, spec.seats, setup=False)
+    assert len(cal.corners) == 4 and sum(m.crown is not None for m in cal.seats.values()) >= 4

@@ -323,3 +323,146 @@ def test_crowns_are_read_against_the_base_cards_when_the_registration_is_off(arm
         assert judge._card_move(t, moved, (0.0, 0.0))[0] > 0.3  # against the registration: "a touch"
     finally:
         judge.motion.shift, judge._offset_frame, judge._frames = saved, -1, 0
+
+
+def test_crowns_vouch_for_a_frame_no_fixed_marker_registered(armed):
+    """A dim frame in which no two fixed markers agree and no base card is found as sharply as at
+    rest: the whole frame's correlation, pulled by falling standees, is 2.5 px off. Standees do not
+    move together: the crowns' cards, most of them agreeing, put the table where it is."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    still = judge._recent[-1][0]
+    moved = cv2.warpAffine(still, np.float32([[1, 0, 2.5], [0, 1, 0]]), (still.shape[1], still.shape[0]),
+                           borderMode=cv2.BORDER_REPLICATE)
+    saved = judge.motion.shift, judge.motion.anchored, {s: tr.base_look for s, tr in judge.tracks.items()}
+    try:
+        judge.motion.shift, judge.motion.anchored = (0.0, 0.0), False
+        for tr in judge.tracks.values():
+            tr.base_look = None  # no base card found
+        judge._offset_frame, judge._frames = -1, 7
+        offset = judge._offset(moved)
+        assert judge._frame_sure and offset == pytest.approx((2.5, 0.0), abs=0.5)
+        assert judge._card_move(t, moved, offset)[0] < 0.1
+    finally:
+        judge.motion.shift, judge.motion.anchored = saved[0], saved[1]
+        for s, look in saved[2].items():
+            judge.tracks[s].base_look = look
+        judge._offset_frame, judge._frames = -1, 0
+
+
+def test_a_one_frame_move_in_a_frame_nothing_vouches_for_asks(armed):
+    """A crown seen 1.1 cm off in one frame only, against a registration neither the fixed markers,
+    the base cards nor the crowns vouch for: every crown read in that frame "moved" alike (four
+    seats touched, sure). Such a reading is a doubt, not a touch."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    try:
+        judge._frame_sure = False
+        judge._one_frame(t, 1.1)
+        ev = judge._seat_evidence(t)
+        assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+        judge._frame_sure = True
+        judge._one_frame(t, 1.1)
+        assert judge._seat_evidence(t).outcome is Outcome.TOUCHED
+    finally:
+        judge._frame_sure = True
+        t.reset()
+
+
+def test_a_crown_the_star_flew_past_between_two_sightings_is_looked_at(armed):
+    """At 30 frames a second a thrown star is seen 10-15 cm apart: a crown it passed 16 cm from each
+    sighting, and close between them, was near the star all the same. Its swing may show at
+    160x120 less than a dim, noisy frame's threshold: its card is looked at for a swing's time."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc = judge.calibration.px_per_cm
+    crown = t.crown.center.astype(np.float64)
+    way = crown - judge.calibration.table_centre()
+    way = np.array([-way[1], way[0]]) / np.linalg.norm(way)  # across the seat's line
+    seen = [crown - way * 16 * ppc, crown + way * 16 * ppc]
+
+    def blob(p):
+        return [Blob(BlobKind.SHURIKEN, (0, 0, 1, 1), 50, (float(p[0]), float(p[1])))]
+
+    try:
+        t.reset()
+        judge._shuriken_seen, judge._last_candidates, judge._frames = False, [], 10
+        judge._confirm_shuriken(blob(seen[0]))
+        judge._frames = 11
+        judge._confirm_shuriken(blob(seen[1]))
+        assert judge._shuriken_seen
+        for a, b in judge._legs:
+            judge._passed(a, b)
+        assert t.star_nearest_px is not None and t.star_nearest_px < 1.0 * ppc
+        assert t.watch_until > 11
+    finally:
+        judge._shuriken_seen, judge._star_free, judge._last_candidates, judge._frames = False, False, [], 0
+        judge._legs = []
+        t.reset()
+
+
+def test_a_crown_looked_at_after_the_star_passed_and_not_found_asks(armed, monkeypatch):
+    """The star passed close; nothing moved there that shows at 160x120, so the crown is looked at
+    by its card's look alone, and its card is not found (a faint card blurred by its swing, the
+    star over it): a touch would not be seen in those frames."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    t.star_nearest_px = 5.0 * judge.calibration.px_per_cm
+    _stub(monkeypatch, judge, card=None)
+    frame = np.zeros(judge._shape, np.uint8)
+    try:
+        judge._shuriken_seen = True
+        for _ in range(3):
+            judge._look(t, frame)
+    finally:
+        judge._shuriken_seen = False
+    monkeypatch.undo()
+    assert t.hidden_in_flight == 3
+    ev = judge._seat_evidence(t)
+    assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    t.reset()
+
+
+def test_a_touch_s_worth_in_one_frame_near_the_star_asks(armed):
+    """A light touch sampled once at its swing's peak: 0.4 cm in one frame, a still crown's jitter in
+    the others. Not a touch (one frame, one reading), but near the star not "surely nothing"
+    either; far from the star it is jitter."""
+    judge, seat = armed
+    ev = _evidence(judge, seat, shifts=[0.05, 0.4, 0.02], star_cm=5.0)
+    assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    ev = _evidence(judge, seat, shifts=[0.05, 0.4, 0.02], star_cm=60.0)
+    assert ev.outcome is Outcome.NOTHING and ev.confidence >= JudgeConfig().ask_godfather_below
+
+
+def test_the_star_s_unseen_way_from_the_thrower_s_hand_past_a_crown_asks(armed):
+    """The star leaves the thrower's hand under the thrower's arm and is first seen beyond a crown
+    it flew past (touching it there, unseen). Not seen again itself from then on, that crown's
+    "nothing" asks."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc = judge.calibration.px_per_cm
+    hand = judge._thrower_at()[0]
+    crown = t.crown.center.astype(np.float64)
+    way = (crown - hand) / np.linalg.norm(crown - hand)
+    first = crown + way * 12 * ppc  # first seen 12 cm beyond the crown, then 10 cm farther
+
+    def blob(p):
+        return [Blob(BlobKind.SHURIKEN, (0, 0, 1, 1), 50, (float(p[0]), float(p[1])))]
+
+    try:
+        t.reset()
+        judge._shuriken_seen, judge._last_candidates, judge._frames = False, [], 10
+        judge._confirm_shuriken(blob(first))
+        judge._frames = 11
+        judge._confirm_shuriken(blob(first + way * 10 * ppc))
+        assert judge._shuriken_seen and t.passed_unseen_cm is not None and t.passed_unseen_cm < 1.0
+        t.best_shifts[:] = t.shifts[:] = [0.02, 0.01]
+        t.examined = 2
+        ev = judge._seat_evidence(t)
+        assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    finally:
+        judge._shuriken_seen, judge._star_free, judge._last_candidates, judge._frames = False, False, [], 0
+        judge._legs = []
+        t.reset()

@@ -1,8 +1,10 @@
 """The motion detector's registration: brightness matched to the reference, clipped pixels too."""
 
+import cv2
 import numpy as np
+import pytest
 
-from vision.motion import MotionDetector
+from vision.motion import Anchors, MotionDetector
 
 
 def _table(exposure: float, seed: int = 0) -> np.ndarray:
@@ -36,3 +38,65 @@ def test_a_card_that_moves_on_a_clipped_table_is_seen():
     motion.update(frame)
     changed = motion.changed_now()
     assert changed[25:40, 110:125].mean() > 0.8 and changed.mean() < 0.05
+
+
+def _texture(seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    small = rng.integers(0, 255, (240, 320)).astype(np.uint8)
+    return cv2.GaussianBlur(cv2.resize(small, (640, 480), interpolation=cv2.INTER_CUBIC), (0, 0), 1.0)
+
+
+def _moved(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    return cv2.warpAffine(img, np.float32([[1, 0, dx], [0, 1, dy]]), (img.shape[1], img.shape[0]),
+                          borderMode=cv2.BORDER_REFLECT)
+
+
+def test_fixed_markers_that_disagree_do_not_register_a_frame():
+    """A falling standee lies over one of two fixed markers found in a dim frame: that one correlates
+    with what covers it, 7 and 15 px off. The median of two disagreeing shifts would put the frame
+    between them (and every crown read against it would "move"): no shift instead. Three markers,
+    two agreeing: theirs."""
+    ref = _texture()
+    centres = [np.array([100.0, 100.0]), np.array([500.0, 380.0]), np.array([300.0, 240.0])]
+    frame = _moved(ref, 1.0, 0.0)
+    covered = _moved(ref, -7.0, -15.0)  # what lies over the last marker moves on its own
+    frame[240 - 40:240 + 40, 300 - 40:300 + 40] = covered[240 - 40:240 + 40, 300 - 40:300 + 40]
+    two = Anchors([centres[0], centres[2]], (640, 480))
+    two.set_reference(ref)
+    assert two.shift(frame) is None
+    three = Anchors(centres, (640, 480))
+    three.set_reference(ref)
+    shift = three.shift(frame)
+    assert shift is not None and shift == pytest.approx((1.0, 0.0), abs=0.3)
+
+
+def test_two_fixed_markers_an_arm_sweeps_over_do_not_register_a_frame():
+    """The thrower's arm sweeps over two of five fixed markers, which agree on the arm's motion
+    (7 and 15 px) while the other three, in a dim frame, correlate with nothing: two of five is no
+    registration."""
+    ref = _texture()
+    centres = [np.array(c, float) for c in ((100, 100), (500, 380), (300, 240), (540, 90), (90, 400))]
+    frame = _moved(ref, 1.0, 0.0)
+    arm = _moved(ref, -7.0, -15.0)
+    rng = np.random.default_rng(3)
+    for i, (x, y) in enumerate(((300, 240), (100, 100), (500, 380), (540, 90), (90, 400))):
+        patch = (slice(y - 40, y + 40), slice(x - 40, x + 40))
+        frame[patch] = arm[patch] if i < 2 else rng.integers(0, 255, (80, 80)).astype(np.uint8)
+    anchors = Anchors(centres, (640, 480))
+    anchors.set_reference(ref)
+    assert anchors.shift(frame) is None
+
+
+def test_fixed_markers_that_barely_correlate_do_not_register_a_frame(monkeypatch):
+    """A frame gone bad under shake in a dim room: three of six fixed markers correlate with their
+    reference by 0.15-0.2 only, agreeing on a shift of 11 px (the crowns, read against it, all
+    "moved" 1.5-2 cm); the others correlate with nothing. Markers in view correlate by far more:
+    these register nothing."""
+    ref = _texture()
+    anchors = Anchors([np.array(c, float) for c in ((100, 100), (500, 380), (300, 240), (540, 90), (90, 400),
+                                                    (400, 100))], (640, 480))
+    anchors.set_reference(ref)
+    readings = iter([((9.0, 7.0), 0.2), ((9.3, 7.1), 0.18), ((8.8, 6.9), 0.19), ((-14.0, 11.0), 0.0),
+                     ((0.1, 0.2), 0.1), ((5.0, -3.0), 0.05)])
+    monkeypatch.setattr(cv2, "phaseCorrelate", lambda *a, **k: next(readings))
+    assert anchors.shift(ref) is None
