@@ -221,8 +221,9 @@ def _one_line(exc: BaseException) -> str:
 
 def _picamera2() -> Callable[[], Any]:
     """Picamera2's camera class. It comes with the system (python3-picamera2), built against the
-    system's numpy 1.x: a numpy 2 installed into the virtual environment hides that numpy and
-    breaks its import with a ValueError (numpy.dtype size changed), which is said in one line."""
+    system's numpy (1.24 on Bookworm, 2.2 on Trixie): on Bookworm a numpy 2 installed into the virtual
+    environment hides that numpy and breaks its import with a ValueError (numpy.dtype size changed),
+    which is said in one line."""
     try:
         from picamera2 import Picamera2  # only on a Pi
     except ImportError as exc:
@@ -230,9 +231,9 @@ def _picamera2() -> Callable[[], Any]:
                         + " (apt install python3-picamera2, and a virtual environment made with --system-site-packages)") from None
     except Exception as exc:
         version = getattr(np, "__version__", "?")
-        hint = (f" (numpy {version} in this environment hides the system's numpy 1.x that Picamera2 is built for:"
+        hint = (f" (numpy {version} in this environment hides the system's numpy that Picamera2 is built for:"
                 " reinstall with the Pi's constraints, pip install -c hardware/pi-constraints.txt -e .)"
-                if "numpy" in str(exc) or version.startswith("2") else "")
+                if "numpy" in str(exc) else "")
         raise ClipError(f"Pi camera: picamera2 fails to import: {_one_line(exc)}{hint}") from None
     return Picamera2
 

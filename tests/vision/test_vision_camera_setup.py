@@ -33,6 +33,14 @@ def test_picamera2_broken_by_numpy_2_is_one_line_naming_the_fix(monkeypatch):
         PiCamera()
 
 
+def test_a_picamera2_failing_for_another_reason_is_not_blamed_on_numpy(monkeypatch):
+    """Trixie's system numpy is 2.2, and Picamera2 is built for it: numpy 2 alone is no reason to point at numpy."""
+    _fake_picamera2(monkeypatch, OSError("libcamera.so.0.5: cannot open shared object file"))
+    with pytest.raises(ClipError, match="picamera2 fails to import") as error:
+        PiCamera()
+    assert "numpy" not in str(error.value) and "pi-constraints" not in str(error.value)
+
+
 def test_calibrate_with_a_broken_picamera2_exits_2_without_a_traceback(monkeypatch, tmp_path, capsys):
     _fake_picamera2(monkeypatch, NUMPY_ABI)
     assert cli.main(["calibrate", "--picamera", "--out", str(tmp_path / "c.json")]) == 2
