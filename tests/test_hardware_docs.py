@@ -186,6 +186,13 @@ def hub_board() -> dict[str, Any]:
     }
 
 
+def board_constant(name: str) -> Any:
+    """One constant of hub_board.py, read without running MicroPython code."""
+    tree = ast.parse((HARDWARE / "firmware" / "hub_board.py").read_text())
+    return next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name)
+
+
 def hub_roles() -> dict[str, int]:
     board = hub_board()
     roles: dict[str, int] = {f"tilt {seat}": int(pin) for seat, pin in enumerate(board["SEAT_PINS"])}
@@ -404,3 +411,182 @@ def test_table_toml_with_the_i2s_sections_refuses_more_seats_than_fit() -> None:
     assert from_dict({"game": {"ruleset": "yakuzas", "players": names[:7]}, **i2s}).devices().seats == 7
     with pytest.raises(ConfigError, match="pin 19 is used twice: devices.reserved_pins and LED of seat 7"):
         from_dict({"game": {"ruleset": "yakuzas", "players": names}, **i2s}).devices()
+
+
+# --- the electrical values: LED currents, parts, quantities, timing -----------------------------
+
+SUPPLY = 3.3  # V: a GPIO's high level, on the Pi and on the Pico
+PIN_MOST = 16.0  # mA a Pi's GPIO may give
+PINS_MOST = 50.0  # mA all of them together
+RANGE = r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)"
+
+
+def markdown_rows(text: str, header_start: str) -> list[list[str]]:
+    """The body rows of the Markdown table whose header row starts with ``header_start``."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header_start))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows
+
+
+def led_rows() -> dict[str, tuple[float, float, float, float, float]]:
+    """wiring.md's resistor table, LED rows: part -> (least Vf, most Vf, ohms, least mA, most mA)."""
+    found = {}
+    for part, colour, resistor, current in markdown_rows((HARDWARE / "wiring.md").read_text(), "| part | colour"):
+        vf = re.search(RANGE + " V", colour)
+        ohms = re.fullmatch(r"(\d+) Ω(?: each)?", resistor)
+        ma = re.match(RANGE + " mA", current)
+        if vf and ohms and ma:
+            found[part] = (float(vf[1]), float(vf[2]), float(ohms[1]), float(ma[1]), float(ma[2]))
+    return found
+
+
+def test_every_led_current_is_what_its_resistor_gives_at_3_3_volts_within_a_pin_s_limit() -> None:
+    rows = led_rows()
+    assert {"seat LED", 'count LED "1"', 'count LED "2"', 'count LED "3"'} <= set(rows)
+    wrong = []
+    for part, (vf_low, vf_high, ohms, low, high) in rows.items():
+        least, most = (SUPPLY - vf_high) / ohms * 1000, (SUPPLY - vf_low) / ohms * 1000
+        if (round(least, 1), round(most, 1)) != (low, high):
+            wrong.append(f"{part}: {ohms:g} Ω at {vf_low}-{vf_high} V gives {least:.1f}-{most:.1f} mA, not {low}-{high}")
+        if most > PIN_MOST or least < 0.5:
+            wrong.append(f"{part}: {least:.1f}-{most:.1f} mA (a pin gives at most {PIN_MOST} mA; under 0.5 mA is not seen)")
+    assert wrong == []
+
+
+def test_every_led_on_at_once_stays_within_the_pins_total_and_the_docs_say_how_much() -> None:
+    rows = led_rows()
+    text = (HARDWARE / "wiring.md").read_text()
+    seats = load_config().seats
+    default = seats * rows["seat LED"][4] + sum(rows[f'count LED "{n}"'][4] for n in (1, 2, 3))
+    said = re.search(r"Worst case, every LED on at once: [^=]*= (\d+) mA", text)
+    assert said and int(said[1]) == round(default) and default < PINS_MOST
+    rgb_seats = load_config(PI_OPTIONS["rgb"]).seats
+    red, green_blue = rows["RGB seat LED, red"][4], rows["RGB seat LED, green and blue"][4]
+    rgb = rgb_seats * (red + 2 * green_blue) + sum(rows[f'count LED "{n}"'][4] for n in (1, 2, 3))
+    said = re.search(r"The RGB wiring at \d+ seats, all white: [^=]*= (\d+) mA", text)
+    assert said and int(said[1]) == round(rgb) and rgb < PINS_MOST
+
+
+def test_the_hub_s_count_leds_and_the_bill_of_materials_give_the_wiring_s_currents() -> None:
+    rows = led_rows()
+    by_ohms = {ohms: (low, high) for _, _, ohms, low, high in rows.values()}
+    wrong = []
+    for name in ("hub-wiring.md", "bom.md"):
+        for number, line in enumerate((HARDWARE / name).read_text().splitlines(), start=1):
+            for ohms, low, high in re.findall(r"(\d+) Ω[^|]*\|[^|]*?" + RANGE + " mA", line):
+                if float(ohms) in by_ohms and by_ohms[float(ohms)] != (float(low), float(high)):
+                    wrong.append(f"{name}:{number}: {ohms} Ω gives {low}-{high} mA, wiring.md says {by_ohms[float(ohms)]}")
+    assert wrong == []
+
+
+def bom_section(title: str) -> str:
+    text = (HARDWARE / "bom.md").read_text()
+    start = text.index(f"## {title}")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else len(text)]
+
+
+def bom_quantities(section: str, pattern: str) -> int:
+    """The quantity of the section's line whose part matches ``pattern``."""
+    found = [int(q) for q, part in re.findall(r"^\| (\d+) \| ([^|]*)\|", section, re.M) if re.search(pattern, part)]
+    assert len(found) == 1, f"{pattern}: {len(found)} lines"
+    return found[0]
+
+
+def test_the_bill_of_materials_has_each_wiring_s_parts_for_its_seats() -> None:
+    seats = load_config().seats
+    assert seats == 9
+    rows = led_rows()
+    pi = bom_section("The controller")
+    resistors: dict[str, int] = {}
+    for part, (*_, ohms, _low, _high) in rows.items():
+        if part.startswith("seat LED") or part.startswith("count LED"):
+            resistors[f"{ohms:g} Ω"] = resistors.get(f"{ohms:g} Ω", 0) + (seats if part.startswith("seat") else 1)
+    resistors["10 kΩ"] = resistors.get("10 kΩ", 0) + seats  # tilt pull-ups
+    resistors["1 kΩ"] = resistors.get("1 kΩ", 0) + seats  # tilt series
+    for value, wanted in resistors.items():
+        assert bom_quantities(pi, rf"^{value} resistor") == wanted, value
+    assert bom_quantities(pi, "panel jack") == seats
+    assert bom_quantities(pi, "plug on") == seats
+    assert bom_quantities(pi, "Tilt switch") >= seats
+    seat_leds = [int(q) for q, note in re.findall(r"^\| (\d+) \| 5 mm LED, [^|]*\|([^|]*)\|", pi, re.M) if "seat LED" in note]
+    assert seat_leds == [seats]
+    for n in (1, 2, 3):
+        assert [q for q, note in re.findall(r"^\| (\d+) \| 5 mm LED, [^|]*\|([^|]*)\|", pi, re.M)
+                if f'count LED "{n}"' in note] == ["1"]
+    rgb = bom_section("RGB seat LEDs")
+    rgb_seats = load_config(PI_OPTIONS["rgb"]).seats
+    assert bom_quantities(rgb, "RGB LED") == rgb_seats
+    assert bom_quantities(rgb, rf"^{rows['RGB seat LED, red'][2]:g} Ω resistor") == rgb_seats
+    assert bom_quantities(rgb, rf"^{rows['RGB seat LED, green and blue'][2]:g} Ω resistor") == 2 * rgb_seats
+    hub = bom_section("The USB sensor hub")
+    assert bom_quantities(hub, "WS2812B") == len(hub_board()["SEAT_PINS"])
+    assert re.search(rf"^\| {len(hub_board()['SEAT_PINS'])} \| 10 kΩ and \d+ 1 kΩ resistors, \d+ TRS jacks", hub, re.M)
+
+
+# Parts the wiring names only to say why they are not used (or as a repair-shop stand-in).
+NOT_BOUGHT = {"BC547", "2N2222", "2N7000", "1N4007", "1N4148", "1N4001"}
+PART = re.compile(r"\b(1N\d{4}|BAT\d+|AO\d{4}A?|IRL\w+|2N\d{4}|BC\d{3}|74AHCT\d+|SW-\d+D|MAX\d+A?|WS2812)B?\b")
+
+
+def test_every_part_the_wiring_uses_is_in_the_bill_of_materials() -> None:
+    bom = set(PART.findall((HARDWARE / "bom.md").read_text()))
+    used = {p for name in ("wiring.md", "hub-wiring.md", "standee-base.md") for p in PART.findall((HARDWARE / name).read_text())}
+    assert used - bom - NOT_BOUGHT == set()
+    assert not bom & NOT_BOUGHT
+
+
+def test_the_buzzer_coil_s_flyback_diode_is_fast() -> None:
+    """A tone switches the coil thousands of times a second: a slow rectifier (1N400x) conducts backwards for
+    microseconds at each switch-on; a Schottky (1N581x) does not."""
+    text = (HARDWARE / "wiring.md").read_text()
+    row = next(r for r in markdown_rows(text, "| part | value | why |") if r[0] == "flyback diode")
+    diode = PART.search(row[1])
+    assert diode and re.fullmatch(r"1N581[789]", diode[1]), row[1]
+    assert re.search(rf"coil[^\n]*{diode[1]}|{diode[1]}[^\n]*cathode to 5 V", text)
+    assert diode[1] in (HARDWARE / "bom.md").read_text()
+
+
+SUM = re.compile(r"(\d+(?:[ A-Za-z]*\+ ?\d+)+)[ A-Za-z]* = (\d+)\b")
+
+
+def test_every_pin_count_the_docs_add_up_is_right() -> None:
+    wrong = []
+    for path in [*DOCS, *PI_OPTIONS.values()]:
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            for terms, total in SUM.findall(line):
+                if sum(map(int, re.findall(r"\d+", terms))) != int(total):
+                    wrong.append(f"{path.name}:{number}: {terms} = {total}")
+    assert wrong == []
+    assert SUM.findall("9 tilt inputs + 9 seat LEDs + 3 count LEDs + 1 buzzer = 22") == [
+        ("9 tilt inputs + 9 seat LEDs + 3 count LEDs + 1", "22")]
+
+
+def test_the_docs_give_the_controller_s_and_the_hub_s_debounce_and_settle_times() -> None:
+    from controller.devices.timing import Timing
+
+    timing = Timing()
+    assert board_constant("DEBOUNCE_US") == round(timing.debounce * 1e6)
+    said = []
+    for path in DOCS:
+        text = path.read_text()
+        said += [("debounce", int(ms), path.name) for ms in re.findall(r"(?i)debounces? ?\**\s*\((\d+) ms", text)]
+        said += [("settle", int(ms), path.name) for ms in re.findall(r"(?i)settle(?: time)?\**\s*\((\d+) ms", text)]
+    assert {kind for kind, _, _ in said} == {"debounce", "settle"}
+    wanted = {"debounce": round(timing.debounce * 1000), "settle": round(timing.settle * 1000)}
+    assert [s for s in said if s[1] != wanted[s[0]]] == []
+
+
+def test_the_hub_s_current_budget_uses_the_firmware_s_brightness() -> None:
+    text = HUB_DOC.read_text()
+    brightness = board_constant("BRIGHTNESS")
+    said = re.search(r"caps the\s+brightness at (\d+) of 255", text)
+    budget = re.search(r"(\d+) × (\d+) mA × (\d+) / 255 = (\d+) mA", text)
+    assert said and int(said[1]) == brightness
+    assert budget and int(budget[3]) == brightness and int(budget[1]) == len(hub_board()["SEAT_PINS"])
+    assert abs(int(budget[1]) * int(budget[2]) * brightness / 255 - int(budget[4])) < 5
