@@ -590,3 +590,14 @@ def test_the_hub_s_current_budget_uses_the_firmware_s_brightness() -> None:
     assert said and int(said[1]) == brightness
     assert budget and int(budget[3]) == brightness and int(budget[1]) == len(hub_board()["SEAT_PINS"])
     assert abs(int(budget[1]) * int(budget[2]) * brightness / 255 - int(budget[4])) < 5
+
+
+def test_the_docs_name_sound_cards_by_name_and_agree_on_each_one() -> None:
+    """A card's number can change from one boot to the next (HDMI, USB); its name does not."""
+    texts = {path.name: path.read_text() for path in [*DOCS, *PI_OPTIONS.values(), HARDWARE / "table.toml"]}
+    assert [name for name, text in texts.items() if re.search(r"\b(?:plug)?hw:\d", text)] == []
+    jack = 'plughw:CARD=Headphones'
+    assert all(jack in texts[name] for name in ("README.md", "wiring.md", "table.toml"))
+    i2s = load_config(PI_OPTIONS["i2s"]).sound.alsa_device
+    card = i2s.removeprefix("plughw:CARD=")
+    assert i2s != card and f"lists a card `{card}`" in texts["wiring.md"]
