@@ -601,3 +601,45 @@ def test_the_docs_name_sound_cards_by_name_and_agree_on_each_one() -> None:
     i2s = load_config(PI_OPTIONS["i2s"]).sound.alsa_device
     card = i2s.removeprefix("plughw:CARD=")
     assert i2s != card and f"lists a card `{card}`" in texts["wiring.md"]
+
+
+def test_the_table_conventions_timing_is_the_controller_s_default() -> None:
+    from controller.devices.timing import Timing
+
+    timing = Timing()
+    text = (ROOT / "docs" / "table-conventions.md").read_text()
+    settle = re.search(r"settle time \(default (\d+) ms\)", text)
+    debounce = re.search(r"debounce time \(default (\d+) ms\)", text)
+    interval = re.search(r"at (\d+(?:\.\d+)?) s intervals", text)
+    after = re.search(r"until (\d+(?:\.\d+)?) s after its \"3\"", text)
+    assert settle and int(settle[1]) == round(timing.settle * 1000)
+    assert debounce and int(debounce[1]) == round(timing.debounce * 1000)
+    assert interval and float(interval[1]) == timing.count_interval
+    assert after and float(after[1]) == timing.withdraw_after_three
+
+
+def test_the_standee_base_takes_the_seat_led_and_switch_the_wiring_gives() -> None:
+    text = (HARDWARE / "standee-base.md").read_text()
+    vf_low, vf_high, ohms, _, _ = led_rows()["seat LED"]
+    colour = next(r[1] for r in markdown_rows((HARDWARE / "wiring.md").read_text(), "| part | colour") if r[0] == "seat LED")
+    assert f"its {ohms:g} Ω resistor is in the controller box" in text
+    assert colour.split(" (")[0] in text  # "amber or yellow"
+    assert "SW-520D" in text and "leads pointing down" in text  # closed while upright
+
+
+def test_an_i2s_amplifier_s_card_without_its_pins_reserved_is_refused() -> None:
+    """Copying only the [sound] section of pinout-i2s.toml would leave GPIO18-21 to the buzzer and seats 7 and 8."""
+    i2s = load_config(PI_OPTIONS["i2s"])
+    default = load_config()
+    amplifier = replace(default, sound=replace(default.sound, alsa_device=i2s.sound.alsa_device))
+    with pytest.raises(ValueError, match=r"is an I2S amplifier, which holds GPIO18-21, but devices.reserved_pins "
+                                         r"leaves out 18, 19, 20, 21: reserve \[18, 19, 20, 21\]"):
+        check_pins(amplifier, where="table.toml")
+    check_pins(i2s, where="pinout-i2s.toml")
+    check_pins(replace(amplifier, backend="hub"), where="hub")  # the Pi's header is then free
+
+    from controller.table.config import ConfigError, from_dict
+
+    sound_only = {"sound": read_toml(PI_OPTIONS["i2s"])["sound"]}
+    with pytest.raises(ConfigError, match="is an I2S amplifier"):
+        from_dict({"game": {"ruleset": "classic", "players": ["Aiko", "Bo", "Cy", "Dee"]}, **sound_only}).devices()

@@ -211,10 +211,24 @@ _HEADER_REVISION = 0xC03111
 """A Pi 4 model B: its 40-pin header, whose GPIOs are a Pi 5's too, resolves the pins' names."""
 
 
+I2S_PINS = (18, 19, 20, 21)
+"""The GPIOs the Pi's I2S block takes once an I2S sound card's overlay is on (BCLK, LRCLK, DIN, DOUT)."""
+I2S_CARDS = ("max98357a",)
+"""ALSA card names of I2S amplifiers (``hardware/pinout-i2s.toml``), as ``sound.alsa_device`` names them."""
+
+
 def check_pins(config: DevicesConfig, *, where: str) -> None:
-    """Every Pi pin in use is a GPIO of the header, named once (by whatever name), and every seat in use
-    has its pins."""
+    """Every Pi pin in use is a GPIO of the header, named once (by whatever name), every seat in use
+    has its pins, and an I2S sound card's pins are left to it."""
     used: dict[int, str] = {}
+    card = config.sound.alsa_device.lower()
+    if config.backend == "gpio" and any(name in card for name in I2S_CARDS):
+        reserved = {gpio_number(pin, "devices.reserved_pins", where=where) for pin in config.reserved_pins}
+        missing = [pin for pin in I2S_PINS if pin not in reserved]
+        if missing:
+            raise ValueError(f"{where}: sound.alsa_device = {config.sound.alsa_device!r} is an I2S amplifier, which holds "
+                             f"GPIO{I2S_PINS[0]}-{I2S_PINS[-1]}, but devices.reserved_pins leaves out "
+                             f"{', '.join(map(str, missing))}: reserve {list(I2S_PINS)} as hardware/pinout-i2s.toml does")
 
     def claim(pin: int | str, role: str) -> None:
         key = gpio_number(pin, role, where=where)
