@@ -30,8 +30,8 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
-touch could have gone unseen: the crown moved more than a still crown jitters near the star (or a
-touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
+touch could have gone unseen: the crown moved more than a still crown jitters near the star, or
+beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
 after the star passed), or a hand covers the seat at the end.
 """
 
