@@ -108,6 +108,9 @@ class ClipSpec:
     standee_h_cm: float = 11.0
     crown_card_cm: float = 5.0
     blur_sigma: float = 0.6  # defocus, pixels
+    # a touched standee's first swing, degrees (drawn in this range for each one the star touches)
+    touch_min_deg: float = 4.0
+    touch_max_deg: float = 14.0
 
 
 @dataclass(frozen=True)
@@ -119,10 +122,16 @@ class Truth:
         return {"knocked": sorted(self.knocked), "touched": sorted(self.touched)}
 
 
+# a touch swinging its standee at most this much (degrees) is a light one; the usual range is 4-14
+LIGHT_TOUCH_DEG = 9.0
+
+
 def variation_tags(spec: ClipSpec) -> list[str]:
     """Labels used to report accuracy per variation."""
     tags = [f"scenario:{spec.scenario.value}", f"hand:{spec.hand.value}", f"seats:{spec.seats}",
             f"fps:{spec.fps}"]
+    if spec.scenario is Scenario.MULTI and spec.hits[-1][1] == "touched" and spec.touch_max_deg <= LIGHT_TOUCH_DEG:
+        tags.append("scenario:multi-light")
     tags.append("camera:high" if spec.camera_height_cm >= 80 else "camera:low")
     tags.append("tilt:strong" if abs(spec.tilt_deg) >= 15 else "tilt:mild")
     tags.append("lens:barrel" if spec.lens_k1 >= 0.08 else "lens:straight")
@@ -200,7 +209,8 @@ def clear_targets(seats: int, thrower: int) -> list[int]:
 
 
 def random_spec(seed: int, **overrides) -> ClipSpec:
-    """A clip spec drawn from ``seed``; keyword arguments fix chosen fields (e.g. scenario)."""
+    """A clip spec drawn from ``seed``; keyword arguments fix chosen fields (e.g. scenario), and
+    ``second_touched=True`` makes the standee a two-standee throw meets second only touched."""
     rng = np.random.default_rng(seed)
     seats = int(overrides.pop("seats", rng.integers(6, 10)))
     thrower = int(overrides.pop("thrower", rng.integers(0, seats)))
@@ -217,6 +227,8 @@ def random_spec(seed: int, **overrides) -> ClipSpec:
         nxt = [s for s in ((first + 1) % seats, (first - 1) % seats) if s != thrower]
         second = int(rng.choice(nxt))
         kinds = rng.choice(["knocked", "touched"], size=2)
+        if overrides.pop("second_touched", False):  # the standee met second is only touched
+            kinds[1] = "touched"
         hits = ((first, str(kinds[0])), (second, str(kinds[1])))
     if "rest" in overrides:
         rest = overrides.pop("rest")
@@ -262,6 +274,11 @@ def random_spec(seed: int, **overrides) -> ClipSpec:
 
 def _condition(tag: str, rng: np.random.Generator) -> dict:
     """Spec fields that put a clip in the condition ``tag`` (one of ``CONDITIONS``)."""
+    if tag == "scenario:multi-light":
+        # a two-standee throw whose second contact is a light touch: a small swing of its crown
+        low = float(rng.uniform(2.0, 4.0))
+        return {"scenario": Scenario.MULTI, "second_touched": True,
+                "touch_min_deg": low, "touch_max_deg": low + float(rng.uniform(2.0, 5.0))}
     if tag.startswith("scenario:"):
         return {"scenario": Scenario(tag.split(":", 1)[1])}
     if tag.startswith("hand:"):
@@ -305,7 +322,7 @@ def _combined(rng: np.random.Generator) -> dict:
 
 CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
               "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over",
-              "hard:combined")
+              "hard:combined", "scenario:multi-light")
 
 
 def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:
@@ -722,8 +739,8 @@ class Scene:
                 # a card tips across its own plane: away from the star unless hit from behind
                 direction = st.inward if float(np.dot(travel, st.inward)) > 0.3 else -st.inward
                 if outcome == "touched":
-                    params = dict(amp=math.radians(rng.uniform(4, 14)), tau=float(rng.uniform(0.1, 0.18)),
-                                  freq=float(rng.uniform(3, 5)))
+                    params = dict(amp=math.radians(rng.uniform(spec.touch_min_deg, spec.touch_max_deg)),
+                                  tau=float(rng.uniform(0.1, 0.18)), freq=float(rng.uniform(3, 5)))
                 else:
                     params = dict(omega0=float(rng.uniform(3, 6)))
                 st.events.append((t_hit, outcome, direction, params))

@@ -30,8 +30,8 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
-touch could have gone unseen: the crown moved more than a still crown jitters near the star (or a
-touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
+touch could have gone unseen: the crown moved more than a still crown jitters near the star, or
+beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
 after the star passed), or a hand covers the seat at the end.
 """
 
@@ -1217,6 +1217,23 @@ class ThrowJudge:
                 cv2.circle(mask, (int(c[0]), int(c[1])), radius, 1, -1)
         return mask.astype(bool)
 
+    def _star_went_on_from(self, t: _SeatTrack) -> int | None:
+        """The seat beside this one (the seats before and after it, around the table) whose standee
+        the star was last seen near, if any. A star that meets a standee goes on, slowed, and the
+        standee beside it is the next in its way (a two-standee throw): seen no more (behind the
+        first standee's swing or fall, blurred, under the thrower's arm, or lying on a crown), it
+        may have touched this one lightly, unseen."""
+        _, centres = self._star_last
+        if not centres or t.seat == self.thrower:
+            return None
+        reach = STAR_NEAR_CM * self.calibration.px_per_cm
+        for seat in sorted({(t.seat - 1) % self.seats, (t.seat + 1) % self.seats} - {self.thrower, t.seat}):
+            other = self.tracks.get(seat)
+            mark = None if other is None else other.crown if other.crown is not None else other.base
+            if mark is not None and any(float(np.linalg.norm(c - mark.center)) < reach for c in centres):
+                return seat
+        return None
+
     def _standing(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
         """A standee up at the end: touched when its crown was seen to move a touch's worth (or
         stands pushed off its place), else nothing; nothing asks the Godfather when a touch could
@@ -1226,6 +1243,8 @@ class ThrowJudge:
         final = ev.final_shift_cm or 0.0
         near = ev.star_nearest_cm
         star_near = t.contact or (near is not None and near < STAR_NEAR_CM)
+        went_on = None if star_near else self._star_went_on_from(t)
+        star_near = star_near or went_on is not None
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
         loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
@@ -1259,7 +1278,9 @@ class ThrowJudge:
         elif star_near and max(moved, final) >= 0.5 * cfg.moved_cm:
             # more than a still crown jitters, less than a touch: a light touch whose swing fell
             # between frames looks like this
-            where = "its blob met the standee" if near is None else f"it passed {near:.0f} cm from it"
+            where = (f"it was last seen by seat {went_on}'s standee, beside this one, and went on unseen"
+                     if went_on is not None else "its blob met the standee" if near is None
+                     else f"it passed {near:.0f} cm from it")
             ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more than "
                          f"a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
             ev.confidence = 0.55

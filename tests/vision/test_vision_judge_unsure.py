@@ -466,3 +466,32 @@ def test_the_star_s_unseen_way_from_the_thrower_s_hand_past_a_crown_asks(armed):
         judge._shuriken_seen, judge._star_free, judge._last_candidates, judge._frames = False, False, [], 0
         judge._legs = []
         t.reset()
+
+
+def test_a_crown_beside_the_standee_the_star_was_last_seen_at_swinging_a_little_asks(armed):
+    """The star meets a standee and goes on out of sight (behind that standee's fall, blurred, under
+    the thrower's arm) to the standee beside it, touching it lightly: that crown moves more than a
+    still crown jitters, less than a touch, far from every sighting of the star. Beside the standee
+    the star was last seen at it asks; with the star last seen elsewhere it is jitter."""
+    judge, seat = armed
+    ppc = judge.calibration.px_per_cm
+    beside = [s for s in ((seat - 1) % judge.seats, (seat + 1) % judge.seats)
+              if s != judge.thrower and judge.tracks[s].crown is not None]
+    assert beside
+    met = judge.tracks[beside[0]].crown.center.astype(np.float64)
+    try:
+        judge._star_track = [(10, [met + np.array([3.0, 2.0]) * ppc])]  # last seen 4 cm from that crown
+        ev = _evidence(judge, seat, shifts=[0.22, 0.22, 0.05], star_cm=30.0)
+        assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+        assert f"last seen by seat {beside[0]}'s standee" in ev.reason
+        ev = _evidence(judge, seat, shifts=[0.05, 0.4, 0.02], star_cm=30.0)  # a touch's worth in one frame
+        assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+        ev = _evidence(judge, seat, shifts=[0.03, 0.02, 0.04], star_cm=30.0)  # still: nothing, surely
+        assert ev.outcome is Outcome.NOTHING and ev.confidence >= JudgeConfig().ask_godfather_below
+        far = judge.tracks[seat].crown.center.astype(np.float64) + (judge.tracks[seat].crown.center - met) * 1.5
+        judge._star_track = [(10, [far])]  # last seen on the other side, away from both
+        ev = _evidence(judge, seat, shifts=[0.22, 0.22, 0.05], star_cm=30.0)
+        assert ev.outcome is Outcome.NOTHING and ev.confidence >= JudgeConfig().ask_godfather_below
+    finally:
+        judge._star_track = []
+        judge.tracks[seat].reset()

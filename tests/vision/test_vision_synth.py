@@ -57,3 +57,19 @@ def test_condition_sets_hold_their_condition_and_seeds_of_their_own():
         specs = synth.condition_set(6, tag, seed=5)
         assert all(tag in synth.variation_tags(s) for s in specs), tag
         assert not {s.seed for s in specs} & held_out
+
+
+def test_a_light_second_touch_swings_its_standee_a_little():
+    """``scenario:multi-light``: the star meets two standees, the second only touched: its crown
+    swings within the clip's light range (a few degrees, under the usual 4-14), damped to at least 0.4
+    of it at its first peak."""
+    for spec in synth.condition_set(8, "scenario:multi-light", seed=3):
+        assert spec.scenario is Scenario.MULTI and spec.hits[1][1] == "touched"
+        assert 2.0 <= spec.touch_min_deg < spec.touch_max_deg <= synth.LIGHT_TOUCH_DEG
+        scene = synth.render_clip(spec).scene
+        second = scene.standees[spec.hits[1][0]]
+        (t_hit, kind, _, params), = second.events
+        assert kind == "touched"
+        assert spec.touch_min_deg <= np.degrees(params["amp"]) <= spec.touch_max_deg
+        swing = max(abs(second.tilt(t_hit + k / 240)[0]) for k in range(60))
+        assert np.radians(0.4 * spec.touch_min_deg) < swing < np.radians(spec.touch_max_deg)
