@@ -16,14 +16,18 @@ import logging
 import sys
 from pathlib import Path
 
-import cv2
+try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
+    import cv2
 
-from vision import sheet, synth
-from vision.calibration import Calibration, calibrate
-from vision.errors import CalibrationError, ClipError, VisionError
-from vision.progress import progress
-from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
-from vision.throws import judge_clip
+    from vision import sheet, synth
+    from vision.calibration import Calibration, calibrate
+    from vision.errors import CalibrationError, ClipError, VisionError
+    from vision.progress import progress
+    from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
+    from vision.throws import judge_clip
+except KeyboardInterrupt:
+    print("\nStopped.", file=sys.stderr)
+    raise SystemExit(130) from None
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused

@@ -253,3 +253,22 @@ def test_judge_text_names_the_seats_in_words(knocked, touched, needs, reason, sa
     monkeypatch.setattr(cli, "judge_clip", lambda clip, calibration=None: verdict)
     assert main(["judge", "any-clip"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == said
+
+
+def test_ctrl_c_while_opencv_loads_is_one_line_and_130():
+    """`python -m vision ...` stopped in its first second, while OpenCV is still being loaded: "Stopped.", exit
+    130, no traceback (``import vision`` itself loads no OpenCV)."""
+    start = (
+        "import runpy, sys\n"
+        "class CtrlC:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'cv2':\n"
+        "            raise KeyboardInterrupt\n"
+        "import vision\n"
+        "assert 'cv2' not in sys.modules\n"
+        "sys.meta_path.insert(0, CtrlC())\n"
+        "sys.argv = ['vision', 'synth', 'out']\n"
+        "runpy.run_module('vision', run_name='__main__', alter_sys=True)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", start], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+    assert proc.returncode == 130 and proc.stderr.strip() == "Stopped.", proc.stderr
