@@ -124,7 +124,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     out = Path(args.out)
     for i, spec in progress(enumerate(specs), len(specs), "rendering clips"):
         synth.write_clip(synth.render_clip(spec), out / f"clip{i:04d}", video=args.video)
-    print(f"wrote {len(specs)} clips under {out}")
+    print(f"wrote {len(specs)} clip{'' if len(specs) == 1 else 's'} under {out}")
     return 0
 
 
@@ -156,7 +156,7 @@ def cmd_synth_aims(args: argparse.Namespace) -> int:
     out = Path(args.out)
     for i, spec in progress(enumerate(specs), len(specs), "rendering aim clips"):
         aim_synth.write_clip(aim_synth.AimScene(spec), out / f"aims{i:04d}", video=args.video)
-    print(f"wrote {len(specs)} aim clips under {out}")
+    print(f"wrote {len(specs)} aim clip{'' if len(specs) == 1 else 's'} under {out}")
     return 0
 
 
