@@ -306,13 +306,19 @@ class Relay:
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
 
-    def subscribe(self, token: str, role: str, team: str | None) -> tuple[PageQueue, PageQueue | None]:
-        """A live page for ``token``: its queue of views, and the queue of the page it replaces (to close), if any."""
+    def subscribe(self, token: str, role: str, team: str | None) -> PageQueue:
+        """A live page for ``token``: its queue of views.  Past :data:`PAGES_PER_TOKEN`, the oldest page
+        of that token is told to close (its views not yet sent are dropped: a page that stopped reading
+        has its queue full)."""
         queue: PageQueue = asyncio.Queue(maxsize=2)
         pages = self._pages.setdefault(token, [])
         pages.append((queue, role, team))
-        dropped = pages.pop(0)[0] if len(pages) > PAGES_PER_TOKEN else None
-        return queue, dropped
+        if len(pages) > PAGES_PER_TOKEN:
+            dropped = pages.pop(0)[0]
+            while not dropped.empty():
+                dropped.get_nowait()
+            dropped.put_nowait(None)
+        return queue
 
     def unsubscribe(self, queue: PageQueue) -> None:
         for token, pages in list(self._pages.items()):

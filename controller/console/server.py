@@ -26,6 +26,7 @@ import logging
 import re
 import socket
 import threading
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,8 @@ class Limits:
     body_bytes: int = 32 * 1024  # an input
     header_bytes: int = 16 * 1024
     message_bytes: int = 4 * 1024  # a WebSocket message from a page (pages send none)
+    ping_seconds: float = 10.0  # a live page answers a ping within this, else it is closed
+    close_seconds: float = 5.0  # a live page being closed that does not read its last bytes in this is cut
 
 
 def _error_page(status: int, title: str, text: str) -> HTMLResponse:
@@ -171,9 +174,7 @@ def create_app(relay: Relay, limits: Limits = Limits(), guard: Guard | None = No
             await websocket.close(code=1008)
             return
         await websocket.accept()
-        queue, dropped = relay.subscribe(token, role, team)
-        if dropped is not None:
-            dropped.put_nowait(None)  # the oldest page of this token gives way
+        queue = relay.subscribe(token, role, team)  # the oldest page of this token may give way
         receiver = asyncio.ensure_future(_drain(websocket))
         try:
             await websocket.send_json(relay.view(role, team))
@@ -247,6 +248,8 @@ class Guard:
         self.evicted = 0
         self.timed_out = 0
         self.seen = 0  # connections admitted since memory was last given back
+        self.everyone: weakref.WeakSet[H11Protocol] = weakref.WeakSet()  # admitted, closed or not
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def _prune(self) -> None:
         for address, protocols in list(self.open.items()):
@@ -286,8 +289,19 @@ class Guard:
         if self.count() >= self.limits.connections and not self._give_way([p for ps in self.open.values() for p in ps]):
             return False
         self.open.setdefault(address, []).append(protocol)
+        self.everyone.add(protocol)
+        self.loop = protocol.loop
         self.seen += 1
         return True
+
+    def cut_behind(self) -> int:
+        """Cut the live pages whose sends wait for them to read (closing or not): the server stopping
+        does not wait for them.  How many were cut."""
+        behind = [p for p in list(self.everyone)
+                  if p not in p.connections and p.transport is not None and p.transport.get_write_buffer_size() > 0]
+        for protocol in behind:
+            protocol.transport.abort()
+        return len(behind)
 
     def give_back(self) -> bool:
         """After many connections came and went, give the memory they used back to the system."""
@@ -317,7 +331,10 @@ class Guard:
                 self._since = self.loop.time()
 
             def _check(self) -> None:
-                if self.transport.is_closing() or self not in self.connections:  # closed, or now a WebSocket
+                if self not in self.connections:  # now a WebSocket
+                    self._check_live()
+                    return
+                if self.transport.is_closing():
                     return
                 waiting = self.cycle is None or self.cycle.response_complete  # for a request (or its headers)
                 receiving = self.cycle is not None and not self.cycle.response_complete and self.cycle.more_body
@@ -325,6 +342,17 @@ class Guard:
                 if (waiting or receiving) and self.loop.time() - self._since > allowed:
                     guard.timed_out += 1
                     self.transport.close()
+                    return
+                self._watch = self.loop.call_later(1.0, self._check)
+
+            def _check_live(self) -> None:
+                """A live page that does not read (a frozen phone, or one that means harm) keeps the
+                server's sends waiting, and its socket open even once closed (the bytes not yet sent
+                wait for it): past ``close_seconds`` of closing, it is cut."""
+                if not self.transport.is_closing():
+                    self._since = self.loop.time()
+                elif self.loop.time() - self._since > guard.limits.close_seconds:
+                    self.transport.abort()  # nothing if it is closed already
                     return
                 self._watch = self.loop.call_later(1.0, self._check)
 
@@ -361,7 +389,7 @@ class ConsoleServer:
             http=self.guard.protocol(), ws="websockets-sansio",
             limit_concurrency=limits.connections + 8, timeout_keep_alive=limits.keep_alive_seconds,
             h11_max_incomplete_event_size=limits.header_bytes, ws_max_size=limits.message_bytes, ws_max_queue=4,
-            ws_ping_interval=10.0, ws_ping_timeout=10.0, ws_per_message_deflate=False, backlog=128,
+            ws_ping_interval=limits.ping_seconds, ws_ping_timeout=limits.ping_seconds, ws_per_message_deflate=False, backlog=128,
             access_log=False, server_header=False, timeout_graceful_shutdown=2,
         )
         self.server = uvicorn.Server(config)
@@ -401,6 +429,10 @@ class ConsoleServer:
 
     def stop(self) -> None:
         self.relay.stop()
+        loop = self.guard.loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self.guard.cut_behind)
         self.server.should_exit = True
         join(self.thread, timeout=5)
 

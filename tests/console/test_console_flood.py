@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
+import logging
 import socket
 import time
 import urllib.request
@@ -123,3 +125,104 @@ def test_a_phones_idle_connections_give_way_to_its_next_request_and_busy_ones_do
     finally:
         close_all(held)
         server.stop()
+
+
+def _never_reading_page(port: int, token: str, relay) -> socket.socket:
+    """A live page that never reads, once the server's sends to it wait (its views pile up)."""
+    stuck = socket.socket()
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # set before connecting: a small window
+    stuck.connect(("127.0.0.1", port))
+    stuck.sendall(f"GET /ws?token={token} HTTP/1.1\r\nHost: table\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    deadline = time.monotonic() + 10
+    while not any(q.full() for ps in list(relay._pages.values()) for q, _, _ in list(ps)):
+        assert time.monotonic() < deadline, "the page that never reads was never behind"
+        relay.changed()
+        time.sleep(0.002)
+    return stuck
+
+
+def test_a_page_that_never_reads_gives_way_to_the_same_links_newer_pages():
+    """A phone whose page stopped reading (its live updates pile up, the server's sends wait) and the
+    same link opened again, more times than a link keeps pages: each newer page gets its view, the
+    oldest gives way, and nothing fails in the server's log."""
+    from websockets.sync.client import connect
+
+    from controller.console.relay import PAGES_PER_TOKEN
+    from controller.console.server import _Errors
+
+    _session, relay = console_table(devices=False)
+    server = ConsoleServer(relay, host="127.0.0.1", port=0)
+    errors = _Errors()
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(errors)
+    server.start()
+    token = relay.tokens.godfather
+    pages = []
+    stack = contextlib.ExitStack()
+    stuck = _never_reading_page(server.port, token, relay)
+    try:
+        for _ in range(PAGES_PER_TOKEN):
+            page = stack.enter_context(connect(f"ws://127.0.0.1:{server.port}/ws?token={token}", open_timeout=5))
+            pages.append(page)
+            assert json.loads(page.recv(timeout=5))["role"] == "godfather"
+        time.sleep(0.2)
+        assert relay.pages() == PAGES_PER_TOKEN
+        relay.changed()
+        for page in pages:  # every newer page is live
+            assert json.loads(page.recv(timeout=5))["role"] == "godfather"
+        assert errors.messages == []
+    finally:
+        stack.close()
+        stuck.close()
+        server.stop()
+        logger.removeHandler(errors)
+
+
+def test_a_page_that_never_reads_is_cut_and_what_it_held_comes_back():
+    """A live page that never reads does not answer pings: it is closed, and as it does not read its
+    last bytes either, it is cut a moment later; its socket and its place among the live pages come back."""
+    _session, relay = console_table(devices=False)
+    limits = Limits(ping_seconds=0.3, close_seconds=0.5)
+    server = ConsoleServer(relay, host="127.0.0.1", port=0, limits=limits)
+    server.start()
+    url = f"http://127.0.0.1:{server.port}/api/state?token={relay.tokens.godfather}"
+    try:
+        answer_time(url)
+        files = open_files()
+        stuck = _never_reading_page(server.port, relay.tokens.godfather, relay)
+        try:
+            assert relay.pages() == 1
+            deadline = time.monotonic() + 2 * limits.ping_seconds + limits.close_seconds + 3
+            while (relay.pages() or open_files() > files + 1) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert relay.pages() == 0
+            assert open_files() <= files + 1  # the page's own socket only: the server's side is closed
+            answer_time(url)
+        finally:
+            stuck.close()
+    finally:
+        server.stop()
+
+
+def test_the_console_stops_at_once_with_a_page_that_never_reads():
+    """The table closing while a page does not read: the console does not wait for that page, and
+    nothing fails in its log."""
+    from controller.console.server import _Errors
+
+    _session, relay = console_table(devices=False)
+    server = ConsoleServer(relay, host="127.0.0.1", port=0)
+    errors = _Errors()
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(errors)
+    server.start()
+    stuck = _never_reading_page(server.port, relay.tokens.godfather, relay)
+    try:
+        started = time.monotonic()
+        server.stop()
+        assert time.monotonic() - started < 1.5  # uvicorn would wait 2 s for it, then cancel it
+        assert not server.thread.is_alive()
+        assert errors.messages == []
+    finally:
+        stuck.close()
+        logger.removeHandler(errors)
