@@ -16,6 +16,17 @@ import logging
 import sys
 from pathlib import Path
 
+EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
+EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
+EXIT_STOPPED = 130  # Ctrl-C
+
+
+def stopped() -> int:
+    """Ctrl-C: one line, and the exit code that says so."""
+    print("\nStopped.", file=sys.stderr)
+    return EXIT_STOPPED
+
+
 try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
     import cv2
 
@@ -26,12 +37,7 @@ try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
     from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
     from vision.throws import judge_clip
 except KeyboardInterrupt:
-    print("\nStopped.", file=sys.stderr)
-    raise SystemExit(130) from None
-
-EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
-EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
-EXIT_STOPPED = 130  # Ctrl-C
+    raise SystemExit(stopped()) from None
 
 
 def camera_settings(args: argparse.Namespace) -> CameraSettings | None:
@@ -278,12 +284,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m vision") -> int:
     """``prog``: the command as the user typed it (``cashnguns vision`` when the controller runs it)."""
     try:
         args = build_parser(prog).parse_args(argv)
-    except KeyboardInterrupt:
-        print("\nStopped.", file=sys.stderr)
-        return EXIT_STOPPED
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    opencv_warnings(shown=args.verbose)
-    try:
+        logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                            format="%(levelname)s %(name)s: %(message)s")
+        opencv_warnings(shown=args.verbose)
         return args.run(args)
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -293,8 +296,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m vision") -> int:
         print(f"error: {exc.filename or ''}: cannot be written: {why}", file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
-        print("\nStopped.", file=sys.stderr)
-        return EXIT_STOPPED
+        return stopped()
 
 
 if __name__ == "__main__":
