@@ -142,6 +142,20 @@ def _never_reading_page(port: int, token: str, relay) -> socket.socket:
     return stuck
 
 
+@contextlib.contextmanager
+def _server_errors():
+    """What the console's server logs as errors meanwhile."""
+    from controller.console.server import _Errors
+
+    errors = _Errors()
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(errors)
+    try:
+        yield errors
+    finally:
+        logger.removeHandler(errors)
+
+
 def test_a_page_that_never_reads_gives_way_to_the_same_links_newer_pages():
     """A phone whose page stopped reading (its live updates pile up, the server's sends wait) and the
     same link opened again, more times than a link keeps pages: each newer page gets its view, the
@@ -149,34 +163,30 @@ def test_a_page_that_never_reads_gives_way_to_the_same_links_newer_pages():
     from websockets.sync.client import connect
 
     from controller.console.relay import PAGES_PER_TOKEN
-    from controller.console.server import _Errors
 
     _session, relay = console_table(devices=False)
     server = ConsoleServer(relay, host="127.0.0.1", port=0)
-    errors = _Errors()
-    logger = logging.getLogger("uvicorn.error")
-    logger.addHandler(errors)
-    server.start()
-    token = relay.tokens.godfather
-    pages = []
-    stack = contextlib.ExitStack()
-    stuck = _never_reading_page(server.port, token, relay)
-    try:
-        for _ in range(PAGES_PER_TOKEN):
-            page = stack.enter_context(connect(f"ws://127.0.0.1:{server.port}/ws?token={token}", open_timeout=5))
-            pages.append(page)
-            assert json.loads(page.recv(timeout=5))["role"] == "godfather"
-        time.sleep(0.2)
-        assert relay.pages() == PAGES_PER_TOKEN
-        relay.changed()
-        for page in pages:  # every newer page is live
-            assert json.loads(page.recv(timeout=5))["role"] == "godfather"
-        assert errors.messages == []
-    finally:
-        stack.close()
-        stuck.close()
-        server.stop()
-        logger.removeHandler(errors)
+    with _server_errors() as errors:
+        server.start()
+        token = relay.tokens.godfather
+        pages = []
+        stack = contextlib.ExitStack()
+        stuck = _never_reading_page(server.port, token, relay)
+        try:
+            for _ in range(PAGES_PER_TOKEN):
+                page = stack.enter_context(connect(f"ws://127.0.0.1:{server.port}/ws?token={token}", open_timeout=5))
+                pages.append(page)
+                assert json.loads(page.recv(timeout=5))["role"] == "godfather"
+            time.sleep(0.2)
+            assert relay.pages() == PAGES_PER_TOKEN
+            relay.changed()
+            for page in pages:  # every newer page is live
+                assert json.loads(page.recv(timeout=5))["role"] == "godfather"
+            assert errors.messages == []
+        finally:
+            stack.close()
+            stuck.close()
+            server.stop()
 
 
 def test_a_page_that_never_reads_is_cut_and_what_it_held_comes_back():
@@ -208,21 +218,16 @@ def test_a_page_that_never_reads_is_cut_and_what_it_held_comes_back():
 def test_the_console_stops_at_once_with_a_page_that_never_reads():
     """The table closing while a page does not read: the console does not wait for that page, and
     nothing fails in its log."""
-    from controller.console.server import _Errors
-
     _session, relay = console_table(devices=False)
     server = ConsoleServer(relay, host="127.0.0.1", port=0)
-    errors = _Errors()
-    logger = logging.getLogger("uvicorn.error")
-    logger.addHandler(errors)
-    server.start()
-    stuck = _never_reading_page(server.port, relay.tokens.godfather, relay)
-    try:
-        started = time.monotonic()
-        server.stop()
-        assert time.monotonic() - started < 1.5  # uvicorn would wait 2 s for it, then cancel it
-        assert not server.thread.is_alive()
-        assert errors.messages == []
-    finally:
-        stuck.close()
-        logger.removeHandler(errors)
+    with _server_errors() as errors:
+        server.start()
+        stuck = _never_reading_page(server.port, relay.tokens.godfather, relay)
+        try:
+            started = time.monotonic()
+            server.stop()
+            assert time.monotonic() - started < 1.5  # uvicorn would wait 2 s for it, then cancel it
+            assert not server.thread.is_alive()
+            assert errors.messages == []
+        finally:
+            stuck.close()
