@@ -384,15 +384,21 @@ def _step_in_thread(session):
     return thread
 
 
+def _said(lines: list[str], words: str, within: float = 2.0) -> str:
+    """The first line said with ``words`` in it, waited for (``within`` seconds at most)."""
+    deadline = time.monotonic() + within
+    while not any(words in line for line in lines):
+        assert time.monotonic() < deadline, f"never said: {words}"
+        time.sleep(0.02)
+    return next(line for line in lines if words in line)
+
+
 def test_a_count_does_not_wait_for_a_sensor_the_godfather_took_over(monkeypatch):
     unread = {1}
     session, devices, godfather, lines = _count_waiting_for(monkeypatch, unread=unread)
     try:
         thread = _step_in_thread(session)
-        deadline = time.monotonic() + 2.0
-        while not any("waits for the tilt sensors of Bob" in line for line in lines) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        waiting = next(line for line in lines if "waits for the tilt sensors" in line)
+        waiting = _said(lines, "waits for the tilt sensors of Bob")
         assert "the Godfather takes their sensors over on the console" in waiting
         session.override_sensor(1, by_godfather=True)  # Bob's sensor: the Godfather judges it by eye
         thread.join(timeout=3.0)
@@ -410,9 +416,7 @@ def test_no_undo_comes_in_while_a_count_waits_for_the_sensors(monkeypatch):
     session, devices, godfather, lines = _count_waiting_for(monkeypatch, unread=unread)
     try:
         thread = _step_in_thread(session)
-        deadline = time.monotonic() + 2.0
-        while not any("waits for the tilt sensors" in line for line in lines) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        _said(lines, "waits for the tilt sensors")
         assert session.undo() == "nothing to undo: the count has started since the last input"
         unread.clear()  # the hub answers
         thread.join(timeout=3.0)
