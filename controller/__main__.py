@@ -244,10 +244,8 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
     except OSError as exc:
         print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    for option, path in (("--record", record_path), ("--log", log_path)):
-        if path.is_dir():  # found now, not once the game is over
-            print(f"{option}: {path} is a folder: give the path of a file to write", file=sys.stderr)
-            return EXIT_BAD_INPUT
+    if _a_folder("--record", record_path) or _a_folder("--log", log_path):
+        return EXIT_BAD_INPUT
     if log_path.exists():  # before the console's token file beside it is written: that game keeps its links
         print(f"play: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
               "or give another --log)", file=sys.stderr)
@@ -276,6 +274,15 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
         return EXIT_BAD_INPUT
     progress.done()
     return finished[0] if finished else _finish(referee, record_path, log_path)
+
+
+def _a_folder(option: str, path: Path) -> bool:
+    """Whether ``path``, a file to write, is a folder (said in one line): found before the game, not once it
+    is over."""
+    if path.is_dir():
+        print(f"{option}: {path} is a folder: give the path of a file to write", file=sys.stderr)
+        return True
+    return False
 
 
 def _forget_tokens(log_path: Path) -> None:
@@ -323,8 +330,7 @@ def _resume(args: argparse.Namespace) -> int:
         except table_config.ConfigError as exc:
             print(str(exc), file=sys.stderr)
             return EXIT_BAD_INPUT
-    if args.record and Path(args.record).is_dir():  # found now, not once the game is over
-        print(f"--record: {args.record} is a folder: give the path of a file to write", file=sys.stderr)
+    if args.record and _a_folder("--record", Path(args.record)):
         return EXIT_BAD_INPUT
     try:
         return _go_on(Path(args.log), record=args.record, fast=args.fast, salvage=args.salvage, config=config)
