@@ -12,6 +12,11 @@ turn them into :class:`CameraError` and :class:`HubError`.
 from __future__ import annotations
 
 
+def one_line(exc: BaseException) -> str:
+    """An error as one short line (OpenCV's and V4L2's messages have several)."""
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
+
+
 class CashNGunsError(Exception):
     """The root of every error the project raises on purpose; ``str()`` is one line a person can act on."""
 

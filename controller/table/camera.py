@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..errors import CameraError
+from ..errors import CameraError, one_line
 from ..threads import join
 from .session import CameraAims, CameraVerdict
 
@@ -147,11 +147,6 @@ def aim_config(count_interval: float):
     from vision.aims import AimConfig
 
     return AimConfig(lead_s=2 * count_interval + 0.3)
-
-
-def one_line(exc: BaseException) -> str:
-    """An error as one short line (OpenCV's and V4L2's messages have several)."""
-    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 class FrameRing:

@@ -28,7 +28,7 @@ from typing import Protocol, runtime_checkable
 
 from ..devices.interfaces import SeatStatus, TiltEvent
 from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
-from ..errors import TableInputError
+from ..errors import TableInputError, one_line
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
 from ..threads import join
@@ -630,7 +630,7 @@ class Session:
             return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
                                     truth=truth)
         except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
-            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            why = one_line(exc)
             log.warning("the camera failed on round %d's aims: %s", prompt.round, why)
             self.say(f"  The camera failed ({why}): the Godfather enters the aims.")
             return None
@@ -795,7 +795,7 @@ class Session:
         try:
             self._watch_and_judge(watch, previous)
         except Exception as exc:
-            why = " ".join(str(exc).split())[:200] or type(exc).__name__
+            why = one_line(exc)
             with self.lock:
                 asked = self.watch is watch or (self.watch is None and watch.key == self._step_key())
                 if self.watch is watch:
@@ -810,7 +810,7 @@ class Session:
         try:
             self.changed()
         except Exception as exc:
-            log.warning("the console could not be told of a change: %s", " ".join(str(exc).split())[:200])
+            log.warning("the console could not be told of a change: %s", one_line(exc))
 
     def _watch_and_judge(self, watch: ThrowWatch, previous: threading.Thread | None) -> None:
         verdict: CameraVerdict | None = None
@@ -823,7 +823,7 @@ class Session:
             try:
                 verdict = camera.judge(thrower=watch.seat, seats=watch.seats, number=watch.number, cancel=watch.cancel)
             except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the throw
-                failed = " ".join(str(exc).split())[:200] or type(exc).__name__  # one line (OpenCV's have several)
+                failed = one_line(exc)  # one line (OpenCV's have several)
         clock = self.devices.clock if self.devices is not None else None
         if verdict is not None and clock is not None and not hasattr(clock, "advance"):
             timing = self.devices.config.timing  # the tilt sensors tell of the standees that fell
