@@ -224,10 +224,10 @@ def test_the_console_stops_at_once_with_a_page_that_never_reads():
         server.start()
         stuck = _never_reading_page(server.port, relay.tokens.godfather, relay)
         try:
-            started = time.monotonic()
             server.stop()
-            assert time.monotonic() - started < 1.5  # uvicorn would wait 2 s for it, then cancel it
             assert not server.thread.is_alive()
+            # uvicorn, had it waited for that page, would have logged "Cancel 1 running task(s), timeout
+            # graceful shutdown exceeded" after its 2 s: no error at all means it did not wait
             assert errors.messages == []
         finally:
             stuck.close()
