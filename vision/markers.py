@@ -134,19 +134,30 @@ class MarkerDetector:
         # middle only (the same bits and error correction, fewer pixels of each cell)
         params.perspectiveRemoveIgnoredMarginPerCell = 0.3
         self._cell_middles = cv2.aruco.ArucoDetector(dictionary(), params)
+        # a faint card in a dim room, blurred: its black and white cells differ by a few grey levels
+        # only, less than the outline threshold's margin over the local mean (7 levels)
+        faint = detector_parameters()
+        faint.perspectiveRemoveIgnoredMarginPerCell = 0.3
+        faint.adaptiveThreshConstant = FAINT_THRESHOLD_LEVELS
+        self._faint = cv2.aruco.ArucoDetector(dictionary(), faint)
 
     def detect(self, image: np.ndarray, origin: tuple[int, int] = (0, 0),
-               upscale: int = 1, sharpen: float = 0.0, cell_middles: bool = False) -> dict[int, Detection]:
+               upscale: int = 1, sharpen: float = 0.0, cell_middles: bool = False,
+               faint: bool = False) -> dict[int, Detection]:
         """Markers found in ``image`` (BGR or gray); ``origin`` shifts crop coordinates back to the
         full frame, ``upscale`` enlarges a small crop first (small markers decode better),
-        ``sharpen`` (an unsharp mask's amount) restores the cells of a defocused marker and
-        ``cell_middles`` reads each cell from its middle only."""
+        ``sharpen`` (an unsharp mask's amount) restores the cells of a defocused marker,
+        ``cell_middles`` reads each cell from its middle only and ``faint`` (cells read from their
+        middles too) takes an outline a few grey levels darker than its surroundings: meant for an
+        image whose sensor noise is averaged out (a median of frames at rest), where such a small
+        margin is the card's and not the noise's."""
         gray = to_gray(image)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale,
                               interpolation=cv2.INTER_CUBIC if sharpen else cv2.INTER_LINEAR)
         gray = sharpened(gray, sharpen, 1.5 * upscale)
-        corners, ids, _ = (self._cell_middles if cell_middles else self._detector).detectMarkers(gray)
+        reader = self._faint if faint else self._cell_middles if cell_middles else self._detector
+        corners, ids, _ = reader.detectMarkers(gray)
         found: dict[int, Detection] = {}
         if ids is None:
             return found
@@ -193,6 +204,9 @@ class MarkerDetector:
                 found.setdefault(mid, det)
         return found
 
+
+# grey levels by which a faint card's outline may be darker than its surroundings (``MarkerDetector.detect``)
+FAINT_THRESHOLD_LEVELS = 3
 
 # (upscale, sharpening, cells read from their middles) tried in turn
 HARD_PASSES = ((1, 0.0, False), (2, 0.0, False), (2, 0.8, False), (2, 1.5, False), (1, 0.0, True), (2, 0.0, True))

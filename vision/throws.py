@@ -369,7 +369,7 @@ class ThrowJudge:
 
     def _rest_markers(self, rest: np.ndarray | None) -> dict[int, Detection]:
         """Every marker found in the resting image (worked out once per arming), contrast
-        stretched too: a washed-out or dim card's cells come back."""
+        stretched too (a washed-out or dim card's cells come back), and with a faint outline."""
         if rest is None:
             return {}
         if self._rest_found is None:
@@ -377,6 +377,12 @@ class ThrowJudge:
             gray = markers.to_gray(rest)
             for mid, det in self.detector.detect_hard(cv2.createCLAHE(2.0, (8, 8)).apply(gray)).items():
                 found.setdefault(mid, det)
+            # a faint card in a dim room, blurred (a few grey levels between its cells): with the noise
+            # averaged out, its outline is taken at a small margin over its surroundings; a card so
+            # read must be the size of its kind's cards read as usual and lie apart from them
+            for mid, det in self.detector.detect(gray, upscale=2, sharpen=1.0, faint=True).items():
+                if mid not in found and _fits_among(det, found):
+                    found[mid] = det
             self._rest_found = found
         return self._rest_found
 
@@ -1376,6 +1382,19 @@ def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]])
         a, b, c = moved
         return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), c))
     return np.median(np.stack(moved), axis=0).astype(np.uint8)
+
+
+def _fits_among(det: Detection, found: dict[int, Detection]) -> bool:
+    """Whether ``det`` is the size of the cards of its kind among ``found`` (within a factor of 1.6 of
+    their median side, when any) and lies apart from every one of them."""
+    def kind(d: Detection) -> markers.MarkerKind | None:
+        k = markers.kind_of(d.marker_id)
+        return None if k is None else k[0]
+
+    sides = [d.side_px for d in found.values() if kind(d) is kind(det)]
+    if sides and not 1 / 1.6 <= det.side_px / float(np.median(sides)) <= 1.6:
+        return False
+    return all(float(np.linalg.norm(d.center - det.center)) > 0.5 * (d.side_px + det.side_px) for d in found.values())
 
 
 def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

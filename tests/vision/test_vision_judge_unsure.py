@@ -11,7 +11,7 @@ from vision import markers, synth
 from vision.calibration import calibrate
 from vision.motion import Blob, BlobKind
 from vision.synth import Scenario
-from vision.throws import JudgeConfig, Outcome, ThrowJudge
+from vision.throws import JudgeConfig, Outcome, ThrowJudge, _fits_among
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
              tilt_deg=5.0, lens_k1=0.03)
@@ -495,3 +495,45 @@ def test_a_crown_beside_the_standee_the_star_was_last_seen_at_swinging_a_little_
     finally:
         judge._star_track = []
         judge.tracks[seat].reset()
+
+
+def _faint_card(levels: int, background: int, blur_px: float) -> np.ndarray:
+    """A 4 cm crown card 24 px wide (a table seen from high up) printed faintly in a dim room: its black
+    cells ``levels`` grey levels darker than its white ones, on a card a little lighter than the table,
+    blurred by the lens; the sensor's noise averaged out (a median of frames at rest)."""
+    side = 24
+    card = markers.marker_image(markers.crown_id(4), side).astype(np.float32) / 255.0
+    image = np.full((120, 160), float(background), np.float32)
+    framed = np.full((side + 8, side + 8), 1.0, np.float32)
+    framed[4:-4, 4:-4] = card
+    image[44:44 + side + 8, 64:64 + side + 8] = background + 4 + levels * framed - levels
+    return np.clip(cv2.GaussianBlur(image, (0, 0), blur_px), 0, 255).astype(np.uint8)
+
+
+def test_a_faint_card_in_a_dim_room_is_read_in_the_resting_image(armed):
+    """Faint print in a dim room, blurred: a crown card's cells differ by some twenty grey levels and
+    its outline lies less than the usual margin (7 levels) below its surroundings. Unread when armed,
+    its seat could not be judged at all (it asks whatever happened to it); read at a margin of a few
+    levels in the resting image, where the noise is averaged out, it is tracked as any other."""
+    judge, _ = armed
+    rest = _faint_card(levels=25, background=40, blur_px=1.8)
+    assert markers.crown_id(4) not in judge.detector.detect_hard(rest)
+    judge._rest_found = None
+    found = judge._rest_markers(cv2.cvtColor(rest, cv2.COLOR_GRAY2BGR))
+    judge._rest_found = None
+    assert markers.crown_id(4) in found
+    assert np.allclose(found[markers.crown_id(4)].center, (64 + 4 + 11.5, 44 + 4 + 11.5), atol=1.5)
+
+
+def test_a_faint_card_read_must_be_the_size_of_its_kind_and_apart_from_the_others(armed):
+    """A faint outline read at a small margin may be the table's own pattern: a crown so read counts
+    only when it is the size of the crowns read as usual and not on top of another card."""
+    judge, seat = armed
+    crown = judge.tracks[seat].crown
+    others = {crown.marker_id: crown}
+    side = crown.side_px
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    far = crown.center + 5 * side
+    assert _fits_among(markers.Detection(markers.crown_id(8), far + square * side), others)
+    assert not _fits_among(markers.Detection(markers.crown_id(8), far + square * 2.5 * side), others)
+    assert not _fits_among(markers.Detection(markers.crown_id(8), crown.corners + 0.2 * side), others)
