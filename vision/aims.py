@@ -25,7 +25,9 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    when the place where it rests showed at the deadline what it showed before the count (the bare
    table: neither the weapon nor an arm was there), or when the table's own texture showed at the
    deadline in most of the cells where its marker then rests (something passing beside it changes the
-   place around, but not the table under the marker: the marker was not there). A rest seen only in glimpses (never in view for
+   place around, but not the table under the marker: the marker was not there). Without that evidence the seat asks,
+   and the reading handed to the Godfather is late, or in time when at the deadline something covered the place where
+   its marker rests (an arm over it: it may have rested there unseen). A rest seen only in glimpses (never in view for
    ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch ended).
@@ -114,6 +116,8 @@ class AimConfig:
     table_cells: float = 0.6  # the table showed where the marker later rests when this share of its cells ...
     table_cell_noise: float = 2.0  # ... differ from the first frame's at most this times the frame's median change
     table_texture: float = 1.5  # (plus bare_slack) and those cells differ among themselves this times as much
+    covered_cells: float = 0.6  # a place at the deadline is covered when more than this share of the marker's cells
+    # there differ from the first frame's beyond that noise
     min_margin_deg: float = 4.0  # a line passing closer than this to a second seat is unsure ...
     line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
     line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)
@@ -763,8 +767,7 @@ class AimReader:
             tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
             there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
                      and math.dist(s.foot, run.foot) <= tol_f]
-            moving = [s for s in sights if deadline - cfg.seen_moving_s <= s.t < run.start
-                      and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
+            moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             before_rest = [s for s in sights if s.t < run.start]
@@ -782,6 +785,9 @@ class AimReader:
                 if self._table_under_marker(seat, run):
                     return result(run, True, "came to rest after the deadline; at the deadline the table showed "
                                   "where its marker then rests: pointed late", True)
+                if self._hidden_there_at_deadline(seat, run):
+                    return result(run, False, "first seen at rest after the deadline, where something covered its "
+                                  "marker's place at the deadline: it may have rested there under it", False)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
@@ -793,7 +799,11 @@ class AimReader:
         pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
         if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
             late = pause.start > deadline
-            return result(pause, late, f"held still on a target only briefly while seen ({seen} sightings)", False)
+            why = f"held still on a target only briefly while seen ({seen} sightings)"
+            if late and not self._seen_moving(pause, sights) and self._hidden_there_at_deadline(seat, pause, least=1):
+                late = False  # not seen coming to rest: its place covered at the deadline says it may have been there
+                why += ", after the deadline; its place was covered at the deadline"
+            return result(pause, late, why, False)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
 
@@ -836,11 +846,19 @@ class AimReader:
         half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
         return self._bare((cx - half, cy - half, cx + half, cy + half))
 
-    def _rest_quad(self, seat: int, run: Rest) -> tuple[np.ndarray, float] | None:
+    def _seen_moving(self, run: Rest, sights: list[Sight]) -> list[Sight]:
+        """The sightings from shortly before the deadline until ``run`` began that show the weapon away from the
+        pose of ``run`` (beyond twice the rest tolerances): it was seen moving onto it."""
+        cfg = self.config
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
+        return [s for s in sights if self.deadline - cfg.seen_moving_s <= s.t < run.start
+                and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
+
+    def _rest_quad(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, float] | None:
         """The marker's corners in the image during ``run`` (the reading nearest their median place) and its
-        contrast then; None when it was read fewer than three times in it."""
+        contrast then; None when it was read fewer than ``least`` times in it."""
         read = [(q, c) for t, q, c in self._read_quads.get(seat, []) if run.start <= t <= run.end]
-        if len(read) < 3:
+        if not read or len(read) < least:
             return None
         centres = np.array([q.mean(axis=0) for q, _ in read])
         return read[int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))]
@@ -866,6 +884,27 @@ class AimReader:
         cells = _cells(markers.to_gray(first).astype(np.float32), rest[0])
         return cells is not None and self._marker_shows(seat, cells, rest[1])
 
+    def _deadline_cells(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+        """The cells of the weapon's marker at its pose at rest in ``run``, as the first frame (the table before
+        the count) and the frame at the deadline show them (the latter brought to the former's gain), the
+        difference a cell may show without change (the frame's noise, JPEG and shake) and the marker's
+        contrast; None when unknown."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return None
+        rest = self._rest_quad(seat, run, least)
+        if rest is None:
+            return None
+        quad, contrast = rest
+        a = markers.to_gray(first).astype(np.float32)
+        b = markers.to_gray(last).astype(np.float32)
+        b *= float(a.mean()) / max(float(b.mean()), 1.0)
+        before, at = _cells(a, quad), _cells(b, quad)
+        if before is None or at is None:
+            return None
+        noise = float(np.median(np.abs(a - b)))  # the frame's typical change: noise, JPEG, shake
+        return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
+
     def _table_under_marker(self, seat: int, run: Rest) -> bool:
         """Whether, at the deadline, the table showed through where the weapon's marker lies at rest after it:
         most of the marker's cells there showed the deadline frame what the first frame showed (the table
@@ -875,21 +914,10 @@ class AimReader:
         must have texture enough (its cells differing from one another well beyond the frame's noise) for
         the table to be told from a plain arm or sleeve of the same colour."""
         cfg = self.config
-        first, last = self.first_frame, self.deadline_frame
-        if first is None or last is None or first.shape != last.shape:
+        got = self._deadline_cells(seat, run)
+        if got is None:
             return False
-        rest = self._rest_quad(seat, run)
-        if rest is None:
-            return False
-        quad, contrast = rest
-        a = markers.to_gray(first).astype(np.float32)
-        b = markers.to_gray(last).astype(np.float32)
-        b *= float(a.mean()) / max(float(b.mean()), 1.0)
-        before, at = _cells(a, quad), _cells(b, quad)
-        if before is None or at is None:
-            return False
-        noise = float(np.median(np.abs(a - b)))  # the frame's typical change: noise, JPEG, shake
-        tolerance = cfg.table_cell_noise * noise + cfg.bare_slack
+        before, at, tolerance, contrast = got
         spread = float(np.std(before))
         if spread < cfg.table_texture * tolerance:
             return False
@@ -900,6 +928,23 @@ class AimReader:
             return False
         shown = before[same]
         return float(np.std(shown)) >= cfg.table_texture * tolerance
+
+    def _hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
+        """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
+        (most of the marker's cells then showed neither what they showed before the count nor, within the
+        frame's noise, the same: an arm or another weapon over it), or showed the marker itself. A weapon
+        first seen at rest after the deadline and not seen moving before may then have been at rest there,
+        unseen, since before the deadline: the likelier reading for the Godfather to check is in time. Where
+        the table showed (the cells unchanged), the marker was not there: late is the likelier. ``least``: the
+        readings of the marker in ``run`` its pose is taken from."""
+        got = self._deadline_cells(seat, run, least)
+        if got is None:
+            return False
+        before, at, tolerance, contrast = got
+        if self._marker_shows(seat, at, contrast):
+            return True
+        changed = np.abs(at - before) > tolerance
+        return int(changed.sum()) > self.config.covered_cells * len(changed)
 
     def _glimpsed(self, run: Rest, sights: list[Sight]) -> bool:
         """Whether the rest was seen only in glimpses: never in view for ``glimpse_s`` without going out
