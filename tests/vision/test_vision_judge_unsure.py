@@ -544,7 +544,7 @@ def test_a_crown_card_hidden_by_a_star_sized_change_after_the_star_met_it_is_tou
     its card's place is covered by a star-sized change, no hand over it. The crown card stands
     above the table, so nothing lying on the table hides it: the star rests on it (or moved it),
     a touch. Without the star meeting it, or with a fallen standee's worth of change, or with the
-    crown last seen going away, it is not judged so."""
+    crown last seen going away, it is not judged so. It asks: a fall half seen can leave as little."""
     judge, seat = armed
     t = judge.tracks[seat]
     ppc, scale = judge._ppc(t), judge.config.motion_scale
@@ -567,5 +567,6 @@ def test_a_crown_card_hidden_by_a_star_sized_change_after_the_star_met_it_is_tou
         ev = judge._seat_evidence(t)
         monkeypatch.undo()
         assert ev.crown_seen_at_end is False and ev.crown_card_changed >= JudgeConfig().covered_share
-        assert (ev.outcome is Outcome.TOUCHED and ev.confidence >= JudgeConfig().ask_godfather_below) is touched, \
-            (contact, away, ev.outcome, ev.confidence, ev.reason)
+        assert (ev.outcome is Outcome.TOUCHED) is touched, (contact, away, ev.outcome, ev.confidence, ev.reason)
+        if touched:  # a fall half seen could look the same: the Godfather checks it
+            assert ev.confidence < JudgeConfig().ask_godfather_below
