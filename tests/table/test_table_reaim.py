@@ -25,8 +25,9 @@ TEMPER = Temper(wrong_aim=0.25, late=0.0)
 class Camera:
     """Reads the aim count as the weapons really point (every seat sure), and each second count as
     ``again`` says: ``"film"`` renders it from where the weapons point and reads it with the aim reader
-    (the simulated camera), ``"right"`` reads it as the weapons point, ``"same"`` reads the forbidden aim again, ``"unsure"`` is unsure of every seat,
-    ``"crash"`` is the controller killed during the second count."""
+    (the simulated camera), ``"right"`` reads it as the weapons point, ``"late"`` the same with each weapon
+    come to rest after the "3", ``"same"`` reads the forbidden aim again, ``"unsure"`` is unsure of every
+    seat, ``"crash"`` is the controller killed during the second count."""
 
     def __init__(self, again: str = "film") -> None:
         self.again = again
@@ -47,6 +48,8 @@ class Camera:
                                        truth=truth)
         if self.again == "right":
             return reading({s: truth[s] for s in shooters})
+        if self.again == "late":  # the weapon came to rest on its new target after the second count's "3"
+            return reading({s: (truth[s][0], True) for s in shooters})
         if self.again == "same":
             return reading({s: self.first[s] for s in shooters})
         return reading({s: self.first[s] for s in shooters}, unsure=list(shooters))
@@ -158,6 +161,15 @@ def test_a_second_reading_still_refused_or_unsure_is_asked_of_the_godfather_once
     entries = [s["aims_again"] for s in read(log_path).seen if "aims_again" in s]
     assert len(entries) == 1 and entries[0]["seats"]["3"]["sure"] is (asked == "refused")
     assert entries[0]["refused"] == ({"Dee": "may not aim a tanto at Fay: not a neighbour"} if asked == "refused" else {})
+
+
+def test_a_weapon_at_rest_only_after_the_second_counts_three_is_read_for_its_target_not_late():
+    """Lateness is the count's, where everyone pointed together: the player who aims again pointed in time."""
+    session, lines, plans = at_the_aims(Camera("late"))
+    session.play_step()
+    aims = aims_entered(session)
+    assert aims.aims["Dee"] == plans["Dee"].entered and "Dee" not in aims.late
+    assert not any(line.startswith("  The Godfather enters") for line in lines), lines
 
 
 def test_an_undo_back_to_the_aims_shows_both_readings_again_without_a_new_count():
