@@ -15,9 +15,12 @@
    point and read by the reader): without the camera he enters every living player's aim (a tap
    each); with it, the taps follow the console's aims step on what the game's Session hands it (see
    ``taps``): a seat left empty costs one tap, a seat filled in wrongly two, an unsure seat's right
-   guess waits for one confirming tap, and otherwise the aims go by themselves after the countdown. Also counted: the seats asked (unsure,
-   or refused by the rules), of the refused those the camera read where the weapon truly points (the player
-   aimed where the rules forbid: he aims again, whatever the camera) and the camera's wrong aims it was sure of.
+   guess waits for one confirming tap, and otherwise the aims go by themselves after the countdown. A seat
+   the rules refuse at the count aims again at once (the table's second count for those players, filmed
+   from the aim each ends up with and read again): only what that reading leaves unsure or refused is
+   asked. Also counted: the seats that aimed again and those the second reading filled in, of those
+   the ones the camera had read where the weapon truly points (the player did aim where the rules
+   forbid), the seats asked (unsure, or refused), and the camera's wrong aims it was sure of (both counts).
 
 Prints a Markdown section for bench/RESULTS.md.
 """
@@ -118,7 +121,9 @@ def taps(seed: int) -> dict[str, float]:
     filled in wrongly costs two (the seat, then its target or "was late"); a guess for an unsure seat
     that the Godfather leaves as it is waits for his "Confirm the aims" (one tap for all of them);
     otherwise, with every seat filled in, the aims go by themselves after the countdown. What the Godfather enters for a seat is the
-    aim the player ends up with (a player who pointed at someone the rules forbid aims again)."""
+    aim the player ends up with. A seat the rules refused at the count has aimed again before the console
+    is asked (the session's second count): its reading is the second count's, filled in as any other, and
+    the second count itself costs no tap; the console shows nothing else to tap while it runs."""
     from controller.table import config as table_config
     from controller.table.bots import Bots
     from controller.table.camera import SimulatedCamera
@@ -127,9 +132,9 @@ def taps(seed: int) -> dict[str, float]:
 
     steps: list[tuple[dict, dict, dict]] = []  # (pending, legal targets, plans) per aims step
     plans: dict[int, dict] = {}
-    wrong_sure: list[int] = []
-    refused_read_right: list[int] = []  # per aims step: refused seats whose reading is where the weapon points
-    last_read: dict[str, tuple] = {}
+    wrong_sure: list[int] = []  # per aims step: seats read wrong and sure, at the count and at the second count
+    refused_read_right: list[int] = []  # per aims step: seats refused at the count whose reading is where the weapon points
+    reads: list[tuple] = []  # the readings of this aims step: the count's, then the second count's (if any)
     original_plans, original_aims, original_read = Bots.aim_plans, Session._aims, SimulatedCamera.read_aims
 
     def spy_plans(self, prompt):
@@ -140,19 +145,22 @@ def taps(seed: int) -> dict[str, float]:
     def spy_read(self, **kw):
         seen = original_read(self, **kw)
         if seen is not None and kw.get("truth"):
-            last_read["seen"] = (seen, kw["truth"])
-            wrong_sure.append(sum(1 for s, (target, late) in kw["truth"].items() if s not in seen.unsure
-                                  and (seen.aims.get(s) != target or (s in seen.late) != late)))
+            reads.append((seen, kw["truth"]))
         return seen
 
     def spy_aims(self, prompt, camera):
+        reads.clear()
         out = original_aims(self, prompt, camera)
         if self.pending is not None and self.pending.get("kind") == "aims":
             steps.append((dict(self.pending), dict(prompt.options["targets"]), plans.get(prompt.round, {})))
-            seen, truth = last_read.pop("seen", (None, {}))
+            # at the second count only the target counts: lateness is the count's (controller.table.session)
+            wrong_sure.append(sum(1 for k, (seen, truth) in enumerate(reads) for s, (target, late) in truth.items()
+                                  if s not in seen.unsure and (seen.aims.get(s) != target
+                                                               or (k == 0 and (s in seen.late) != late))))
+            seen, truth = reads[0] if reads else (None, {})
             seat_of = self.referee.game.seat_of
             refused_read_right.append(sum(
-                1 for name in self.pending["refused"] if seen is not None
+                1 for name in self.pending["aimed_again"] if seen is not None
                 and seen.aims.get(seat_of(name)) == truth.get(seat_of(name), (None, False))[0]))
         return out
 
@@ -185,14 +193,18 @@ def taps(seed: int) -> dict[str, float]:
             taps_ += 1 if filled is None else 0 if filled == entered else 2
             unchecked |= name in pending["unsure"] and filled is not None and filled == entered
         taps_ += 1 if unchecked else 0
-        rows.append((len(pending["aims"]), len(pending["unsure"]), len(pending["refused"]), taps_))
+        again = pending["aimed_again"]
+        filled_again = sum(1 for name in again if name not in pending["refused"] and name not in pending["unsure"])
+        rows.append((len(pending["aims"]), len(pending["unsure"]), len(pending["refused"]), taps_, len(again),
+                     filled_again))
     n = len(rows)
     return {"rounds": n, "without_camera": sum(r[0] for r in rows) / n,
             "unsure": sum(r[1] for r in rows) / n, "refused": sum(r[2] for r in rows) / n,
-            "wrong_sure": sum(wrong_sure) / max(len(wrong_sure), 1),
+            "wrong_sure": sum(wrong_sure) / n,
             "asked": sum(r[1] + r[2] for r in rows) / n,
             "refused_right": sum(refused_read_right) / n,
             "taps": sum(r[3] for r in rows) / n,
+            "aimed_again": sum(r[4] for r in rows) / n, "filled_again": sum(r[5] for r in rows) / n,
             "all_sure": sum(1 for r in rows if r[1] + r[2] == 0),
             "no_tap": sum(1 for r in rows if r[3] == 0)}
 
@@ -261,22 +273,25 @@ def main() -> None:
         seeds = [int(x) for x in args.game_seeds.split(",") if x.strip()]
         rows = ["**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas games, 8 rounds each; "
                 "the console fills in what the camera read and the aims go by themselves after its countdown):", "",
-                "| game seed | rounds | without the camera | seats asked (unsure + refused) | refused, read where the "
-                "weapon points | wrong and sure | taps on the console | rounds with no tap |",
-                "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+                "| game seed | rounds | without the camera | refused at the count: aimed again (filled by the second "
+                "reading) | of those, read where the weapon points | seats asked (unsure + refused) | wrong and sure | "
+                "taps on the console | rounds with no tap |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         got = []
         for seed in progress(seeds, len(seeds), "games"):
             t = taps(seed)
             got.append(t)
-            rows.append(f"| {seed} | {t['rounds']} | {t['without_camera']:.2f} | {t['asked']:.2f} ({t['unsure']:.2f} + "
-                        f"{t['refused']:.2f}) | {t['refused_right']:.2f} | {t['wrong_sure']:.2f} | {t['taps']:.2f} | {t['no_tap']} of {t['rounds']} |")
+            rows.append(f"| {seed} | {t['rounds']} | {t['without_camera']:.2f} | {t['aimed_again']:.2f} "
+                        f"({t['filled_again']:.2f}) | {t['refused_right']:.2f} | {t['asked']:.2f} ({t['unsure']:.2f} + "
+                        f"{t['refused']:.2f}) | {t['wrong_sure']:.2f} | {t['taps']:.2f} | {t['no_tap']} of {t['rounds']} |")
         rounds = sum(t["rounds"] for t in got)
 
         def mean(key: str) -> float:
             return sum(t[key] * t["rounds"] for t in got) / rounds
 
-        rows.append(f"| **all** | {rounds} | {mean('without_camera'):.2f} | {mean('asked'):.2f} ({mean('unsure'):.2f} + "
-                    f"{mean('refused'):.2f}) | {mean('refused_right'):.2f} | {mean('wrong_sure'):.2f} | {mean('taps'):.2f} | "
+        rows.append(f"| **all** | {rounds} | {mean('without_camera'):.2f} | {mean('aimed_again'):.2f} "
+                    f"({mean('filled_again'):.2f}) | {mean('refused_right'):.2f} | {mean('asked'):.2f} ({mean('unsure'):.2f} + "
+                    f"{mean('refused'):.2f}) | {mean('wrong_sure'):.2f} | {mean('taps'):.2f} | "
                     f"{sum(t['no_tap'] for t in got)} of {rounds} |")
         print("\n".join(rows + [""]), flush=True)
 

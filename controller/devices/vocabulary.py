@@ -62,6 +62,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "winner": {"en": "The winner is", "pt": "Vence:", "fr": "Victoire :", "hu": "A győztes:"},
     "winners": {"en": "The winners are", "pt": "Vencem:", "fr": "Victoire :", "hu": "A győztesek:"},
     "too_late": {"en": "too late,", "pt": "tarde demais,", "fr": "trop tard,", "hu": "túl késő,"},
+    "aim_again": {"en": "Aim again:", "pt": "Mirem de novo:", "fr": "Visez à nouveau :", "hu": "Célozzatok újra:"},
     "stand_up": {
         "en": "stand your character up", "pt": "levante seu personagem", "fr": "relevez votre personnage",
         "hu": "állítsd fel a figurádat",
@@ -165,6 +166,11 @@ class Phrases:
     @staticmethod
     def too_late(seat: int) -> list[str]:
         return [_seat(seat), "too_late", "stand_up"]
+
+    @staticmethod
+    def aim_again(seats: Sequence[int]) -> list[str]:
+        """"Aim again: seat three and seat five." (their aims were refused: a short count for them follows)."""
+        return ["aim_again", *_seats(seats)]
 
     @staticmethod
     def stand_up(seat: int) -> list[str]:

@@ -34,7 +34,7 @@ from ..rules import events as ev
 from ..threads import join
 from ..words import seat_label, step_name, withdraw_call
 from . import inputs as I
-from .bots import Bots
+from .bots import AimPlan, Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
 from .undo import History, adopt, describe
 
@@ -162,6 +162,36 @@ def fuse(verdict: CameraVerdict | None, went_down: set[int], standing: set[int],
     return verdict, "camera and sensors agree"
 
 
+def merge_aims(first: CameraAims, second: CameraAims | None, seats: list[int]) -> CameraAims:
+    """The count's reading with ``seats`` (the players who aimed again) as the second count read them.
+
+    No second reading (the camera failed): the count's reading stands, those seats refused as they were.
+    A seat the second count is unsure of (or did not read) is unsure; one it read late is read for its
+    target only: lateness is the count's (see :meth:`Session._aim_again`).  The frame shown is the second
+    count's, unless a seat the count was unsure of is still to be checked on the count's own frame."""
+    if second is None:
+        return first
+    again = set(seats)
+    aims = {s: t for s, t in first.aims.items() if s not in again}
+    margins = {s: m for s, m in first.margins.items() if s not in again}
+    unsure = {s for s in first.unsure if s not in again}
+    for s in seats:
+        aims[s] = second.aims.get(s)
+        if s in second.unsure or s not in second.aims:
+            unsure.add(s)
+        if s in second.margins:
+            margins[s] = second.margins[s]
+    frame = first.frame if set(first.unsure) - again else (second.frame or first.frame)
+    return CameraAims(aims=aims, late=[s for s in first.late if s not in again], unsure=sorted(unsure),
+                      margins=margins, confidence=min(first.confidence, second.confidence),
+                      details={**first.details, "again": second.details}, frame=frame)
+
+
+def _and(items: list[str]) -> str:
+    """"Aiko", "Aiko and Bo", "Aiko, Bo and Cy"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 class Session:
     """Runs one game at a table; see the module docstring."""
 
@@ -204,7 +234,8 @@ class Session:
         self.undos = 0  # how many times an input was taken back
         self._counted: int | None = None  # the round whose aiming count was given
         self._three_at: float | None = None  # when that count's "3" was given (the devices' clock)
-        self._aims_seen: dict[int, CameraAims | None] = {}  # the camera's reading of each round's count
+        # the camera's reading of each round's count (with the second count's, for the players who aimed again)
+        self._aims_seen: dict[int, tuple[CameraAims | None, dict[str, str]]] = {}
         # the aims the story told as the camera read them, by round: the aims confirmed are told where they differ
         self._aims_told: tuple[int, dict[str, tuple[str | None, bool]]] | None = None
         self.watch: ThrowWatch | None = None  # the camera cued for a throw, watching (a real table)
@@ -410,16 +441,26 @@ class Session:
 
     def _count(self) -> None:
         self._ready_for_count("the aiming count")
-        self.say("  1, 2, 3: everyone aims.")
         self._three_at = None
+        self._three_at = self._give_count("  1, 2, 3: everyone aims.")  # the camera reads the aims from its "3"
+
+    def _give_count(self, line: str, *, before: list[str] | None = None) -> float | None:
+        """Says ``line`` and gives a "1, 2, 3" on the count LEDs and the speaker (after the announcement
+        ``before``, heard to its end), followed on the console; returns when its "3" was (the devices'
+        clock), once it is over; ``None`` without devices."""
+        self.say(line)
         if self.devices is None:
-            return
+            return None
+        if before is not None:
+            self.devices.speaker.play(before)
+            self._echo()
+            self.devices.speaker.finish(SPEAKER_SECONDS)  # a count cuts what the speaker says: it waits for it
         run = self.devices.judge.counts.start()
-        self._three_at = run.times[2]  # the camera reads the aims from the count's real "3"
         timing = self.devices.config.timing
         self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
         self._echo()
+        return run.times[2]
 
     def _seal(self, key: tuple[int, int, int]) -> bool:
         """A count starts at the step asked (``key``, see :meth:`_step_key`): the inputs so far are final,
@@ -545,45 +586,41 @@ class Session:
 
     def _aims(self, prompt: Prompt, camera: AimCamera) -> I.Input | None:
         """The camera reads the aims; the Godfather confirms them, entering only the seats the camera
-        is unsure of and the aims the rules refuse (the bots do it when they play his part)."""
+        is unsure of and the aims the rules refuse (the bots do it when they play his part).
+
+        A player the camera read sure at a target the rules refuse aims again at once, as at a real
+        table: the table names him, gives a short count for those players only, and the camera reads
+        their seats again (see :meth:`_aim_again`); only what that second reading leaves unsure or
+        refused goes to the Godfather."""
         game = self.referee.game
-        seat_of, name_of = game.seat_of, (lambda seat: game.players[seat].name)
+        seat_of = game.seat_of
         plans = self.bots.aim_plans(prompt) if self.bots is not None else None
         truth = None
         if plans is not None:
             truth = {seat_of(n): (None if p.target is None else seat_of(p.target), p.late) for n, p in plans.items()}
         shooters = [seat_of(n) for n in prompt.players]
-        again = prompt.round in self._aims_seen  # an undo came back to the aims: the count's reading again
+        again = prompt.round in self._aims_seen  # an undo came back to the aims: the counts' reading again
+        aimed_again: dict[str, str] = {}
         if again:
-            seen = self._aims_seen[prompt.round]
+            seen, aimed_again = self._aims_seen[prompt.round]
         else:
+            key = self._step_key()
             seen = self._read_aims(prompt, camera, shooters, truth)
-            self._aims_seen = {prompt.round: seen}
+            if seen is not None:
+                refused = self._reading(prompt, seen)[3]
+                if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
+                    self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
+                if refused:
+                    aimed_again = refused
+                    seen = self._aim_again(prompt, camera, seen, refused, plans)
+                    if self._step_key() != key:
+                        self._aims_seen = {prompt.round: (seen, aimed_again)}
+                        return None  # the Godfather entered the aims during the count: they stand
+            self._aims_seen = {prompt.round: (seen, aimed_again)}
         if seen is None:
             return self.source.answer(prompt)
-        aims = {name_of(s): (None if seen.aims.get(s) is None else name_of(seen.aims[s])) for s in shooters}
-        late = [name_of(s) for s in seen.late if s in shooters]
-        unsure = [name_of(s) for s in seen.unsure if s in shooters]
-        refused = {}
-        for name, target in aims.items():
-            if name in unsure or name in late:
-                continue
-            why = self.referee.check_aim(name, target)
-            if why:
-                refused[name] = why
-        if self.game_log is not None and not again:  # what the camera saw, beside the aims confirmed (the next input)
-            self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
-        sure = not unsure and not refused  # the console sends these aims by itself after its countdown ...
-        if sure:  # ... when the engine takes them as they are
-            try:
-                self.referee.check(I.Aims({n: (None if n in late else t) for n, t in aims.items()},
-                                          sorted(late, key=prompt.players.index)))
-            except Refused:
-                sure = False
-        self.pending = {
-            "kind": "aims", "aims": aims, "late": late, "unsure": unsure, "refused": refused, "sure": sure,
-            "margins": {name_of(s): round(m, 1) for s, m in seen.margins.items() if s in shooters},
-        }
+        aims, late, unsure, refused = self._reading(prompt, seen)
+        self.pending = self._aims_shown(prompt, seen, aimed_again)
         self.frame = seen.frame
         told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
         self.say(f"  The camera {'read at the count' if again else 'reads'}: {told or 'no aim'}.")
@@ -616,23 +653,120 @@ class Session:
             return entered
         return inp
 
+    def _reading(self, prompt: Prompt, seen: CameraAims) -> tuple[dict[str, str | None], list[str], list[str],
+                                                                  dict[str, str]]:
+        """The camera's reading in players' names: each shooter's aim, who pointed late, the seats it is
+        unsure of, and the aims the rules refuse (a seat read sure, in time) with why."""
+        players = self.referee.game.players
+
+        def name_of(seat: int) -> str:
+            return players[seat].name
+
+        shooters = [self.referee.game.seat_of(n) for n in prompt.players]
+        aims: dict[str, str | None] = {}
+        for s in shooters:
+            at = seen.aims.get(s)
+            aims[name_of(s)] = None if at is None else name_of(at)
+        late = [name_of(s) for s in seen.late if s in shooters]
+        unsure = [name_of(s) for s in seen.unsure if s in shooters]
+        refused = {}
+        for name, target in aims.items():
+            if name in unsure or name in late:
+                continue
+            why = self.referee.check_aim(name, target)
+            if why:
+                refused[name] = why
+        return aims, late, unsure, refused
+
+    def _aims_shown(self, prompt: Prompt, seen: CameraAims, aimed_again: dict[str, str], *,
+                    aiming: bool = False) -> dict:
+        """The camera's reading as the Godfather's console shows it. ``aimed_again``: the players whose
+        aim the rules refused at the count (and why), who aimed again; ``aiming``: they are aiming now."""
+        game = self.referee.game
+        aims, late, unsure, refused = self._reading(prompt, seen)
+        sure = not unsure and not refused and not aiming  # the console sends these aims by itself after its countdown ...
+        if sure:  # ... when the engine takes them as they are
+            try:
+                self.referee.check(I.Aims({n: (None if n in late else t) for n, t in aims.items()},
+                                          sorted(late, key=prompt.players.index)))
+            except Refused:
+                sure = False
+        again = {n: {"seat": seat_label(game.seat_of(n)), "refused": why} for n, why in aimed_again.items()}
+        return {
+            "kind": "aims", "aims": aims, "late": late, "unsure": unsure, "refused": refused, "sure": sure,
+            "margins": {game.players[s].name: round(m, 1) for s, m in seen.margins.items()
+                        if game.players[s].name in aims},
+            "aiming_again": again if aiming else {}, "aimed_again": {} if aiming else again,
+        }
+
+    def _aim_again(self, prompt: Prompt, camera: AimCamera, first: CameraAims, refused: dict[str, str],
+                   plans: dict[str, AimPlan] | None) -> CameraAims:
+        """The players whose aim the rules refused at the count aim again: the table names them and what
+        was refused, gives a short count for them only, and the camera reads their seats again.  The
+        reading returned is the count's, with those seats as the second count read them: a seat read sure
+        at a target the rules allow is filled in; one unsure, or refused again, goes to the Godfather.
+        Once a round: what the second count reads is not asked again.
+
+        Lateness is the count's: those players pointed in time at the count (a seat read late there is
+        not refused, it is late), and the rules' "pointed after the others" is about that count, where
+        everyone pointed together.  The second count is a correction the table asks of a few players
+        alone, so a weapon that comes to rest after its "3" is read for its target and is not late."""
+        game = self.referee.game
+        seat_of = game.seat_of
+        names = [n for n in prompt.players if n in refused]
+        seats = [seat_of(n) for n in names]
+        who = _and([f"{n} ({seat_label(s)})" for n, s in zip(names, seats)])
+        self.say(f"  Aim refused: {'; '.join(f'{n} {refused[n]}' for n in names)}. {who} "
+                 f"{'aims' if len(names) == 1 else 'aim'} again.")
+        self.pending = self._aims_shown(prompt, first, refused, aiming=True)
+        self.frame = first.frame
+        self.changed()
+        if isinstance(camera, CountWatcher):  # it keeps the frames of the second count
+            self._let_go_of_camera()
+            camera.watch()
+        three_at = self._give_count(f"  1, 2, 3: {_and(names)} {'aims' if len(names) == 1 else 'aim'} again.",
+                                    before=Phrases.aim_again(seats))
+        truth = None
+        if plans is not None:  # each points, this time, at the aim he ends up with
+            truth = {}
+            for n, s in zip(names, seats):
+                plan = plans[n]
+                target = plan.entered if plan.entered is not None else plan.target
+                truth[s] = (None if target is None else seat_of(target), False)
+        shooters = [seat_of(n) for n in prompt.players]
+        second = self._read_aims(prompt, camera, seats, truth, candidates=shooters, three_at=three_at,
+                                 whose=f"the aims of {_and(names)}")
+        merged = merge_aims(first, second, seats)
+        if self.game_log is not None:  # the second count's reading, to replay a dispute
+            entry: dict = {"round": prompt.round, "shooters": seats, "refused_at_count": refused}
+            if second is not None:
+                still = {n: why for n, why in self._reading(prompt, merged)[3].items() if n in refused}
+                entry.update({**second.details, "refused": still})
+            self.game_log.seen({"aims_again": entry})
+        return merged
+
     def _read_aims(self, prompt: Prompt, camera: AimCamera, shooters: list[int],
-                   truth: dict[int, tuple[int | None, bool]] | None) -> CameraAims | None:
+                   truth: dict[int, tuple[int | None, bool]] | None, *, candidates: list[int] | None = None,
+                   three_at: float | None = None, whose: str = "the aims") -> CameraAims | None:
         """The camera's reading of this round's count (``None``: the Godfather enters the aims). A live
-        camera reads the frames of the count it watched, from its "3"; without a count, nothing."""
+        camera reads the frames of the count it watched, from its "3"; without a count, nothing.
+        ``three_at``: the "3" of a second count (the players who aim again: ``shooters``, aiming at any of
+        ``candidates``), else the round's count."""
         seats = len(self.referee.game.players)
+        candidates = shooters if candidates is None else candidates
         try:
             if isinstance(camera, CountWatcher):
-                if self._counted != prompt.round or self._three_at is None:
+                three = self._three_at if three_at is None else three_at
+                if self._counted != prompt.round or three is None:
                     return None  # no count was given that it watched
-                return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
-                                        three_at=self._three_at)
-            return camera.read_aims(seats=seats, shooters=shooters, candidates=shooters, number=prompt.round,
+                return camera.read_aims(seats=seats, shooters=shooters, candidates=candidates, number=prompt.round,
+                                        three_at=three)
+            return camera.read_aims(seats=seats, shooters=shooters, candidates=candidates, number=prompt.round,
                                     truth=truth)
         except Exception as exc:  # a failing camera must not stop the game: the Godfather enters the aims
             why = one_line(exc)
             log.warning("the camera failed on round %d's aims: %s", prompt.round, why)
-            self.say(f"  The camera failed ({why}): the Godfather enters the aims.")
+            self.say(f"  The camera failed ({why}): the Godfather enters {whose}.")
             return None
 
     def _aims_entered(self, aims: I.Aims) -> str | None:

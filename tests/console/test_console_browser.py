@@ -393,6 +393,52 @@ def test_an_unsure_camera_aim_waits_for_the_godfathers_eye(browser, tmp_path):
         context.close()
         table.stop()
 
+def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(browser, tmp_path):
+    """A player read at a target the rules refuse aims again: while the second count runs the page names
+    him (with his seat) and nothing goes by itself; then it shows his new aim, filled in from the reading."""
+    session, relay, table, context, page, godfather, errors = open_table(browser)
+    relay.grace["aims"] = 0.3
+    try:
+        wait_step(godfather, "aims")
+        prompt = session.referee.prompt()
+        truth = session.bots.answer(prompt)
+        game = session.referee.game
+        shooter = next(n for n in prompt.players if n not in truth.late and len(prompt.options["targets"][n]) > 1)
+        seat = f"seat {game.seat_of(shooter)}"
+        why = f"may not aim at {shooter}: every player aims at another player"
+        again = {shooter: {"seat": seat, "refused": why}}
+        base = {"kind": "aims", "late": list(truth.late), "unsure": [], "sure": False, "margins": {}}
+        count = session.history.count
+        with session.lock:
+            session.pending = {**base, "aims": {**truth.aims, shooter: shooter}, "refused": {shooter: why},
+                               "aiming_again": again, "aimed_again": {}}
+        relay.changed()
+        page.wait_for_selector("[data-aiming-again]", timeout=15000)
+        text = page.inner_text("#controls")
+        assert f"{shooter} ({seat}) aims again" in text and f"{shooter}: aim refused - {why}; {shooter} aims again" in text
+        assert "Still to aim: 1" in page.inner_text("[data-action=submit-aims]")
+        time.sleep(1.0)  # more than the countdown: nothing goes while he aims again
+        assert session.history.count == count
+        with session.lock:
+            session.pending = {**base, "aims": dict(truth.aims), "refused": {}, "aiming_again": {},
+                               "aimed_again": again, "sure": True}
+        relay.changed()
+        page.wait_for_selector(f'[data-aimed-again="{shooter}"]', timeout=15000)
+        said = page.inner_text(f'[data-aimed-again="{shooter}"]')
+        assert said == f"{shooter} ({seat}) aimed again (refused at the count: {why}): the camera reads {shooter} at {truth.aims[shooter]}."
+        assert page.locator("[data-aiming-again]").count() == 0
+        for _ in range(100):  # every seat filled in: the aims go by themselves after the countdown
+            if session.history.count > count:
+                break
+            time.sleep(0.1)
+        aims = next(e.input for e in reversed(session.history.entries) if e.input.kind == "aims")
+        assert aims.aims == {n: (None if n in truth.late else truth.aims[n]) for n in prompt.players}
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
 def contrast(a, b):
     def lum(rgb):
         def ch(c):

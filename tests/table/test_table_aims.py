@@ -40,7 +40,9 @@ def test_the_console_is_shown_the_camera_aims_and_the_frame():
     while not console.shown:
         session.play_step()
     pending, frame = console.shown[0]
-    assert set(pending) == {"kind", "aims", "late", "unsure", "refused", "sure", "margins"} and pending["kind"] == "aims"
+    assert set(pending) == {"kind", "aims", "late", "unsure", "refused", "sure", "margins", "aiming_again",
+                            "aimed_again"} and pending["kind"] == "aims"
+    assert not pending["aiming_again"]  # shown once the camera read every count
     assert not pending["sure"] or (not pending["unsure"] and not pending["refused"])
     assert set(pending["aims"]) == set(players)
     assert all(t is None or t in players for t in pending["aims"].values())

@@ -92,6 +92,41 @@ def test_the_camera_reads_from_the_counts_real_three_at_the_configured_interval(
     assert camera.reads[0] == pytest.approx(camera.watched[0] + 2 * 1.2)
 
 
+def test_a_live_camera_reads_the_players_who_aim_again_from_the_frames_of_their_own_count(tmp_path):
+    """The camera read the first shooter aiming at himself: he aims again; the camera watches again as that
+    count begins and reads his seat from its "3", given after the count's."""
+
+    class Forbidden(Watcher):
+        def read_aims(self, *, seats, shooters, candidates, number, truth=None, three_at=None):
+            seen = super().read_aims(seats=seats, shooters=shooters, candidates=candidates, number=number,
+                                     truth=truth, three_at=three_at)
+            self.asked = getattr(self, "asked", []) + [(list(shooters), list(candidates))]
+            if len(self.reads) == 1:
+                seen.aims[shooters[0]] = shooters[0]  # at himself, at the count
+            else:
+                seen.aims = {shooters[0]: candidates[1]}  # at his left neighbour, at the second count
+            return seen
+
+    session, _watcher, log_path = real_session(tmp_path, count_interval=1.0)
+    camera = session.camera = Forbidden(session.devices.clock)
+    while session.referee.step is not Step.AIMS:
+        session.play_step()
+    shooters = [session.referee.game.seat_of(n) for n in session.referee.prompt().players]
+    session.play_step()
+    assert len(camera.watched) == 2 and len(camera.reads) == 2
+    assert camera.asked == [(shooters, shooters), ([shooters[0]], shooters)]
+    # each count's "1" is given as the camera starts watching it, its "3" two intervals later
+    assert camera.reads == [pytest.approx(w + 2 * 1.0) for w in camera.watched]
+    assert camera.watched[1] >= camera.reads[0] + 1.0  # after the count was over
+    shown = session.source.shown[-1]
+    name = session.referee.game.players[shooters[0]].name
+    assert shown["aimed_again"] == {name: {"seat": f"seat {shooters[0]}", "refused": f"may not aim at {name}: "
+                                                                                     "every player aims at another player"}}
+    assert shown["refused"] == {} and shown["sure"]
+    session.game_log.close()
+    assert [next(iter(s)) for s in read(log_path).seen if "aims" in s or "aims_again" in s] == ["aims", "aims_again"]
+
+
 class FakeClock:
     def __init__(self, start: float) -> None:
         self.t = start

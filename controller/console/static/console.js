@@ -464,9 +464,24 @@ function aimsStep() {
   const pending = state.pending && state.pending.kind === "aims" ? state.pending : null;
   const controls = [];
   if (pending) {
-    controls.push(row(`The camera read the aims${(pending.unsure || []).length ? `; unsure: ${pending.unsure.join(", ")}` : ""}. Tap a player below to correct that player's aim.`));
+    // a player the camera read at a target the rules refuse aims again at once: a short count for him only,
+    // and the camera reads his seat again; what it then reads is shown as his new aim
+    const aiming = pending.aiming_again || {}, again = pending.aimed_again || {};
+    const who = (names) => names.map((n) => `${n} (${(aiming[n] || again[n]).seat})`).join(", ");
+    const aimingNow = Object.keys(aiming);
+    if (aimingNow.length) controls.push(row(el("strong", { "data-aiming-again": aimingNow.join(",") },
+      `${who(aimingNow)} ${aimingNow.length > 1 ? "aim" : "aims"} again: a count for ${aimingNow.length > 1 ? "them" : "that player"} only, then the camera reads the new aim.`)));
+    else controls.push(row(`The camera read the aims${(pending.unsure || []).length ? `; unsure: ${pending.unsure.join(", ")}` : ""}. Tap a player below to correct that player's aim.`));
     controls.push(el("div", { class: "frame" }, el("img", { src: `/api/frame?token=${encodeURIComponent(token)}&v=${state.version}`, alt: "the camera's frame at the count, with the lines of fire" })));
-    for (const [who, why] of Object.entries(pending.refused || {})) controls.push(row(el("span", { class: "why", "data-refused": who }, `${who}: aim refused - ${why}`)));
+    for (const [n, why] of Object.entries(pending.refused || {})) {
+      const text = n in aiming ? `${n}: aim refused - ${why}; ${n} aims again` : n in again ? `${n} aimed again: aim refused again - ${why}` : `${n}: aim refused - ${why}`;
+      controls.push(row(el("span", { class: "why", "data-refused": n }, text)));
+    }
+    for (const [n, a] of Object.entries(again)) {
+      if (n in (pending.refused || {})) continue;
+      const read = (pending.unsure || []).includes(n) ? "the camera is unsure of the new aim: check it" : `the camera reads ${n} at ${pending.aims[n] || "no one"}`;
+      controls.push(row(el("span", { "data-aimed-again": n }, `${who([n])} aimed again (refused at the count: ${a.refused}): ${read}.`)));
+    }
   }
   const list = shooters();
   controls.push(row(label("Who aims:"), ...list.map((n) => {
