@@ -783,7 +783,8 @@ def test_at_a_real_table_the_thrower_tapped_cues_the_camera(browser, tmp_path):
         page.wait_for_selector("[data-watching=Aiko]", timeout=10000)
         page.click("[data-action=target-Cy]")  # tap 2: at Cy
         until(lambda: session.watch is not None and session.watch.target == "Cy" and source.i >= 3)
-        assert "The camera watches Aiko's throw at Cy" in page.inner_text("[data-watching=Aiko]")
+        # the page shows it with the next state it gets
+        page.wait_for_selector("[data-watching=Aiko] >> text=The camera watches Aiko's throw at Cy", timeout=10000)
         page.screenshot(path=str(shots(tmp_path) / "console-camera-watching.png"))
         now = session.devices.clock.now()
         session.script.play([StandeeMove(now + 0.1, 2, False, bounce=2)], until=now + 0.4)
