@@ -1101,20 +1101,6 @@ class ThrowJudge:
             # lie with its crown card where the standee stood
             ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
             ev.confidence = min(ev.confidence, 0.5)
-        if (ev.outcome is Outcome.NOTHING and place_changed and area < cfg.fallen_area_cm2 and t.contact
-                and not went_away and self._star_elsewhere(t, strip) is None):
-            # the crown card stands above the table: nothing lying on the table hides it from the
-            # camera. Its place changed at the end under no more than a star's worth of change, no
-            # hand over it, the star met it and is not seen lying elsewhere: the crown moved, or the
-            # star rests on it; either way the star touched it. The change along the fall line is what
-            # tells this from a fall, and a fall half seen (dim, blurred, partly under the star) can leave
-            # little more than a star's worth: the Godfather checks it
-            ev.outcome = Outcome.TOUCHED
-            ev.reason = (f"crown marker not decoded, its card's place {100 * card_share:.0f} % changed and only "
-                         f"{area:.0f} cm² along its fall line, less than a fallen standee ({cfg.fallen_area_cm2:g} "
-                         f"cm²), after the shuriken met it: the shuriken rests on it or moved it, a touch; "
-                         f"a fall half seen could look the same: unsure")
-            ev.confidence = 0.55
         return ev
 
     def _star_elsewhere(self, t: _SeatTrack, strip: np.ndarray | None) -> float | None:

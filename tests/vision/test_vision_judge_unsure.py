@@ -537,36 +537,3 @@ def test_a_faint_card_read_must_be_the_size_of_its_kind_and_apart_from_the_other
     assert _fits_among(markers.Detection(markers.crown_id(8), far + square * side), others)
     assert not _fits_among(markers.Detection(markers.crown_id(8), far + square * 2.5 * side), others)
     assert not _fits_among(markers.Detection(markers.crown_id(8), crown.corners + 0.2 * side), others)
-
-
-def test_a_crown_card_hidden_by_a_star_sized_change_after_the_star_met_it_is_touched(armed, monkeypatch):
-    """The star met a standee and came to rest on its crown: from then on the crown is unread and
-    its card's place is covered by a star-sized change, no hand over it. The crown card stands
-    above the table, so nothing lying on the table hides it: the star rests on it (or moved it),
-    a touch. Without the star meeting it, or with a fallen standee's worth of change, or with the
-    crown last seen going away, it is not judged so. It asks: a fall half seen can leave as little."""
-    judge, seat = armed
-    t = judge.tracks[seat]
-    ppc, scale = judge._ppc(t), judge.config.motion_scale
-    star = np.zeros(t.card_mask.shape, np.uint8)
-    c = np.round(t.crown.center / scale).astype(int)
-    cv2.circle(star, (int(c[0]), int(c[1])), max(1, int(round(2.0 * ppc / scale))), 1, -1)  # a 4 cm blob on the card
-    star = star.astype(bool) | t.card_mask
-    area = float((star & t.lie_mask).sum()) * judge._cm2_per_pixel(t)
-    assert 0 < area < JudgeConfig().fallen_area_cm2
-    for contact, changed, away, touched in ((True, star, None, True), (False, star, None, False),
-                                            (True, t.card_mask | t.fall_mask, None, False),
-                                            (True, star, 2.5, False)):
-        t.reset()
-        t.examined, t.contact = 6, contact
-        t.hidden = t.hidden_free = 3  # unread since the star came
-        if away is not None:
-            t.first_move = 2
-            ThrowJudge._note_seen(t, away, sure=True)
-        _stub(monkeypatch, judge, changed=changed)
-        ev = judge._seat_evidence(t)
-        monkeypatch.undo()
-        assert ev.crown_seen_at_end is False and ev.crown_card_changed >= JudgeConfig().covered_share
-        assert (ev.outcome is Outcome.TOUCHED) is touched, (contact, away, ev.outcome, ev.confidence, ev.reason)
-        if touched:  # a fall half seen could look the same: the Godfather checks it
-            assert ev.confidence < JudgeConfig().ask_godfather_below
