@@ -183,9 +183,9 @@ def report(results: list[dict], args: argparse.Namespace, aims_cmd: bool, render
                 lines.append(f"- {r['seed']} ({t['outcome']}, {', '.join(t['conditions'])}): knocked {t['knocked']} "
                              f"touched {t['touched']} -> {got}")
     lines.append("")
-    if not aims_cmd:
+    if args.aims and not aims_cmd:
         lines.append("Aims: `python -m vision aims` does not exist in this tree; no aim clip was judged.")
-    else:
+    elif args.aims:
         aims = [r for r in results if r["kind"] == "aim"]
         rows = defaultdict(list)
         for r in aims:
