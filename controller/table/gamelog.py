@@ -9,8 +9,8 @@ played (the table's settings, the bots' seed...).  Then, in order:
   camera read: ``{"aims": {"round", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``
   just before the ``aims`` input that was confirmed; and, when players read pointing where the rules forbid
   aimed again, the second count's reading of their seats: ``{"aims_again": {"round", "shooters",
-  "refused_at_count", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``), kept for the record of what happened and to
-  replay a dispute, not replayed into the game.  A card entered on a console page before the
+  "refused_at_count", "aims", "late", "needs_godfather", "confidence", "seats", "refused"}}``), kept for
+  the record of what happened and to replay a dispute, not replayed into the game.  A card entered on a console page before the
   table needs it is kept the same way (``{"claim": {"round", "cards", "by"}}``): a resumed game's
   console has it again.
 - ``{"seq": n, "undo": k}``: the input of line ``seq`` ``k`` was taken back (see :mod:`.undo`):

@@ -32,6 +32,7 @@ from ..errors import TableInputError, one_line
 from ..record.story import ending_lines, event_line
 from ..rules import events as ev
 from ..threads import join
+from ..words import join as and_list
 from ..words import seat_label, step_name, withdraw_call
 from . import inputs as I
 from .bots import AimPlan, Bots
@@ -39,6 +40,10 @@ from .referee import Outcome, Prompt, Referee, Refused, Step
 from .undo import History, adopt, describe
 
 log = logging.getLogger(__name__)
+
+# the camera's aims in players' names: each shooter's aim, who pointed late, the seats it is unsure of, and the
+# aims the rules refuse with why (``Session._reading``)
+Reading = tuple[dict[str, str | None], list[str], list[str], dict[str, str]]
 INTERMISSION_SECONDS = 300.0
 BETWEEN_ROUNDS = 1.0  # seconds of quiet after a round's end, before the next round goes on
 SENSORS_GRACE_SECONDS = 3.0  # a sensor not read after this long (the hub not connected yet) is said, and waited for
@@ -185,11 +190,6 @@ def merge_aims(first: CameraAims, second: CameraAims | None, seats: list[int]) -
     return CameraAims(aims=aims, late=[s for s in first.late if s not in again], unsure=sorted(unsure),
                       margins=margins, confidence=min(first.confidence, second.confidence),
                       details={**first.details, "again": second.details}, frame=frame)
-
-
-def _and(items: list[str]) -> str:
-    """"Aiko", "Aiko and Bo", "Aiko, Bo and Cy"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 class Session:
@@ -441,7 +441,7 @@ class Session:
 
     def _count(self) -> None:
         self._ready_for_count("the aiming count")
-        self._three_at = None
+        self._three_at = None  # no "3" until this count gives one (a count cut short leaves none)
         self._three_at = self._give_count("  1, 2, 3: everyone aims.")  # the camera reads the aims from its "3"
 
     def _give_count(self, line: str, *, before: list[str] | None = None) -> float | None:
@@ -607,20 +607,20 @@ class Session:
             key = self._step_key()
             seen = self._read_aims(prompt, camera, shooters, truth)
             if seen is not None:
-                refused = self._reading(prompt, seen)[3]
+                first = self._reading(prompt, seen)
                 if self.game_log is not None:  # what the camera saw, beside the aims confirmed (the next input)
-                    self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": refused}})
-                if refused:
-                    aimed_again = refused
-                    seen = self._aim_again(prompt, camera, seen, refused, plans)
-                    if self._step_key() != key:
-                        self._aims_seen = {prompt.round: (seen, aimed_again)}
-                        return None  # the Godfather entered the aims during the count: they stand
+                    self.game_log.seen({"aims": {"round": prompt.round, **seen.details, "refused": first[3]}})
+                if first[3]:
+                    aimed_again = first[3]
+                    seen = self._aim_again(prompt, camera, seen, first, plans)
             self._aims_seen = {prompt.round: (seen, aimed_again)}
+            if aimed_again and self._step_key() != key:
+                return None  # the Godfather entered the aims during the second count: they stand
         if seen is None:
             return self.source.answer(prompt)
-        aims, late, unsure, refused = self._reading(prompt, seen)
-        self.pending = self._aims_shown(prompt, seen, aimed_again)
+        reading = self._reading(prompt, seen)
+        aims, late, unsure, refused = reading
+        self.pending = self._aims_shown(prompt, seen, reading, aimed_again)
         self.frame = seen.frame
         told = ", ".join(f"{n} at {t or 'no one'}{' (late)' if n in late else ''}" for n, t in aims.items() if n not in unsure)
         self.say(f"  The camera {'read at the count' if again else 'reads'}: {told or 'no aim'}.")
@@ -653,8 +653,7 @@ class Session:
             return entered
         return inp
 
-    def _reading(self, prompt: Prompt, seen: CameraAims) -> tuple[dict[str, str | None], list[str], list[str],
-                                                                  dict[str, str]]:
+    def _reading(self, prompt: Prompt, seen: CameraAims) -> Reading:
         """The camera's reading in players' names: each shooter's aim, who pointed late, the seats it is
         unsure of, and the aims the rules refuse (a seat read sure, in time) with why."""
         players = self.referee.game.players
@@ -678,12 +677,13 @@ class Session:
                 refused[name] = why
         return aims, late, unsure, refused
 
-    def _aims_shown(self, prompt: Prompt, seen: CameraAims, aimed_again: dict[str, str], *,
+    def _aims_shown(self, prompt: Prompt, seen: CameraAims, reading: Reading, aimed_again: dict[str, str], *,
                     aiming: bool = False) -> dict:
-        """The camera's reading as the Godfather's console shows it. ``aimed_again``: the players whose
-        aim the rules refused at the count (and why), who aimed again; ``aiming``: they are aiming now."""
+        """The camera's reading (``reading``: :meth:`_reading` of ``seen``) as the Godfather's console shows it.
+        ``aimed_again``: the players whose aim the rules refused at the count (and why), who aimed again;
+        ``aiming``: they are aiming now."""
         game = self.referee.game
-        aims, late, unsure, refused = self._reading(prompt, seen)
+        aims, late, unsure, refused = reading
         sure = not unsure and not refused and not aiming  # the console sends these aims by itself after its countdown ...
         if sure:  # ... when the engine takes them as they are
             try:
@@ -699,7 +699,7 @@ class Session:
             "aiming_again": again if aiming else {}, "aimed_again": {} if aiming else again,
         }
 
-    def _aim_again(self, prompt: Prompt, camera: AimCamera, first: CameraAims, refused: dict[str, str],
+    def _aim_again(self, prompt: Prompt, camera: AimCamera, first: CameraAims, reading: Reading,
                    plans: dict[str, AimPlan] | None) -> CameraAims:
         """The players whose aim the rules refused at the count aim again: the table names them and what
         was refused, gives a short count for them only, and the camera reads their seats again.  The
@@ -713,18 +713,19 @@ class Session:
         alone, so a weapon that comes to rest after its "3" is read for its target and is not late."""
         game = self.referee.game
         seat_of = game.seat_of
+        refused = reading[3]
         names = [n for n in prompt.players if n in refused]
         seats = [seat_of(n) for n in names]
-        who = _and([f"{n} ({seat_label(s)})" for n, s in zip(names, seats)])
+        who = and_list([f"{n} ({seat_label(s)})" for n, s in zip(names, seats)])
         self.say(f"  Aim refused: {'; '.join(f'{n} {refused[n]}' for n in names)}. {who} "
                  f"{'aims' if len(names) == 1 else 'aim'} again.")
-        self.pending = self._aims_shown(prompt, first, refused, aiming=True)
+        self.pending = self._aims_shown(prompt, first, reading, refused, aiming=True)
         self.frame = first.frame
         self.changed()
         if isinstance(camera, CountWatcher):  # it keeps the frames of the second count
             self._let_go_of_camera()
             camera.watch()
-        three_at = self._give_count(f"  1, 2, 3: {_and(names)} {'aims' if len(names) == 1 else 'aim'} again.",
+        three_at = self._give_count(f"  1, 2, 3: {and_list(names)} {'aims' if len(names) == 1 else 'aim'} again.",
                                     before=Phrases.aim_again(seats))
         truth = None
         if plans is not None:  # each points, this time, at the aim he ends up with
@@ -735,7 +736,7 @@ class Session:
                 truth[s] = (None if target is None else seat_of(target), False)
         shooters = [seat_of(n) for n in prompt.players]
         second = self._read_aims(prompt, camera, seats, truth, candidates=shooters, three_at=three_at,
-                                 whose=f"the aims of {_and(names)}")
+                                 whose=f"the aims of {and_list(names)}")
         merged = merge_aims(first, second, seats)
         if self.game_log is not None:  # the second count's reading, to replay a dispute
             entry: dict = {"round": prompt.round, "shooters": seats, "refused_at_count": refused}
