@@ -7,7 +7,7 @@ from controller.record.generator import seating
 from controller.rules import RuleSet
 from controller.table import config as table_config
 from controller.table.bots import Bots, Temper
-from controller.table.referee import Referee
+from controller.table.referee import Referee, Step
 from controller.table.runner import new_record
 from controller.table.session import Session
 
@@ -29,3 +29,16 @@ def table(ruleset: str, players: int, seed: int, *, devices: bool = True, camera
     session = Session(referee, source=bots, bots=bots, devices=dev, script=script, camera=camera,
                       say=lines.append, game_log=game_log)
     return session, lines
+
+
+class Godfather:
+    """The console: keeps what the session shows at the aims step, and answers as the bots would."""
+
+    def __init__(self, session: Session) -> None:
+        self.session, self.bots = session, session.bots
+        self.shown: list[dict] = []
+
+    def answer(self, prompt):
+        if prompt.step is Step.AIMS:
+            self.shown.append(dict(self.session.pending or {}))
+        return self.bots.answer(prompt)

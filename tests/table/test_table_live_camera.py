@@ -17,6 +17,7 @@ from controller.table.gamelog import GameLog, read
 from controller.table.referee import Referee, Step
 from controller.table.runner import new_record
 from controller.table.session import CameraAims, Session
+from tests.table.table_kit import Godfather
 
 
 class Watcher:
@@ -36,19 +37,6 @@ class Watcher:
         aims = {s: shooters[(i + 1) % len(shooters)] for i, s in enumerate(shooters)}
         return CameraAims(aims=aims, late=[], unsure=[], margins={s: 20.0 for s in shooters}, confidence=0.9,
                           details={"aims": {str(s): t for s, t in aims.items()}}, frame=b"\xff\xd8")
-
-
-class Godfather:
-    """The console: keeps what the session shows at the aims step, and answers as the bots would."""
-
-    def __init__(self, session) -> None:
-        self.session, self.bots = session, session.bots
-        self.shown: list[dict] = []
-
-    def answer(self, prompt):
-        if prompt.step is Step.AIMS:
-            self.shown.append(dict(self.session.pending or {}))
-        return self.bots.answer(prompt)
 
 
 def real_session(tmp_path, *, ruleset="classic-2014", players=4, count_interval=0.8):

@@ -14,7 +14,7 @@ from controller.table.gamelog import GameLog, read
 from controller.table.referee import Referee, Step
 from controller.table.runner import new_record
 from controller.table.session import CameraAims, Session
-from tests.table.table_kit import table
+from tests.table.table_kit import Godfather, table
 
 # A 6-player Yakuzas game whose first round has one player pointing where the rules forbid: Dee (seat 3), a
 # yakuza, aims his tanto at Fay, not a neighbour (seed 4, every other player pointing where he may).
@@ -65,19 +65,6 @@ def reading(aims: dict[int, tuple[int | None, bool]], unsure: list[int] | None =
     return CameraAims(aims={s: t for s, (t, _) in aims.items()}, late=[s for s, (_, late) in aims.items() if late],
                       unsure=list(unsure or []), margins={s: 12.0 for s in aims}, confidence=0.9,
                       details={"aims": {str(s): t for s, (t, _) in aims.items()}, "seats": seats}, frame=b"\xff\xd8")
-
-
-class Godfather:
-    """The console: keeps what the session shows at the aims step, and enters what the bots would."""
-
-    def __init__(self, session: Session) -> None:
-        self.session, self.bots = session, session.bots
-        self.shown: list[dict] = []
-
-    def answer(self, prompt):
-        if prompt.step is Step.AIMS:
-            self.shown.append(dict(self.session.pending or {}))
-        return self.bots.answer(prompt)
 
 
 def at_the_aims(camera: Camera, *, game_log=None, console: bool = False):
