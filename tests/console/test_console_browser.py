@@ -150,6 +150,14 @@ def open_table(browser, ruleset="yakuzas", players=6, seed=11, viewport=PHONE, c
     return session, relay, table, context, page, Godfather(page, table, camera), errors
 
 
+def until(check, seconds=15.0):
+    """Waits for ``check()`` to hold; fails when it does not within ``seconds``."""
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, "waited in vain"
+        time.sleep(0.02)
+
+
 def wait_step(godfather, step, timeout=15.0):
     import time
 
@@ -382,16 +390,14 @@ def test_an_unsure_camera_aim_waits_for_the_godfathers_eye(browser, tmp_path):
         time.sleep(1.5)  # five times the countdown: still nothing sent
         assert session.history.count == count
         page.click("[data-action=submit-aims]")  # one tap confirms the guess
-        for _ in range(100):
-            if session.history.count > count:
-                break
-            time.sleep(0.1)
+        until(lambda: session.history.count > count)
         aims = next(e.input for e in reversed(session.history.entries) if e.input.kind == "aims")
         assert aims.aims == {n: (None if n in truth.late else truth.aims[n]) for n in prompt.players}
         assert not errors, errors
     finally:
         context.close()
         table.stop()
+
 
 def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(browser, tmp_path):
     """A player read at a target the rules refuse aims again: while the second count runs the page names
@@ -427,10 +433,7 @@ def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(bro
         said = page.inner_text(f'[data-aimed-again="{shooter}"]')
         assert said == f"{shooter} ({seat}) aimed again (refused at the count: {why}): the camera reads {shooter} at {truth.aims[shooter]}."
         assert page.locator("[data-aiming-again]").count() == 0
-        for _ in range(100):  # every seat filled in: the aims go by themselves after the countdown
-            if session.history.count > count:
-                break
-            time.sleep(0.1)
+        until(lambda: session.history.count > count)  # every seat filled in: the aims go by themselves after the countdown
         aims = next(e.input for e in reversed(session.history.entries) if e.input.kind == "aims")
         assert aims.aims == {n: (None if n in truth.late else truth.aims[n]) for n in prompt.players}
         assert not errors, errors
@@ -768,12 +771,6 @@ def test_at_a_real_table_the_thrower_tapped_cues_the_camera(browser, tmp_path):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-
-    def until(check, seconds=15.0):
-        end = time.monotonic() + seconds
-        while not check():
-            assert time.monotonic() < end, "waited in vain"
-            time.sleep(0.02)
 
     try:
         page.goto(relay.godfather_link())
