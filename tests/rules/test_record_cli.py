@@ -112,13 +112,18 @@ def test_story_without_json(capsys):
     assert "yellow: money $10,000, score $5,000" in out
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "classic-2014", "yakuzas"])
-def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
-    rec = random_record(11, ruleset)
+def story(tmp_path, capsys, rec) -> str:
+    """What `replay` tells of ``rec`` (written to a file first), once it ended well."""
     path = tmp_path / "g.record.json"
     path.write_text(rec.dumps())
     assert main(["replay", str(path)]) == 0
-    out = capsys.readouterr().out
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "classic-2014", "yakuzas"])
+def test_story_of_a_whole_game(tmp_path, capsys, ruleset):
+    rec = random_record(11, ruleset)
+    out = story(tmp_path, capsys, rec)
     assert out.count("Round ") >= len(rec.rounds)
     assert "Game over after round" in out
     assert ("Winner" in out) or ("No one wins." in out)
@@ -129,10 +134,7 @@ def test_the_story_tells_each_rounds_aims_under_its_header(tmp_path, capsys, rul
     """"Cy loses the card played: the target withdrew" is followed only with the aims: each round tells
     them, every living player's, as recorded (a late one as pointed late), right under the round's header."""
     rec = random_record(12, ruleset)
-    path = tmp_path / "g.record.json"
-    path.write_text(rec.dumps())
-    assert main(["replay", str(path)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = story(tmp_path, capsys, rec).splitlines()
     for number, rr in enumerate(rec.rounds, start=1):
         header = next(k for k, line in enumerate(lines) if line.startswith(f"Round {number}: "))
         told = [f"{n} pointed late" if n in rr.late else f"{n} at {t or 'no one'}" for n, t in rr.aims.items()]
@@ -142,10 +144,7 @@ def test_the_story_tells_each_rounds_aims_under_its_header(tmp_path, capsys, rul
 
 def test_a_withdrawal_in_the_2nd_edition_takes_no_token_and_is_told_plainly(tmp_path, capsys):
     rec = random_record(12, "classic-2014")
-    path = tmp_path / "g.record.json"
-    path.write_text(rec.dumps())
-    assert main(["replay", str(path)]) == 0
-    out = capsys.readouterr().out
+    out = story(tmp_path, capsys, rec)
     withdrew = [n for rr in rec.rounds for n in rr.withdraw]
     assert withdrew and all(f"  {n} withdraws.\n" in out for n in withdrew)
     assert "withdraws and" not in out
@@ -154,10 +153,7 @@ def test_a_withdrawal_in_the_2nd_edition_takes_no_token_and_is_told_plainly(tmp_
 @pytest.mark.parametrize("ruleset", ["classic", "classic-2014", "yakuzas"])
 def test_the_2nd_editions_story_says_who_is_godfather_in_round_1(tmp_path, capsys, ruleset):
     rec = random_record(13, ruleset)
-    path = tmp_path / "g.record.json"
-    path.write_text(rec.dumps())
-    assert main(["replay", str(path)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = story(tmp_path, capsys, rec).splitlines()
     if ruleset == "classic-2014":  # the rules: round 1's Godfather is the first player listed
         assert lines[2] == f"The Godfather in round 1: {rec.players[0][0]}."
     else:
