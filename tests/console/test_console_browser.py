@@ -442,6 +442,58 @@ def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(bro
         table.stop()
 
 
+def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_path):
+    """While a player aims again the Godfather corrects another seat; the second reading fills in the seat
+    aimed again and leaves the seat he corrected as he entered it: his word wins over the camera's."""
+    session, relay, table, context, page, godfather, errors = open_table(browser)
+    relay.grace["aims"] = 0.3
+    try:
+        wait_step(godfather, "aims")
+        prompt = session.referee.prompt()
+        truth = session.bots.answer(prompt)
+        legal = prompt.options["targets"]
+        game = session.referee.game
+        choosers = [n for n in prompt.players if n not in truth.late and len(legal[n]) > 1]
+        shooter, corrected = choosers[0], choosers[1]
+        others = [n for n in choosers[2:] if n != corrected]
+        mine = next(t for t in legal[corrected] if t != truth.aims[corrected])
+        why = f"may not aim at {shooter}: every player aims at another player"
+        again = {shooter: {"seat": f"seat {game.seat_of(shooter)}", "refused": why}}
+        base = {"kind": "aims", "late": list(truth.late), "unsure": [], "margins": {}}
+        count = session.history.count
+        with session.lock:
+            session.pending = {**base, "aims": {**truth.aims, shooter: shooter}, "refused": {shooter: why},
+                               "sure": False, "aiming_again": again, "aimed_again": {}}
+        relay.changed()
+        page.wait_for_selector("[data-aiming-again]", timeout=15000)
+        page.click(f'[data-action="shooter-{corrected}"]')
+        page.click(f'[data-seat="{mine}"]')
+        assert page.inner_text(f'[data-action="shooter-{corrected}"]') == f"{corrected} → {mine}"
+        # the second reading: the seat aimed again, and a seat the Godfather did not touch read anew
+        second = dict(truth.aims)
+        if others:
+            moved = others[0]
+            second[moved] = next(t for t in legal[moved] if t != truth.aims[moved])
+        with session.lock:
+            session.pending = {**base, "aims": second, "refused": {}, "aiming_again": {}, "aimed_again": again,
+                               "sure": True}
+        relay.changed()
+        page.wait_for_selector(f'[data-aimed-again="{shooter}"]', timeout=15000)
+        shown = {n: page.inner_text(f'[data-action="shooter-{n}"]') for n in choosers}
+        assert shown[corrected] == f"{corrected} → {mine}", shown
+        assert shown[shooter] == f"{shooter} → {truth.aims[shooter]}", shown
+        for n in others:
+            assert shown[n] == f"{n} → {second[n]}", shown
+        until(lambda: session.history.count > count)  # every seat filled in: the aims go after the countdown
+        aims = next(e.input for e in reversed(session.history.entries) if e.input.kind == "aims")
+        assert aims.aims == {n: (None if n in truth.late else (mine if n == corrected else second[n]))
+                             for n in prompt.players}
+        assert not errors, errors
+    finally:
+        context.close()
+        table.stop()
+
+
 def contrast(a, b):
     def lum(rgb):
         def ch(c):

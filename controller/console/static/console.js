@@ -69,6 +69,16 @@ function loadDraft(key) {
   try { const kept = JSON.parse(localStorage.getItem(STORE) || "null"); return kept && kept.key === key ? kept.draft : null; } catch (e) { return null; }
 }
 function redraw() { saveDraft(); render(state); }
+// A new reading of the camera at the same step (the seats of the players who aimed again): what the
+// Godfather entered himself stands, and only the seats he has not touched take the new reading.
+function carried(before, old) {
+  if (state.step !== "aims" || before === null || !before.startsWith(`${stepOf(state)}|`)) return null;
+  const mine = Object.keys(old.mine || {});
+  if (!mine.length && !old.hold) return null;
+  const kept = { aims: {}, late: {} };
+  for (const n of mine) { if (old.late && old.late[n]) kept.late[n] = true; else kept.aims[n] = old.aims[n] ?? null; }
+  return { mine: old.mine || {}, kept, touched: old.touched, hold: old.hold, chosen: old.hold ? old.shooter : null };
+}
 // The cards the Godfather entered this round, for the steps that ask for them again (the discards).
 const KNOWN = `cashnguns:${token}:known`;
 function known() { try { return JSON.parse(localStorage.getItem(KNOWN) || "{}"); } catch (e) { return {}; } }
@@ -174,7 +184,8 @@ function render(next) {
   state = next;
   const key = keyOf(state);
   if (key !== draftKey) {
-    draftKey = key; draft = loadDraft(key) || {}; cancelGoes();
+    const before = draftKey, old = draft;
+    draftKey = key; draft = loadDraft(key) || carried(before, old) || {}; cancelGoes();
     if (afterUndo !== null && state.inputs !== afterUndo) { holdAt(stepOf(state)); afterUndo = null; }
     // after an undo nothing goes by itself at the step it came back to, whatever comes to that step later
     // (the camera's reading of the count offered again): until the Godfather taps, or an input is taken
@@ -433,8 +444,16 @@ function aimsInit() {
     else if (legal.length <= 1) draft.aims[n] = legal.length ? legal[0] : null;
   }
   if (pending) for (const n of pending.late || []) { draft.late[n] = true; draft.aims[n] = null; }
-  draft.shooter = nextShooter(null);
+  // the seats the Godfather entered before this reading came (see carried): his word wins over the camera's
+  const kept = draft.kept || { aims: {}, late: {} };
+  for (const [n, t] of Object.entries(kept.aims)) { draft.aims[n] = t; delete draft.late[n]; delete draft.check[n]; }
+  for (const n of Object.keys(kept.late)) { draft.late[n] = true; draft.aims[n] = null; delete draft.check[n]; }
+  delete draft.kept;
+  draft.shooter = draft.chosen && shooters().includes(draft.chosen) ? draft.chosen : nextShooter(null);
+  delete draft.chosen;
 }
+// a seat the Godfather entered himself
+function mine(n) { draft.mine = { ...(draft.mine || {}), [n]: true }; }
 function entered(n) { return n in draft.aims || draft.late[n]; }
 function nextShooter(after) {
   const list = shooters();
@@ -456,7 +475,7 @@ function aimSeat(p) {
   r.legal = shooter && legal.includes(p.name);
   r.pressed = shooter ? draft.aims[shooter] === p.name : false;
   r.disabled = !p.alive || (shooter ? !r.legal : true);
-  r.tap = () => { draft.aims[shooter] = p.name; delete draft.late[shooter]; delete draft.check[shooter]; draft.touched = true; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
+  r.tap = () => { draft.aims[shooter] = p.name; mine(shooter); delete draft.late[shooter]; delete draft.check[shooter]; draft.touched = true; draft.shooter = nextShooter(shooter); draft.hold = false; redraw(); };
   return r;
 }
 function aimsStep() {
@@ -489,7 +508,7 @@ function aimsStep() {
     return button(`${n} → ${aim}`, `shooter-${n}`, () => { draft.shooter = n; draft.hold = true; cancelGoes(); redraw(); }, { pressed: draft.shooter === n });
   })));
   const s = draft.shooter;
-  if (s) controls.push(row(`${s} aims at: tap ${s}'s target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; delete draft.check[s]; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
+  if (s) controls.push(row(`${s} aims at: tap ${s}'s target on the table.`, button(`${s} was late`, `late-${s}`, () => { draft.late[s] = true; draft.aims[s] = null; mine(s); delete draft.check[s]; draft.shooter = nextShooter(s); draft.hold = false; redraw(); }, { pressed: !!draft.late[s] })));
   const missing = list.filter((n) => !entered(n));
   const aims = Object.fromEntries(list.map((n) => [n, draft.late[n] ? null : (draft.aims[n] ?? null)]));
   const late = list.filter((n) => draft.late[n]);
