@@ -21,10 +21,10 @@ from typing import Any
 
 from .. import files
 from ..errors import InputFileError
+from ..seats import LANGUAGES
 from .lamps import LED_KINDS, SeatLedPins
 from .sounds import ENGINES
 from .timing import Timing
-from .vocabulary import LANGUAGES
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _SOURCE_TREE = _PACKAGE.parent / "hardware"  # a checkout, or an editable install
@@ -115,8 +115,18 @@ def load_config(path: str | Path | None = None, *, defaults: Path = DEFAULT_PINO
     return build_config(data, where=" + ".join(str(s) for s in sources), sources=tuple(sources))
 
 
-TABLE_SECTIONS = ("game", "camera", "console", "log")
-"""The sections of a table configuration (``hardware/table.toml``) that are not about the devices."""
+DEVICE_SECTIONS = tuple(_SECTIONS)
+"""The sections of the pin map, which a table configuration (``hardware/table.toml``) overrides key by key."""
+TABLE_KEYS: dict[str, frozenset[str]] = {
+    "game": frozenset({"ruleset", "players", "gangs", "super_powers", "objects", "free_seating", "bank", "seed",
+                       "language"}),
+    "camera": frozenset({"source", "calibration", "ask_godfather_below", "exposure_ms", "gain"}),
+    "console": frozenset({"host", "port"}),
+    "log": frozenset({"dir"}),
+}
+"""The other sections of a table configuration, and their keys: :mod:`controller.table.config` reads them (and
+refuses any other key); the self-test leaves them aside."""
+TABLE_SECTIONS = tuple(TABLE_KEYS)
 
 
 def table_devices(sections: dict[str, Any], *, seats: int, language: str, where: str) -> DevicesConfig:

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import CashNGunsError
-from ..seats import seat_label
+from ..seats import LANGUAGES, seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices
 from .pinout import TABLE_SECTIONS, DevicesConfig, check_pins, load_config, read_toml, table_devices
 from .simulation import ClockedMockFactory
-from .vocabulary import CLIP_KEYS, LANGUAGES, PAUSE, clip_texts
+from .vocabulary import CLIP_KEYS, PAUSE, clip_texts
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-LANGUAGES = ("en", "pt", "fr", "hu")
+from ..seats import LANGUAGES
 
 MAX_NUMBER = 9
 """Counts and wounds up to this are clips."""

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors, files
-from ..devices.pinout import HARDWARE_DEFAULTS, MAX_BYTES, TABLE_SECTIONS, DevicesConfig, table_devices
+from ..devices.pinout import DEVICE_SECTIONS, HARDWARE_DEFAULTS, MAX_BYTES, TABLE_KEYS, TABLE_SECTIONS, DevicesConfig, table_devices
 from ..rules import RuleSet
 from ..rules.rulesets import SEATINGS, SPECS
+from ..seats import LANGUAGES
 
 DEFAULT_CONFIG = HARDWARE_DEFAULTS / "table.toml"
 MAX_NAME = 24
@@ -26,16 +27,7 @@ GANGS = ("purple", "yellow", "red")
 LOG_DIR = "~/.local/share/cashnguns-table"
 """The game logs' folder unless ``[log] dir`` says otherwise; the demo's games go in its ``demos`` folder."""
 DEFAULT_LOG_DIR = Path(LOG_DIR).expanduser()
-DEVICE_SECTIONS = ("devices", "tilt", "seat_leds", "count_leds", "buzzer", "sound", "timing")
-LANGUAGES = ("en", "pt", "fr", "hu")
 BANKS = ("digital", "physical")
-KNOWN_KEYS = {
-    "game": {"ruleset", "players", "gangs", "super_powers", "objects", "free_seating", "bank", "seed", "language"},
-    "camera": {"source", "calibration", "ask_godfather_below", "exposure_ms", "gain"},
-    "console": {"host", "port"},
-    "log": {"dir"},
-}
-"""The keys of the sections that are not about the devices (those are checked by the pin map's reader)."""
 
 
 class ConfigError(errors.ConfigError, ValueError):
@@ -105,7 +97,7 @@ def from_dict(data: dict[str, Any], *, source: Path | None = None) -> TableConfi
             raise fail(section, f"unknown section (known: {', '.join(sorted(known))})")
         if not isinstance(value, dict):
             raise fail(section, f"must be a [{section}] section")
-    for section, keys in KNOWN_KEYS.items():
+    for section, keys in TABLE_KEYS.items():
         unknown = sorted(set(data.get(section, {})) - keys)
         if unknown:
             raise fail(f"{section}.{unknown[0]}", f"unknown key (known: {', '.join(sorted(keys))})")

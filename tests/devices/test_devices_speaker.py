@@ -11,7 +11,8 @@ from controller.devices.recording import RecordingSpeaker
 from controller.devices.simulation import ClockedMockFactory
 from controller.devices.sounds import SoundLibrary, choose_engine, clip_seconds, prepare_sounds, tune_for
 from controller.devices.speakers import AplaySpeaker, BuzzerSpeaker
-from controller.devices.vocabulary import CLIP_KEYS, LANGUAGES, PAUSE, SPOKEN_KEYS, Phrases, clip_texts
+from controller.devices.vocabulary import CLIP_KEYS, PAUSE, SPOKEN_KEYS, Phrases, clip_texts
+from controller.seats import LANGUAGES
 
 
 def test_every_language_has_every_clip():
