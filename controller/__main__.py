@@ -15,18 +15,33 @@ Exit codes: 0 done, 1 a check found problems, 2 an input refused (one line on st
 
 from __future__ import annotations
 
-import argparse
-import functools
-import json
-import logging
-import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input
 EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGINT)
+
+
+def _stopped(line: str = "Stopped.") -> int:
+    """Ctrl-C: one line, and the exit code that says so."""
+    print(f"\n{line}", file=sys.stderr)
+    # Under `python -m`, CPython 3.11 turns the exit into a death by SIGINT when a Ctrl-C ended code run from a
+    # string (a dataclass being made), even once caught; the next code run from a string forgets it.
+    exec("")
+    return EXIT_INTERRUPTED
+
+
+try:  # a Ctrl-C while Python loads the modules is one line too
+    import argparse
+    import functools
+    import json
+    import logging
+    import os
+    from collections.abc import Callable
+    from pathlib import Path
+except KeyboardInterrupt:
+    raise SystemExit(_stopped()) from None
+
 DELEGATED = {
     # subcommand: (module whose main(argv, prog) runs it, what it does)
     "selftest": ("controller.devices.selftest", "check the seat LEDs, the sounds and the tilt sensors"),
@@ -233,7 +248,7 @@ def _header(setup) -> None:
 
 
 def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:
-    from .errors import CashNGunsError
+    from .errors import CashNGunsError, ctrl_c_in
     from .table.gamelog import LogError
     from .table.runner import FINAL_HOLD_SECONDS, Progress, start
 
@@ -258,16 +273,15 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
                         console=_console_factory(setup, log_path), notices=notices,
                         on_over=lambda referee: finished.append(_finish(referee, record_path, log_path)),
                         final_hold=FINAL_HOLD_SECONDS)
-    except KeyboardInterrupt:
-        progress.done()
-        if finished:  # the game is over and its record written: stopping during the final display loses nothing
-            return finished[0]
-        _forget_tokens(log_path)
-        return _interrupted(log_path)
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
         raise
-    except (CashNGunsError, LogError, RuntimeError, OSError) as exc:
+    except (KeyboardInterrupt, CashNGunsError, LogError, RuntimeError, OSError) as exc:
         progress.done()
+        if ctrl_c_in(exc):
+            if finished:  # the game is over and its record written: stopping during the final display loses nothing
+                return finished[0]
+            _forget_tokens(log_path)
+            return _interrupted(log_path)
         started = "" if log_path.is_file() else " (no game was started: there is nothing to resume)"
         _forget_tokens(log_path)
         print(f"play: {exc}{started}", file=sys.stderr)
@@ -296,10 +310,8 @@ def _forget_tokens(log_path: Path) -> None:
 def _interrupted(log_path: Path) -> int:
     """The one line after Ctrl-C: how to go on (every input is already synced to the game log)."""
     if log_path.is_file():
-        print(f"\nStopped. The game is kept in its log: go on with: cashnguns resume {log_path}", file=sys.stderr)
-    else:
-        print("\nStopped before the first move: there is no game to go on with.", file=sys.stderr)
-    return EXIT_INTERRUPTED
+        return _stopped(f"Stopped. The game is kept in its log: go on with: cashnguns resume {log_path}")
+    return _stopped("Stopped before the first move: there is no game to go on with.")
 
 
 def _finish(referee, record_path: Path, log_path: Path) -> int:
@@ -346,6 +358,7 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
     ``config`` (a table configuration), if given, is the table's hardware and says where the console is
     served; by default the configuration the game was started with is read again.  ``on_going`` is told
     once the log was read back and replayed (an error after that is not the log's damage)."""
+    from .errors import ctrl_c_in
     from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
@@ -366,7 +379,9 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
                          salvage=salvage, on_setup=setups.append, table=config,
                          on_over=lambda referee: finished.append(_finish(referee, record_path(), log_path)),
                          final_hold=FINAL_HOLD_SECONDS, on_going=on_going)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, RuntimeError) as exc:
+        if not ctrl_c_in(exc):
+            raise
         if finished:  # the game is over and its record written: stopping during the final display loses nothing
             return finished[0]
         return _interrupted(log_path)
@@ -397,8 +412,16 @@ def _delegate(command: str, argv: list[str]) -> int:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
+        from .errors import ctrl_c_in
+
+        if ctrl_c_in(exc):  # a Ctrl-C while it loads may come as an ImportError (NumPy's C modules)
+            return _stopped()
         print(f"{command}: cannot be run here: {exc}", file=sys.stderr)
         return 1
+    from .errors import CTRL_C
+
+    if CTRL_C.is_set():  # a Ctrl-C that Python's import machinery swallowed (said as "Exception ignored in ...")
+        return _stopped()
     try:
         return int(module.main(argv, prog=f"cashnguns {command}") or 0)
     except SystemExit as exit:  # argparse's --help, or a usage error already printed
@@ -476,6 +499,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        from .errors import watch_ctrl_c
+
+        watch_ctrl_c()
         if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
             return _delegate(argv[0], argv[1:])
         args = build_parser().parse_args(argv)
@@ -483,12 +509,15 @@ def main(argv: list[str] | None = None) -> int:
                             format="%(levelname)s %(name)s: %(message)s")
         return args.run(args)
     except KeyboardInterrupt:  # Ctrl-C outside a game (a game says how to go on by itself)
-        print("\nStopped.", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _stopped()
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # a bug: one line for the person at the table, the traceback in the log with -v
+        from .errors import ctrl_c_in
+
+        if ctrl_c_in(exc):
+            return _stopped()
         logging.getLogger("controller").debug("internal error", exc_info=True)
         print(f"cashnguns: internal error ({type(exc).__name__}: {str(exc)[:200]}); run with -v for the details",
               file=sys.stderr)

@@ -9,20 +9,49 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
-import logging
-import math
-import os
-import shutil
-import subprocess
 import sys
-import threading
-import time
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from . import FIRMWARE_DIR
+EXIT_STOPPED = 130  # Ctrl-C, as a shell reads a command it stopped
+
+
+def stopped() -> int:
+    """Ctrl-C: one line, and the exit code that says so."""
+    print("\nStopped.", file=sys.stderr)
+    # Under `python -m`, CPython 3.11 turns the exit into a death by SIGINT when a Ctrl-C ended code run from a
+    # string (a dataclass or an enum being made), even once caught; the next code run from a string forgets it.
+    exec("")
+    return EXIT_STOPPED
+
+
+def ctrl_c_in(exc: BaseException) -> bool:
+    """Whether ``exc`` comes from a Ctrl-C: Python 3.11 wraps one raised while a class is made (in
+    ``__set_name__``) in a RuntimeError."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return False
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+try:  # a Ctrl-C while Python loads the modules is one line too
+    import argparse
+    import importlib.util
+    import logging
+    import math
+    import os
+    import shutil
+    import subprocess
+    import threading
+    import time
+    from pathlib import Path
+    from typing import TYPE_CHECKING
+
+    from . import FIRMWARE_DIR
+except KeyboardInterrupt:
+    raise SystemExit(stopped()) from None
 
 if TYPE_CHECKING:
     from .driver import HubDriver
@@ -117,7 +146,7 @@ def run_sim(args: argparse.Namespace) -> int:
                 time.sleep(1)
         except KeyboardInterrupt:
             pass
-    return 0
+    return stopped()
 
 
 def standees(driver: HubDriver, seats: int) -> str:
@@ -127,8 +156,8 @@ def standees(driver: HubDriver, seats: int) -> str:
 
 
 def watch(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
-    """Until Ctrl-C (or ``stop``): the standees once the hub answers, then each change, and the link's
-    statistics every 10 s."""
+    """Until Ctrl-C (exit 130) or ``stop`` (exit 0): the standees once the hub answers, then each change, and
+    the link's statistics every 10 s."""
     import serial
 
     from .driver import IN_USE, Change, HubDriver, open_port, port_in_use, url_problem
@@ -149,6 +178,7 @@ def watch(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
 
     driver = HubDriver(args.url, seats=args.seats, on_change=show)
     stop = stop or threading.Event()
+    interrupted = False
     driver.start()
     try:
         if not driver.wait_connected(HELLO_SECONDS):
@@ -160,10 +190,10 @@ def watch(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         while not stop.wait(SUMMARY_SECONDS):
             print(driver.summary(), flush=True)
     except KeyboardInterrupt:
-        pass
+        interrupted = True
     finally:
-        driver.close()
-    return 0
+        driver.close()  # its last statistics, before the one line of a Ctrl-C
+    return stopped() if interrupted else 0
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge") -> int:
@@ -194,8 +224,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge")
             return run_sim(args)
         return watch(args)
     except KeyboardInterrupt:  # at start-up, before a command's own stop
-        print("\nStopped.", file=sys.stderr)
-        return 130
+        return stopped()
+    except RuntimeError as exc:
+        if ctrl_c_in(exc):
+            return stopped()
+        raise
 
 
 def number(low: float, high: float, *, whole: bool = False):

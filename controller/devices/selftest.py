@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import CashNGunsError
+from ..errors import CashNGunsError, ctrl_c_in
 from ..seats import LANGUAGES, seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices
@@ -310,6 +310,8 @@ def main(argv: list[str], prog: str = "cashnguns selftest") -> int:
     try:
         return run(args, sys.stdout)
     except (ValueError, RuntimeError, CashNGunsError) as error:
+        if ctrl_c_in(error):
+            raise KeyboardInterrupt from error
         hint = " (here: --sound buzzer or --sound none)" if "aplay not found" in str(error) else ""
         print(f"selftest: {error}{hint}", file=sys.stderr)
         return 2
