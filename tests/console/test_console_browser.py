@@ -442,9 +442,11 @@ def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(bro
         table.stop()
 
 
-def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_path):
+@pytest.mark.parametrize("closed", [False, True], ids=["page-open", "page-closed-meanwhile"])
+def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_path, closed):
     """While a player aims again the Godfather corrects another seat; the second reading fills in the seat
-    aimed again and leaves the seat he corrected as he entered it: his word wins over the camera's."""
+    aimed again and leaves the seat he corrected as he entered it: his word wins over the camera's (also when
+    the reading comes while his page is closed)."""
     session, relay, table, context, page, godfather, errors = open_table(browser)
     relay.grace["aims"] = 0.3
     try:
@@ -474,10 +476,14 @@ def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_
         if others:
             moved = others[0]
             second[moved] = next(t for t in legal[moved] if t != truth.aims[moved])
+        if closed:
+            page.goto("about:blank")
         with session.lock:
             session.pending = {**base, "aims": second, "refused": {}, "aiming_again": {}, "aimed_again": again,
                                "sure": True}
         relay.changed()
+        if closed:
+            page.goto(relay.godfather_link())
         page.wait_for_selector(f'[data-aimed-again="{shooter}"]', timeout=15000)
         shown = {n: page.inner_text(f'[data-action="shooter-{n}"]') for n in choosers}
         assert shown[corrected] == f"{corrected} → {mine}", shown

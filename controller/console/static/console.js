@@ -65,14 +65,15 @@ const label = (text) => el("span", { class: "label" }, text);
 function stepOf(s) { return `${s.round}|${s.step}|${s.inputs}`; }
 function keyOf(s) { return `${s.round}|${s.step}|${s.inputs}|${s.pending ? JSON.stringify(s.pending).length : 0}`; }
 function saveDraft() { try { localStorage.setItem(STORE, JSON.stringify({ key: draftKey, draft })); } catch (e) { /* private mode */ } }
-function loadDraft(key) {
-  try { const kept = JSON.parse(localStorage.getItem(STORE) || "null"); return kept && kept.key === key ? kept.draft : null; } catch (e) { return null; }
-}
+function storedDraft() { try { return JSON.parse(localStorage.getItem(STORE) || "null"); } catch (e) { return null; } }
+function loadDraft(key) { const kept = storedDraft(); return kept && kept.key === key ? kept.draft : null; }
 function redraw() { saveDraft(); render(state); }
 // A new reading of the camera at the same step (the seats of the players who aimed again): what the
-// Godfather entered himself stands, and only the seats he has not touched take the new reading.
+// Godfather entered himself stands, and only the seats he has not touched take the new reading (also when
+// the reading came while the page was closed: from the draft kept in the phone).
 function carried(before, old) {
-  if (state.step !== "aims" || before === null || !before.startsWith(`${stepOf(state)}|`)) return null;
+  if (before === null) { const kept = storedDraft(); if (kept && kept.draft) { before = kept.key; old = kept.draft; } }
+  if (state.step !== "aims" || typeof before !== "string" || !before.startsWith(`${stepOf(state)}|`)) return null;
   const mine = Object.keys(old.mine || {});
   if (!mine.length && !old.hold) return null;
   const kept = { aims: {}, late: {} };
