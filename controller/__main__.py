@@ -98,7 +98,7 @@ def _demo(args: argparse.Namespace) -> int:
         record_path = _new_record_path(demo_folder(), f"cashnguns-{ruleset}-seed{args.seed}")
     log_path = Path(args.log) if args.log else record_path.with_name(record_path.name.removesuffix(".record.json") + ".log")
     setup = Setup(config, args.seed, simulate=True, camera=not args.no_camera, hub=args.hub, record_path=os.path.abspath(record_path))
-    return _run_game(setup, record_path, log_path, fast=args.fast)
+    return _run_game(setup, record_path, log_path, fast=args.fast, command="demo")
 
 
 def demo_folder() -> Path:
@@ -247,7 +247,8 @@ def _header(setup) -> None:
         _say(f"The Godfather in round 1: {config.players[0][0]}.")
 
 
-def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = ()) -> int:
+def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = (), command: str = "play") -> int:
+    """Play the game of ``setup`` to its end; ``command`` (``play``, ``demo``) names the command in its errors."""
     from .errors import CashNGunsError, ctrl_c_in
     from .table.gamelog import LogError
     from .table.runner import FINAL_HOLD_SECONDS, Progress, start
@@ -262,7 +263,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
     if _a_folder("--record", record_path) or _a_folder("--log", log_path):
         return EXIT_BAD_INPUT
     if log_path.exists():  # before the console's token file beside it is written: that game keeps its links
-        print(f"play: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
+        print(f"{command}: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
               "or give another --log)", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress = Progress()
@@ -284,7 +285,7 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
             return _interrupted(log_path)
         started = "" if log_path.is_file() else " (no game was started: there is nothing to resume)"
         _forget_tokens(log_path)
-        print(f"play: {exc}{started}", file=sys.stderr)
+        print(f"{command}: {exc}{started}", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress.done()
     return finished[0] if finished else _finish(referee, record_path, log_path)

@@ -270,6 +270,14 @@ def test_the_demo_writes_into_the_games_folder_and_says_so(tmp_path, monkeypatch
     assert (tmp_path / "demos" / "cashnguns-classic-seed5-2.record.json").is_file()
 
 
+def test_the_demo_names_itself_in_its_errors(tmp_path, capsys):
+    log = tmp_path / "kept.log"
+    log.write_text("a game log\n")
+    assert main(["demo", "--fast", "--no-camera", "--log", str(log), "--record", str(tmp_path / "r.json")]) == 2
+    assert capsys.readouterr().err == (f"demo: {log}: a game log is already there (go on with it: cashnguns resume {log}; "
+                                       "or give another --log)\n")
+
+
 def test_logs_and_lgpio_files_are_ignored():
     ignored = (ROOT / ".gitignore").read_text().split()
     assert "*.log" in ignored and ".lgd-nfy*" in ignored
