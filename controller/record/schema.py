@@ -36,6 +36,7 @@ GANGS = ("purple", "yellow", "red")
 ROUND_FIELDS = {"cards", "aims", "late", "withdraw", "shuriken", "privilege", "picks", "powers", "objects"}
 THROW_FIELDS = {"thrower", "target", "knocked", "touched"}
 MAX_BYTES = 4 * files.MIB
+LOG_FORMAT_PREFIX = "cashnguns-log/"  # the format a game log names on its first line (its version follows)
 """The largest record file read (a whole game of nine players takes about 20 kB)."""
 
 
@@ -119,10 +120,27 @@ class Record:
 def load(path: str | Path) -> Record:
     """Read a record file; every failure is a one-line :class:`RecordError`."""
     try:
-        data = files.read_json(path, limit=MAX_BYTES, what="record")
+        raw = files.read_bytes(path, limit=MAX_BYTES, what="record")
     except InputFileError as exc:
         raise RecordError(str(exc)) from None
+    try:
+        data = files.loads_json(raw, where=str(path))
+    except InputFileError as exc:
+        if _a_game_log(raw):
+            raise RecordError(f"{path}: a game log, not a game record (cashnguns resume {path} goes on with "
+                              "its game, or writes its record if the game is over)") from None
+        raise RecordError(str(exc)) from None
     return from_dict(data)
+
+
+def _a_game_log(data: bytes) -> bool:
+    """Whether ``data`` is a table's game log (one JSON object a line, the first naming its format)."""
+    first = data.split(b"\n", 1)[0]
+    try:
+        head = files.loads_json(first, where="game log")
+    except InputFileError:
+        return False
+    return isinstance(head, dict) and str(head.get("format", "")).startswith(LOG_FORMAT_PREFIX)
 
 
 def loads(text: str, *, source: str = "record") -> Record:

@@ -44,9 +44,10 @@ from typing import Any, TextIO
 
 from .. import files
 from ..errors import GameLogError, InputFileError
+from ..record.schema import LOG_FORMAT_PREFIX
 from ..threads import join
 
-FORMAT = "cashnguns-log/1"
+FORMAT = LOG_FORMAT_PREFIX + "1"
 MAX_BYTES = 64 * files.MIB
 """The largest game log read (a long game with every sensor change logged takes about 1 MB)."""
 log = logging.getLogger(__name__)

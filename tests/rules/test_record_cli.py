@@ -102,6 +102,18 @@ def test_missing_file(tmp_path, capsys):
     assert "no such record" in err and err.count("\n") == 1
 
 
+def test_a_game_log_given_to_replay_points_to_resume(tmp_path, capsys):
+    from controller.table.gamelog import GameLog
+
+    log = GameLog.create(tmp_path / "table.log", {"record": random_record(5, "yakuzas", 9).to_dict()})
+    log.input({"kind": "aims"})
+    log.close()
+    assert main(["replay", str(tmp_path / "table.log")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "a game log, not a game record" in err and f"cashnguns resume {tmp_path / 'table.log'}" in err, err
+
+
 def test_story_without_json(capsys):
     assert main(["replay", str(EXAMPLE)]) == 0
     out = capsys.readouterr().out
