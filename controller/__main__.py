@@ -269,11 +269,12 @@ def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: 
     progress = Progress()
     try:
         _header(setup)
-        _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                         console=_console_factory(setup, log_path), notices=notices,
                         on_over=lambda referee: finished.append(_finish(referee, record_path, log_path)),
-                        final_hold=FINAL_HOLD_SECONDS)
+                        final_hold=FINAL_HOLD_SECONDS,
+                        on_open=lambda: _say(f"Game log: {log_path} (if the table stops, go on with: "
+                                             f"cashnguns resume {log_path})"))
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
         raise
     except (KeyboardInterrupt, CashNGunsError, LogError, RuntimeError, OSError) as exc:

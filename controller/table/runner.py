@@ -206,18 +206,19 @@ FINAL_HOLD_SECONDS = 300.0
 
 def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None,
           notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
-          final_hold: float = 0.0) -> Referee:
+          final_hold: float = 0.0, on_open: Callable[[], None] | None = None) -> Referee:
     """Start a new game, logged to ``log_path``, and play it to the end.
 
     ``notices`` are said first, so that the console shows them too (a damaged log moved aside...).
     ``on_over`` is told the referee as soon as the game is over (the record is written then); at a
-    real table the console then keeps showing the final state for ``final_hold`` seconds."""
+    real table the console then keeps showing the final state for ``final_hold`` seconds.  ``on_open`` is
+    told once the table's devices, camera and console are open (before, there is no game to go on with)."""
     record = new_record(setup.config, setup.seed)
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     game_log = GameLog.create(log_path, setup.header(record))
     try:
         _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, notices=notices,
-              on_over=on_over, final_hold=final_hold)
+              on_over=on_over, final_hold=final_hold, on_open=on_open)
     except BaseException:
         game_log.close()
         if not read(log_path).inputs:  # the table never started: no game to resume
@@ -309,9 +310,11 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
 
 def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None,
           notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
-          final_hold: float = 0.0) -> None:
+          final_hold: float = 0.0, on_open: Callable[[], None] | None = None) -> None:
     session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace,
                                   console=console)
+    if on_open is not None:
+        on_open()
     for notice in notices:
         session.say(notice)
     def over() -> None:  # before the finale's announcements: a Ctrl-C during them loses nothing

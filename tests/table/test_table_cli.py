@@ -339,3 +339,19 @@ def test_a_folder_as_the_record_or_the_log_is_refused_before_the_game(tmp_path, 
 def test_resume_refuses_a_folder_as_the_record(tmp_path, capsys):
     assert main(["resume", str(tmp_path / "game.log"), "--record", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"--record: {tmp_path} is a folder: give the path of a file to write\n"
+
+
+def test_a_table_that_cannot_open_offers_no_game_to_resume(tmp_path, monkeypatch, capsys):
+    from controller.errors import DeviceError
+    from controller.table import runner
+
+    def open_table(*args, **kwargs):
+        raise DeviceError("no GPIO pins here (not a Raspberry Pi)")
+
+    monkeypatch.setattr(runner, "open_table", open_table)
+    log = tmp_path / "table.log"
+    assert main(["play", "--log", str(log), "--record", str(tmp_path / "table.record.json")]) == 2
+    out, err = capsys.readouterr()
+    assert "Game log" not in out and "resume" not in out, out
+    assert err.count("\n") == 1 and "no GPIO pins here" in err and "nothing to resume" in err, err
+    assert not log.exists()
