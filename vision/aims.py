@@ -31,6 +31,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch ended).
+   A rest first seen just after the deadline, the weapon out of view before it, is unsure too; the reading
+   handed over is in time when at the deadline its place showed its marker or was covered. A weapon never
+   at rest, seen in most of the frames watched (from the "1", or the clip's first frame if later, to the end
+   of the watch or of the clip), was moving the whole count: it points at no one.
 
 Cost: a full-frame ArUco detection only every few analysed frames; in between, small crops
 around each weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
@@ -486,6 +490,7 @@ class AimReader:
         self.end = self.deadline + config.follow_s
         self._index = 0
         self._last_t = -math.inf
+        self._first_t = math.inf  # the first frame fed (seconds after the "3"): a clip may begin after ``start``
         self._next_t = self.start
         self._analysed = 0
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
@@ -515,6 +520,7 @@ class AimReader:
         t = (self._index / self.fps if at is None else float(at)) - self.three_at  # seconds after the "3"
         self._index += 1
         self._last_t = max(self._last_t, t)
+        self._first_t = min(self._first_t, t)
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
@@ -763,6 +769,13 @@ class AimReader:
         if after:
             run = after[0]
             if run.start < deadline + cfg.deadline_margin_s:
+                prior = [s for s in sights if s.t < run.seen_from]
+                if (not prior or run.seen_from - prior[-1].t > cfg.max_gap_s) \
+                        and self._hidden_there_at_deadline(seat, run):
+                    # not seen coming to rest: out of view until then, and at the deadline its place showed its
+                    # marker or something over it; it may have been at rest there before
+                    return result(run, False, "first seen at rest just after the deadline, out of view before; its "
+                                  "place at the deadline showed its marker or was covered", False)
                 return result(run, True, "came to rest just after the deadline", False)
             tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
             there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
@@ -792,7 +805,7 @@ class AimReader:
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
             return result(before[-1], False, "at rest before the deadline, moving at it and after", False)
-        window = self.end + COUNT_INTERVAL_S * 2
+        window = self._watched()
         part = [s for s in sights if s.t >= -COUNT_INTERVAL_S * 2]
         if len(part) >= 0.6 * window * cfg.sample_hz:
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
@@ -806,6 +819,14 @@ class AimReader:
             return result(pause, late, why, False)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
+
+    def _watched(self) -> float:
+        """Seconds of the count watched from its "1" to the end of the watch: a clip that begins after the "1"
+        or ends before the watch's end shows less of it, and a weapon in view the whole time is seen in as large
+        a share of those frames as in a longer clip."""
+        first = max(-COUNT_INTERVAL_S * 2, self._first_t) if math.isfinite(self._first_t) else -COUNT_INTERVAL_S * 2
+        last = min(self.end, self._last_t) if math.isfinite(self._last_t) else self.end
+        return max(last - first, 1.0 / self.config.sample_hz)
 
     def _bare(self, box: tuple[float, float, float, float]) -> bool:
         """Whether the image ``box`` (x0, y0, x1, y1) at the deadline shows what the first frame showed

@@ -394,3 +394,51 @@ def test_a_weapon_first_seen_at_rest_after_the_deadline_where_its_place_was_cove
     for at_deadline, late in ((arm, False), (beside, True)):
         aim = _late_reader(plain, at_deadline, quad, frames=range(51, 57))
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+
+
+def test_a_weapon_moving_the_whole_of_a_short_clip_points_at_no_one():
+    """A clip may begin after the count's "1" and end before the watch does: a weapon swung about in view for
+    most of the frames it has (never still) points at no one, sure; the same sightings in a clip that shows
+    the whole count (the weapon out of view for the rest of it) leave the seat asked."""
+    plane = _plane()
+    _, direction = _pose(plane, 0, 3)
+
+    def swung(times: list[float]) -> list[Sight]:
+        out = []
+        for t in times:
+            foot = (float(plane.standees[0][0]) * 0.8 + 4 * math.cos(5 * t), float(plane.standees[0][1]) * 0.8
+                    + 3 * math.sin(5 * t))
+            out.append(_sight(t, foot, direction + 0.7 * math.sin(7 * t), plane, 0))
+        return out
+
+    for three_at, frames, sure in ((1.0, 76, True), (2.0, 121, False)):
+        reader = AimReader(plane, seats=6, fps=30, three_at=three_at, shooters=[0])
+        blank = np.full((480, 640), 120, np.uint8)
+        for _ in range(frames):
+            reader.feed(blank)
+        # two frames of three from 1.0 s before the "3" to 1.5 s after it
+        reader._sights[0] = swung([k / 30 for k in range(-30, 45) if k % 3])
+        aim = reader.finish().seats[0]
+        assert aim.target is None and aim.sure == sure, aim.reason
+
+
+def test_a_weapon_first_seen_at_rest_just_after_the_deadline_out_of_view_before_asks_in_time():
+    """Seen moving up to the "3", then out of view, then at rest from 0.02 s after the deadline with its
+    marker showing there in the frame at the deadline: it may have come to rest before the deadline, unseen.
+    The seat asks, and the reading handed to the Godfather is in time. Seen coming to rest in view just after
+    the deadline, it asks as late."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    table = np.clip(np.random.default_rng(3).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
+    held = _with_marker(30, quad, seed=3)
+    rest = [0.52 + k / 30 for k in range(40)]
+    approach = [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, 1)]
+    arriving = [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, 16)]
+    for before, late in ((approach, False), (arriving, True)):
+        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+        reader._sights[0] = before + [_sight(t, foot, direction, plane, 0) for t in rest]
+        reader._read_quads[0] = [(t, quad, 80.0) for t in rest]
+        reader.first_frame, reader.deadline_frame = table, held
+        aim = reader.finish().seats[0]
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
