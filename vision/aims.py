@@ -93,6 +93,8 @@ class AimConfig:
     lost_window_s: tuple[float, float] = (-0.6, 1.2)  # part of the count that decides the aims (from the "3")
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
+    watched_after_deadline_s: float = 0.8  # a weapon moving in all a clip shows points at no one only when the
+    # clip goes on this long after the deadline; a shorter one may end before a late pointer comes to rest
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
     rest_move_cm: float = 3.0  # largest spread of the ground point while at rest, for a marker seen ...
     rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (the spread allowed
@@ -808,6 +810,9 @@ class AimReader:
         window = self._watched()
         part = [s for s in sights if s.t >= -COUNT_INTERVAL_S * 2]
         if len(part) >= 0.6 * window * cfg.sample_hz:
+            if self._last_t < deadline + cfg.watched_after_deadline_s:  # it may come to rest after the clip ends
+                return SeatAim(seat, None, False, False, 0.4, "moving as long as the clip shows, which ends "
+                               f"{max(self._last_t - deadline, 0.0):.2f} s after the deadline", seen=seen)
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
         pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
         if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
