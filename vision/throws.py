@@ -30,7 +30,9 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
-touch could have gone unseen: the crown moved more than a still crown jitters near the star, or
+touch could have gone unseen: the crown moved more than a still crown jitters near the star (judged
+``touched``, still asking, when those readings show a light touch's swing: along one line, there and back,
+after the star came, at least twice anything the seat's readings show off that line), or
 beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
 after the star passed), or a hand covers the seat at the end.
 """
@@ -210,6 +212,8 @@ class _SeatTrack:
     last_seen_frame: int = -1  # frame when the crown was last seen (decoded or its card's look found)
     passed_unseen_cm: float | None = None  # closest the star's path came to it while the star and it were unseen
     passed_unseen_at: int = -1  # frame the star came back into sight after that stretch
+    readings: list[tuple[int, float, float]] = field(default_factory=list)  # per frame seen: (frame, x, y) displacement, cm
+    star_came: int | None = None  # frame the star first came within ``STAR_NEAR_CM`` of the crown
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -230,6 +234,8 @@ class _SeatTrack:
         self.passed_unseen_cm = None
         self.passed_unseen_at = -1
         self.watch_until = -1
+        self.readings.clear()
+        self.star_came = None
 
 
 def _armed_crown(t: _SeatTrack) -> Detection:
@@ -519,6 +525,7 @@ class ThrowJudge:
                     t.star_nearest_px = d
                 if d < STAR_NEAR_CM * self.calibration.px_per_cm:
                     t.star_far_now = False
+                    t.star_came = self._frames if t.star_came is None else t.star_came
                     # a light touch's swing may move less than the noise of a dim or noisy scene
                     # shows as motion: the crown is looked at for a while after the star passed
                     t.watch_until = self._frames + round(WATCH_AFTER_STAR_S * self.fps)
@@ -622,6 +629,7 @@ class ThrowJudge:
                 t.star_nearest_px = d
             if d < STAR_NEAR_CM * self.calibration.px_per_cm:
                 t.star_far_now = False
+                t.star_came = self._frames if t.star_came is None else t.star_came
                 t.watch_until = self._frames + round(WATCH_AFTER_STAR_S * self.fps)
 
     @property
@@ -710,6 +718,7 @@ class ThrowJudge:
             t.registered += card_move[1] if card_move is not None else marker_registered
             self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]),
                             px=card_move[3] if card_move is not None else marker_px)
+            self._note_reading(t, card_move[3] if card_move is not None else marker_px)
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
@@ -804,9 +813,17 @@ class ThrowJudge:
         t.last_seen_frame = self._frames
         t.registered += card_move[1]
         self._note_seen(t, card_move[0], sure=card_move[2], px=card_move[3])
+        self._note_reading(t, card_move[3])
         self._confirm_sharp(t, card_move)
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
+
+    def _note_reading(self, t: _SeatTrack, px: np.ndarray | None) -> None:
+        """This frame's crown displacement (image px), kept in cm on the crown's plane."""
+        if px is None:
+            return
+        moved = t.to_cm @ np.asarray(px, np.float64)
+        t.readings.append((self._frames, float(moved[0]), float(moved[1])))
 
     @staticmethod
     def _note_seen(t: _SeatTrack, shift: float, *, sure: bool, px: np.ndarray | None = None) -> None:
@@ -1287,8 +1304,18 @@ class ThrowJudge:
             where = (f"it was last seen by seat {went_on}'s standee, beside this one, and went on unseen"
                      if went_on is not None else "its blob met the standee" if near is None
                      else f"it passed {near:.0f} cm from it")
-            ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more than "
-                         f"a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
+            swing = self._swing(t)
+            if swing is not None:
+                # a standee rocks in its base about an edge of its base: its crown moves along one
+                # line, there and back; what the measure adds moves it any way, off that line too
+                ev.outcome = Outcome.TOUCHED
+                ev.reason = (f"shuriken came close ({where}); its crown then swung {swing[0]:.2f} cm along one line "
+                             f"in two frames, and back, at least twice as far as it was ever seen off that line "
+                             f"({swing[1]:.2f} cm): a light touch, less than a touch's worth ({cfg.moved_cm:g} cm): "
+                             f"unsure")
+            else:
+                ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more "
+                             f"than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
             ev.confidence = 0.55
         elif star_near and best[-1] >= cfg.moved_cm:
             # a touch's worth in one frame while the star was close, not confirmed by a second reading
@@ -1317,6 +1344,50 @@ class ThrowJudge:
             if moved > 0.5 * cfg.moved_cm:
                 ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
         return ev
+
+    def _swing(self, t: _SeatTrack) -> tuple[float, float] | None:
+        """A light touch's swing of the crown, less than a touch's worth: (how far it swung, the
+        farthest it was seen off the swing's line), cm; None when the readings do not show one. A
+        standee rocks in its base about an edge of its base, so a touch moves its crown along one
+        line (across its card, whichever way the standee faces) and back: two readings at most two
+        frames apart, the same way along the line of the farthest reading by at least a still crown's
+        jitter, each more along that line than across it; still before the star came near (a frame
+        earlier at most: the star hides the crown as it meets it), or before the star was first seen
+        when it went on unseen from the standee beside; seen back afterwards (within a jitter of its
+        place, or swung the other way); and standing out of what the measure adds, which moves a
+        crown's reading any way: at least twice the farthest any reading lies off that line."""
+        since = t.star_came
+        if since is None and self._star_track:
+            since = self._star_track[0][0]
+        jitter = 0.5 * self.config.moved_cm
+        if since is None or any(math.hypot(x, y) >= jitter for f, x, y in t.readings if f < since - 1):
+            return None
+        after = [r for r in t.readings if r[0] >= since - 1]
+        if not after:
+            return None
+        _, px, py = max(after, key=lambda r: math.hypot(r[1], r[2]))
+        norm = math.hypot(px, py)
+        if norm < jitter:
+            return None
+        ux, uy = px / norm, py / norm  # the swing's line
+
+        def on_line(r: tuple[int, float, float]) -> tuple[int, float, float]:
+            return r[0], r[1] * ux + r[2] * uy, r[2] * ux - r[1] * uy  # frame, along, across
+
+        off_line = max(abs(on_line(r)[2]) for r in t.readings)
+        line = [on_line(r) for r in after]
+        best: float | None = None
+        for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
+            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < jitter:
+                continue
+            if abs(c1) > 0.5 * abs(a1) or abs(c2) > 0.5 * abs(a2):
+                continue
+            if max(abs(a1), abs(a2)) < 2 * off_line:
+                continue
+            if not any(math.hypot(a, c) < jitter or a * a1 < 0 for _, a, c in line[i + 2:]):
+                continue
+            best = max(best or 0.0, max(abs(a1), abs(a2)))
+        return None if best is None else (best, off_line)
 
     def _conclude(self, reason: str, *, unsettled: bool = False, unsure: bool = False,
                   final: dict[int, tuple[Outcome, SeatEvidence]] | None = None) -> Verdict:

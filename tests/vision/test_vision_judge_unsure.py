@@ -537,3 +537,96 @@ def test_a_faint_card_read_must_be_the_size_of_its_kind_and_apart_from_the_other
     assert _fits_among(markers.Detection(markers.crown_id(8), far + square * side), others)
     assert not _fits_among(markers.Detection(markers.crown_id(8), far + square * 2.5 * side), others)
     assert not _fits_among(markers.Detection(markers.crown_id(8), crown.corners + 0.2 * side), others)
+
+
+def _swing_evidence(judge, seat, readings, *, star_came=10, star_cm=4.0, facing_deg=40.0):
+    """A seat's evidence from crown readings ``(frame, along, across)`` in cm, along and across the
+    line a standee turned ``facing_deg`` degrees from the seat's line (towards the table's centre)
+    rocks along, each turned into the image displacement the judge measures and noted as it notes
+    it; the star came within ``STAR_NEAR_CM`` at frame ``star_came``."""
+    t = judge.tracks[seat]
+    t.reset()
+    to_px = np.linalg.inv(t.to_cm)
+    inward = t.to_cm @ (judge.calibration.table_centre() - t.crown.center)
+    a = math.atan2(inward[1], inward[0]) + math.radians(facing_deg)
+    along_axis = np.array([math.cos(a), math.sin(a)])
+    across_axis = np.array([-along_axis[1], along_axis[0]])
+    frames = judge._frames
+    try:
+        for frame, along, across in readings:
+            judge._frames = frame
+            judge._note_reading(t, to_px @ (along * along_axis + across * across_axis))
+            t.best_shifts.append(float(np.hypot(along, across)))
+            t.shifts.append(float(np.hypot(along, across)))
+            t.examined += 1
+    finally:
+        judge._frames = frames
+    t.star_came = star_came
+    t.star_nearest_px = star_cm * judge.calibration.px_per_cm
+    return judge._seat_evidence(t)
+
+
+# a light touch: still until the star comes (frame 10), a swing along one line in two frames, back
+# the other way, then still again; never a touch's worth (0.3 cm) in two frames
+LIGHT_SWING = [(8, 0.01, 0.0), (9, 0.02, -0.01), (11, -0.22, 0.02), (12, -0.28, 0.03), (13, -0.1, 0.0),
+               (14, 0.12, 0.01), (15, 0.06, -0.01), (16, 0.02, 0.0)]
+
+
+def test_a_reading_is_kept_in_centimetres_on_the_crown_s_plane(armed):
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    px = np.array([2.0, -1.0])
+    judge._note_reading(t, px)
+    (_, x, y), = t.readings
+    assert (x, y) == pytest.approx(tuple(t.to_cm @ px))
+    t.reset()
+
+
+@pytest.mark.parametrize("facing_deg", [0.0, 40.0, 90.0])
+def test_a_light_swing_along_one_line_after_the_star_came_is_a_touch_that_asks(armed, facing_deg):
+    """A standee rocks in its base about an edge of its base: a light touch moves its crown along
+    one line (whichever way the standee faces), there and back, less than a touch's worth. Judged
+    touched, and the Godfather asked."""
+    judge, seat = armed
+    ev = _swing_evidence(judge, seat, LIGHT_SWING, facing_deg=facing_deg)
+    assert ev.max_shift_cm < JudgeConfig().moved_cm
+    assert ev.outcome is Outcome.TOUCHED and ev.confidence < JudgeConfig().ask_godfather_below
+    assert "along one line" in ev.reason
+    judge.tracks[seat].reset()
+
+
+def test_readings_that_do_not_keep_to_one_line_are_not_a_swing(armed):
+    judge, seat = armed
+    turning = [(8, 0.01, 0.0), (9, 0.02, -0.01), (11, -0.22, 0.02), (12, -0.05, 0.28), (13, -0.1, 0.0),
+               (14, 0.12, 0.01), (15, 0.06, -0.01), (16, 0.02, 0.0)]
+    ev = _swing_evidence(judge, seat, turning)
+    assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    judge.tracks[seat].reset()
+
+
+def test_a_swing_no_larger_than_the_seat_s_readings_off_its_line_is_noise(armed):
+    """What the measure adds (noise, compression, blur) moves a crown's reading any way: a crown seen
+    0.15 cm off the swing's line in another frame swings less than twice that along it."""
+    judge, seat = armed
+    ev = _swing_evidence(judge, seat, LIGHT_SWING + [(17, 0.02, 0.15), (18, 0.01, 0.0)])
+    assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    judge.tracks[seat].reset()
+
+
+def test_a_swing_before_the_star_came_or_that_never_comes_back_is_no_touch(armed):
+    judge, seat = armed
+    ev = _swing_evidence(judge, seat, LIGHT_SWING, star_came=15)  # the crown moved before the star came
+    assert ev.outcome is Outcome.NOTHING
+    # off its place the same way to the end: the star lying on its card pulls the reading, it did not swing
+    held = [(f, a, c) for f, a, c in LIGHT_SWING[:4]] + [(f, -0.2, 0.02) for f in range(13, 18)]
+    ev = _swing_evidence(judge, seat, held)
+    assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    judge.tracks[seat].reset()
+
+
+def test_a_light_swing_far_from_the_star_is_not_looked_for(armed):
+    judge, seat = armed
+    ev = _swing_evidence(judge, seat, LIGHT_SWING, star_cm=40.0)
+    assert ev.outcome is Outcome.NOTHING
+    judge.tracks[seat].reset()
