@@ -708,7 +708,7 @@ class ThrowJudge:
                 # or against the registered frame by more than registering it can be off, when the
                 # fixed markers, the base cards or the crowns vouch for its registration
                 self._one_frame(t, both)
-        self._confirm_sharp(t, card_move)
+        self._confirm_sharp(t, card_move, under_arm)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is None:
             self._note_doubtful(t, doubtful)
@@ -814,7 +814,7 @@ class ThrowJudge:
         t.registered += card_move[1]
         self._note_seen(t, card_move[0], sure=card_move[2], px=card_move[3])
         self._note_reading(t, card_move[3])
-        self._confirm_sharp(t, card_move)
+        self._confirm_sharp(t, card_move, self._card_under_arm(t))
         if card_move[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
@@ -844,10 +844,14 @@ class ThrowJudge:
         t.last_seen_px = px
         t.last_seen_sure = sure
 
-    def _confirm_sharp(self, t: _SeatTrack, card_move: CardMove | None) -> None:
+    def _confirm_sharp(self, t: _SeatTrack, card_move: CardMove | None, under_arm: bool) -> None:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
         in this one frame counts (against the base card, or by more than registering the whole
-        frame can be off)."""
+        frame can be off). Not while a hand or arm covers a part of its place: the part in view can
+        match as sharply a few millimetres off (the thrower's hand over his own still crown, 0.33 cm
+        in one frame); such a shift counts only when a second frame shows it too."""
+        if under_arm:
+            return
         if card_move is not None and card_move[2] and not card_move[1]:
             t.confirmed = max(t.confirmed, card_move[0])
         elif card_move is not None and card_move[2] and card_move[0] >= 2 * self.config.moved_cm:

@@ -117,6 +117,23 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     assert judge._seat_evidence(t).outcome is Outcome.TOUCHED
 
 
+def test_one_sharp_reading_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
+    """The thrower's hand over his own still crown: the part of the card in view matched as sharply as at
+    rest 0.33 cm off, in one frame, then at its place. One such frame is no touch (a second frame must show
+    it); the same one frame with no hand over the card is the card itself, swung."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    frame = np.zeros(judge._shape, np.uint8)
+    for arm, touched in ((t.card_mask.copy(), False), (None, True)):
+        t.reset()
+        for shift in (0.33, 0.01, 0.02, 0.01):
+            _stub(monkeypatch, judge, card=(shift, False, True, np.array([shift * 5, 0.0])), arm=arm)
+            judge._examine(t, frame)
+            monkeypatch.undo()
+        ev = judge._seat_evidence(t)
+        assert (ev.outcome is Outcome.TOUCHED) == touched, ev.reason
+
+
 def test_a_crown_last_seen_away_and_not_found_at_its_unchanged_place_asks(armed, monkeypatch):
     """A dim room: a standee fell, its crown last seen 3.3 cm from its place, and at the end
     neither its marker nor its card's look is found, while its card's place changed too little to
