@@ -847,10 +847,11 @@ class ThrowJudge:
     def _confirm_sharp(self, t: _SeatTrack, card_move: CardMove | None, under_arm: bool) -> None:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
         in this one frame counts (against the base card, or by more than registering the whole
-        frame can be off). Not while a hand or arm covers a part of its place: the part in view can
-        match as sharply a few millimetres off (the thrower's hand over his own still crown, 0.33 cm
-        in one frame); such a shift counts only when a second frame shows it too."""
-        if under_arm:
+        frame can be off). Not while a hand or arm covers a part of its place before the star came
+        near it (within ``STAR_NEAR_CM``): the part in view can match as sharply a few millimetres off
+        (the thrower's hand over his own still crown, 0.33 cm in one frame, the star far away), and
+        nothing had come that could move it; such a shift counts only when a second frame shows it too."""
+        if under_arm and t.star_came is None:
             return
         if card_move is not None and card_move[2] and not card_move[1]:
             t.confirmed = max(t.confirmed, card_move[0])

@@ -119,13 +119,16 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
 
 def test_one_sharp_reading_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     """The thrower's hand over his own still crown: the part of the card in view matched as sharply as at
-    rest 0.33 cm off, in one frame, then at its place. One such frame is no touch (a second frame must show
-    it); the same one frame with no hand over the card is the card itself, swung."""
+    rest 0.33 cm off, in one frame, then at its place, the star never near. One such frame is no touch (a
+    second frame must show it); the same one frame with no hand over the card, or once the star came near
+    (the hand's blob may be the star's own, or an arm it ricocheted off), is the card itself, swung."""
     judge, seat = armed
     t = judge.tracks[seat]
     frame = np.zeros(judge._shape, np.uint8)
-    for arm, touched in ((t.card_mask.copy(), False), (None, True)):
+    for arm, star_came, touched in ((t.card_mask.copy(), None, False), (None, None, True),
+                                    (t.card_mask.copy(), 1, True)):
         t.reset()
+        t.star_came = star_came
         for shift in (0.33, 0.01, 0.02, 0.01):
             _stub(monkeypatch, judge, card=(shift, False, True, np.array([shift * 5, 0.0])), arm=arm)
             judge._examine(t, frame)
