@@ -118,7 +118,7 @@ class AimConfig:
     kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
     bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
-    bare_slack: float = 3.0  # typical difference, plus this (grey levels)
+    bare_slack: float = 3.0  # own change (the quarter of the frame that changed least), plus this (grey levels)
     table_cells: float = 0.6  # the table showed where the marker later rests when this share of its cells ...
     table_cell_noise: float = 2.0  # ... differ from the first frame's at most this times the frame's median change
     table_texture: float = 1.5  # (plus bare_slack) and those cells differ among themselves this times as much
@@ -850,12 +850,10 @@ class AimReader:
         diff = np.abs(a - b)
         if diff.ndim == 3:
             diff = diff.max(axis=2)
-        cell = max(8, min(x1 - x0, y1 - y0))
-        grid = [float(diff[y:y + cell, x:x + cell].mean())
-                for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
-        if not grid:
+        change = _least_change(diff, max(8, min(x1 - x0, y1 - y0)))
+        if change is None:
             return False
-        limit = float(np.median(grid)) * self.config.bare_ratio + self.config.bare_slack
+        limit = change * self.config.bare_ratio + self.config.bare_slack
         return float(diff[y0:y1, x0:x1].mean()) <= limit
 
     def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
@@ -928,7 +926,9 @@ class AimReader:
         before, at = _cells(a, quad), _cells(b, quad)
         if before is None or at is None:
             return None
-        noise = float(np.median(np.abs(a - b)))  # the frame's typical change: noise, JPEG, shake
+        noise = _least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
+        if noise is None:
+            return None
         return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
 
     def _table_under_marker(self, seat: int, run: Rest) -> bool:
@@ -1212,6 +1212,16 @@ def _pattern(marker_id: int) -> np.ndarray:
 
 _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
+
+
+def _least_change(diff: np.ndarray, cell: int) -> float | None:
+    """The frame's own change between two frames (noise, JPEG, shake) from their absolute difference ``diff``:
+    the mean difference of the quarter of ``cell``-sized squares that changed least. At the deadline the
+    players' arms and weapons may cover half of the frame, and a median would then be their change."""
+    h, w = diff.shape[:2]
+    grid = [float(diff[y:y + cell, x:x + cell].mean())
+            for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
+    return float(np.percentile(grid, 25)) if grid else None
 
 
 def _cells(gray: np.ndarray, quad: np.ndarray, du: float = 0.0, dv: float = 0.0) -> np.ndarray | None:
