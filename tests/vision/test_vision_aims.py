@@ -445,3 +445,21 @@ def test_a_weapon_first_seen_at_rest_just_after_the_deadline_out_of_view_before_
         reader.first_frame, reader.deadline_frame = table, held
         aim = reader.finish().seats[0]
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+
+
+def test_a_place_is_bare_by_the_frame_s_own_change_even_when_arms_cover_half_the_frame():
+    """At the deadline the players' arms and weapons may cover half of the frame: the frame's own change
+    (noise, JPEG) is read where it changed least, not as the median change. A weapon's card at the place then
+    is no bare table; the same place untouched, with the same arms elsewhere, is."""
+    rng = np.random.default_rng(5)
+    first = np.clip(rng.normal(90, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
+    later = np.clip(first.astype(np.int16) + rng.normal(0, 4, first.shape), 0, 255).astype(np.uint8)
+    later[:, :360] = (60, 70, 110)  # sleeves and arms over more than half of the frame
+    box = (470.0, 90.0, 532.0, 152.0)
+    card = later.copy()
+    card[112:131, 492:511] = 245  # a weapon's marker card, a third of the place's side, at the deadline
+    card[116:127, 496:507] = 20
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
+    for deadline, bare in ((later, True), (card, False)):
+        reader.first_frame, reader.deadline_frame = first, deadline
+        assert reader._bare(box) is bare
