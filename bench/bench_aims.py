@@ -229,6 +229,20 @@ def table(report: aim_evaluation.Report, title: str) -> list[str]:
     return out + [""]
 
 
+def game_seeds(text: str) -> list[int]:
+    """``3,4,5`` or ``3-10`` or both (``3-5,9``)."""
+    seeds: list[int] = []
+    try:
+        for part in (p.strip() for p in text.split(",") if p.strip()):
+            low, _, high = part.partition("-")
+            seeds += range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: whole numbers and ranges, as 3,4,5 or 3-10") from None
+    if not seeds or len(seeds) > 1000:
+        raise argparse.ArgumentTypeError(f"{text!r}: from 1 to 1000 game seeds")
+    return seeds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--cost-clips", type=int, default=4)
@@ -237,7 +251,8 @@ def main() -> None:
     parser.add_argument("--held-out", type=int, default=40)
     parser.add_argument("--held-out-seed", type=int, default=HELD_OUT_SEED,
                         help="first seed of the never-tuned set (another range: a set never seen before)")
-    parser.add_argument("--game-seeds", default="3,4,5")
+    parser.add_argument("--game-seeds", type=game_seeds, default="3,4,5",
+                        help="game seeds: a list (3,4,5) and ranges (3-10) (default 3,4,5)")
     parser.add_argument("--no-game", action="store_true")
     parser.add_argument("--only-game", action="store_true", help="the taps per round only")
     args = parser.parse_args()
@@ -270,7 +285,7 @@ def main() -> None:
                       f"Accuracy, never-tuned set (seeds {args.held_out_seed}..., {args.held_out} clips)")
         print("\n".join(lines), flush=True)
     if not args.no_game:
-        seeds = [int(x) for x in args.game_seeds.split(",") if x.strip()]
+        seeds = args.game_seeds
         rows = ["**The Godfather's taps per round at the aims step** (simulated 9-player Yakuzas games, 8 rounds each; "
                 "the console fills in what the camera read and the aims go by themselves after its countdown):", "",
                 "| game seed | rounds | without the camera | refused at the count: aimed again (filled by the second "
