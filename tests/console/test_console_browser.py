@@ -399,6 +399,28 @@ def test_an_unsure_camera_aim_waits_for_the_godfathers_eye(browser, tmp_path):
         table.stop()
 
 
+def read_refused(session, relay, truth, shooter: str) -> tuple[str, dict, dict]:
+    """The camera's reading of the count: ``shooter`` read pointing at himself, which the rules refuse, so he
+    aims again; the others as the bots aim. Returns why it was refused, the seats aiming again and what the
+    second reading shares with the first."""
+    why = f"may not aim at {shooter}: every player aims at another player"
+    again = {shooter: {"seat": f"seat {session.referee.game.seat_of(shooter)}", "refused": why}}
+    base = {"kind": "aims", "late": list(truth.late), "unsure": [], "margins": {}}
+    with session.lock:
+        session.pending = {**base, "aims": {**truth.aims, shooter: shooter}, "refused": {shooter: why},
+                           "sure": False, "aiming_again": again, "aimed_again": {}}
+    relay.changed()
+    return why, again, base
+
+
+def read_again(session, relay, base: dict, again: dict, aims: dict) -> None:
+    """The camera's second reading, after the players of ``again`` aimed again: ``aims``, sure."""
+    with session.lock:
+        session.pending = {**base, "aims": aims, "refused": {}, "aiming_again": {}, "aimed_again": again,
+                           "sure": True}
+    relay.changed()
+
+
 def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(browser, tmp_path):
     """A player read at a target the rules refuse aims again: while the second count runs the page names
     him (with his seat) and nothing goes by itself; then it shows his new aim, filled in from the reading."""
@@ -408,27 +430,17 @@ def test_the_aims_step_shows_the_players_aiming_again_then_their_new_reading(bro
         wait_step(godfather, "aims")
         prompt = session.referee.prompt()
         truth = session.bots.answer(prompt)
-        game = session.referee.game
         shooter = next(n for n in prompt.players if n not in truth.late and len(prompt.options["targets"][n]) > 1)
-        seat = f"seat {game.seat_of(shooter)}"
-        why = f"may not aim at {shooter}: every player aims at another player"
-        again = {shooter: {"seat": seat, "refused": why}}
-        base = {"kind": "aims", "late": list(truth.late), "unsure": [], "sure": False, "margins": {}}
         count = session.history.count
-        with session.lock:
-            session.pending = {**base, "aims": {**truth.aims, shooter: shooter}, "refused": {shooter: why},
-                               "aiming_again": again, "aimed_again": {}}
-        relay.changed()
+        why, again, base = read_refused(session, relay, truth, shooter)
+        seat = again[shooter]["seat"]
         page.wait_for_selector("[data-aiming-again]", timeout=15000)
         text = page.inner_text("#controls")
         assert f"{shooter} ({seat}) aims again" in text and f"{shooter}: aim refused - {why}; {shooter} aims again" in text
         assert "Still to aim: 1" in page.inner_text("[data-action=submit-aims]")
         time.sleep(1.0)  # more than the countdown: nothing goes while he aims again
         assert session.history.count == count
-        with session.lock:
-            session.pending = {**base, "aims": dict(truth.aims), "refused": {}, "aiming_again": {},
-                               "aimed_again": again, "sure": True}
-        relay.changed()
+        read_again(session, relay, base, again, dict(truth.aims))
         page.wait_for_selector(f'[data-aimed-again="{shooter}"]', timeout=15000)
         said = page.inner_text(f'[data-aimed-again="{shooter}"]')
         assert said == f"{shooter} ({seat}) aimed again (refused at the count: {why}): the camera reads {shooter} at {truth.aims[shooter]}."
@@ -454,19 +466,12 @@ def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_
         prompt = session.referee.prompt()
         truth = session.bots.answer(prompt)
         legal = prompt.options["targets"]
-        game = session.referee.game
         choosers = [n for n in prompt.players if n not in truth.late and len(legal[n]) > 1]
         shooter, corrected = choosers[0], choosers[1]
         others = [n for n in choosers[2:] if n != corrected]
         mine = next(t for t in legal[corrected] if t != truth.aims[corrected])
-        why = f"may not aim at {shooter}: every player aims at another player"
-        again = {shooter: {"seat": f"seat {game.seat_of(shooter)}", "refused": why}}
-        base = {"kind": "aims", "late": list(truth.late), "unsure": [], "margins": {}}
         count = session.history.count
-        with session.lock:
-            session.pending = {**base, "aims": {**truth.aims, shooter: shooter}, "refused": {shooter: why},
-                               "sure": False, "aiming_again": again, "aimed_again": {}}
-        relay.changed()
+        _, again, base = read_refused(session, relay, truth, shooter)
         page.wait_for_selector("[data-aiming-again]", timeout=15000)
         page.click(f'[data-action="shooter-{corrected}"]')
         page.click(f'[data-seat="{mine}"]')
@@ -478,10 +483,7 @@ def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_
             second[moved] = next(t for t in legal[moved] if t != truth.aims[moved])
         if closed:
             page.goto("about:blank")
-        with session.lock:
-            session.pending = {**base, "aims": second, "refused": {}, "aiming_again": {}, "aimed_again": again,
-                               "sure": True}
-        relay.changed()
+        read_again(session, relay, base, again, second)
         if closed:
             page.goto(relay.godfather_link())
         page.wait_for_selector(f'[data-aimed-again="{shooter}"]', timeout=15000)
