@@ -22,6 +22,7 @@ from vision.markers import to_gray
 
 STAR_AREA_CM2 = 14.0  # a 6 cm four- or six-pointed foam star seen from above
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
+SETTLED_FRAMES = 5  # latest frames whose per-pixel median shows the table at rest (``changed_at_rest``)
 
 
 class BlobKind(Enum):
@@ -131,6 +132,8 @@ class MotionDetector:
         self._ref_edges: np.ndarray | None = None
         self._window: np.ndarray | None = None
         self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
+        self.latest: deque[np.ndarray] = deque(maxlen=SETTLED_FRAMES)  # latest frames, registered
+        self.reference_count = 1  # frames averaged into the reference
         self.size = (0, 0)
         self.shift = (0.0, 0.0)  # latest frame's shift against the reference, full-resolution pixels
         # whether the fixed markers registered the latest frame (else the whole frame's correlation did,
@@ -219,6 +222,8 @@ class MotionDetector:
             small.append(self._register(self.shrink(f), f))
             self.reference_shifts.append(self.shift)
         self.reference = np.mean(small, axis=0).round().astype(np.uint8)
+        self.reference_count = len(small)
+        self.latest.clear()
         self._ref_gray = self._gray(self.reference)
         self._ref_edges = self._edges(self.reference)
         if len(small) > 1:
@@ -235,6 +240,7 @@ class MotionDetector:
         self._arms = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
             self.reference = self.recent[-1][0].copy()
+            self.reference_count = 1
             self._ref_edges = self.recent[-1][1]
             self._ref_gray = self._gray(self.reference)
 
@@ -242,6 +248,21 @@ class MotionDetector:
         """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
         reference, edges = self._referenced()
         return self.difference(self.recent[-1][0], reference, edges) > self.threshold
+
+    def changed_at_rest(self) -> np.ndarray | None:
+        """Low-resolution mask (bool) of what differs from the reference in the per-pixel median of
+        the latest ``SETTLED_FRAMES`` frames, for a caller that knows them all still; None before
+        three frames. Sensor noise, different in every frame, mostly drops out of a median: the
+        threshold is lowered by as much as the noise of that comparison is below the noise of two
+        single frames compared (the median of n frames keeps about pi / 2n of a frame's noise
+        variance, the mean of the reference 1 / its frames), so a change of little contrast (a dim
+        standee lying on a table of nearly its shade) shows whole where one frame shows its parts."""
+        if len(self.latest) < 3:
+            return None
+        reference, edges = self._referenced()
+        median = np.median(np.stack(self.latest), axis=0).astype(np.uint8)
+        share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
+        return self.difference(median, reference, edges) > share * self.threshold
 
     def arm_in(self, box: tuple[int, int, int, int]) -> bool:
         """Whether an arm or hand (something from the border) covers part of ``box`` (low
@@ -270,6 +291,7 @@ class MotionDetector:
         edges = self._edges(small)
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
         self.recent.append((small, edges))
+        self.latest.append(small)
         thr = self.threshold
         changed: np.ndarray = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # lone noisy pixels are no motion

@@ -100,3 +100,34 @@ def test_fixed_markers_that_barely_correlate_do_not_register_a_frame(monkeypatch
                      ((0.1, 0.2), 0.1), ((5.0, -3.0), 0.05)])
     monkeypatch.setattr(cv2, "phaseCorrelate", lambda *a, **k: next(readings))
     assert anchors.shift(ref) is None
+
+
+def _dim_table(seed: int, lying: bool) -> np.ndarray:
+    """A dim, noisy table (grey 40, sensor noise 6 grey levels); ``lying``: a standee of nearly the
+    table's shade (11 grey levels lighter) lies on it."""
+    img = np.full((480, 640), 40.0)
+    if lying:
+        img[200:260, 240:400] += 11
+    img += np.random.default_rng(seed).normal(0, 6, img.shape)
+    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def test_a_change_of_little_contrast_shows_whole_in_the_median_of_still_frames():
+    """One frame's noise hides most of a dim standee lying on a table of nearly its shade; in the
+    median of five still frames it shows whole, and the noise alone shows nothing."""
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_dim_table(seed, False) for seed in range(3)])
+    assert motion.changed_at_rest() is None  # no frame since the reference
+    for seed in range(3, 8):
+        motion.update(_dim_table(seed, False))
+    at_rest = motion.changed_at_rest()
+    assert at_rest is not None and at_rest.mean() < 0.002
+    for seed in range(8, 13):
+        motion.update(_dim_table(seed, True))
+    at_rest = motion.changed_at_rest()
+    assert at_rest is not None
+    lying = np.zeros(at_rest.shape, bool)
+    lying[52:63, 62:98] = True  # the standee's inside, at a quarter of the frame's size
+    assert motion.changed_now()[lying].mean() < 0.3
+    assert at_rest[lying].mean() > 0.9
+    assert at_rest[~cv2.dilate(lying.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)].mean() < 0.002

@@ -156,6 +156,21 @@ def test_a_star_at_rest_on_a_crown_is_covered_not_down():
         assert verdict.needs_godfather
 
 
+def test_a_dim_standee_fallen_on_a_table_of_its_shade_is_knocked():
+    """A dim room, faint print, a defocused lens seen from high up: in the latest frame the fallen
+    standee's picture differs from the table by less than the noise allows for in parts of it (39 cm²
+    of 49 show); in the median of the settled frames it shows whole. Knocked, the Godfather looking
+    (one frame alone does not show a standee's worth)."""
+    spec, clip = _clip(200, Scenario.KNOCK, light=0.35, noise_sigma=3.0, jpeg_quality=80, blur_sigma=1.2,
+                       print_black=60, print_white=170, camera_height_cm=95.0)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    assert verdict.as_json() == {"knocked": [seat], "touched": []}
+    ev = verdict.seats[seat]
+    assert ev.crown_seen_at_end is False and ev.changed_area_cm2 >= JudgeConfig().fallen_area_cm2 + 14
+    assert "median of the settled frames" in ev.reason and verdict.needs_godfather
+
+
 def test_frames_of_mixed_sizes_are_refused():
     spec, clip = _clip(20, Scenario.MISS)
     frames = list(clip.frames())[:6]
