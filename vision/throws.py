@@ -24,7 +24,8 @@ sharp as at rest: up); else the crown marker decoded anywhere a standee's length
 crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
 standee's worth of table changed along its fall line (the seat's line through its crown's place and
 through its base marker, and the way the crown was last seen going; cm² of table at the seat's own
-scale, from its base marker) and the crown is gone from its place (its
+scale, from its base marker; in the latest frame, or in the median of the settled frames, where noise
+averaged out lets a change of little contrast show whole, and a fall seen only there asks) and the crown is gone from its place (its
 card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
 a crown lost under a hand and never seen moving asks. Up is
