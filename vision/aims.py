@@ -32,12 +32,17 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch ended).
    A rest first seen just after the deadline, the weapon out of view before it, is unsure too; the reading
-   handed over is in time when at the deadline its place showed its marker or was covered. A weapon never
+   handed over is in time when at the deadline its place showed its marker or was covered. A late pointer's
+   first rest may be a pause as the hand brings it into view: when it came after the deadline (seen moving onto
+   it, or its place bare at the deadline), was seen to end soon and a rest held longer follows, that rest is
+   its aim. The first frame and the frame at the deadline are compared at the camera's gain (the ratio most of
+   the frame agrees on) and shifted by the camera's shake (the shift that matches the place best). A weapon never
    at rest, seen in most of the frames watched (from the "1", or the clip's first frame if later, to the end
    of the watch or of the clip), was moving the whole count: it points at no one.
 
-Cost: a full-frame ArUco detection only every few analysed frames; in between, small crops
-around each weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
+Cost: a full-frame ArUco detection only every few analysed frames (every other one while a weapon is
+not found, from shortly before the "3" to the end of the watch); in between, small crops around each
+weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
 in the window around the count; see bench/bench_aims.py.
 """
 
@@ -90,7 +95,8 @@ class AimConfig:
     dense_s: float = 0.25  # ... but every frame this close to the deadline
     full_every: int = 8  # a full-frame detection every this many analysed frames ...
     lost_full_every: int = 2  # ... but every this many while a weapon is lost (not in its search box) in the
-    lost_window_s: tuple[float, float] = (-0.6, 1.2)  # part of the count that decides the aims (from the "3")
+    lost_window_s: tuple[float, float] = (-0.6, DEADLINE_AFTER_THREE_S + 1.5)  # the part of the count that
+    # decides the aims (from the "3"), to the end of the watch: a late pointer may come to rest up to its end
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     watched_after_deadline_s: float = 0.8  # a weapon moving in all a clip shows points at no one only when the
@@ -117,6 +123,8 @@ class AimConfig:
     kept_rest_s: float = 0.15  # at rest this long before the "3", then covered: the aim is kept (see _kept) ...
     kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
+    shake_px: int = 3  # the first frame and the frame at the deadline are compared shifted by up to this much
+    # (a camera shaken, a table bumped), at the shift that matches the place best
     bare_ratio: float = 1.5  # it is bare when it differs from the first frame at most this times the frame's
     bare_slack: float = 3.0  # own change (the quarter of the frame that changed least), plus this (grey levels)
     table_cells: float = 0.6  # the table showed where the marker later rests when this share of its cells ...
@@ -510,6 +518,7 @@ class AimReader:
         self.deadline_frame: np.ndarray | None = None
         self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
+        self._deadline_gain: float | None = None  # see _gain_at_deadline
 
     @property
     def done(self) -> bool:
@@ -769,7 +778,7 @@ class AimReader:
                               False)
             return result(run, False, "at rest on its target before the deadline, then not seen", False)
         if after:
-            run = after[0]
+            run = self._late_rest(seat, after, sights)
             if run.start < deadline + cfg.deadline_margin_s:
                 prior = [s for s in sights if s.t < run.seen_from]
                 if (not prior or run.seen_from - prior[-1].t > cfg.max_gap_s) \
@@ -825,6 +834,25 @@ class AimReader:
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
 
+    def _late_rest(self, seat: int, after: list[Rest], sights: list[Sight]) -> Rest:
+        """The rest a weapon first at rest after the deadline points with: the first, unless it was a pause that
+        came after the deadline and was seen to end soon (a hand stops for a moment as it brings the weapon into
+        view, then raises it onto its target) and a rest held longer follows it. The pause came after the
+        deadline when the weapon was seen moving onto it after the deadline had nearly come, or its place showed
+        the bare table at the deadline; then the weapon first came to rest late, and the rest it holds is its
+        aim. Otherwise the weapon may have been at that pose before the deadline, unseen: the first rest."""
+        cfg = self.config
+        first = after[0]
+        held = [r for r in after[1:] if not self._brief(r, sights) and not self._glimpsed(r, sights)]
+        if not held or not self._brief(first, sights):
+            return first
+        if first.start >= self.deadline + cfg.deadline_margin_s and self._seen_moving(first, sights):
+            return held[0]
+        if (self._empty_at_deadline(sights, first) and not self._there_before(seat, first)) \
+                or self._table_under_marker(seat, first):
+            return held[0]
+        return first
+
     def _watched(self) -> float:
         """Seconds of the count watched from its "1" to the end of the watch: a clip that begins after the "1"
         or ends before the watch's end shows less of it, and a weapon in view the whole time is seen in as large
@@ -845,8 +873,7 @@ class AimReader:
         if x1 - x0 < 8 or y1 - y0 < 8:
             return False
         a = first.astype(np.float32)
-        b = last.astype(np.float32)
-        b *= float(a.mean()) / max(float(b.mean()), 1.0)
+        b = last.astype(np.float32) / self._gain_at_deadline()
         diff = np.abs(a - b)
         if diff.ndim == 3:
             diff = diff.max(axis=2)
@@ -854,7 +881,17 @@ class AimReader:
         if change is None:
             return False
         limit = change * self.config.bare_ratio + self.config.bare_slack
-        return float(diff[y0:y1, x0:x1].mean()) <= limit
+        dx, dy = _shake(a, b, (x0, y0, x1, y1), self.config.shake_px)
+        here = np.abs(a[y0:y1, x0:x1] - np.roll(b, (-dy, -dx), axis=(0, 1))[y0:y1, x0:x1])
+        return float((here.max(axis=2) if here.ndim == 3 else here).mean()) <= limit
+
+    def _gain_at_deadline(self) -> float:
+        """How much brighter the camera shows the table at the deadline than in the first frame (see ``_gain``)."""
+        if self._deadline_gain is None:
+            first, last = self.first_frame, self.deadline_frame
+            self._deadline_gain = 1.0 if first is None or last is None or first.shape != last.shape else \
+                _gain(markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
+        return self._deadline_gain
 
     def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
         """Whether the place where the weapon later rests showed, at the deadline, what it showed before
@@ -921,9 +958,11 @@ class AimReader:
             return None
         quad, contrast = rest
         a = markers.to_gray(first).astype(np.float32)
-        b = markers.to_gray(last).astype(np.float32)
-        b *= float(a.mean()) / max(float(b.mean()), 1.0)
-        before, at = _cells(a, quad), _cells(b, quad)
+        b = markers.to_gray(last).astype(np.float32) / self._gain_at_deadline()
+        side = float(np.max(np.ptp(quad, axis=0)))
+        (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
+        dx, dy = _shake(a, b, (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1), self.config.shake_px)
+        before, at = _cells(a, quad), _cells(b, quad + np.array([dx, dy], np.float64))
         if before is None or at is None:
             return None
         noise = _least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
@@ -1222,6 +1261,58 @@ def _least_change(diff: np.ndarray, cell: int) -> float | None:
     grid = [float(diff[y:y + cell, x:x + cell].mean())
             for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
     return float(np.percentile(grid, 25)) if grid else None
+
+
+def _shake(first: np.ndarray, later: np.ndarray, box: tuple[int, int, int, int], reach: int) -> tuple[int, int]:
+    """How far (whole pixels, at most ``reach`` each way) the image ``box`` (x0, y0, x1, y1) of ``first`` moved in
+    ``later``: the camera shaken between them (a bumped table). The shift that matches them best; none when the
+    box is too close to the image's edge to try them all."""
+    h, w = first.shape[:2]
+    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = max(x0, reach), max(y0, reach), min(x1, w - reach), min(y1, h - reach)
+    if x1 - x0 < 4 or y1 - y0 < 4 or reach <= 0:
+        return 0, 0
+    a = first[y0:y1, x0:x1]
+    best, shift = math.inf, (0, 0)
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            diff = float(np.abs(a - later[y0 + dy:y1 + dy, x0 + dx:x1 + dx]).mean()) + 1e-3 * (abs(dx) + abs(dy))
+            if diff < best:
+                best, shift = diff, (dx, dy)
+    return shift
+
+
+def _gain(first: np.ndarray, later: np.ndarray, cell: int = 32) -> float:
+    """The change of the camera's gain (or of the room's light) from the grey frame ``first`` to ``later``: the
+    ratio of their brightness that the most squares of ``cell`` pixels agree on, their texture (the spread of
+    grey in a square) scaled alike. Where nothing moved a square's ratio is the gain; at the deadline the
+    players' arms and weapons may cover more than half of the frame, and over a dark table they brighten it:
+    the ratio of the whole frames' means would be theirs, not the camera's. A sleeve over a square changes its
+    texture as well as its brightness."""
+    h, w = first.shape[:2]
+    rows, cols = h // cell, w // cell
+    whole = max(float(later.mean()), 1.0) / max(float(first.mean()), 1.0)
+    if rows == 0 or cols == 0:
+        return whole
+
+    def squares(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        blocks = img[:rows * cell, :cols * cell].reshape(rows, cell, cols, cell).transpose(0, 2, 1, 3) \
+            .reshape(rows * cols, cell * cell)
+        return blocks.mean(axis=1), blocks.std(axis=1)
+
+    (ma, sa), (mb, sb) = squares(first), squares(later)
+    lit = ma >= 12.0  # squares so dark that noise decides their ratio say nothing of it
+    if not lit.any():
+        return whole
+    ratios = np.log(np.maximum(mb[lit], 1.0) / ma[lit])
+    spreads = np.log((sb[lit] + 2.0) / (sa[lit] + 2.0))
+    near = np.abs(ratios[:, None] - ratios[None, :]) <= 0.04
+    alike = np.abs(spreads[None, :] - ratios[:, None]) <= 0.35  # the texture scaled by the same ratio
+    support = (near & alike).sum(axis=1)
+    if int(support.max()) < max(3, len(ratios) // 4):
+        support = near.sum(axis=1)  # a plain table: its spread is the camera's noise, not scaled with the gain
+    best = ratios[int(np.argmax(support))]
+    return float(np.exp(np.median(ratios[np.abs(ratios - best) <= 0.04])))
 
 
 def _cells(gray: np.ndarray, quad: np.ndarray, du: float = 0.0, dv: float = 0.0) -> np.ndarray | None:

@@ -463,3 +463,100 @@ def test_a_place_is_bare_by_the_frame_s_own_change_even_when_arms_cover_half_the
     for deadline, bare in ((later, True), (card, False)):
         reader.first_frame, reader.deadline_frame = first, deadline
         assert reader._bare(box) is bare
+
+
+def test_a_late_pointer_s_pause_as_it_comes_into_view_is_not_its_aim():
+    """A late pointer brought into view after the deadline stops for a moment at the table's edge, its line
+    between two seats, then is raised onto its target and held there: it pointed late at that target, sure,
+    when the place of the pause showed the bare table at the deadline (the weapon was not there). When that
+    place was covered at the deadline the weapon may have been there before it, unseen: the pause is the
+    first rest and the seat asks."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    edge = (foot[0] * 1.2, foot[1] * 1.2)
+    pause_dir = math.atan2(float(plane.standees[2][1]) - edge[1], float(plane.standees[2][0]) - edge[0])
+    pause = [0.55 + k / 30 for k in range(10)]  # 0.3 s, then moved on in view
+    raise_ = [0.9 + k / 30 for k in range(1, 6)]
+    held = [1.1 + k / 30 for k in range(27)]
+    pause_quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    held_quad = pause_quad + np.array([150.0, 60.0])
+    rng = np.random.default_rng(7)
+    table = np.clip(rng.normal(110, 4, (480, 640, 3)), 0, 255).astype(np.uint8)
+    later = np.clip(table.astype(np.int16) + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)
+    covered = later.copy()
+    covered[70:130, 70:130] = (60, 90, 150)  # an arm over the place of the pause at the deadline
+    for at_deadline, want in ((later, (3, True, True)), (covered, (2, True, False))):
+        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+        sights = [dataclasses.replace(_sight(t, edge, pause_dir, plane, 0), image_centre=(100.0, 100.0))
+                  for t in pause]
+        for k, t in enumerate(raise_):
+            f = k / len(raise_)
+            at = (edge[0] + (foot[0] - edge[0]) * f, edge[1] + (foot[1] - edge[1]) * f)
+            sights.append(_sight(t, at, pause_dir + _turn(direction, pause_dir) * f, plane, 0))
+        sights += [dataclasses.replace(_sight(t, foot, direction, plane, 0), image_centre=(250.0, 160.0))
+                   for t in held]
+        reader._sights[0] = sights
+        reader._read_quads[0] = [(t, pause_quad, 80.0) for t in pause] + [(t, held_quad, 80.0) for t in held]
+        reader.first_frame, reader.deadline_frame = table, at_deadline
+        aim = reader.finish().seats[0]
+        assert (aim.target, aim.late, aim.sure) == want, aim.reason
+
+
+def _turn(a: float, b: float) -> float:
+    return (a - b + math.pi) % (2 * math.pi) - math.pi
+
+
+def test_a_weapon_that_comes_into_view_late_in_the_watch_is_looked_for_over_the_whole_frame():
+    """A late pointer may come to rest up to the end of the watch, far from its seat (a long arm): while a
+    weapon is not found, the whole frame is searched every other analysed frame until the watch ends, so its
+    first sighting is no more than two analysed frames after it shows."""
+    plane = _plane()
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+    quad = np.array([[300.0, 200.0], [324.0, 204.0], [320.0, 228.0], [296.0, 224.0]])  # far from seat 0's place
+    blank = np.clip(np.random.default_rng(8).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
+    shown = _with_marker(30, quad, seed=8)
+    appears = 1.6
+    for k in range(int((2.0 + 2.0) * 30) + 1):
+        t = k / 30 - 2.0
+        reader.feed(shown if t >= appears - 1e-9 else blank, at=k / 30)
+    first = reader._sights[0][0].t
+    assert appears - 1e-9 <= first <= appears + 2 / 30 + 1e-9, first
+
+
+def test_the_table_shows_at_the_deadline_through_a_shaken_camera_and_bright_arms_over_a_dark_table():
+    """Between the first frame and the deadline the camera shook by 2 px, and the players' bright sleeves and
+    weapons cover more than half of a dark table (the whole frame's brightness doubled, the camera's gain did
+    not change). Where a late pointer's marker later rests, the table's own texture showed at the deadline: it
+    pointed late, sure. The same place under an arm at the deadline, or showing a weapon's card, does not say so."""
+    rng = np.random.default_rng(11)
+    texture = cv2.resize(rng.normal(45, 22, (120, 160)), (640, 480), interpolation=cv2.INTER_LINEAR)  # dark cloth
+    first = np.clip(texture + rng.normal(0, 2, texture.shape), 0, 255).astype(np.uint8)
+    shaken = np.roll(texture, (2, -2), axis=(0, 1))
+    later = np.clip(shaken + rng.normal(0, 2, texture.shape), 0, 255).astype(np.uint8)
+    later[:, 260:] = 200  # sleeves and weapons over the right of the frame
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    aim = _late_reader(first, later, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, True, True), aim.reason
+    box = (64.0, 64.0, 136.0, 136.0)
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
+    reader.first_frame, reader.deadline_frame = first, later
+    assert reader._bare(box)
+    covered = later.copy()
+    cv2.fillConvexPoly(covered, np.array([[80, 80], [120, 80], [120, 120], [80, 120]]), 150)  # an arm over it
+    aim = _late_reader(first, covered, quad)
+    assert aim.sure is False, aim.reason
+    card = _with_marker(30, quad, seed=12)
+    card[:, 260:] = 200
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
+    reader.first_frame, reader.deadline_frame = first, card
+    assert not reader._bare(box)
+
+
+def test_the_camera_s_gain_is_read_where_the_frame_did_not_change():
+    """Arms over most of a frame change its mean; the gain is the ratio most of the frame's squares agree on."""
+    rng = np.random.default_rng(13)
+    first = np.clip(rng.normal(60, 15, (480, 640)), 0, 255).astype(np.float32)
+    later = first * 1.2
+    later[:, :400] = 220.0  # 62 % of the frame under sleeves
+    assert abs(aims._gain(first, later) - 1.2) < 0.03
+    assert abs(aims._gain(first, first * 0.7) - 0.7) < 0.02
