@@ -127,18 +127,25 @@ def test_a_phones_idle_connections_give_way_to_its_next_request_and_busy_ones_do
         server.stop()
 
 
-def _never_reading_page(port: int, token: str, relay) -> socket.socket:
-    """A live page that never reads, once the server's sends to it wait (its views pile up)."""
+def _never_reading_page(port: int, token: str, relay, *, or_closed: bool = False) -> socket.socket:
+    """A live page that never reads, once the server's sends to it wait (its views pile up); with
+    ``or_closed``, also once the server has already closed it (a short ping timeout may close it, on
+    a busy machine, before its views pile up)."""
     stuck = socket.socket()
     stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # set before connecting: a small window
     stuck.connect(("127.0.0.1", port))
     stuck.sendall(f"GET /ws?token={token} HTTP/1.1\r\nHost: table\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
     deadline = time.monotonic() + 10
+    live = False
     while not any(q.full() for ps in list(relay._pages.values()) for q, _, _ in list(ps)):
         assert time.monotonic() < deadline, "the page that never reads was never behind"
+        live = live or relay.pages() > 0
+        if or_closed and live and relay.pages() == 0:
+            break
         relay.changed()
         time.sleep(0.002)
+    assert live or relay.pages() > 0, "the page that never reads never became live"
     return stuck
 
 
@@ -200,9 +207,9 @@ def test_a_page_that_never_reads_is_cut_and_what_it_held_comes_back():
     try:
         answer_time(url)
         files = open_files()
-        stuck = _never_reading_page(server.port, relay.tokens.godfather, relay)
+        stuck = _never_reading_page(server.port, relay.tokens.godfather, relay, or_closed=True)
         try:
-            assert relay.pages() == 1
+            assert relay.pages() <= 1
             deadline = time.monotonic() + 2 * limits.ping_seconds + limits.close_seconds + 3
             while (relay.pages() or open_files() > files + 1) and time.monotonic() < deadline:
                 time.sleep(0.1)
