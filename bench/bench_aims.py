@@ -51,7 +51,7 @@ HELD_OUT_SEED = 9_000_000
 
 def _reader_module(repo: Path | None) -> ModuleType:
     """The aim reader of this tree, or of another checkout ``repo`` (its vision/aims.py, loaded beside this
-    one's: the markers, calibration and frame sources it imports are this tree's)."""
+    one's: the markers, calibration, frame sources, table plane and cell comparisons it imports are this tree's)."""
     if repo is None:
         return aims
     spec = importlib.util.spec_from_file_location("aims_of_" + repo.name, repo / "vision" / "aims.py")

@@ -180,7 +180,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
 def cmd_aims(args: argparse.Namespace) -> int:
     import os
 
-    from vision.aims import read_aim_clip
+    from vision.aim_clips import read_aim_clip
 
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # the decoder's own complaints: the error line says it
 

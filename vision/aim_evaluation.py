@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision import aim_synth
-from vision.aims import AimConfig, AimError, read_frames
+from vision.aims import AimConfig, read_frames
+from vision.errors import AimError
 
 
 @dataclass

@@ -3,9 +3,9 @@
 Every weapon carries marker 30 + seat (3 cm) flat on its top, the marker's top edge towards the
 muzzle (table-conventions.md). From the frames around the count's "3":
 
-1. **The table plane**: the four corner markers (5 cm) give a homography from the image to the
-   table in centimetres; from it (principal point at the image centre, square pixels) the camera's
-   foot point on the table (its nadir) and its height.
+1. **The table plane** (``vision.table_plane``): the four corner markers (5 cm) give a homography from
+   the image to the table in centimetres; from it (principal point at the image centre, square pixels)
+   the camera's foot point on the table (its nadir) and its height.
 2. **A weapon**: its marker, mapped onto the table plane by that homography, is a square of
    ``3 cm x ratio``: a horizontal card ``h`` above the table is projected from the camera onto
    the table as a similarity about the nadir, scaled by ``ratio = D / (D - h)``. So the weapon's
@@ -36,55 +36,39 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    first rest may be a pause as the hand brings it into view: when it came after the deadline (seen moving onto
    it, or its place bare at the deadline), was seen to end soon and a rest held longer follows, that rest is
    its aim. The first frame and the frame at the deadline are compared at the camera's gain (the ratio most of
-   the frame agrees on) and shifted by the camera's shake (the shift that matches the place best). A weapon never
-   at rest, seen in most of the frames watched (from the "1", or the clip's first frame if later, to the end
-   of the watch or of the clip), was moving the whole count: it points at no one.
+   the frame agrees on) and shifted by the camera's shake (the shift that matches the place best; both in
+   ``vision.aim_cells``). A weapon never at rest, seen in most of the frames watched (from the "1", or the
+   clip's first frame if later, to the end of the watch or of the clip), was moving the whole count: it points
+   at no one.
 
 Cost: a full-frame ArUco detection only every few analysed frames (every other one while a weapon is
 not found, from shortly before the "3" to the end of the watch); in between, small crops around each
 weapon's last place. Frames are analysed at ``sample_hz`` (30 by default) and only
 in the window around the count; see bench/bench_aims.py.
+
+Clip folders (``clip.json`` and the frames) are opened and read with this reader by ``vision.aim_clips``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision import markers
-from vision.calibration import Calibration
-from vision.sources import ClipError, FrameFolder, VideoFile
+from vision import aim_cells, markers
+from vision.errors import AimError
+from vision.table_plane import TablePlane
 
 log = logging.getLogger(__name__)
 
 COUNT_INTERVAL_S = 0.8  # "1", "2", "3" (table-conventions.md, default)
 DEADLINE_AFTER_THREE_S = 0.5
-MAX_CLIP_JSON_BYTES = 64 * 1024
-MAX_VIDEO_BYTES = 512 * 1024 * 1024
-MAX_FRAME_FILES = 20_000
-MAX_FRAME_FILE_BYTES = 16 * 1024 * 1024
-MAX_FRAME_SIDE = 4096
-MAX_CLIP_SECONDS = 600.0
-
-
-KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
-GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
-FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
-FOCAL_PRIOR_WEIGHT = 1e-2  # ... weighed against what the table's perspective says (in units free of the table's size)
-FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
-
-
-class AimError(ClipError):
-    """An aim clip or a table view the reader cannot use; the message says what and where."""
 
 
 @dataclass(frozen=True)
@@ -153,7 +137,7 @@ class AimConfig:
                                                                         # about its centre matches better
 
 
-# ----------------------------------------------------------------------------- the table plane
+# ----------------------------------------------------------------------------- finding the markers
 
 
 MIN_SIDE_PX = 10.0  # no marker smaller than this is looked for: smaller outlines are noise, and costly
@@ -178,198 +162,6 @@ def detect_markers(gray: np.ndarray, scale: float = 1.0) -> tuple[Any, Any]:
     rate = 4 * MIN_SIDE_PX * scale / max(gray.shape[:2])
     corners, ids, _ = _detector(rate).detectMarkers(gray)
     return corners, ids
-
-
-def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    pts = np.asarray(pts, np.float64).reshape(-1, 2)
-    q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
-    return q[:, :2] / q[:, 2:3]
-
-
-@dataclass
-class TablePlane:
-    """The table as the camera sees it: image -> table centimetres, the camera's nadir and height,
-    and where each seat's standee stands (table cm)."""
-
-    to_table: np.ndarray  # 3x3, image px -> table cm
-    nadir: np.ndarray  # (2,) table cm below the camera
-    camera_height_cm: float
-    standees: dict[int, np.ndarray]  # seat -> (2,) table cm
-    image_size: tuple[int, int]
-    kappa: float = 0.0  # radial distortion: ideal = c + (p - c) (1 + kappa |p - c|^2), image centre c
-    grow: float = 0.0  # px a detected marker's sides are short of its true outline
-
-    def undistort(self, pts: np.ndarray) -> np.ndarray:
-        return _undistort(pts, self.image_size, self.kappa)
-
-    def table_point(self, pts: np.ndarray) -> np.ndarray:
-        """Image points of the table plane -> table cm."""
-        return _map(self.to_table, self.undistort(pts))
-
-    @classmethod
-    def from_markers(cls, found: dict[int, np.ndarray], image_size: tuple[int, int]) -> TablePlane:
-        """From marker corners (id -> (4, 2) image px): the corner markers 0-3 and the standees'.
-
-        The lens's barrel distortion is measured first: every marker flat on the table (corners 5 cm,
-        bases 3 cm) must map to a square of its true size; the one-parameter radial model that makes
-        their sizes agree best is kept and undoes the distortion of every point read later."""
-        missing = [c for c in markers.CORNER_IDS if c not in found]
-        if missing:
-            raise AimError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
-                           "not found: the table plane is unknown")
-        flat = {m: q for m, q in found.items()
-                if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
-        centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)
-        best = (math.inf, 0.0, 0.0, np.eye(3))
-        for grow in GROW_STEPS:
-            grown = {m: _grown(q, grow) for m, q in flat.items()}
-            for kappa in KAPPA_STEPS:
-                try:
-                    spread, to_table = _metric(grown, centre, float(kappa))
-                except AimError:
-                    continue
-                if spread < best[0]:
-                    best = (spread, float(kappa), float(grow), to_table)
-        if not math.isfinite(best[0]):
-            raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
-        _, kappa, grow, to_table = best
-        nadir, height = _camera_over(to_table, image_size)
-        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow)
-        for seat in range(markers.MAX_SEATS):
-            crown = found.get(markers.crown_id(seat))
-            base = found.get(markers.base_id(seat))
-            if crown is not None:
-                plane.standees[seat] = plane.ground(crown, markers.CROWN_SIZE_CM)[0]
-            elif base is not None:
-                plane.standees[seat] = plane.table_point(base.mean(axis=0, keepdims=True))[0]
-        return plane
-
-    @classmethod
-    def from_calibration(cls, calibration: Calibration) -> TablePlane:
-        found: dict[int, np.ndarray] = {c: np.asarray(q, np.float64) for c, q in calibration.corners.items()}
-        for seat, m in calibration.seats.items():
-            if m.crown is not None:
-                found[markers.crown_id(seat)] = np.asarray(m.crown, np.float64)
-            if m.base is not None:
-                found[markers.base_id(seat)] = np.asarray(m.base, np.float64)
-        return cls.from_markers(found, tuple(calibration.image_size))  # type: ignore[arg-type]
-
-    def ground(self, corners: np.ndarray, size_cm: float) -> tuple[np.ndarray, float, float]:
-        """A marker card held about level, seen at ``corners``: its foot point on the table (cm), the
-        direction of its top edge's outward normal (radians, table frame) and its height (cm).
-
-        Mapped onto the table plane from the camera, a level card of side ``size_cm`` at height ``h``
-        is a square scaled by ``ratio = D / (D - h)`` about the nadir. A card tipped up or down (a
-        weapon held with its muzzle raised, or rolled in the hand) adds to each edge a part along the
-        ray from the nadir (its rise, seen from the camera, falls along that ray); so the direction and
-        the size are read from the edges' parts across that ray, which the tip does not change."""
-        q = self.table_point(_grown(corners, self.grow))
-        centre = q.mean(axis=0)
-        up = (q[0] - q[3]) + (q[1] - q[2])  # both side edges, bottom to top ...
-        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others
-        cross = float(right[0] * up[1] - right[1] * up[0])
-        sigma = -1.0 if cross > 0 else 1.0  # the right edge is the top edge turned by sigma quarter turns
-        radial = centre - self.nadir
-        reach = float(np.linalg.norm(radial))
-        if reach > 2 * size_cm:
-            across = np.array([-radial[1], radial[0]]) / reach
-            x, y = float(across @ up) / 2, float(across @ right) / 2
-            side = math.hypot(x, y)
-            direction = math.atan2(across[1], across[0]) + math.atan2(-sigma * y, x)
-        else:  # under the camera: nothing to tip along
-            turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
-            d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
-            side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
-            direction = math.atan2(d[1], d[0])
-        ratio = max(side / size_cm, 0.2)
-        foot = self.nadir + radial / ratio
-        height = self.camera_height_cm * (1 - 1 / ratio)
-        return foot, direction, height
-
-    def to_image(self, pts: np.ndarray) -> np.ndarray:
-        """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
-        ideal = _map(np.linalg.inv(self.to_table), pts)
-        out = ideal.copy()
-        for _ in range(6):
-            out = out + (ideal - self.undistort(out))
-        return out
-
-
-def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np.ndarray:
-    pts = np.asarray(pts, np.float64).reshape(-1, 2)
-    if kappa == 0.0:
-        return pts
-    c = np.array([image_size[0] / 2, image_size[1] / 2])
-    d = pts - c
-    return c + d * (1 + kappa * (d * d).sum(axis=1, keepdims=True))
-
-
-def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
-    """A detected quad grown by ``grow`` px along each side: detection on a blurred image puts a
-    marker's corners slightly inside its true outline."""
-    quad = np.asarray(quad, np.float64)
-    if grow == 0.0:
-        return quad
-    c = quad.mean(axis=0)
-    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
-    return c + (quad - c) * (side + grow) / max(side, 1e-6)
-
-
-def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tuple[float, np.ndarray]:
-    """For one distortion ``kappa``: the image -> table cm homography (the corner markers' centres
-    give the plane, every flat marker's edges its centimetres) and the spread of the flat markers'
-    mapped sizes (log of mapped over true size)."""
-    size = (int(centre[0] * 2), int(centre[1] * 2))
-    und = {m: _undistort(q, size, kappa) for m, q in flat.items()}
-    centres = np.array([und[c].mean(axis=0) for c in markers.CORNER_IDS], np.float32)
-    square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]], np.float32)
-    unit = cv2.getPerspectiveTransform(centres, square).astype(np.float64)
-    rows, rhs, mapped = [], [], {}
-    for m, q in und.items():
-        true = markers.CORNER_SIZE_CM if m in markers.CORNER_IDS else markers.BASE_SIZE_CM
-        mq = _map(unit, q)
-        mapped[m] = (mq, true)
-        for i, j, length in ((0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 0, 1.0), (0, 2, 2.0), (1, 3, 2.0)):
-            d = mq[j] - mq[i]
-            weight = 1.0 if m in markers.CORNER_IDS else 0.5
-            rows.append([weight * d[0] ** 2 / true ** 2, weight * d[1] ** 2 / true ** 2])
-            rhs.append(weight * length)
-    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
-    if sol.min() <= 0:
-        raise AimError("no metric scale")
-    scale = np.sqrt(sol)
-    logs = []
-    for mq, true in mapped.values():
-        sides = [np.linalg.norm((mq[(i + 1) % 4] - mq[i]) * scale) for i in range(4)]
-        logs.append(math.log(max(float(np.mean(sides)), 1e-6) / true))
-    return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
-
-
-def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.ndarray, float]:
-    """The camera's nadir (table cm) and height (cm) from the table homography, for a camera with
-    its principal point at the image centre and square pixels; its focal length is solved from the
-    homography (and taken as the image width when the view is too square-on to tell)."""
-    w, h = image_size
-    scale = float(max(w, h))
-    shift = np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
-    g = shift @ np.linalg.inv(to_table)  # table cm -> centred, scaled image
-    g1, g2 = g[:, 0] / np.linalg.norm(g[:, :2]), g[:, 1] / np.linalg.norm(g[:, :2])  # free of the table's units
-    a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
-    b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
-    prior = 1.0 / FOCAL_PRIOR ** 2
-    inv_f2 = (-float(a @ b) + FOCAL_PRIOR_WEIGHT * prior) / (float(a @ a) + FOCAL_PRIOR_WEIGHT)
-    focal = 1.0 / math.sqrt(inv_f2) if inv_f2 > 0 else FOCAL_PRIOR
-    focal = min(max(focal, FOCAL_RANGE[0]), FOCAL_RANGE[1])
-    m = np.diag([1 / focal, 1 / focal, 1.0]) @ g
-    lam = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
-    r1, r2, t = m[:, 0] * lam, m[:, 1] * lam, m[:, 2] * lam
-    if t[2] < 0:
-        r1, r2, t = -r1, -r2, -t
-    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
-    u, _, vt = np.linalg.svd(rot)
-    rot = u @ vt
-    centre = -rot.T @ t
-    return centre[:2].copy(), float(abs(centre[2]))
 
 
 # ----------------------------------------------------------------------------- lines of fire
@@ -510,7 +302,7 @@ class AimReader:
         self._last_read: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (corners, t, contrast) read last
         self._read_quads: dict[int, list[tuple[float, np.ndarray, float]]] = {s: [] for s in self.shooters}
         # ... and every pose read: (t, corners, contrast)
-        self._pattern = {s: _pattern(markers.weapon_id(s)) for s in self.shooters}
+        self._pattern = {s: aim_cells.pattern(markers.weapon_id(s)) for s in self.shooters}
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         aimed_at = range(seats) if candidates is None else self.candidates or []
@@ -576,7 +368,7 @@ class AimReader:
         for mid, quad in found.items():
             shooter = self._wanted.get(mid)
             if shooter is not None:
-                contrast = _cell_contrast(gray, quad, self._pattern[shooter])
+                contrast = aim_cells.cell_contrast(gray, quad, self._pattern[shooter])
                 self._last_read[shooter] = (quad, t, contrast)
                 self._read_quads[shooter].append((t, quad, contrast))
                 self._record(shooter, quad, t)
@@ -614,7 +406,7 @@ class AimReader:
             shows, score = False, -len(pairs)
             for du in (0.0, -0.33, 0.33):
                 for dv in (0.0, -0.33, 0.33):
-                    cells = _cells(gray, q, du, dv)
+                    cells = aim_cells.cells(gray, q, du, dv)
                     if cells is None:
                         return None
                     diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
@@ -877,20 +669,20 @@ class AimReader:
         diff = np.abs(a - b)
         if diff.ndim == 3:
             diff = diff.max(axis=2)
-        change = _least_change(diff, max(8, min(x1 - x0, y1 - y0)))
+        change = aim_cells.least_change(diff, max(8, min(x1 - x0, y1 - y0)))
         if change is None:
             return False
         limit = change * self.config.bare_ratio + self.config.bare_slack
-        dx, dy = _shake(a, b, (x0, y0, x1, y1), self.config.shake_px)
+        dx, dy = aim_cells.shake(a, b, (x0, y0, x1, y1), self.config.shake_px)
         here = np.abs(a[y0:y1, x0:x1] - np.roll(b, (-dy, -dx), axis=(0, 1))[y0:y1, x0:x1])
         return float((here.max(axis=2) if here.ndim == 3 else here).mean()) <= limit
 
     def _gain_at_deadline(self) -> float:
-        """How much brighter the camera shows the table at the deadline than in the first frame (see ``_gain``)."""
+        """How much brighter the camera shows the table at the deadline than in the first frame (see ``aim_cells.gain``)."""
         if self._deadline_gain is None:
             first, last = self.first_frame, self.deadline_frame
             self._deadline_gain = 1.0 if first is None or last is None or first.shape != last.shape else \
-                _gain(markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
+                aim_cells.gain(markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
         return self._deadline_gain
 
     def _empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
@@ -942,7 +734,7 @@ class AimReader:
         rest, first = self._rest_quad(seat, run), self.first_frame
         if rest is None or first is None:
             return False
-        cells = _cells(markers.to_gray(first).astype(np.float32), rest[0])
+        cells = aim_cells.cells(markers.to_gray(first).astype(np.float32), rest[0])
         return cells is not None and self._marker_shows(seat, cells, rest[1])
 
     def _deadline_cells(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, np.ndarray, float, float] | None:
@@ -961,11 +753,11 @@ class AimReader:
         b = markers.to_gray(last).astype(np.float32) / self._gain_at_deadline()
         side = float(np.max(np.ptp(quad, axis=0)))
         (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
-        dx, dy = _shake(a, b, (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1), self.config.shake_px)
-        before, at = _cells(a, quad), _cells(b, quad + np.array([dx, dy], np.float64))
+        dx, dy = aim_cells.shake(a, b, (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1), self.config.shake_px)
+        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, quad + np.array([dx, dy], np.float64))
         if before is None or at is None:
             return None
-        noise = _least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
+        noise = aim_cells.least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
         if noise is None:
             return None
         return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
@@ -1243,99 +1035,8 @@ def _missing_places(standees: dict[int, np.ndarray], seat: int, seats: int) -> l
     return out
 
 
-def _pattern(marker_id: int) -> np.ndarray:
-    """A marker's 6 x 6 cells (its black border included), 1 for white, row by row."""
-    img = markers.marker_image(marker_id, 60)
-    return (img.reshape(6, 10, 6, 10).mean(axis=(1, 3)) > 127).astype(np.int8).ravel()
-
-
 _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
-
-
-def _least_change(diff: np.ndarray, cell: int) -> float | None:
-    """The frame's own change between two frames (noise, JPEG, shake) from their absolute difference ``diff``:
-    the mean difference of the quarter of ``cell``-sized squares that changed least. At the deadline the
-    players' arms and weapons may cover half of the frame, and a median would then be their change."""
-    h, w = diff.shape[:2]
-    grid = [float(diff[y:y + cell, x:x + cell].mean())
-            for y in range(0, h - cell + 1, cell) for x in range(0, w - cell + 1, cell)]
-    return float(np.percentile(grid, 25)) if grid else None
-
-
-def _shake(first: np.ndarray, later: np.ndarray, box: tuple[int, int, int, int], reach: int) -> tuple[int, int]:
-    """How far (whole pixels, at most ``reach`` each way) the image ``box`` (x0, y0, x1, y1) of ``first`` moved in
-    ``later``: the camera shaken between them (a bumped table). The shift that matches them best; none when the
-    box is too close to the image's edge to try them all."""
-    h, w = first.shape[:2]
-    x0, y0, x1, y1 = box
-    x0, y0, x1, y1 = max(x0, reach), max(y0, reach), min(x1, w - reach), min(y1, h - reach)
-    if x1 - x0 < 4 or y1 - y0 < 4 or reach <= 0:
-        return 0, 0
-    a = first[y0:y1, x0:x1]
-    best, shift = math.inf, (0, 0)
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            diff = float(np.abs(a - later[y0 + dy:y1 + dy, x0 + dx:x1 + dx]).mean()) + 1e-3 * (abs(dx) + abs(dy))
-            if diff < best:
-                best, shift = diff, (dx, dy)
-    return shift
-
-
-def _gain(first: np.ndarray, later: np.ndarray, cell: int = 32) -> float:
-    """The change of the camera's gain (or of the room's light) from the grey frame ``first`` to ``later``: the
-    ratio of their brightness that the most squares of ``cell`` pixels agree on, their texture (the spread of
-    grey in a square) scaled alike. Where nothing moved a square's ratio is the gain; at the deadline the
-    players' arms and weapons may cover more than half of the frame, and over a dark table they brighten it:
-    the ratio of the whole frames' means would be theirs, not the camera's. A sleeve over a square changes its
-    texture as well as its brightness."""
-    h, w = first.shape[:2]
-    rows, cols = h // cell, w // cell
-    whole = max(float(later.mean()), 1.0) / max(float(first.mean()), 1.0)
-    if rows == 0 or cols == 0:
-        return whole
-
-    def squares(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        blocks = img[:rows * cell, :cols * cell].reshape(rows, cell, cols, cell).transpose(0, 2, 1, 3) \
-            .reshape(rows * cols, cell * cell)
-        return blocks.mean(axis=1), blocks.std(axis=1)
-
-    (ma, sa), (mb, sb) = squares(first), squares(later)
-    lit = ma >= 12.0  # squares so dark that noise decides their ratio say nothing of it
-    if not lit.any():
-        return whole
-    ratios = np.log(np.maximum(mb[lit], 1.0) / ma[lit])
-    spreads = np.log((sb[lit] + 2.0) / (sa[lit] + 2.0))
-    near = np.abs(ratios[:, None] - ratios[None, :]) <= 0.04
-    alike = np.abs(spreads[None, :] - ratios[:, None]) <= 0.35  # the texture scaled by the same ratio
-    support = (near & alike).sum(axis=1)
-    if int(support.max()) < max(3, len(ratios) // 4):
-        support = near.sum(axis=1)  # a plain table: its spread is the camera's noise, not scaled with the gain
-    best = ratios[int(np.argmax(support))]
-    return float(np.exp(np.median(ratios[np.abs(ratios - best) <= 0.04])))
-
-
-def _cells(gray: np.ndarray, quad: np.ndarray, du: float = 0.0, dv: float = 0.0) -> np.ndarray | None:
-    """The mean grey of each of the 6 x 6 cells of a marker seen at ``quad`` (its corners from the first,
-    clockwise), shifted by ``du``, ``dv`` cells; None when it lies partly outside the image."""
-    src = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
-    h = cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32))
-    grid = (np.arange(12, dtype=np.float32) + 0.5) / 2  # four samples a cell
-    uu, vv = np.meshgrid(grid + du, grid + dv)
-    pts = cv2.perspectiveTransform(np.stack([uu, vv], axis=-1).reshape(-1, 1, 2), h).reshape(12, 12, 2)
-    if pts[..., 0].min() < 0 or pts[..., 1].min() < 0 or pts[..., 0].max() > gray.shape[1] - 1 \
-            or pts[..., 1].max() > gray.shape[0] - 1:
-        return None
-    vals = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-    return vals.reshape(6, 2, 6, 2).mean(axis=(1, 3)).ravel()
-
-
-def _cell_contrast(gray: np.ndarray, quad: np.ndarray, pattern: np.ndarray) -> float:
-    """The difference between the marker's white and black cells as read (0 when unknown)."""
-    cells = _cells(gray, quad)
-    if cells is None or not pattern.any() or pattern.all():
-        return 0.0
-    return float(np.median(cells[pattern == 1]) - np.median(cells[pattern == 0]))
 
 
 def _turn(a: float, b: float) -> float:
@@ -1435,111 +1136,6 @@ def _chain(head: list[np.ndarray], rest: Iterator[np.ndarray]) -> Iterator[np.nd
     yield from rest
 
 
-# ----------------------------------------------------------------------------- aim clips
-
-
-@dataclass(frozen=True)
-class AimClipInfo:
-    fps: float
-    seats: int
-    three_at: float
-
-
-def read_aim_clip_info(folder: Path) -> AimClipInfo:
-    path = Path(folder) / "clip.json"
-    try:
-        if path.stat().st_size > MAX_CLIP_JSON_BYTES:
-            raise AimError(f"{path}: {path.stat().st_size} bytes, more than a clip.json holds "
-                           f"({MAX_CLIP_JSON_BYTES})")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AimError(f"{path}: missing") from None
-    except RecursionError:
-        raise AimError(f"{path}: nested too deeply") from None
-    except (OSError, ValueError) as exc:
-        raise AimError(f"{path}: not readable JSON ({str(exc).splitlines()[0][:80]})") from None
-    if not isinstance(data, dict):
-        raise AimError(f"{path}: must hold an object with fps, seats and three_at")
-    values = {}
-    for key in ("fps", "seats", "three_at"):
-        v = data.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise AimError(f"{path}: {key} must be a number (got {json.dumps(v)[:40] if v is not None else 'nothing'})")
-        values[key] = v
-    if not 1 <= values["fps"] <= 1000:
-        raise AimError(f"{path}: fps {values['fps']} is not between 1 and 1000")
-    if values["seats"] != int(values["seats"]) or not 3 <= values["seats"] <= markers.MAX_SEATS:
-        raise AimError(f"{path}: seats {values['seats']} is not a whole number from 3 to {markers.MAX_SEATS}")
-    if not 0 <= values["three_at"] <= MAX_CLIP_SECONDS:
-        raise AimError(f"{path}: three_at {values['three_at']} is not between 0 and {MAX_CLIP_SECONDS:.0f} s")
-    return AimClipInfo(float(values["fps"]), int(values["seats"]), float(values["three_at"]))
-
-
-class _Checked:
-    """Frames of a clip with the reader's limits: size of each frame, same size throughout."""
-
-    def __init__(self, source: Any, where: Path, limit: int) -> None:
-        self.source, self.where, self.limit = source, where, limit
-
-    def __iter__(self) -> Iterator[np.ndarray]:
-        shape = None
-        for i, frame in enumerate(self.source.frames()):
-            if i >= self.limit:
-                raise AimError(f"{self.where}: more than {self.limit} frames")
-            if frame.ndim not in (2, 3) or max(frame.shape[:2]) > MAX_FRAME_SIDE or min(frame.shape[:2]) < 32:
-                raise AimError(f"{self.where}: frame {i} is {frame.shape[1]}x{frame.shape[0]}, not a camera frame")
-            if shape is None:
-                shape = frame.shape
-            elif frame.shape != shape:
-                raise AimError(f"{self.where}: frame {i} is {frame.shape[1]}x{frame.shape[0]}, the first was "
-                               f"{shape[1]}x{shape[0]}")
-            yield frame
-
-
-def open_aim_clip(folder: Path | str) -> tuple[AimClipInfo, Any, Iterable[np.ndarray]]:
-    """An aim clip's info, its source (to close) and its checked frames."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise AimError(f"{folder}: not a clip folder")
-    info = read_aim_clip_info(folder)
-    limit = int(info.fps * MAX_CLIP_SECONDS)
-    video = folder / "video.avi"
-    if video.exists():
-        size = video.stat().st_size
-        if size > MAX_VIDEO_BYTES:
-            raise AimError(f"{video}: {size // 2**20} MB, more than a clip may hold ({MAX_VIDEO_BYTES // 2**20} MB)")
-        if size == 0:
-            raise AimError(f"{video}: empty")
-        source: Any = VideoFile(video, info.fps)
-        return info, source, _Checked(source, video, limit)
-    frames = folder / "frames"
-    if frames.is_dir():
-        for files, p in enumerate(frames.iterdir(), start=1):
-            if files > MAX_FRAME_FILES:
-                raise AimError(f"{frames}: more than {MAX_FRAME_FILES} files")
-            if p.is_file() and p.stat().st_size > MAX_FRAME_FILE_BYTES:
-                raise AimError(f"{p}: {p.stat().st_size // 2**20} MB, too large for a frame")
-        source = FrameFolder(frames, info.fps)
-        return info, source, _Checked(source, frames, limit)
-    raise AimError(f"{folder}: neither video.avi nor frames/ found")
-
-
-def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
-                  config: AimConfig = AimConfig()) -> AimReading:
-    """Reads an aim clip folder. Raises :class:`AimError` (a ``ClipError``) for a broken clip."""
-    info, source, frames = open_aim_clip(folder)
-    try:
-        plane = TablePlane.from_calibration(calibration) if calibration is not None else None
-        return read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
-                           config=config)
-    except AimError as exc:
-        raise AimError(f"{folder}: {exc}") from None
-    except (cv2.error, MemoryError) as exc:
-        raise AimError(f"{folder}: the frames cannot be read ({str(exc).strip().splitlines()[-1][:80]})") from None
-    finally:
-        source.close()
-
-
 # ----------------------------------------------------------------------------- drawing
 
 
@@ -1568,5 +1164,5 @@ def draw_lines(frame: np.ndarray, reading: AimReading, plane: TablePlane | None 
     return out
 
 
-__all__ = ["AimConfig", "AimError", "AimReader", "AimReading", "SeatAim", "Sight", "TablePlane", "draw_lines",
-           "find_table", "line_target", "open_aim_clip", "read_aim_clip", "read_aim_clip_info", "read_frames"]
+__all__ = ["AimConfig", "AimReader", "AimReading", "SeatAim", "Sight", "draw_lines", "find_table", "line_target",
+           "read_frames"]

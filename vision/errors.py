@@ -15,6 +15,10 @@ class ClipError(VisionError):
     """A clip, a frame or a frame source that cannot be read; the message names the file, frame and fault."""
 
 
+class AimError(ClipError):
+    """An aim clip or a table view the reader cannot use; the message says what and where."""
+
+
 class CalibrationError(VisionError):
     """The scene cannot be calibrated; ``problems`` holds one actionable line per fault."""
 
@@ -23,4 +27,4 @@ class CalibrationError(VisionError):
         self.problems = problems
 
 
-__all__ = ["CalibrationError", "ClipError", "VisionError"]
+__all__ = ["AimError", "CalibrationError", "ClipError", "VisionError"]

@@ -342,7 +342,8 @@ class LiveCamera:
             self.ring.clear()  # the next count keeps its own frames: none is held between counts
 
     def _read_aims(self, number: int, seats: int, shooters: list[int], candidates: list[int], three_at: float) -> CameraAims:
-        from vision.aims import DEADLINE_AFTER_THREE_S, AimError, AimReader, draw_lines, find_table
+        from vision.aims import DEADLINE_AFTER_THREE_S, AimReader, draw_lines, find_table
+        from vision.errors import AimError
 
         config = self.aim_config
         end = three_at + DEADLINE_AFTER_THREE_S + config.follow_s
@@ -373,7 +374,7 @@ class LiveCamera:
 
     def _table_plane(self, frames, before: float, find_table):
         """The table plane from the calibration, or else from the frames before the count's "1"."""
-        from vision.aims import TablePlane
+        from vision.table_plane import TablePlane
 
         if self.calibration is not None:
             self._plane = TablePlane.from_calibration(self.calibration)

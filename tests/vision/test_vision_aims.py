@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import aim_evaluation, aim_synth, aims, markers
-from vision.aims import AimConfig, AimReader, SeatAim, Sight, TablePlane, line_target
+from vision import aim_cells, aim_evaluation, aim_synth, aims, markers
+from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
+from vision.table_plane import TablePlane
 
 TUNING_SEEDS = range(100, 104)  # a few clips of the set the thresholds were tuned on
 HELD_OUT_SEED = 9_000_000  # the never-tuned set's seeds start here (see bench/bench_aims.py)
@@ -251,7 +252,7 @@ def test_a_partly_covered_marker_at_its_last_pose_still_counts_as_seen_there():
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1, 2])
     quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
     seen = _with_marker(31, quad)
-    contrast = aims._cell_contrast(seen, quad, aims._pattern(31))
+    contrast = aim_cells.cell_contrast(seen, quad, aim_cells.pattern(31))
     assert contrast > 50
     assert reader._still_there(seen, 1, quad, contrast)
     covered = seen.copy()
@@ -272,7 +273,7 @@ def test_a_weapon_turned_in_the_hand_at_its_last_place_is_not_still_there():
     plane = _plane()
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1, 2])
     quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
-    contrast = aims._cell_contrast(_with_marker(31, quad), quad, aims._pattern(31))
+    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, aim_cells.pattern(31))
     centre = quad.mean(axis=0)
     for turn in (16.0, -16.0, 25.0):
         c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
@@ -558,5 +559,5 @@ def test_the_camera_s_gain_is_read_where_the_frame_did_not_change():
     first = np.clip(rng.normal(60, 15, (480, 640)), 0, 255).astype(np.float32)
     later = first * 1.2
     later[:, :400] = 220.0  # 62 % of the frame under sleeves
-    assert abs(aims._gain(first, later) - 1.2) < 0.03
-    assert abs(aims._gain(first, first * 0.7) - 0.7) < 0.02
+    assert abs(aim_cells.gain(first, later) - 1.2) < 0.03
+    assert abs(aim_cells.gain(first, first * 0.7) - 0.7) < 0.02

@@ -229,11 +229,11 @@ def test_ctrl_c_is_exit_130_with_one_line(monkeypatch, capsys):
 @pytest.mark.parametrize("unsure, said", [([1], "(the Godfather decides: seat 1)"),
                                           ([0, 2], "(the Godfather decides: seats 0, 2)"), ([], None)])
 def test_aims_text_names_the_seats_the_godfather_decides_in_good_english(unsure, said, monkeypatch, capsys):
-    from vision import aims
+    from vision import aim_clips, aims
 
     reading = aims.AimReading({s: aims.SeatAim(s, (s + 1) % 3, False, s not in unsure, 0.3 if s in unsure else 0.9,
                                                "a reason") for s in range(3)})
-    monkeypatch.setattr(aims, "read_aim_clip", lambda clip, calibration=None: reading)
+    monkeypatch.setattr(aim_clips, "read_aim_clip", lambda clip, calibration=None: reading)
     assert main(["aims", "any-clip"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith(said) if said else "decides" not in first

@@ -1,0 +1,223 @@
+"""The table plane: where the table is in the camera image, and the camera above it.
+
+``TablePlane`` maps image pixels to table centimetres by the homography the four corner markers (5 cm)
+give, with the lens's barrel distortion measured from every marker flat on the table (each must map to a
+square of its true size) and undone first; from that homography (principal point at the image centre,
+square pixels, the focal length solved from the table's perspective) come the camera's foot point on the
+table (its nadir) and its height, and from them where a marker card held above the table stands on it
+(``TablePlane.ground``) and where each seat's standee stands. Built from the markers found in a view of
+the table (``from_markers``) or from a calibration (``from_calibration``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import markers
+from vision.calibration import Calibration
+from vision.errors import AimError
+
+KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
+GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
+FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
+FOCAL_PRIOR_WEIGHT = 1e-2  # ... weighed against what the table's perspective says (in units free of the table's size)
+FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
+
+
+def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
+    return q[:, :2] / q[:, 2:3]
+
+
+@dataclass
+class TablePlane:
+    """The table as the camera sees it: image -> table centimetres, the camera's nadir and height,
+    and where each seat's standee stands (table cm)."""
+
+    to_table: np.ndarray  # 3x3, image px -> table cm
+    nadir: np.ndarray  # (2,) table cm below the camera
+    camera_height_cm: float
+    standees: dict[int, np.ndarray]  # seat -> (2,) table cm
+    image_size: tuple[int, int]
+    kappa: float = 0.0  # radial distortion: ideal = c + (p - c) (1 + kappa |p - c|^2), image centre c
+    grow: float = 0.0  # px a detected marker's sides are short of its true outline
+
+    def undistort(self, pts: np.ndarray) -> np.ndarray:
+        return _undistort(pts, self.image_size, self.kappa)
+
+    def table_point(self, pts: np.ndarray) -> np.ndarray:
+        """Image points of the table plane -> table cm."""
+        return _map(self.to_table, self.undistort(pts))
+
+    @classmethod
+    def from_markers(cls, found: dict[int, np.ndarray], image_size: tuple[int, int]) -> TablePlane:
+        """From marker corners (id -> (4, 2) image px): the corner markers 0-3 and the standees'.
+
+        The lens's barrel distortion is measured first: every marker flat on the table (corners 5 cm,
+        bases 3 cm) must map to a square of its true size; the one-parameter radial model that makes
+        their sizes agree best is kept and undoes the distortion of every point read later."""
+        missing = [c for c in markers.CORNER_IDS if c not in found]
+        if missing:
+            raise AimError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+                           "not found: the table plane is unknown")
+        flat = {m: q for m, q in found.items()
+                if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
+        centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)
+        best = (math.inf, 0.0, 0.0, np.eye(3))
+        for grow in GROW_STEPS:
+            grown = {m: _grown(q, grow) for m, q in flat.items()}
+            for kappa in KAPPA_STEPS:
+                try:
+                    spread, to_table = _metric(grown, centre, float(kappa))
+                except AimError:
+                    continue
+                if spread < best[0]:
+                    best = (spread, float(kappa), float(grow), to_table)
+        if not math.isfinite(best[0]):
+            raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
+        _, kappa, grow, to_table = best
+        nadir, height = _camera_over(to_table, image_size)
+        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow)
+        for seat in range(markers.MAX_SEATS):
+            crown = found.get(markers.crown_id(seat))
+            base = found.get(markers.base_id(seat))
+            if crown is not None:
+                plane.standees[seat] = plane.ground(crown, markers.CROWN_SIZE_CM)[0]
+            elif base is not None:
+                plane.standees[seat] = plane.table_point(base.mean(axis=0, keepdims=True))[0]
+        return plane
+
+    @classmethod
+    def from_calibration(cls, calibration: Calibration) -> TablePlane:
+        found: dict[int, np.ndarray] = {c: np.asarray(q, np.float64) for c, q in calibration.corners.items()}
+        for seat, m in calibration.seats.items():
+            if m.crown is not None:
+                found[markers.crown_id(seat)] = np.asarray(m.crown, np.float64)
+            if m.base is not None:
+                found[markers.base_id(seat)] = np.asarray(m.base, np.float64)
+        return cls.from_markers(found, tuple(calibration.image_size))  # type: ignore[arg-type]
+
+    def ground(self, corners: np.ndarray, size_cm: float) -> tuple[np.ndarray, float, float]:
+        """A marker card held about level, seen at ``corners``: its foot point on the table (cm), the
+        direction of its top edge's outward normal (radians, table frame) and its height (cm).
+
+        Mapped onto the table plane from the camera, a level card of side ``size_cm`` at height ``h``
+        is a square scaled by ``ratio = D / (D - h)`` about the nadir. A card tipped up or down (a
+        weapon held with its muzzle raised, or rolled in the hand) adds to each edge a part along the
+        ray from the nadir (its rise, seen from the camera, falls along that ray); so the direction and
+        the size are read from the edges' parts across that ray, which the tip does not change."""
+        q = self.table_point(_grown(corners, self.grow))
+        centre = q.mean(axis=0)
+        up = (q[0] - q[3]) + (q[1] - q[2])  # both side edges, bottom to top ...
+        right = (q[1] - q[0]) + (q[2] - q[3])  # ... and both others
+        cross = float(right[0] * up[1] - right[1] * up[0])
+        sigma = -1.0 if cross > 0 else 1.0  # the right edge is the top edge turned by sigma quarter turns
+        radial = centre - self.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach > 2 * size_cm:
+            across = np.array([-radial[1], radial[0]]) / reach
+            x, y = float(across @ up) / 2, float(across @ right) / 2
+            side = math.hypot(x, y)
+            direction = math.atan2(across[1], across[0]) + math.atan2(-sigma * y, x)
+        else:  # under the camera: nothing to tip along
+            turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
+            d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
+            side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
+            direction = math.atan2(d[1], d[0])
+        ratio = max(side / size_cm, 0.2)
+        foot = self.nadir + radial / ratio
+        height = self.camera_height_cm * (1 - 1 / ratio)
+        return foot, direction, height
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
+        ideal = _map(np.linalg.inv(self.to_table), pts)
+        out = ideal.copy()
+        for _ in range(6):
+            out = out + (ideal - self.undistort(out))
+        return out
+
+
+def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np.ndarray:
+    pts = np.asarray(pts, np.float64).reshape(-1, 2)
+    if kappa == 0.0:
+        return pts
+    c = np.array([image_size[0] / 2, image_size[1] / 2])
+    d = pts - c
+    return c + d * (1 + kappa * (d * d).sum(axis=1, keepdims=True))
+
+
+def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
+    """A detected quad grown by ``grow`` px along each side: detection on a blurred image puts a
+    marker's corners slightly inside its true outline."""
+    quad = np.asarray(quad, np.float64)
+    if grow == 0.0:
+        return quad
+    c = quad.mean(axis=0)
+    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
+    return c + (quad - c) * (side + grow) / max(side, 1e-6)
+
+
+def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tuple[float, np.ndarray]:
+    """For one distortion ``kappa``: the image -> table cm homography (the corner markers' centres
+    give the plane, every flat marker's edges its centimetres) and the spread of the flat markers'
+    mapped sizes (log of mapped over true size)."""
+    size = (int(centre[0] * 2), int(centre[1] * 2))
+    und = {m: _undistort(q, size, kappa) for m, q in flat.items()}
+    centres = np.array([und[c].mean(axis=0) for c in markers.CORNER_IDS], np.float32)
+    square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]], np.float32)
+    unit = cv2.getPerspectiveTransform(centres, square).astype(np.float64)
+    rows, rhs, mapped = [], [], {}
+    for m, q in und.items():
+        true = markers.CORNER_SIZE_CM if m in markers.CORNER_IDS else markers.BASE_SIZE_CM
+        mq = _map(unit, q)
+        mapped[m] = (mq, true)
+        for i, j, length in ((0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 0, 1.0), (0, 2, 2.0), (1, 3, 2.0)):
+            d = mq[j] - mq[i]
+            weight = 1.0 if m in markers.CORNER_IDS else 0.5
+            rows.append([weight * d[0] ** 2 / true ** 2, weight * d[1] ** 2 / true ** 2])
+            rhs.append(weight * length)
+    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    if sol.min() <= 0:
+        raise AimError("no metric scale")
+    scale = np.sqrt(sol)
+    logs = []
+    for mq, true in mapped.values():
+        sides = [np.linalg.norm((mq[(i + 1) % 4] - mq[i]) * scale) for i in range(4)]
+        logs.append(math.log(max(float(np.mean(sides)), 1e-6) / true))
+    return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
+
+
+def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """The camera's nadir (table cm) and height (cm) from the table homography, for a camera with
+    its principal point at the image centre and square pixels; its focal length is solved from the
+    homography (and taken as the image width when the view is too square-on to tell)."""
+    w, h = image_size
+    scale = float(max(w, h))
+    shift = np.array([[1 / scale, 0, -w / 2 / scale], [0, 1 / scale, -h / 2 / scale], [0, 0, 1]])
+    g = shift @ np.linalg.inv(to_table)  # table cm -> centred, scaled image
+    g1, g2 = g[:, 0] / np.linalg.norm(g[:, :2]), g[:, 1] / np.linalg.norm(g[:, :2])  # free of the table's units
+    a = np.array([g1[0] * g2[0] + g1[1] * g2[1], g1[0] ** 2 + g1[1] ** 2 - g2[0] ** 2 - g2[1] ** 2])
+    b = np.array([g1[2] * g2[2], g1[2] ** 2 - g2[2] ** 2])
+    prior = 1.0 / FOCAL_PRIOR ** 2
+    inv_f2 = (-float(a @ b) + FOCAL_PRIOR_WEIGHT * prior) / (float(a @ a) + FOCAL_PRIOR_WEIGHT)
+    focal = 1.0 / math.sqrt(inv_f2) if inv_f2 > 0 else FOCAL_PRIOR
+    focal = min(max(focal, FOCAL_RANGE[0]), FOCAL_RANGE[1])
+    m = np.diag([1 / focal, 1 / focal, 1.0]) @ g
+    lam = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    r1, r2, t = m[:, 0] * lam, m[:, 1] * lam, m[:, 2] * lam
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    rot = np.column_stack([r1, r2, np.cross(r1, r2)])
+    u, _, vt = np.linalg.svd(rot)
+    rot = u @ vt
+    centre = -rot.T @ t
+    return centre[:2].copy(), float(abs(centre[2]))
+
+
+__all__ = ["TablePlane"]
