@@ -7,8 +7,6 @@ reader's limits (the size of the files, of each frame, the same size throughout,
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,15 +18,13 @@ import numpy as np
 from vision import markers
 from vision.aims import AimConfig, AimReading, read_frames
 from vision.calibration import Calibration
-from vision.errors import AimError
-from vision.sources import FrameFolder, VideoFile
+from vision.errors import AimError, ClipError
+from vision.sources import MAX_FRAME_SIDE, FrameFolder, VideoFile, clip_number, read_clip_json
 from vision.table_plane import TablePlane
 
-MAX_CLIP_JSON_BYTES = 64 * 1024
 MAX_VIDEO_BYTES = 512 * 1024 * 1024
 MAX_FRAME_FILES = 20_000
 MAX_FRAME_FILE_BYTES = 16 * 1024 * 1024
-MAX_FRAME_SIDE = 4096
 MAX_CLIP_SECONDS = 600.0
 
 
@@ -40,33 +36,16 @@ class AimClipInfo:
 
 
 def read_aim_clip_info(folder: Path) -> AimClipInfo:
+    """``clip.json``'s fps, seats and time of the "3", read with every clip's limits (``vision.sources``)."""
     path = Path(folder) / "clip.json"
     try:
-        if path.stat().st_size > MAX_CLIP_JSON_BYTES:
-            raise AimError(f"{path}: {path.stat().st_size} bytes, more than a clip.json holds "
-                           f"({MAX_CLIP_JSON_BYTES})")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise AimError(f"{path}: missing") from None
-    except RecursionError:
-        raise AimError(f"{path}: nested too deeply") from None
-    except (OSError, ValueError) as exc:
-        raise AimError(f"{path}: not readable JSON ({str(exc).splitlines()[0][:80]})") from None
-    if not isinstance(data, dict):
-        raise AimError(f"{path}: must hold an object with fps, seats and three_at")
-    values = {}
-    for key in ("fps", "seats", "three_at"):
-        v = data.get(key)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise AimError(f"{path}: {key} must be a number (got {json.dumps(v)[:40] if v is not None else 'nothing'})")
-        values[key] = v
-    if not 1 <= values["fps"] <= 1000:
-        raise AimError(f"{path}: fps {values['fps']} is not between 1 and 1000")
-    if values["seats"] != int(values["seats"]) or not 3 <= values["seats"] <= markers.MAX_SEATS:
-        raise AimError(f"{path}: seats {values['seats']} is not a whole number from 3 to {markers.MAX_SEATS}")
-    if not 0 <= values["three_at"] <= MAX_CLIP_SECONDS:
-        raise AimError(f"{path}: three_at {values['three_at']} is not between 0 and {MAX_CLIP_SECONDS:.0f} s")
-    return AimClipInfo(float(values["fps"]), int(values["seats"]), float(values["three_at"]))
+        data = read_clip_json(folder)
+        fps = clip_number(data, "fps", path, 1, 1000)
+        seats = int(clip_number(data, "seats", path, 3, markers.MAX_SEATS, integer=True))
+        three_at = clip_number(data, "three_at", path, 0, MAX_CLIP_SECONDS)
+    except ClipError as exc:
+        raise AimError(str(exc)) from None
+    return AimClipInfo(fps, seats, three_at)
 
 
 class _Checked:
