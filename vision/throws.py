@@ -16,7 +16,9 @@ displacement counts when seen in two frames, or surely in one (both readings agr
 found as sharply as at rest: a swing the star then covers; against the registered frame only when the
 fixed markers, the base cards or the crowns vouch for it). A crown is looked at for a swing's time
 once the star passed near it: near a sighting, or near its way between two sightings (it flies up to
-15 cm a frame) or from the thrower's hand to its first sighting.
+15 cm a frame) or from the thrower's hand to its first sighting; and by its card's look whenever its
+place differs from the armed reference with nothing moving there from frame to frame (a dim, faint
+standee tipping over, hit by a star not yet seen).
 
 Per seat, at the end (one reading after the other, each seat's evidence naming the one that
 decided): the crown marker decoded near its place; else its card's look found at its place (as
@@ -390,6 +392,14 @@ class ThrowJudge:
             for mid, det in self.detector.detect(gray, upscale=2, sharpen=1.0, faint=True).items():
                 if mid not in found and _fits_among(det, found):
                     found[mid] = det
+            # blurred by more than a pixel too (defocus, a shaking camera's exposure): its cells run
+            # into each other past what a light unsharp mask separates; with the noise averaged out, a
+            # strong one (three times the difference from the blurred image) restores them without
+            # raising the noise into false cells, enlarged twice and three times (a small card far away)
+            for upscale in (2, 3):
+                for mid, det in self.detector.detect(gray, upscale=upscale, sharpen=3.0, faint=True).items():
+                    if mid not in found and _fits_among(det, found):
+                        found[mid] = det
             self._rest_found = found
         return self._rest_found
 
@@ -530,6 +540,7 @@ class ThrowJudge:
                     # a light touch's swing may move less than the noise of a dim or noisy scene
                     # shows as motion: the crown is looked at for a while after the star passed
                     t.watch_until = self._frames + round(WATCH_AFTER_STAR_S * self.fps)
+        from_reference: np.ndarray | None = None
         for t in self.tracks.values():
             if t.crown is None:
                 continue
@@ -538,6 +549,10 @@ class ThrowJudge:
                 self._examine(t, frame)
             elif self._frames <= t.watch_until:  # nothing moves there that shows: its card's look only
                 self._look(t, frame)
+            else:
+                from_reference = self.motion.changed_now() if from_reference is None else from_reference
+                if self._away_from_armed(t, from_reference):
+                    self._look(t, frame, star_passed=False)
         self._still = self._still + 1 if quiet else 0
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
@@ -548,6 +563,23 @@ class ThrowJudge:
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
             return self._conclude("the table did not settle", unsettled=True)
         return None
+
+    def _away_from_armed(self, t: _SeatTrack, from_reference: np.ndarray) -> bool:
+        """Whether a quarter of the crown card's worth of its watch box differs from the armed
+        reference though nothing there changed since the last frames: a faint, dim standee tipping
+        over moves little from one frame to the next (its outline a line of specks, no motion), and
+        the star that hit it may have flown unseen under the thrower's arm; moved away from where it
+        was armed, it shows against the reference. Its card's look is then measured, while the crown
+        was last seen at its place or is followed from the frame before (a fall seen as it goes), and
+        no hand or arm lies over it (a hand's change is no move of the standee's)."""
+        if t.card_mask is None:
+            return False
+        at_place = t.last_seen_shift is None or t.last_seen_shift < self.config.moved_cm
+        if not at_place and t.last_seen_frame < self._frames - 1:
+            return False
+        x0, y0, x1, y1 = t.watch
+        return (int(from_reference[y0:y1, x0:x1].sum()) >= 0.25 * int(t.card_mask.sum())
+                and not self._card_under_arm(t))
 
     def _confirm_shuriken(self, candidates: list) -> None:
         """The star counts as seen once star-sized blobs in two frames in a row are as far apart as
@@ -799,15 +831,18 @@ class ThrowJudge:
         if doubtful[0] >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
-    def _look(self, t: _SeatTrack, frame: np.ndarray) -> None:
-        """The crown measured by its card's look alone (cheap: no decoding)."""
+    def _look(self, t: _SeatTrack, frame: np.ndarray, *, star_passed: bool = True) -> None:
+        """The crown measured by its card's look alone (cheap: no decoding), looked at because the
+        star passed close (``star_passed``) or because its place differs from the armed reference."""
         card_move = self._card_move(t, frame, self._offset(frame))
         doubtful = self._doubtful(t, card_move, card_move is not None and self._card_under_arm(t))
         if card_move is None or doubtful is not None:
             self._note_doubtful(t, doubtful)
             # looked at because the star passed close, and not found: a swing blurs a faint card
             # past its likeness, the star lies over it; a touch would not be seen in this frame
-            t.hidden_in_flight += self._shuriken_seen
+            # (looked at only because its place differs from the reference: the frame says no more
+            # than if it had not been looked at)
+            t.hidden_in_flight += self._shuriken_seen and star_passed
             return
         t.card_shifts.append(card_move[0])
         t.best_shifts.append(card_move[0])

@@ -650,3 +650,39 @@ def test_a_light_swing_far_from_the_star_is_not_looked_for(armed):
     ev = _swing_evidence(judge, seat, LIGHT_SWING, star_cm=40.0)
     assert ev.outcome is Outcome.NOTHING
     judge.tracks[seat].reset()
+
+
+def test_a_faint_card_blurred_past_a_light_unsharp_mask_is_read_in_the_resting_image(armed):
+    """Blurred by two pixels (defocus and a shaking camera's exposure) as well as faint and dim, a
+    card's cells run into each other past what the passes that read it sharpen lightly separate; in
+    the resting image, its noise averaged out, a strong unsharp mask separates them again."""
+    judge, _ = armed
+    rest = _faint_card(levels=50, background=40, blur_px=2.1)
+    assert markers.crown_id(4) not in judge.detector.detect_hard(rest)
+    assert markers.crown_id(4) not in judge.detector.detect(rest, upscale=2, sharpen=1.0, faint=True)
+    judge._rest_found = None
+    found = judge._rest_markers(cv2.cvtColor(rest, cv2.COLOR_GRAY2BGR))
+    judge._rest_found = None
+    assert markers.crown_id(4) in found
+    assert np.allclose(found[markers.crown_id(4)].center, (64 + 4 + 11.5, 44 + 4 + 11.5), atol=1.5)
+
+
+def test_a_crown_whose_watch_box_differs_from_the_armed_reference_is_looked_at(armed):
+    """A dim, faint standee tipping over changes little from one frame to the next, but its watch
+    box then differs from the armed reference: a quarter of its card's worth of it is enough to
+    measure the card's look; a few noisy pixels are not."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    x0, y0, x1, y1 = t.watch
+    card = int(t.card_mask.sum())
+    changed = np.zeros_like(t.card_mask)
+    assert not judge._away_from_armed(t, changed)
+    box = changed[y0:y1, x0:x1]
+    box.flat[:max(1, card // 8)] = True
+    assert not judge._away_from_armed(t, changed)
+    box.flat[:card // 2] = True
+    assert judge._away_from_armed(t, changed)
+    changed[:] = False
+    changed[:, :] = True
+    changed[y0:y1, x0:x1] = False  # a change elsewhere on the table is not this crown's
+    assert not judge._away_from_armed(t, changed)
