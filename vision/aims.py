@@ -61,7 +61,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import aim_cells, markers
+from vision import aim_cells, aim_partial, markers
 from vision.errors import AimError
 from vision.table_plane import TablePlane
 
@@ -135,6 +135,8 @@ class AimConfig:
     still_contrast: float = 0.3  # (a pair counts when its cells differ by this share of the marker's contrast)
     still_turns_deg: tuple[float, ...] = (-30.0, -20.0, -10.0, 10.0, 20.0, 30.0)  # and no pose turned this much
                                                                         # about its centre matches better
+    still_reach_cells: float = 0.75  # a hand holding a weapon still moves its marker by up to this share of a cell
+    still_tremor_deg: float = 3.0  # ... each way and turns it by up to this much
 
 
 # ----------------------------------------------------------------------------- finding the markers
@@ -389,47 +391,28 @@ class AimReader:
 
     def _still_there(self, gray: np.ndarray, seat: int, quad: np.ndarray, contrast: float) -> bool:
         """Whether the weapon's marker still shows at ``quad`` (its last pose read), in the part of it not
-        covered: neighbouring cells of different colour in its pattern keep their light/dark order, shifted by
-        the hand's tremor at most (a third of a cell); a covered cell pair shows no difference, a marker
-        gone shows as many pairs one way as the other."""
+        covered: neighbouring cells of different colour in its pattern keep their light/dark order at a pose that
+        differs from it by no more than a hand's tremor while it holds a weapon still (``still_reach_cells`` of a
+        cell each way, ``still_tremor_deg`` turned); a covered cell pair shows no difference, a marker gone shows
+        as many pairs one way as the other (``vision.aim_partial``)."""
         cfg = self.config
         if contrast <= 0:
             return False
         pattern = self._pattern[seat]
-        pairs = _PAIRS[pattern[_PAIRS[:, 0]] != pattern[_PAIRS[:, 1]]]
-        lighter = pattern[pairs[:, 0]] > pattern[pairs[:, 1]]
+        pairs, _ = aim_partial.pairs_of(pattern)
         margin = cfg.still_contrast * contrast
-
-        def best(q: np.ndarray) -> tuple[bool, int] | None:
-            """Whether the pattern shows at ``q`` (at some shift of the hand's tremor), and the most pairs
-            agreeing beyond those against at any such shift; None when ``q`` leaves the image."""
-            shows, score = False, -len(pairs)
-            for du in (0.0, -0.33, 0.33):
-                for dv in (0.0, -0.33, 0.33):
-                    cells = aim_cells.cells(gray, q, du, dv)
-                    if cells is None:
-                        return None
-                    diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
-                    diff = np.where(lighter, diff, -diff)
-                    agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
-                    shows |= agree >= max(cfg.still_pairs, cfg.still_share * len(pairs) * 0.5) \
-                        and against <= cfg.still_against * agree
-                    score = max(score, agree - against)
-            return shows, score
-
-        here = best(quad)
-        if here is None or not here[0]:
+        tremor = (-cfg.still_tremor_deg, 0.0, cfg.still_tremor_deg)
+        here = aim_partial.best_near(gray, quad, pattern, margin, cfg.still_reach_cells, tremor)
+        if here is None:
+            return False
+        agree, against = here
+        if agree < max(cfg.still_pairs, cfg.still_share * len(pairs) * 0.5) or against > cfg.still_against * agree:
             return False
         # a weapon turned in the hand about its marker keeps the middle cells in place, and their pairs
-        # still agree at the last pose: it is still only when no turned pose matches better
-        centre = quad.mean(axis=0)
-        for turn in cfg.still_turns_deg:
-            c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-            turned = centre + (quad - centre) @ np.array([[c, s], [-s, c]])
-            there = best(turned)
-            if there is not None and there[1] > here[1]:
-                return False
-        return True
+        # still agree at the last pose: it is still only when no pose turned further matches better
+        agree_t, against_t = aim_partial.scores(
+            gray, aim_partial.poses_near(quad, cfg.still_reach_cells, cfg.still_turns_deg), pattern, margin)
+        return int(np.max(agree_t - against_t)) <= agree - against
 
     def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
         h, w = gray.shape[:2]
@@ -524,6 +507,10 @@ class AimReader:
                 reasons.append(f"the line of fire passes close to seat {other} as well: between two seats"
                                if other is not None else
                                f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+            partly = sum(1 for s in sights if s.still and run.start <= s.t <= run.end)
+            if partly:
+                reasons.append(f"its marker partly covered in {partly} of the frames at rest, seen at the pose read "
+                               "before (within a hand's tremor)")
             if self._glimpsed(run, sights):
                 sure = False
                 reasons.append("seen at that pose only in glimpses, each between stretches out of view: it may "

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import aim_cells, aim_evaluation, aim_synth, aims, markers
+from vision import aim_cells, aim_evaluation, aim_partial, aim_synth, aims, markers
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
 from vision.table_plane import TablePlane
 
@@ -282,6 +282,23 @@ def test_a_weapon_turned_in_the_hand_at_its_last_place_is_not_still_there():
     covered = _with_marker(31, quad, seed=4)
     cv2.fillConvexPoly(covered, np.array([[290, 211], [330, 211], [330, 240], [290, 240]]), 150)
     assert reader._still_there(covered, 1, quad, contrast)
+
+
+def test_a_partly_covered_marker_moved_by_the_hand_s_tremor_still_counts_as_seen_there():
+    """A hand holding a weapon still moves it by a few millimetres and a degree or two: its marker, half
+    covered, shows two thirds of a cell away from its last pose read, turned a little. It is still there; a
+    marker moved by two cells, or turned onto another seat, is not."""
+    plane = _plane()
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1])
+    quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
+    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, aim_cells.pattern(31))
+    cell = 3.0
+    for shift, turn, still in (((0.65, -0.6), 2.0, True), ((-0.6, 0.65), -2.5, True), ((2.0, 0.0), 0.0, False),
+                               ((0.0, 0.0), 20.0, False)):
+        moved = aim_partial.turned(quad, turn) + np.array(shift) * cell
+        frame = _with_marker(31, moved, seed=7)
+        cv2.fillConvexPoly(frame, np.array([[290, 212], [330, 212], [330, 240], [290, 240]]), 150)  # its lower half
+        assert reader._still_there(frame, 1, quad, contrast) == still, (shift, turn)
 
 
 def test_a_marker_that_stopped_showing_at_its_last_pose_is_not_still_there_when_that_pose_shows_again():
