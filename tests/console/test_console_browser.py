@@ -460,7 +460,9 @@ def test_the_godfathers_corrections_stand_when_the_new_aim_is_read(browser, tmp_
     aimed again and leaves the seat he corrected as he entered it: his word wins over the camera's (also when
     the reading comes while his page is closed)."""
     session, relay, table, context, page, godfather, errors = open_table(browser)
-    relay.grace["aims"] = 0.3
+    # the countdown after the second reading long enough to read every seat off the page before the aims go,
+    # however loaded the machine is
+    relay.grace["aims"] = 3.0
     try:
         wait_step(godfather, "aims")
         prompt = session.referee.prompt()
