@@ -84,14 +84,22 @@ def gain(first: np.ndarray, later: np.ndarray, cell: int = 32) -> float:
     return float(np.exp(np.median(ratios[np.abs(ratios - best) <= 0.04])))
 
 
-def cells(gray: np.ndarray, quad: np.ndarray, du: float = 0.0, dv: float = 0.0) -> np.ndarray | None:
+_UNIT = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)  # a marker's corners, in cells
+_GRID = (np.arange(12, dtype=np.float32) + 0.5) / 2  # four samples a cell (two rows of two), in cells
+_UV = np.stack(np.meshgrid(_GRID, _GRID), axis=-1).reshape(-1, 1, 2)
+
+
+def sample_points(quad: np.ndarray) -> np.ndarray:
+    """Where the 12 x 12 samples (four a cell) of a marker seen at ``quad`` (its corners from the first,
+    clockwise) lie in the image, row by row: a 12 x 12 x 2 array."""
+    h = cv2.getPerspectiveTransform(_UNIT, np.asarray(quad, np.float32))
+    return cv2.perspectiveTransform(_UV, h).reshape(12, 12, 2)
+
+
+def cells(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     """The mean grey of each of the 6 x 6 cells of a marker seen at ``quad`` (its corners from the first,
-    clockwise), shifted by ``du``, ``dv`` cells; None when it lies partly outside the image."""
-    src = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
-    h = cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32))
-    grid = (np.arange(12, dtype=np.float32) + 0.5) / 2  # four samples a cell
-    uu, vv = np.meshgrid(grid + du, grid + dv)
-    pts = cv2.perspectiveTransform(np.stack([uu, vv], axis=-1).reshape(-1, 1, 2), h).reshape(12, 12, 2)
+    clockwise); None when it lies partly outside the image."""
+    pts = sample_points(quad)
     if pts[..., 0].min() < 0 or pts[..., 1].min() < 0 or pts[..., 0].max() > gray.shape[1] - 1 \
             or pts[..., 1].max() > gray.shape[0] - 1:
         return None
@@ -107,4 +115,4 @@ def cell_contrast(gray: np.ndarray, quad: np.ndarray, pattern: np.ndarray) -> fl
     return float(np.median(seen[pattern == 1]) - np.median(seen[pattern == 0]))
 
 
-__all__ = ["cell_contrast", "cells", "gain", "least_change", "pattern", "shake"]
+__all__ = ["cell_contrast", "cells", "gain", "least_change", "pattern", "sample_points", "shake"]

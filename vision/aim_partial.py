@@ -16,14 +16,12 @@ import math
 import cv2
 import numpy as np
 
+from vision import aim_cells
+
 _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
-_SAMPLES = (np.arange(12, dtype=np.float64) + 0.5) / 2  # four samples a cell, in cells
-_UU, _VV = np.meshgrid(_SAMPLES, _SAMPLES)
-# the samples cell by cell (each cell's four together), as homogeneous points of the marker's 6 x 6 cells
+# the samples of ``aim_cells.sample_points`` (row by row) cell by cell, each cell's four together
 _ORDER = np.arange(144).reshape(6, 2, 6, 2).transpose(0, 2, 1, 3).ravel()
-_UV = np.column_stack([_UU.ravel()[_ORDER], _VV.ravel()[_ORDER], np.ones(144)])
-_UNIT = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)
 
 
 def pairs_of(pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,9 +40,7 @@ def turned(quad: np.ndarray, turn_deg: float) -> np.ndarray:
 
 def _samples(quad: np.ndarray) -> np.ndarray:
     """The 144 sample points (four a cell: two rows of two, cell by cell) of a marker seen at ``quad``."""
-    h = cv2.getPerspectiveTransform(_UNIT, np.asarray(quad, np.float32))
-    p = _UV @ h.T
-    return np.asarray(p[:, :2] / p[:, 2:3], np.float32)
+    return aim_cells.sample_points(quad).reshape(144, 2)[_ORDER]
 
 
 def scores(gray: np.ndarray, points: np.ndarray, pattern: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:

@@ -388,16 +388,13 @@ class ThrowJudge:
                 found.setdefault(mid, det)
             # a faint card in a dim room, blurred (a few grey levels between its cells): with the noise
             # averaged out, its outline is taken at a small margin over its surroundings; a card so
-            # read must be the size of its kind's cards read as usual and lie apart from them
-            for mid, det in self.detector.detect(gray, upscale=2, sharpen=1.0, faint=True).items():
-                if mid not in found and _fits_among(det, found):
-                    found[mid] = det
-            # blurred by more than a pixel too (defocus, a shaking camera's exposure): its cells run
-            # into each other past what a light unsharp mask separates; with the noise averaged out, a
-            # strong one (three times the difference from the blurred image) restores them without
-            # raising the noise into false cells, enlarged twice and three times (a small card far away)
-            for upscale in (2, 3):
-                for mid, det in self.detector.detect(gray, upscale=upscale, sharpen=3.0, faint=True).items():
+            # read must be the size of its kind's cards read as usual and lie apart from them. First a
+            # light unsharp mask; then, for a card blurred by more than a pixel too (defocus, a shaking
+            # camera's exposure) whose cells run into each other past what that separates, a strong one
+            # (three times the difference from the blurred image: with the noise averaged out it does
+            # not raise the noise into false cells), enlarged twice and three times (a small card far away)
+            for upscale, sharpen in ((2, 1.0), (2, 3.0), (3, 3.0)):
+                for mid, det in self.detector.detect(gray, upscale=upscale, sharpen=sharpen, faint=True).items():
                     if mid not in found and _fits_among(det, found):
                         found[mid] = det
             self._rest_found = found

@@ -530,6 +530,15 @@ def _faint_card(levels: int, background: int, blur_px: float) -> np.ndarray:
     return np.clip(cv2.GaussianBlur(image, (0, 0), blur_px), 0, 255).astype(np.uint8)
 
 
+def _assert_crown_read_at_rest(judge, rest):
+    """Crown 4 of ``_faint_card`` is read in the resting image ``rest``, at its place."""
+    judge._rest_found = None
+    found = judge._rest_markers(cv2.cvtColor(rest, cv2.COLOR_GRAY2BGR))
+    judge._rest_found = None
+    assert markers.crown_id(4) in found
+    assert np.allclose(found[markers.crown_id(4)].center, (64 + 4 + 11.5, 44 + 4 + 11.5), atol=1.5)
+
+
 def test_a_faint_card_in_a_dim_room_is_read_in_the_resting_image(armed):
     """Faint print in a dim room, blurred: a crown card's cells differ by some twenty grey levels and
     its outline lies less than the usual margin (7 levels) below its surroundings. Unread when armed,
@@ -538,11 +547,7 @@ def test_a_faint_card_in_a_dim_room_is_read_in_the_resting_image(armed):
     judge, _ = armed
     rest = _faint_card(levels=25, background=40, blur_px=1.8)
     assert markers.crown_id(4) not in judge.detector.detect_hard(rest)
-    judge._rest_found = None
-    found = judge._rest_markers(cv2.cvtColor(rest, cv2.COLOR_GRAY2BGR))
-    judge._rest_found = None
-    assert markers.crown_id(4) in found
-    assert np.allclose(found[markers.crown_id(4)].center, (64 + 4 + 11.5, 44 + 4 + 11.5), atol=1.5)
+    _assert_crown_read_at_rest(judge, rest)
 
 
 def test_a_faint_card_read_must_be_the_size_of_its_kind_and_apart_from_the_others(armed):
@@ -660,11 +665,7 @@ def test_a_faint_card_blurred_past_a_light_unsharp_mask_is_read_in_the_resting_i
     rest = _faint_card(levels=50, background=40, blur_px=2.1)
     assert markers.crown_id(4) not in judge.detector.detect_hard(rest)
     assert markers.crown_id(4) not in judge.detector.detect(rest, upscale=2, sharpen=1.0, faint=True)
-    judge._rest_found = None
-    found = judge._rest_markers(cv2.cvtColor(rest, cv2.COLOR_GRAY2BGR))
-    judge._rest_found = None
-    assert markers.crown_id(4) in found
-    assert np.allclose(found[markers.crown_id(4)].center, (64 + 4 + 11.5, 44 + 4 + 11.5), atol=1.5)
+    _assert_crown_read_at_rest(judge, rest)
 
 
 def test_a_crown_whose_watch_box_differs_from_the_armed_reference_is_looked_at(armed):
