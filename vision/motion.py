@@ -212,6 +212,7 @@ class MotionDetector:
             if len(self.anchors.boxes) < 3:
                 self.anchors = None
         first = self.shrink(frames[0])
+        self._arms = self._diff_now = None
         self.reference = first
         self._ref_gray = self._gray(first)
         self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
@@ -237,7 +238,7 @@ class MotionDetector:
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
-        self._arms = None
+        self._arms = self._diff_now = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
             self.reference = self.recent[-1][0].copy()
             self.reference_count = 1
@@ -246,8 +247,15 @@ class MotionDetector:
 
     def changed_now(self) -> np.ndarray:
         """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
-        reference, edges = self._referenced()
-        return self.difference(self.recent[-1][0], reference, edges) > self.threshold
+        return self._from_reference() > self.threshold
+
+    def _from_reference(self) -> np.ndarray:
+        """The latest frame's difference from the reference (worked out once a frame: ``update`` keeps
+        the one it measured motion with)."""
+        if self._diff_now is None:
+            reference, edges = self._referenced()
+            self._diff_now = self.difference(self.recent[-1][0], reference, edges)
+        return self._diff_now
 
     def changed_at_rest(self) -> np.ndarray | None:
         """Low-resolution mask (bool) of what differs from the reference in the per-pixel median of
@@ -273,11 +281,11 @@ class MotionDetector:
     def arm_mask(self) -> np.ndarray:
         """Low-resolution mask (bool) of arms and hands in the latest frame (worked out once a frame)."""
         if self._arms is None:
-            reference, edges = self._referenced()
-            self._arms = self._arm_mask(self.difference(self.recent[-1][0], reference, edges))
+            self._arms = self._arm_mask(self._from_reference())
         return self._arms
 
     _arms: np.ndarray | None = None
+    _diff_now: np.ndarray | None = None
 
     def _referenced(self) -> tuple[np.ndarray, np.ndarray]:
         """The reference frame and its edges; comparing with no reference is a caller's mistake."""
@@ -286,7 +294,7 @@ class MotionDetector:
         return self.reference, self._ref_edges
 
     def update(self, frame: np.ndarray) -> MotionFrame:
-        self._arms = None
+        self._arms = self._diff_now = None
         small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
@@ -296,7 +304,7 @@ class MotionDetector:
         changed: np.ndarray = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # lone noisy pixels are no motion
         reference, reference_edges = self._referenced()
-        from_reference = self.difference(small, reference, reference_edges)
+        from_reference = self._diff_now = self.difference(small, reference, reference_edges)
         moving = changed & (from_reference > thr).astype(np.uint8)
         activity = int(changed.sum())
         return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])
