@@ -495,8 +495,9 @@ class AimScene:
     def _lens_maps(self) -> tuple[np.ndarray, np.ndarray]:
         return lens_maps(self.camera.focal, self.spec.lens_k1, pad=PAD)
 
-    def _quad(self, img: np.ndarray, tex: np.ndarray, world: np.ndarray, shade: float = 1.0) -> None:
-        pts = self.camera.project(world).astype(np.float32)
+    def _quad(self, img: np.ndarray, tex: np.ndarray, world: np.ndarray, shade: float = 1.0,
+              origin: tuple[int, int] = (0, 0)) -> None:
+        pts = self.camera.project(world).astype(np.float32) - np.array(origin, np.float32)
         if abs(cv2.contourArea(pts)) < 2.0:
             return
         h, w = img.shape[:2]
@@ -579,34 +580,38 @@ class AimScene:
         def at(x: float, y: float, z: float = 0.0) -> np.ndarray:
             return centre + fwd3 * x + left3 * y + up3 * z
 
+        def outline(xs: np.ndarray, ys: np.ndarray, z: float = 0.0) -> np.ndarray:
+            """``at`` of every point (x, y) at once: one array operation, not one per point."""
+            return centre + fwd3 * xs[:, None] + left3 * ys[:, None] + up3 * z
+
         polys: list[tuple[np.ndarray, tuple[int, int, int]]] = []
         # the hand behind the card and the arm from the wrist to the player's shoulder, behind the seat
-        hand = np.array([at(-4 + 4 * math.cos(a), 3.2 * math.sin(a), -1.5) for a in np.linspace(0, 2 * math.pi, 14)])
+        hand = outline(*_HAND, -1.5)
         wrist = at(-7, 0, -3)
         shoulder = self._shoulder[plan.seat]
         along = shoulder[:2] - wrist[:2]
         across = np.array([-along[1], along[0], 0.0]) / max(float(np.linalg.norm(along)), 1e-6)
         arm = np.array([wrist + across * 3.2, wrist - across * 3.2, shoulder - across * 5.0, shoulder + across * 5.0])
         polys += [(arm, plan.skin), (hand, plan.skin)]
+        def bar(x0: float, x1: float, half: float) -> np.ndarray:
+            """A rectangle along the weapon from ``x0`` to ``x1``, ``half`` its width each side."""
+            return outline(np.array([x0, x1, x1, x0]), np.array([half, half, -half, -half]))
+
         length, col = plan.length_cm, plan.colour
         dark = tuple(int(c * 0.6) for c in col)
         if plan.kind == "gun":
             w = 1.6 + 0.4 * plan.shape
-            body = np.array([at(-5, w + 0.4), at(length - 8, w + 0.4), at(length - 8, -w - 0.4), at(-5, -w - 0.4)])
-            barrel = np.array([at(length - 8, w * 0.6), at(length - 5, w * 0.6), at(length - 5, -w * 0.6),
-                               at(length - 8, -w * 0.6)])
+            body, barrel = bar(-5, length - 8, w + 0.4), bar(length - 8, length - 5, w * 0.6)
             polys += [(body, col), (barrel, dark)]  # type: ignore[list-item]
             if plan.shape == 2:
-                polys.append((np.array([at(length - 5, 0.5), at(length - 4.5, 0.5), at(length - 4.5, -0.5),
-                                        at(length - 5, -0.5)]), (30, 30, 200)))
+                polys.append((bar(length - 5, length - 4.5, 0.5), (30, 30, 200)))
         else:
-            handle = np.array([at(-6, 1.6), at(3, 1.6), at(3, -1.6), at(-6, -1.6)])
-            guard = np.array([at(3, 2.6), at(4, 2.6), at(4, -2.6), at(3, -2.6)])
-            blade = np.array([at(4, 1.3), at(length - 8, 1.3), at(length - 5, 0.0 if plan.shape else -1.3),
-                              at(length - 8 if plan.shape else length - 5, -1.3)])
+            handle, guard = bar(-6, 3, 1.6), bar(3, 4, 2.6)
+            blade = outline(np.array([4, length - 8, length - 5, length - 8 if plan.shape else length - 5]),
+                            np.array([1.3, 1.3, 0.0 if plan.shape else -1.3, -1.3]))
             polys += [(handle, col), (guard, dark), (blade, (200, 200, 205))]  # type: ignore[list-item]
         c = 2.0  # the 3 cm marker on a 4 cm card
-        card = np.array([at(c, c, 0.05), at(c, -c, 0.05), at(-c, -c, 0.05), at(-c, c, 0.05)])
+        card = outline(np.array([c, c, -c, -c]), np.array([c, -c, -c, c]), 0.05)
         return polys, card
 
     # -- frames
@@ -645,8 +650,9 @@ class AimScene:
             for poly in arms:
                 shadow = np.column_stack([poly[:, :2] + poly[:, 2:3] * self._sun, np.zeros(len(poly))])
                 cv2.fillPoly(mask, [np.round(self.camera.project(shadow)).astype(np.int32)], 255)
-            soft = cv2.blur(mask, (9, 9)).astype(np.float32) * (self._shadow / 255.0)
-            img = (img * (1 - soft[..., None])).astype(np.uint8)
+            x, y, w, h = _grown(cv2.boundingRect(mask), 5, img.shape)  # the blur spreads a shadow 4 px
+            soft = cv2.blur(mask[y:y + h, x:x + w], (9, 9)).astype(np.float32) * (self._shadow / 255.0)
+            img[y:y + h, x:x + w] = (img[y:y + h, x:x + w] * (1 - soft[..., None])).astype(np.uint8)
         open_s = spec.exposure / spec.fps
         for _, plan, polys, card in sorted(drawn, key=lambda d: d[0]):
             # over the exposure a moving weapon smears: drawn at a few moments of it, averaged
@@ -659,17 +665,22 @@ class AimScene:
             if steps < 2:
                 self._draw_weapon(img, plan, polys, card)
                 continue
-            layers = []
+            # only the box the weapon covers at some moment of the exposure changes: averaged there
+            shapes = []
             for k in range(steps):
                 pose = self.pose(plan, t - open_s * k / (steps - 1))
-                layer = img.copy()
-                if pose is not None:
-                    self._draw_weapon(layer, plan, *self._weapon_polys(plan, pose[0], pose[1]))
-                layers.append(layer.astype(np.float32))
-            total = layers[0].copy()
-            for layer in layers[1:]:
+                shapes.append(None if pose is None else self._weapon_polys(plan, pose[0], pose[1]))
+            corners = np.vstack([self.camera.project(p) for s in shapes if s is not None for p in [*(q for q, _ in s[0]), s[1]]])
+            x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
+            x, y, w, h = _grown((int(x0), int(y0), int(x1 - x0), int(y1 - y0)), 0, img.shape)
+            total = np.zeros((h, w, img.shape[2]), np.float32)
+            for shape in shapes:
+                layer = img[y:y + h, x:x + w].copy()
+                if shape is not None:
+                    self._draw_weapon(layer, plan, *shape, origin=(x, y))
                 total += layer
-            img = (total / len(layers)).astype(np.uint8)
+            img[y:y + h, x:x + w] = (total / len(shapes)).astype(np.uint8)
         for poly in arms:
             cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], (120, 150, 190), cv2.LINE_AA, 3)
         mx, my = self._lens
@@ -687,10 +698,13 @@ class AimScene:
         return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
     def _draw_weapon(self, img: np.ndarray, plan: WeaponPlan, polys: list[tuple[np.ndarray, tuple[int, int, int]]],
-                     card: np.ndarray) -> None:
+                     card: np.ndarray, origin: tuple[int, int] = (0, 0)) -> None:
+        """Draws the weapon on ``img``, a part of the frame whose top-left corner is ``origin``."""
+        eighths = np.array(origin, np.int32) * 8
         for poly, colour in polys:
-            cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], colour, cv2.LINE_AA, 3)
-        self._quad(img, self._cards[plan.seat], card)
+            cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32) - eighths], colour,
+                         cv2.LINE_AA, 3)
+        self._quad(img, self._cards[plan.seat], card, origin=origin)
 
     def frames(self) -> Iterator[np.ndarray]:
         for i in range(self.frame_count):
@@ -708,6 +722,18 @@ class AimScene:
 
     def info(self) -> dict[str, Any]:
         return {"fps": self.spec.fps, "seats": self.spec.seats, "three_at": round(self.spec.three_at, 4)}
+
+
+# the hand's outline in its weapon's frame (cm): an ellipse of 14 points
+_HAND = (np.array([-4 + 4 * math.cos(a) for a in np.linspace(0, 2 * math.pi, 14)]),
+         np.array([3.2 * math.sin(a) for a in np.linspace(0, 2 * math.pi, 14)]))
+
+
+def _grown(box: tuple[int, int, int, int], margin: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """``box`` (x, y, width, height) grown by ``margin`` on every side, kept inside an image of ``shape``."""
+    x0, y0 = max(0, box[0] - margin), max(0, box[1] - margin)
+    x1, y1 = min(shape[1], box[0] + box[2] + margin), min(shape[0], box[1] + box[3] + margin)
+    return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
 
 
 def _flat(centre: np.ndarray, side: float, angle: float) -> np.ndarray:

@@ -163,33 +163,39 @@ def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
     return c + (quad - c) * (side + grow) / max(side, 1e-6)
 
 
+# each marker's edges and diagonals, as (from corner, to corner, length in sides)
+_EDGES = ((0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 0, 1.0), (0, 2, 2.0), (1, 3, 2.0))
+_EDGE_FROM = np.array([i for i, _, _ in _EDGES])
+_EDGE_TO = np.array([j for _, j, _ in _EDGES])
+_EDGE_LENGTH = np.array([length for _, _, length in _EDGES])
+
+
 def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tuple[float, np.ndarray]:
     """For one distortion ``kappa``: the image -> table cm homography (the corner markers' centres
     give the plane, every flat marker's edges its centimetres) and the spread of the flat markers'
-    mapped sizes (log of mapped over true size)."""
+    mapped sizes (log of mapped over true size). Every marker at once: this runs for each of the
+    distortions and outline growths tried."""
     size = (int(centre[0] * 2), int(centre[1] * 2))
-    und = {m: _undistort(q, size, kappa) for m, q in flat.items()}
-    centres = np.array([und[c].mean(axis=0) for c in markers.CORNER_IDS], np.float32)
+    ids = list(flat)
+    quads = np.stack([np.asarray(flat[m], np.float64).reshape(4, 2) for m in ids])
+    und = _undistort(quads.reshape(-1, 2), size, kappa).reshape(-1, 4, 2)
+    centres = np.array([und[ids.index(c)].mean(axis=0) for c in markers.CORNER_IDS], np.float32)
     square = np.array([[0, 0], [0, 1], [1, 1], [1, 0]], np.float32)
     unit = cv2.getPerspectiveTransform(centres, square).astype(np.float64)
-    rows, rhs, mapped = [], [], {}
-    for m, q in und.items():
-        true = markers.CORNER_SIZE_CM if m in markers.CORNER_IDS else markers.BASE_SIZE_CM
-        mq = _map(unit, q)
-        mapped[m] = (mq, true)
-        for i, j, length in ((0, 1, 1.0), (1, 2, 1.0), (2, 3, 1.0), (3, 0, 1.0), (0, 2, 2.0), (1, 3, 2.0)):
-            d = mq[j] - mq[i]
-            weight = 1.0 if m in markers.CORNER_IDS else 0.5
-            rows.append([weight * d[0] ** 2 / true ** 2, weight * d[1] ** 2 / true ** 2])
-            rhs.append(weight * length)
-    sol, *_ = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)
+    corner = np.array([m in markers.CORNER_IDS for m in ids])
+    true = np.where(corner, markers.CORNER_SIZE_CM, markers.BASE_SIZE_CM)[:, None]
+    weight = np.where(corner, 1.0, 0.5)[:, None]  # the corner markers are larger: read more surely
+    mapped = _map(unit, und.reshape(-1, 2)).reshape(-1, 4, 2)
+    d = mapped[:, _EDGE_TO] - mapped[:, _EDGE_FROM]  # (markers, edges, x and y)
+    rows = np.stack([weight * d[..., 0] ** 2 / true ** 2, weight * d[..., 1] ** 2 / true ** 2], axis=-1)
+    rhs = weight * _EDGE_LENGTH[None, :]
+    sol, *_ = np.linalg.lstsq(rows.reshape(-1, 2), rhs.reshape(-1), rcond=None)
     if sol.min() <= 0:
         raise AimError("no metric scale")
     scale = np.sqrt(sol)
-    logs = []
-    for mq, true in mapped.values():
-        sides = [np.linalg.norm((mq[(i + 1) % 4] - mq[i]) * scale) for i in range(4)]
-        logs.append(math.log(max(float(np.mean(sides)), 1e-6) / true))
+    sides = (mapped[:, [1, 2, 3, 0]] - mapped) * scale
+    mean_side = np.sqrt((sides * sides).sum(axis=-1)).mean(axis=1)
+    logs = [math.log(max(float(m), 1e-6) / float(t)) for m, t in zip(mean_side, true[:, 0])]
     return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
 
 
