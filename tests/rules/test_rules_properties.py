@@ -106,7 +106,7 @@ def keeps_the_invariants(game, seed, style):
     assert played.rounds_played == len(record.rounds) <= 8
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)  # a thousand in the slow run, below
 @given(game=GAMES, seed=st.integers(0, 2**32 - 1), style=STYLES)
 def test_random_games_keep_the_invariants(game, seed, style):
     keeps_the_invariants(game, seed, style)
@@ -144,9 +144,23 @@ ADVANCED = st.one_of(
 )
 
 
-@settings(max_examples=120, deadline=None)
-@given(game=ADVANCED, seed=st.integers(0, 2**32 - 1), cards=st.sampled_from([(True, True), (True, False), (False, True)]))
+CARDS = st.sampled_from([(True, True), (True, False), (False, True)])  # powers, objects
+
+
+@settings(max_examples=50, deadline=None)  # five hundred in the slow run, below
+@given(game=ADVANCED, seed=st.integers(0, 2**32 - 1), cards=CARDS)
 def test_random_games_with_powers_and_objects_keep_the_invariants(game, seed, cards):
+    keeps_the_invariants_with_cards(game, seed, cards)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None)
+@given(game=ADVANCED, seed=st.integers(0, 2**32 - 1), cards=CARDS)
+def test_five_hundred_random_games_with_powers_and_objects_keep_the_invariants(game, seed, cards):
+    keeps_the_invariants_with_cards(game, seed, cards)
+
+
+def keeps_the_invariants_with_cards(game, seed, cards):
     ruleset, players = game
     powers, objects = cards
     record, played = random_game(seed, ruleset, players, powers=powers, objects=objects, style=Style(use_card=0.6))
