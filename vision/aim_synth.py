@@ -650,7 +650,8 @@ class AimScene:
             for poly in arms:
                 shadow = np.column_stack([poly[:, :2] + poly[:, 2:3] * self._sun, np.zeros(len(poly))])
                 cv2.fillPoly(mask, [np.round(self.camera.project(shadow)).astype(np.int32)], 255)
-            x, y, w, h = _grown(cv2.boundingRect(mask), 5, img.shape)  # the blur spreads a shadow 4 px
+            bx, by, bw, bh = cv2.boundingRect(mask)
+            x, y, w, h = _grown((bx, by, bw, bh), 5, img.shape)  # the blur spreads a shadow 4 px
             soft = cv2.blur(mask[y:y + h, x:x + w], (9, 9)).astype(np.float32) * (self._shadow / 255.0)
             img[y:y + h, x:x + w] = (img[y:y + h, x:x + w] * (1 - soft[..., None])).astype(np.uint8)
         open_s = spec.exposure / spec.fps

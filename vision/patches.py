@@ -23,6 +23,9 @@ MIN_SCORE = 0.7  # correlation of a quarter of the card with its armed look: it 
 MIN_SCORE_AT_REST = 0.85  # the same for a card at rest, seen in the median of still frames: as it looked when armed
 MIN_QUARTERS = 2  # quarters that must agree for the card to count as seen
 
+# a card found: its displacement (px, image axes), how many quarters agreed, the weakest correlation among them
+Displacement = tuple[np.ndarray, int, float] | None
+
 
 def gray(image: np.ndarray) -> np.ndarray:
     return to_gray(image).astype(np.float32)
@@ -61,7 +64,7 @@ class Look:
         return Look(tuple(origins), tuple(patches), search)
 
     def displacement(self, frame: np.ndarray, offset: tuple[float, float] = (0.0, 0.0),
-                     min_score: float = MIN_SCORE) -> tuple[np.ndarray, int, float] | None:
+                     min_score: float = MIN_SCORE) -> Displacement:
         """The card's displacement from its armed place (px, image axes) in ``frame``, searched
         around the place moved by ``offset`` (the frame's shift against the reference), how many
         quarters agreed and the weakest correlation among them; None when fewer than two quarters
@@ -69,13 +72,20 @@ class Look:
         h, w = frame.shape[:2]
         s = self.search
         ox, oy = int(round(offset[0])), int(round(offset[1]))
+        boxes = [(x + ox - s, y + oy - s, patch) for (x, y), patch in zip(self.origins, self.patches)]
+        boxes = [(x0, y0, patch) for x0, y0, patch in boxes
+                 if x0 >= 0 and y0 >= 0 and x0 + patch.shape[1] + 2 * s <= w and y0 + patch.shape[0] + 2 * s <= h]
+        if len(boxes) < MIN_QUARTERS:
+            return None
+        # the grey of the part of the frame every quarter is searched in, converted once
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right = max(x0 + patch.shape[1] + 2 * s for x0, _, patch in boxes)
+        bottom = max(y0 + patch.shape[0] + 2 * s for _, y0, patch in boxes)
+        searched = gray(frame[top:bottom, left:right])
         found = []
-        for (x, y), patch in zip(self.origins, self.patches):
+        for x0, y0, patch in boxes:
             ph, pw = patch.shape
-            x0, y0 = x + ox - s, y + oy - s
-            if x0 < 0 or y0 < 0 or x0 + pw + 2 * s > w or y0 + ph + 2 * s > h:
-                continue
-            area = gray(frame[y0:y0 + ph + 2 * s, x0:x0 + pw + 2 * s])
+            area = searched[y0 - top:y0 - top + ph + 2 * s, x0 - left:x0 - left + pw + 2 * s]
             score = cv2.matchTemplate(area, patch, cv2.TM_CCOEFF_NORMED)
             _, best, _, (bx, by) = cv2.minMaxLoc(score)
             if best < min_score:
@@ -98,7 +108,8 @@ class Look:
 
 def _vertex(left: float, mid: float, right: float) -> float:
     """Sub-pixel offset of a peak from three samples (a parabola's vertex), within half a pixel."""
-    den = float(left - 2 * mid + right)
+    left, mid, right = float(left), float(mid), float(right)
+    den = left - 2 * mid + right
     if abs(den) < 1e-9:
         return 0.0
-    return float(np.clip(0.5 * (left - right) / den, -0.5, 0.5))
+    return max(-0.5, min(0.5, 0.5 * (left - right) / den))

@@ -298,6 +298,9 @@ class ThrowJudge:
         self._offset_frame = -1  # the frame whose shift for reading crowns is worked out (``_offset``)
         self._frame_offset = (0.0, 0.0)
         self._frame_sure = True  # the fixed markers, the base cards or the crowns vouch for that shift
+        # this frame's card displacements found so far: the base cards are read for the frame's shift,
+        # then again to measure a crown against (``_displacement``)
+        self._displaced: dict[tuple[int, int, int, int, float], tuple[np.ndarray, patches.Displacement]] = {}
         self._star_track: list[tuple[int, list[np.ndarray]]] = []  # each frame's star-sized blob centres, when any
         self._rest_end: np.ndarray | None = None  # median of the settled frames, for the final state
         self.verdict: Verdict | None = None
@@ -491,6 +494,7 @@ class ThrowJudge:
             raise ClipError(f"frame {self._frames + self.config.reference_frames}: {frame.shape[1]}x{frame.shape[0]}, "
                             f"but the reference frames are {self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
         self._frames += 1
+        self._displaced.clear()
         m = self.motion.update(frame)
         self._recent.append((frame, self.motion.shift))
         settle_frames = max(2, round(self.config.settle_s * self.fps))
@@ -772,7 +776,7 @@ class ThrowJudge:
         for t in self.tracks.values():
             if t.base_look is None:
                 continue
-            found = t.base_look.displacement(frame, self.motion.shift)
+            found = self._displacement(t.base_look, frame, self.motion.shift)
             if found is not None and found[2] >= patches.MIN_SCORE_AT_REST:
                 off.append(np.asarray(found[0], np.float64) - registered)
         offset = self.motion.shift
@@ -788,6 +792,18 @@ class ThrowJudge:
         self._offset_frame, self._frame_offset, self._frame_sure = self._frames, offset, sure
         return offset
 
+    def _displacement(self, look: patches.Look, image: np.ndarray, offset: tuple[float, float],
+                      min_score: float = patches.MIN_SCORE) -> patches.Displacement:
+        """``look.displacement``, found once per image of this frame: it depends on the offset only
+        through the whole pixels it searches around."""
+        key = (id(look), id(image), int(round(offset[0])), int(round(offset[1])), min_score)
+        cached = self._displaced.get(key)
+        if cached is not None and cached[0] is image:
+            return cached[1]
+        found = look.displacement(image, offset, min_score)
+        self._displaced[key] = (image, found)
+        return found
+
     def _crowns_agree(self, frame: np.ndarray, registered: np.ndarray) -> np.ndarray | None:
         """How far off the registration is by the crown cards' looks, when three or more of them (and
         most of those found) agree to a touch's worth: standees do not move together, a frame's
@@ -797,7 +813,7 @@ class ThrowJudge:
         for t in self.tracks.values():
             if t.crown_look is None:
                 continue
-            at = t.crown_look.displacement(frame, (float(registered[0]), float(registered[1])))
+            at = self._displacement(t.crown_look, frame, (float(registered[0]), float(registered[1])))
             if at is not None:
                 found.append(np.asarray(at[0], np.float64) - registered)
         if len(found) < 3:
@@ -908,10 +924,10 @@ class ThrowJudge:
         displacement in image px; None if unseen."""
         if t.crown_look is None:
             return None
-        crown = t.crown_look.displacement(frame, offset, min_score)
+        crown = self._displacement(t.crown_look, frame, offset, min_score)
         if crown is None:
             return None
-        base = t.base_look.displacement(frame, offset) if t.base_look is not None else None
+        base = self._displacement(t.base_look, frame, offset) if t.base_look is not None else None
         if base is not None and float(np.linalg.norm(base[0] - np.asarray(offset))) > (
                 self.config.moved_cm * self.calibration.px_per_cm):
             # the base card lies on the table and moves with the registered frame (within a few
