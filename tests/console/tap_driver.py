@@ -234,7 +234,9 @@ class Godfather:
             self.wait_change(before)
             return
         if step is Step.THROWS and session.pending is None and session.bots.throw_plan(prompt) is not None:
-            self.wait_change(before)  # the session is about to put up the camera's verdict
+            # the session is about to put up the camera's verdict: a throw filmed and judged, which a loaded
+            # machine takes a while over
+            self.wait_change(before, timeout=60.0)
             return
         self.settle()
         if self.where() != before:
