@@ -195,18 +195,25 @@ def _describe(marker_id: int) -> str:
 
 
 def _clockwise_problem(centres: dict[int, np.ndarray], homography: np.ndarray) -> str | None:
-    """Seats must go clockwise seen from above, starting at seat 0 (table-conventions.md)."""
+    """Seats must go clockwise seen from above, starting at seat 0 (table-conventions.md).
+
+    Going round the seats found in the order of their numbers, each step turns clockwise about the
+    play area's centre by some angle in [0, 2 pi): in order they go round once, and out of order
+    twice or more. A step may be wider than half a turn when the seats between are unread (a far
+    side of the table in a dim room), so the single steps alone do not tell."""
     if len(centres) < 3:
         return None
     order = sorted(centres)
     pts = cv2.perspectiveTransform(np.array([[centres[s] for s in order]], np.float32), homography)[0]
     ang = np.arctan2(pts[:, 1] - 0.5, pts[:, 0] - 0.5)
-    for a, b, sa, sb in zip(ang, np.roll(ang, -1), order, np.roll(order, -1)):
-        step = (b - a + math.pi) % (2 * math.pi) - math.pi
-        if step >= 0:  # clockwise in the (x right, y up) play-area frame means the angle decreases
-            return (f"seats out of order: seat {sb}'s standee is not clockwise after seat {sa}'s "
-                    f"(check crown markers {markers.crown_id(sa)} and {markers.crown_id(sb)})")
-    return None
+    # clockwise in the (x right, y up) play-area frame means the angle decreases
+    steps = (ang - np.roll(ang, -1)) % (2 * math.pi)
+    if round(float(steps.sum()) / (2 * math.pi)) == 1:
+        return None
+    worst = int(np.argmax(steps))
+    sa, sb = order[worst], order[(worst + 1) % len(order)]
+    return (f"seats out of order: seat {sb}'s standee is not clockwise after seat {sa}'s "
+            f"(check crown markers {markers.crown_id(sa)} and {markers.crown_id(sb)})")
 
 
 def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
@@ -297,7 +304,12 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         order = _clockwise_problem(standing, homography)
         if order:
             problems.append(order)
-    if px_per_cm == 0.0:  # during a game without every corner marker: the crowns give the scale
+    corner_sides = [found[c].side_px for c in markers.CORNER_IDS if c in found]
+    if px_per_cm == 0.0 and corner_sides:
+        # during a game without every corner marker: those found give the table plane's scale (the
+        # crown cards stand a standee's height nearer the camera and look larger)
+        px_per_cm = float(np.mean(corner_sides)) / markers.CORNER_SIZE_CM
+    if px_per_cm == 0.0:  # no corner marker at all: the crowns give the scale
         sides = [found[markers.crown_id(s)].side_px for s in seat_markers if markers.crown_id(s) in found]
         if not sides:
             problems.append("no corner marker and no crown marker found: nothing gives the table's scale")

@@ -126,6 +126,33 @@ def test_seats_must_go_clockwise():
     assert problem and "seats out of order" in problem
 
 
+def test_seats_go_clockwise_past_the_unread_ones():
+    """Three seats of seven read (0, 5 and 6): from seat 0 to seat 5 is more than half a turn
+    clockwise, and still in order; seats 5 and 6 changed over are not."""
+    square = np.eye(3)
+    around = {s: np.array([0.5 + 0.4 * np.cos(-np.pi / 2 - 2 * np.pi * s / 7),
+                           0.5 + 0.4 * np.sin(-np.pi / 2 - 2 * np.pi * s / 7)]) for s in (0, 5, 6)}
+    assert calibration._clockwise_problem(around, square) is None
+    around[5], around[6] = around[6], around[5]
+    problem = calibration._clockwise_problem(around, square)
+    assert problem and "seats out of order" in problem
+
+
+def test_in_game_without_every_corner_the_corners_found_give_the_scale(scene):
+    """A corner card unread during a game: the table's scale comes from the corner cards found,
+    which lie on the table, not from the crown cards, which stand a standee's height nearer the
+    camera and look larger."""
+    frame, found = scene
+    cal = calibrate([_cover(frame, found[2])], SPEC.seats, setup=False)
+    assert sorted(cal.corners) == [0, 1, 3]
+    sides = [markers.Detection(c, q).side_px for c, q in cal.corners.items()]
+    assert cal.px_per_cm == pytest.approx(np.mean(sides) / markers.CORNER_SIZE_CM)
+    crowns = [markers.Detection(markers.crown_id(s), m.crown).side_px for s, m in cal.seats.items() if m.crown is not None]
+    assert cal.px_per_cm < np.median(crowns) / markers.CROWN_SIZE_CM
+    whole = calibrate([frame], SPEC.seats, setup=False)
+    assert cal.px_per_cm == pytest.approx(whole.px_per_cm, rel=0.08)
+
+
 def test_in_game_a_marker_of_a_seat_the_table_lacks_is_left_out(scene):
     """A card with the crown marker of a seat the table does not have (a stray card, or a marker
     misread in a dim, noisy frame): setting up, a fault to fix; during a game, left out."""
