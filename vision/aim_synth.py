@@ -675,6 +675,8 @@ class AimScene:
             x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
             x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
             x, y, w, h = _grown((int(x0), int(y0), int(x1 - x0), int(y1 - y0)), 0, img.shape)
+            if w == 0 or h == 0:  # out of the picture all through the exposure
+                continue
             total = np.zeros((h, w, img.shape[2]), np.float32)
             for shape in shapes:
                 layer = img[y:y + h, x:x + w].copy()

@@ -578,3 +578,13 @@ def test_the_camera_s_gain_is_read_where_the_frame_did_not_change():
     later[:, :400] = 220.0  # 62 % of the frame under sleeves
     assert abs(aim_cells.gain(first, later) - 1.2) < 0.03
     assert abs(aim_cells.gain(first, first * 0.7) - 0.7) < 0.02
+
+
+def test_a_weapon_moving_out_of_the_picture_is_rendered_as_not_there():
+    """A weapon raised far beyond the camera's view smears across no pixel: the frame is drawn without it."""
+    spec = aim_synth.random_spec(8_000_001, fps=30, seats=4)
+    gone = dataclasses.replace(spec.weapons[0], foot=(0.0, -900.0), behaviour="in_time")
+    spec = dataclasses.replace(spec, weapons=(gone, *spec.weapons[1:]), exposure=1.0)
+    scene = aim_synth.AimScene(spec)
+    frames = [scene.render(i) for i in range(scene.frame_count)]
+    assert all(f.shape == (aim_synth.HEIGHT, aim_synth.WIDTH, 3) for f in frames)
