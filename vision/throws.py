@@ -795,14 +795,12 @@ class ThrowJudge:
     def _displacement(self, look: patches.Look, image: np.ndarray, offset: tuple[float, float],
                       min_score: float = patches.MIN_SCORE) -> patches.Displacement:
         """``look.displacement``, found once per image of this frame: it depends on the offset only
-        through the whole pixels it searches around."""
+        through the whole pixels it searches around. The image is kept with what was found in it, so
+        no other image can take its ``id`` while the frame lasts."""
         key = (id(look), id(image), int(round(offset[0])), int(round(offset[1])), min_score)
-        cached = self._displaced.get(key)
-        if cached is not None and cached[0] is image:
-            return cached[1]
-        found = look.displacement(image, offset, min_score)
-        self._displaced[key] = (image, found)
-        return found
+        if key not in self._displaced:
+            self._displaced[key] = (image, look.displacement(image, offset, min_score))
+        return self._displaced[key][1]
 
     def _crowns_agree(self, frame: np.ndarray, registered: np.ndarray) -> np.ndarray | None:
         """How far off the registration is by the crown cards' looks, when three or more of them (and

@@ -147,6 +147,16 @@ ADVANCED = st.one_of(
 CARDS = st.sampled_from([(True, True), (True, False), (False, True)])  # powers, objects
 
 
+def keeps_the_invariants_with_cards(game, seed, cards):
+    ruleset, players = game
+    powers, objects = cards
+    record, played = random_game(seed, ruleset, players, powers=powers, objects=objects, style=Style(use_card=0.6))
+    replayed = replay_checked(record)
+    assert result(replayed) == result(played)
+    assert result(replay(loads(record.dumps()))) == result(played)
+    assert played.finished
+
+
 @settings(max_examples=50, deadline=None)  # five hundred in the slow run, below
 @given(game=ADVANCED, seed=st.integers(0, 2**32 - 1), cards=CARDS)
 def test_random_games_with_powers_and_objects_keep_the_invariants(game, seed, cards):
@@ -158,16 +168,6 @@ def test_random_games_with_powers_and_objects_keep_the_invariants(game, seed, ca
 @given(game=ADVANCED, seed=st.integers(0, 2**32 - 1), cards=CARDS)
 def test_five_hundred_random_games_with_powers_and_objects_keep_the_invariants(game, seed, cards):
     keeps_the_invariants_with_cards(game, seed, cards)
-
-
-def keeps_the_invariants_with_cards(game, seed, cards):
-    ruleset, players = game
-    powers, objects = cards
-    record, played = random_game(seed, ruleset, players, powers=powers, objects=objects, style=Style(use_card=0.6))
-    replayed = replay_checked(record)
-    assert result(replayed) == result(played)
-    assert result(replay(loads(record.dumps()))) == result(played)
-    assert played.finished
 
 
 def test_the_generator_uses_every_card():
