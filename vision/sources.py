@@ -583,10 +583,17 @@ def open_clip(folder: Path) -> tuple[ClipInfo, _Frames]:
     if not folder.is_dir():
         raise ClipError(f"{folder}: not a clip folder")
     info = read_clip_info(folder)
+    return info, open_frames(folder, info.fps)
+
+
+def open_frames(folder: Path, fps: float) -> _Frames:
+    """A clip folder's frames, throw or aim clip alike: ``video.avi`` (:func:`open_video`: a Motion-JPEG
+    file checked frame by frame) or ``frames/000000.png ...``, each read with the limits above."""
+    folder = Path(folder)
     if (folder / "video.avi").exists():
-        return info, open_video(folder / "video.avi", info.fps)
+        return open_video(folder / "video.avi", fps)
     if (folder / "frames").is_dir():
-        return info, FrameFolder(folder / "frames", info.fps)
+        return FrameFolder(folder / "frames", fps)
     raise ClipError(f"{folder}: neither video.avi nor frames/ found")
 
 

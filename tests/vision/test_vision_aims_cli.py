@@ -68,6 +68,16 @@ def broken(tmp_path: Path, clip: Path, kind: str) -> Path:
         (folder / "clip.json").write_text(info)
     elif kind == "no clip.json":
         (folder / "video.avi").write_bytes(video)
+    elif kind == "a wiped block":  # zeros in the middle of a frame's picture: no picture to trust there
+        (folder / "clip.json").write_text(info)
+        middle = len(video) // 2
+        (folder / "video.avi").write_bytes(video[:middle] + bytes(400) + video[middle + 400:])
+    elif kind == "tiny frames":
+        (folder / "clip.json").write_text(info)
+        (folder / "frames").mkdir()
+        ok, png = cv2.imencode(".png", np.full((10, 12, 3), 128, np.uint8))
+        for i in range(120):
+            (folder / "frames" / f"{i:06d}.png").write_bytes(png.tobytes())
     elif kind == "a truncated frame":  # OpenCV's own warning on it must not reach stderr beside the error line
         (folder / "clip.json").write_text(info)
         (folder / "frames").mkdir()
@@ -79,7 +89,8 @@ def broken(tmp_path: Path, clip: Path, kind: str) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["truncated", "absurd", "wrong types", "nested", "huge", "not a video",
-                                  "no frames", "no clip.json", "a truncated frame"])
+                                  "no frames", "no clip.json", "a truncated frame", "a wiped block",
+                                  "tiny frames"])
 def test_a_broken_clip_exits_2_with_one_line(tmp_path, clip, kind):
     done = run("aims", str(broken(tmp_path, clip, kind)), "--json")
     assert done.returncode == 2, (done.stdout, done.stderr)
