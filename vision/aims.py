@@ -120,6 +120,8 @@ class AimConfig:
     line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
     line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)
     pause_seen_fraction: float = 0.25  # a weapon seen less than this, never at rest: its brief stillness is a guess
+    lost_moving_s: float = 0.5  # a weapon never at rest, last seen turning one way onto a line and then not seen
+    # again for this long to the end of the watch, was lost from view as it came to rest: that line is its likeliest aim
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
@@ -499,7 +501,7 @@ class AimReader:
         seen = len(sights)
         near = [s for s in sights if abs(s.t - deadline) <= cfg.seen_near_deadline_s]
 
-        def result(run: Rest, late: bool, why: str, sure: bool) -> SeatAim:
+        def result(run: Rest, late: bool, why: str, sure: bool, held: bool = True) -> SeatAim:
             reasons = [why]
             other = self._other_target(run, seat)
             if run.margin_deg < cfg.min_margin_deg or other is not None:
@@ -511,11 +513,11 @@ class AimReader:
             if partly:
                 reasons.append(f"its marker partly covered in {partly} of the frames at rest, seen at the pose read "
                                "before (within a hand's tremor)")
-            if self._glimpsed(run, sights):
+            if held and self._glimpsed(run, sights):
                 sure = False
                 reasons.append("seen at that pose only in glimpses, each between stretches out of view: it may "
                                "have been moving while not seen")
-            if self._brief(run, sights):
+            if held and self._brief(run, sights):
                 sure = False
                 reasons.append(f"held that pose only {run.end - run.seen_from:.2f} s before moving on or the end of "
                                "the watch: a swing slowing at its end as much as an aim")
@@ -589,6 +591,10 @@ class AimReader:
                     return result(run, True, "came to rest after the deadline; at the deadline the table showed "
                                   "where its marker then rests: pointed late", True)
                 if self._hidden_there_at_deadline(seat, run):
+                    if self._seen_settling(run, sights):
+                        return result(run, True, "first seen at rest after the deadline, where something covered "
+                                      "its marker's place at the deadline, but seen settling onto that pose just "
+                                      "before, after the deadline: most likely it pointed late", False)
                     return result(run, False, "first seen at rest after the deadline, where something covered its "
                                   "marker's place at the deadline: it may have rested there under it", False)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
@@ -603,6 +609,13 @@ class AimReader:
                                f"{max(self._last_t - deadline, 0.0):.2f} s after the deadline", seen=seen)
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
         pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
+        lost = self._lost_moving(sights, -math.inf if pause is None else pause.end)
+        if lost is not None:  # not at rest while seen: the line it was turning onto, for the Godfather
+            late = lost.start >= deadline
+            return result(lost, late, f"last seen turning onto that line {lost.start:+.2f} s after the \"3\", then "
+                          "out of view to the end of the watch: lost from view as it came to rest"
+                          + (" (after the deadline)" if late else "") + ("; it paused on seat "
+                          f"{pause.target} before" if pause is not None else ""), False, held=False)
         if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
             late = pause.start > deadline
             why = f"held still on a target only briefly while seen ({seen} sightings)"
@@ -631,6 +644,29 @@ class AimReader:
                 or self._table_under_marker(seat, first):
             return held[0]
         return first
+
+    def _lost_moving(self, sights: list[Sight], since: float) -> Rest | None:
+        """The line a weapon never at rest was last read on, when from ``since`` on (the end of a pause it moved on
+        from) it was seen turning one way only, by more than twice the rest tolerance, and then not seen again for
+        ``lost_moving_s`` or more to the end of the watch: an arm or another weapon came over it as it came to
+        rest, and the line it was turning onto is the one the frames support. None when it turned back on its way
+        (swung to and fro: a weapon waved about points at no one), turned no more than a hand's tremor (not seen
+        moving: where it was raised to is not known), was seen again, or its last line points at no one."""
+        cfg = self.config
+        tail = [s for s in sights if s.t >= since]
+        watched_to = min(self.end, self._last_t) if math.isfinite(self._last_t) else self.end
+        if len(tail) < 3 or watched_to - tail[-1].t < cfg.lost_moving_s:
+            return None
+        turned = np.unwrap([s.direction for s in tail])
+        turned = (turned - turned[0]) * (1.0 if turned[-1] >= turned[0] else -1.0)  # along the net turn
+        tol = math.radians(cfg.rest_angle_deg)
+        if turned[-1] <= 2 * tol or float(np.max(np.maximum.accumulate(turned) - turned)) > tol:
+            return None
+        last = tail[-1]
+        if last.target is None:
+            return None
+        return Rest(last.t, last.t, last.target, last.margin_deg, last.foot, last.direction, last.height_cm,
+                    seen_from=last.t)
 
     def _watched(self) -> float:
         """Seconds of the count watched from its "1" to the end of the watch: a clip that begins after the "1"
@@ -685,6 +721,25 @@ class AimReader:
         cy = float(np.median([s.image_centre[1] for s in at_rest]))
         half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
         return self._bare((cx - half, cy - half, cx + half, cy + half))
+
+    def _seen_settling(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the weapon was seen settling onto the pose of ``run`` after the deadline: the three or more
+        sightings just before it settled, after the deadline and without a gap longer than ``max_gap_s``, begin
+        beyond the rest tolerances of that pose and come nearer to it one after the other (within a tenth of those
+        tolerances: the reading's noise). A weapon at rest under an arm from before the deadline is at that pose
+        when it shows again; one seen coming onto it after the deadline came to rest then."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        before: list[Sight] = []
+        for s in reversed([s for s in sights if s.t < run.start]):
+            if s.t <= self.deadline or (before[-1].t if before else run.start) - s.t > cfg.max_gap_s:
+                break
+            before.append(s)
+        if len(before) < 3:
+            return False
+        away = [max(abs(_turn(s.direction, run.direction)) / tol_a, math.dist(s.foot, run.foot) / run.tol_cm)
+                for s in reversed(before)]
+        return away[0] > 1.0 and all(b <= a + 0.1 for a, b in zip(away, away[1:]))
 
     def _seen_moving(self, run: Rest, sights: list[Sight]) -> list[Sight]:
         """The sightings from shortly before the deadline until ``run`` began that show the weapon away from the

@@ -414,6 +414,29 @@ def test_a_weapon_first_seen_at_rest_after_the_deadline_where_its_place_was_cove
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
+def test_a_weapon_seen_settling_after_the_deadline_where_its_place_was_covered_asks_late():
+    """As above (an arm over its marker's place at the deadline, the seat asks), but seen just before it
+    settled, after the deadline, turning onto that pose from beyond the rest tolerances: it came to rest
+    then, and the reading handed to the Godfather is late. Seen at that pose from its first sighting, or
+    turning to and fro beside it, it may have rested there under the arm: in time."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    plain = np.full((480, 640), 150, np.uint8)
+    arm = plain.copy()
+    cv2.fillConvexPoly(arm, np.array([[70, 40], [130, 40], [130, 140], [70, 140]]), 205)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    for offsets, late in (((14.0, 10.0, 6.0, 3.0), True), ((3.0, -2.0, 2.0, -1.0), False),
+                          ((14.0, 4.0, 12.0, 3.0), False)):
+        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+        approach = [_sight((23 + k) / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(offsets)]
+        times = [t / 30 for t in range(27, 60)]
+        reader._sights[0] = approach + [_sight(t, foot, direction, plane, 0) for t in times]
+        reader._read_quads[0] = [(t, quad, 80.0) for t in times]
+        reader.first_frame, reader.deadline_frame = plain, arm
+        aim = reader.finish().seats[0]
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+
+
 def test_a_weapon_moving_the_whole_of_a_short_clip_points_at_no_one():
     """A clip may begin after the count's "1" and end before the watch does: a weapon swung about in view for
     most of the frames it has (never still) points at no one, sure, when the clip goes on 0.8 s after the
@@ -518,6 +541,31 @@ def test_a_late_pointer_s_pause_as_it_comes_into_view_is_not_its_aim():
         reader.first_frame, reader.deadline_frame = table, at_deadline
         aim = reader.finish().seats[0]
         assert (aim.target, aim.late, aim.sure) == want, aim.reason
+
+
+def test_a_weapon_lost_from_view_as_it_turns_onto_its_target_hands_that_line():
+    """A weapon held still for a moment at its first pose (its line on seat 2), then turned one way onto seat 3
+    and covered by an arm before it was seen still, never seen again: it asks, and the reading handed to the
+    Godfather is the line it was last read on (seat 3: in time when lost before the deadline, late after it),
+    not the pose it moved on from. Turned back on its way (swung to and fro) before it was lost, it is not."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    _, first = _pose(plane, 0, 2)
+
+    def turned(start: float, path: list[float]) -> list[Sight]:
+        held = [_sight(start + k / 30, foot, first, plane, 0) for k in range(5)]
+        return held + [_sight(start + (5 + k) / 30, foot, first + _turn(direction, first) * f, plane, 0)
+                       for k, f in enumerate(path)]
+
+    onto = [0.2, 0.45, 0.7, 0.9]  # the last line read 3 degrees short of seat 3's standee
+    for start, late in ((-0.6, False), (0.45, True)):
+        aim = _read(turned(start, onto), plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+        assert "lost from view" in aim.reason, aim.reason
+    aim = _read(turned(-0.6, [0.2, 0.45, 0.7, 0.9, 0.6, 0.3]), plane=plane)  # swung back towards seat 2
+    assert "lost from view" not in aim.reason and not aim.sure, aim.reason
+    aim = _read(turned(-0.6, onto) + [_sight(0.3 + k / 30, foot, first, plane, 0) for k in range(3)], plane=plane)
+    assert "lost from view" not in aim.reason, aim.reason  # seen again: not lost
 
 
 def _turn(a: float, b: float) -> float:
