@@ -38,6 +38,14 @@ touch could have gone unseen: the crown moved more than a still crown jitters ne
 after the star came, at least twice anything the seat's readings show off that line), or
 beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
 after the star passed), or a hand covers the seat at the end.
+
+A seat whose crown and base cards were both unread when armed always asks. Its place is not read,
+but the seats go clockwise round the table: when the seats beside it were read, it lies in the
+angular gap between them about the table's centre, which only its standee occupies. There a standee's
+worth of table changed at the end in one piece (cm² on the table plane, apart from where the seats
+beside it could lie fallen and from any hand) is its fall: ``knocked``; else, with less than that
+changed there, the star's way turning in flight there (it met something standing) is a touch:
+``touched``; else nothing.
 """
 
 from __future__ import annotations
@@ -76,6 +84,9 @@ WATCH_AFTER_STAR_S = 0.3  # a touched standee's swing dies down within this (a f
 STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may have touched it unseen
 STAR_LOST_S = 0.5  # the star out of sight this long after it was last seen may still fly (under a hand, say)
 STAR_RADIUS_CM = 3.0  # a 6 cm foam star
+STANDEE_WIDTH_CM = 7.5  # the widest standee
+TURN_DEG = 60.0  # the star's way turning this much in flight: it met something
+TURN_WINDOW_S = 0.07  # the star's way into and out of a sighting, over at most this long each
 JUMP_CM = 1.0  # a crown seen by a weak likeness alone this far from where it was last seen: not yet believed
 
 
@@ -994,10 +1005,17 @@ class ThrowJudge:
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
         self._rest_end = None  # the latest settled frames: their median is worked out once
         out = {}
+        unread = [t for t in self.tracks.values() if t.crown is None and t.base is None]
         for seat, t in self.tracks.items():
-            ev = self._seat_evidence(t)
-            out[seat] = (ev.outcome, ev)
-        return out
+            if t not in unread:
+                ev = self._seat_evidence(t)
+                out[seat] = (ev.outcome, ev)
+        # a seat unread when armed is judged by what changed between the seats beside it, and those
+        # seats' own outcomes say whether a standee of theirs may lie there
+        for t in unread:
+            ev = self._unread_seat(t.seat, {s: e for s, (_, e) in out.items()})
+            out[t.seat] = (ev.outcome, ev)
+        return dict(sorted(out.items()))
 
     def _seat_evidence(self, t: _SeatTrack) -> SeatEvidence:
         """One seat's outcome from its last settled frames, every measure in table coordinates."""
@@ -1011,8 +1029,7 @@ class ThrowJudge:
         if t.crown is None:
             ev.standing_when_armed = False
             if t.base is None:  # neither marker seen: the camera cannot vouch for this seat
-                ev.reason, ev.confidence = "neither its crown nor its base marker was seen when armed", 0.4
-                return ev
+                return self._unread_seat(t.seat, {})
             ev.reason = "not standing when armed (its base marker seen, its crown not)"
             changed = self._changed_near_base(t)
             ev.changed_area_cm2 = round(changed, 1)
@@ -1086,6 +1103,167 @@ class ThrowJudge:
                      f"{cfg.fallen_cm:g} cm or {cfg.turned_deg:g} degrees)")
         ev.confidence = 0.9 if ev.base_seen_at_end is not False else 0.6
         return ev
+
+    def _unread_seat(self, seat: int, others: dict[int, SeatEvidence]) -> SeatEvidence:
+        """A seat whose crown and base cards were both unread when armed (far, dim, faint, blurred):
+        the camera cannot vouch for it, and asks. Its place is not read, but the seats go clockwise
+        round the table: it lies in the angular gap between the seats before and after it, about
+        the table's centre. A standee's worth of table changed there at the end, in one piece, no
+        larger than a fallen standee, apart from where the seats beside it could lie fallen and from
+        any hand or arm, is what its fall leaves: ``knocked``, still asking. Else the star's way turning
+        in flight there (it met something standing there: that standee) is a touch: ``touched``, still
+        asking. Else nothing, asking; so too with a hand or arm over the gap at the end (the star may
+        have met the hand). ``others``: the other seats' evidence (a seat beside it seen up at the end
+        lies nowhere)."""
+        t = self.tracks[seat]
+        ev = SeatEvidence(seat, standing_when_armed=False, frames_examined=t.examined,
+                          star_nearest_cm=None if t.star_nearest_px is None
+                          else round(t.star_nearest_px / self.calibration.px_per_cm, 1))
+        ev.reason, ev.confidence = "neither its crown nor its base marker was seen when armed", 0.4
+        # only a throw seen says what changed there: a hand that reached in and left is no throw
+        gap = self._gap_of(seat, others) if self._shuriken_seen else None
+        if gap is None:
+            return ev
+        region, ppc = gap
+        if (self.motion.arm_mask() & region).any():
+            ev.reason += "; a hand or arm lies over the gap only it can occupy: the Godfather looks"
+            return ev
+        lying = self._lying_in(region, ppc)
+        if lying is None:
+            least = self.config.fallen_area_cm2 + STAR_AREA_CM2
+            changed = self._largest_change_in(region, ppc)
+            if changed >= least:
+                # a standee's worth changed there, but not in a fallen standee's shape: it may lie
+                # there, partly hidden, or another seat's standee or a hand changed it
+                ev.changed_area_cm2 = round(changed, 1)
+                ev.reason += (f"; {changed:.0f} cm² of table changed in one piece in the gap only it can occupy, "
+                              f"not the shape of a fallen standee: the Godfather looks")
+                return ev
+            turn = self._star_turned_in(region, ppc, [(seat - 1) % self.seats, (seat + 1) % self.seats])
+            if turn is None:
+                ev.reason += "; no standee's worth of table changed in the gap only it can occupy"
+                return ev
+            ev.outcome = Outcome.TOUCHED
+            ev.reason += (f"; the shuriken turned {turn:.0f} degrees in flight in the gap between the seats beside it, "
+                          f"which only its standee occupies, and no standee's worth of table changed there: "
+                          f"touched, the Godfather looks")
+            ev.confidence = 0.35
+            return ev
+        area, spread, seen_in = lying
+        ev.changed_area_cm2 = round(area, 1)
+        ev.outcome = Outcome.KNOCKED
+        ev.reason += (f"; in the gap between the seats beside it, which only its standee occupies, {area:.0f} cm² of "
+                      f"table changed in one piece {spread:.0f} cm long in {seen_in} (a fallen standee, at least "
+                      f"{self.config.fallen_area_cm2 + STAR_AREA_CM2:g} cm² with the star's): knocked, the Godfather looks")
+        ev.confidence = 0.35
+        return ev
+
+    def _gap_of(self, seat: int, others: dict[int, SeatEvidence]) -> tuple[np.ndarray, float] | None:
+        """Low-resolution mask of the table only ``seat``'s standee can occupy, and image px per table cm
+        there; None unless both seats beside it were read when armed and the seats read show which way
+        round they are numbered (three or more). The gap: between the two seats beside it in angle about
+        the table's centre, within a fallen standee's reach of their distances from it, apart from
+        where either of them could lie fallen (unless ``others``, their evidence, shows it up at the
+        end). Not the thrower's seat: its arm reaches in from there."""
+        if seat == self.thrower:
+            return None
+        marks = {s: t.base if t.base is not None else t.crown for s, t in self.tracks.items()}
+        read = {s: m.center.astype(np.float64) for s, m in marks.items() if m is not None}
+        before, after = (seat - 1) % self.seats, (seat + 1) % self.seats
+        if before not in read or after not in read or len(read) < 3:
+            return None
+        centre = self.calibration.table_centre().astype(np.float64)
+        angle = {s: math.atan2(p[1] - centre[1], p[0] - centre[0]) for s, p in read.items()}
+        way = _numbering_way([angle[s] for s in sorted(read)])
+        if way == 0:
+            return None
+        ppc = float(np.mean([self._ppc(self.tracks[s]) for s in (before, after)]))
+        scale = self.config.motion_scale
+        low = self.motion.changed_now().shape
+        ys, xs = np.mgrid[0:low[0], 0:low[1]]
+        px, py = (xs + 0.5) * scale - centre[0], (ys + 0.5) * scale - centre[1]
+        width = (way * (angle[after] - angle[before])) % (2 * math.pi)
+        into = (way * (np.arctan2(py, px) - angle[before])) % (2 * math.pi)
+        radii = [float(np.linalg.norm(read[s] - centre)) for s in (before, after)]
+        reach = FALL_REACH_CM * ppc
+        r = np.hypot(px, py)
+        region = (into > 0) & (into < width) & (r >= min(radii) - reach) & (r <= max(radii) + reach)
+        for s in (before, after):
+            if not _seen_up(others.get(s), self.config.fallen_cm):
+                region &= ~self._reach(self.tracks[s])
+        return region, ppc
+
+    def _largest_change_in(self, region: np.ndarray, ppc: float) -> float:
+        """cm² of the largest piece of change from the armed reference at the end inside ``region`` (the
+        latest frame, or the median of the settled frames)."""
+        cm2_per_pixel = (self.config.motion_scale / ppc) ** 2
+        largest = 0.0
+        for changed in (self.motion.changed_now(), self._changed_at_rest()):
+            if changed is None or not (changed & region).any():
+                continue
+            _, labels = cv2.connectedComponents((changed & region).astype(np.uint8), connectivity=8)
+            largest = max(largest, float(np.bincount(labels.ravel())[1:].max()) * cm2_per_pixel)
+        return largest
+
+    def _star_turned_in(self, region: np.ndarray, ppc: float, beside: list[int]) -> float | None:
+        """How far (degrees) the star's way turned in ``region``, when it did: a star flies straight
+        until it meets something. Seen alone (one star-sized blob) in a frame and in frames up to
+        ``TURN_WINDOW_S`` before and after it, a star's radius or more from each, its way turning by
+        ``TURN_DEG`` or more there, farther than a star's radius and a standee's width from the
+        places of the seats ``beside`` (it may have met their standees) and from the thrower's hand;
+        the largest such turn, else None."""
+        scale = self.config.motion_scale
+        window = max(1, round(TURN_WINDOW_S * self.fps))
+        lone = {f: cs[0] for f, cs in self._star_track if len(cs) == 1}
+        leg = STAR_RADIUS_CM * ppc
+        clear = (STAR_RADIUS_CM + STANDEE_WIDTH_CM) * ppc
+        places = [m.center for s in beside + [self.thrower] for m in (self.tracks[s].crown, self.tracks[s].base)
+                  if m is not None]
+        best: float | None = None
+        for f, b in lone.items():
+            x, y = int(b[0] // scale), int(b[1] // scale)
+            if not (0 <= y < region.shape[0] and 0 <= x < region.shape[1] and region[y, x]):
+                continue
+            if any(float(np.linalg.norm(b - p)) < clear for p in places):
+                continue
+            before = [lone[g] for g in range(f - window, f) if g in lone]
+            after = [lone[g] for g in range(f + window, f, -1) if g in lone]
+            if not before or not after:
+                continue
+            come, go = b - before[0], after[0] - b
+            if min(float(np.linalg.norm(come)), float(np.linalg.norm(go))) < leg:
+                continue
+            cos = float(np.dot(come, go)) / (float(np.linalg.norm(come)) * float(np.linalg.norm(go)))
+            turn = math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+            if turn >= TURN_DEG and (best is None or turn > best):
+                best = turn
+        return best
+
+    def _lying_in(self, region: np.ndarray, ppc: float) -> tuple[float, float, str] | None:
+        """The largest change from the armed reference at the end lying in ``region`` in one piece
+        (in the latest frame, or in the median of the settled frames): (cm² of table, its longest
+        extent in cm, where seen) when it is a fallen standee's (a standee's worth with a star's on
+        top, no more than the largest standee lying flat with its shadow, a standee's length at most,
+        and mostly inside the region: a change that runs on beyond it is another seat's or a hand's);
+        None otherwise."""
+        cm2_per_pixel = (self.config.motion_scale / ppc) ** 2
+        least = self.config.fallen_area_cm2 + STAR_AREA_CM2
+        best: tuple[float, float, str] | None = None
+        for seen_in, changed in (("the latest frame", self.motion.changed_now()),
+                                 ("the median of the settled frames", self._changed_at_rest())):
+            if changed is None:
+                continue
+            _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+            for i in set(np.unique(labels[region & changed]).tolist()) - {0}:
+                piece = labels == i
+                inside = piece & region
+                area = float(inside.sum()) * cm2_per_pixel
+                if not least <= area <= FALL_CHANGE_MAX_CM2 or inside.sum() < 0.6 * piece.sum():
+                    continue
+                spread = _extent(inside) * self.config.motion_scale / ppc
+                if spread <= FALL_REACH_CM + markers.CROWN_SIZE_CM and (best is None or area > best[0]):
+                    best = (area, spread, seen_in)
+        return best
 
     def _crown_unseen(self, ev: SeatEvidence, t: _SeatTrack) -> SeatEvidence:
         """Neither the crown marker nor its card's look is found at the end: fallen, covered (by the
@@ -1536,6 +1714,37 @@ def _fits_among(det: Detection, found: dict[int, Detection]) -> bool:
     if sides and not 1 / 1.6 <= det.side_px / float(np.median(sides)) <= 1.6:
         return False
     return all(float(np.linalg.norm(d.center - det.center)) > 0.5 * (d.side_px + det.side_px) for d in found.values())
+
+
+def _seen_up(ev: SeatEvidence | None, fallen_cm: float) -> bool:
+    """Whether a seat's evidence shows its standee up at the end: not knocked, and its crown marker
+    found at the end or its card's look found near its place."""
+    if ev is None or ev.outcome is Outcome.KNOCKED:
+        return False
+    return bool(ev.crown_seen_at_end) or (ev.final_card_shift_cm is not None and ev.final_card_shift_cm < fallen_cm)
+
+
+def _numbering_way(angles: list[float]) -> int:
+    """Which way the seats go round the table's centre in the image, from the angles (radians) of the
+    seats read in the order of their numbers: +1 (the angle grows), -1, or 0 when neither goes round
+    once (too few seats, or out of order)."""
+    if len(angles) < 3:
+        return 0
+    a = np.asarray(angles)
+    for way in (1, -1):
+        steps = (way * (np.roll(a, -1) - a)) % (2 * math.pi)
+        if round(float(steps.sum()) / (2 * math.pi)) == 1:
+            return way
+    return 0
+
+
+def _extent(mask: np.ndarray) -> float:
+    """The longest side of the smallest rectangle round a mask's pixels, in its pixels."""
+    pts = np.column_stack(np.nonzero(mask)[::-1]).astype(np.float32)
+    if len(pts) < 2:
+        return float(len(pts))
+    (_, _), (w, h), _ = cv2.minAreaRect(pts)
+    return float(max(w, h)) + 1.0
 
 
 def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

@@ -8,7 +8,7 @@ from vision import synth
 from vision.calibration import calibrate
 from vision.errors import ClipError
 from vision.synth import HandMove, Scenario
-from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, _numbering_way, _SeatTrack, judge_frames
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
              tilt_deg=5.0, lens_k1=0.03)
@@ -216,3 +216,62 @@ def test_a_base_card_found_off_the_registered_frame_does_not_measure_the_crown()
     assert registered and shift < 0.1
     shift, registered, _, _ = judge._card_move(t, still, (0.0, 0.0))
     assert not registered and shift < 0.1
+
+
+def _judge_with_seat_unread(spec, clip, seat):
+    """Judges ``clip`` as if ``seat``'s crown and base cards had both been unread when armed."""
+    frames = clip.frames()
+    reference = [next(frames) for _ in range(3)]
+    judge = ThrowJudge(calibrate(reference, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm(reference)
+    judge.tracks[seat] = _SeatTrack(seat, None, None, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    for f in frames:
+        if judge.feed(f):
+            break
+    return judge.finish()
+
+
+def test_a_fall_in_the_gap_only_an_unread_seat_occupies_is_knocked_and_asks():
+    spec, clip = _clip(11, Scenario.KNOCK)
+    (seat, _), = spec.hits
+    verdict = _judge_with_seat_unread(spec, clip, seat)
+    ev = verdict.seats[seat]
+    assert ev.outcome is Outcome.KNOCKED and not ev.standing_when_armed
+    assert "gap" in ev.reason and ev.changed_area_cm2 >= JudgeConfig().fallen_area_cm2
+    assert verdict.needs_godfather and verdict.as_json() == {"knocked": [seat], "touched": []}
+
+
+def test_the_star_turning_in_the_gap_only_an_unread_seat_occupies_is_a_touch_and_asks():
+    spec, clip = _clip(12, Scenario.TOUCH, rest=synth.StarRest.TABLE)
+    (seat, _), = spec.hits
+    verdict = _judge_with_seat_unread(spec, clip, seat)  # touched: its swing leaves nothing behind
+    ev = verdict.seats[seat]
+    assert ev.outcome is Outcome.TOUCHED and "turned" in ev.reason and "gap" in ev.reason
+    assert verdict.needs_godfather and verdict.as_json() == {"knocked": [], "touched": [seat]}
+
+
+@pytest.mark.parametrize("seed", [13, 14])
+def test_a_near_miss_leaves_every_seat_judged_as_unread_at_nothing(seed):
+    spec, clip = _clip(seed, Scenario.NEAR_MISS)
+    frames = clip.frames()
+    reference = [next(frames) for _ in range(3)]
+    judge = ThrowJudge(calibrate(reference, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm(reference)
+    for f in frames:
+        if judge.feed(f):
+            break
+    verdict = judge.finish()
+    assert verdict.as_json() == {"knocked": [], "touched": []} and verdict.shuriken_seen
+    for seat in range(spec.seats):
+        if seat != spec.thrower:  # its place unread: judged by the gap between the seats beside it
+            ev = judge._unread_seat(seat, {s: e for s, e in verdict.seats.items() if s != seat})
+            assert ev.outcome is Outcome.NOTHING and "gap" in ev.reason, (seat, ev.reason)
+
+
+def test_the_way_seats_go_round():
+    assert _numbering_way([-2.0, -0.5, 1.0, 2.5]) == 1
+    assert _numbering_way([2.5, 1.0, -0.5, -2.0]) == -1
+    assert _numbering_way([0.0, 2.0, 1.0, 3.0]) == 0  # out of order
+    assert _numbering_way([0.0, 1.0]) == 0  # too few to tell
