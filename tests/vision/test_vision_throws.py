@@ -8,7 +8,7 @@ from vision import synth
 from vision.calibration import calibrate
 from vision.errors import ClipError
 from vision.synth import HandMove, Scenario
-from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, _numbering_way, _SeatTrack, judge_frames
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, _inside_ring, _numbering_way, _SeatTrack, judge_frames
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
              tilt_deg=5.0, lens_k1=0.03)
@@ -266,7 +266,7 @@ def test_a_near_miss_leaves_every_seat_judged_as_unread_at_nothing(seed):
     assert verdict.as_json() == {"knocked": [], "touched": []} and verdict.shuriken_seen
     for seat in range(spec.seats):
         if seat != spec.thrower:  # its place unread: judged by the gap between the seats beside it
-            ev = judge._unread_seat(seat, {s: e for s, e in verdict.seats.items() if s != seat})
+            ev = judge._unread_seat(seat, {s: e for s, e in verdict.seats.items() if s != seat}, {seat})
             assert ev.outcome is Outcome.NOTHING and "gap" in ev.reason, (seat, ev.reason)
 
 
@@ -275,3 +275,66 @@ def test_the_way_seats_go_round():
     assert _numbering_way([2.5, 1.0, -0.5, -2.0]) == -1
     assert _numbering_way([0.0, 2.0, 1.0, 3.0]) == 0  # out of order
     assert _numbering_way([0.0, 1.0]) == 0  # too few to tell
+
+
+def _judged(spec, clip):
+    frames = clip.frames()
+    reference = [next(frames) for _ in range(3)]
+    judge = ThrowJudge(calibrate(reference, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm(reference)
+    for f in frames:
+        if judge.feed(f):
+            break
+    return judge, judge.finish()
+
+
+def _as_run_unread(judge, verdict, run):
+    """Each seat of ``run`` judged as if the seats of ``run`` had all been unread when armed."""
+    others = {s: e for s, e in verdict.seats.items() if s not in run}
+    return {s: judge._unread_seat(s, others, set(run)) for s in run}
+
+
+# (seed, scenario, two seats side by side judged as unread, the outcome expected of the one the star met)
+RUN_CASES = [(11, Scenario.KNOCK, [3, 4], {4: Outcome.KNOCKED}), (12, Scenario.KNOCK, [7, 0], {7: Outcome.KNOCKED}),
+             (11, Scenario.TOUCH, [3, 4], {4: Outcome.TOUCHED})]
+
+
+@pytest.mark.parametrize("seed, scenario, run, expected", RUN_CASES)
+def test_a_change_at_one_of_two_unread_seats_side_by_side_is_that_seats_and_asks(seed, scenario, run, expected):
+    spec, clip = _clip(seed, scenario)
+    judge, verdict = _judged(spec, clip)
+    judged = _as_run_unread(judge, verdict, run)
+    for seat, ev in judged.items():
+        assert ev.outcome is expected.get(seat, Outcome.NOTHING), (seat, ev.reason)
+        assert ev.confidence < JudgeConfig().ask_godfather_below and "unread beside seat" in ev.reason
+
+
+def test_a_centre_outside_the_ring_of_markers_read_says_nothing_of_the_seats_order():
+    ring = [np.array([np.cos(a), np.sin(a)]) * 100 for a in np.linspace(0, 2 * np.pi, 7)[:-1]]
+    assert _inside_ring(np.zeros(2), ring)
+    assert not _inside_ring(np.array([0.0, 100.0]), ring[:3])  # a centre among the markers of one side
+    assert not _inside_ring(np.zeros(2), ring[:2])
+
+
+def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
+    spec = synth.random_spec(12, scenario=Scenario.MISS, hand=HandMove.NONE, shake_px=0.0, drift_px=0.0, **CLEAN)
+    still = synth.still_scene(spec)
+    judge = ThrowJudge(calibrate([still] * 3, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm([still] * 3)
+    hand = judge.tracks[spec.thrower].base.center.astype(np.float64)
+    ppc = judge.calibration.px_per_cm
+    towards = judge.calibration.table_centre() - hand
+    towards = towards / np.linalg.norm(towards)
+    across = np.array([-towards[1], towards[0]])
+    turn_at = hand + towards * 14 * ppc
+    region = np.ones(judge.motion.changed_now().shape, bool)
+    window = max(1, round(0.07 * spec.fps))
+    for start, out, turns in ((hand + towards * 4 * ppc, across, False), (turn_at - across * 10 * ppc, towards, True)):
+        # the way in from ``start`` to the turn, then out at right angles to it
+        way_in = [start + (turn_at - start) * k / window for k in range(window)]
+        way_out = [turn_at + out * 5 * ppc * k for k in range(1, window + 1)]
+        judge._star_track = [(f, [p]) for f, p in enumerate(way_in + [turn_at] + way_out)]
+        found = judge._star_turns_in(region, ppc, [])
+        assert bool(found) is turns and all(abs(t - 90) < 1 for t, _ in found)
