@@ -1044,17 +1044,17 @@ class ThrowJudge:
     def _final_states(self) -> dict[int, tuple[Outcome, SeatEvidence]]:
         self._rest_end = None  # the latest settled frames: their median is worked out once
         out = {}
-        unread = [t for t in self.tracks.values() if t.crown is None and t.base is None]
+        blind = {s for s, t in self.tracks.items() if t.crown is None and t.base is None}
         for seat, t in self.tracks.items():
-            if t not in unread:
+            if seat not in blind:
                 ev = self._seat_evidence(t)
                 out[seat] = (ev.outcome, ev)
         # a seat unread when armed is judged by what changed between the seats beside it, and those
         # seats' own outcomes say whether a standee of theirs may lie there
-        blind = {t.seat for t in unread}
-        for t in unread:
-            ev = self._unread_seat(t.seat, {s: e for s, (_, e) in out.items()}, blind)
-            out[t.seat] = (ev.outcome, ev)
+        read = {s: e for s, (_, e) in out.items()}
+        for seat in sorted(blind):
+            ev = self._unread_seat(seat, read, blind)
+            out[seat] = (ev.outcome, ev)
         return dict(sorted(out.items()))
 
     def _seat_evidence(self, t: _SeatTrack) -> SeatEvidence:
