@@ -325,7 +325,8 @@ class MotionDetector:
     def _blobs(self, moving: np.ndarray, from_reference: np.ndarray) -> list[Blob]:
         if not moving.any():
             return []
-        arm = self._arm_mask(from_reference)
+        # the frame's arm mask, kept for ``arm_mask`` (``update`` measured ``from_reference`` as ``_diff_now``)
+        arm = self.arm_mask() if from_reference is self._diff_now else self._arm_mask(from_reference)
         grown = cv2.dilate(moving, np.ones((3, 3), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(grown, connectivity=8)
         s = self.scale

@@ -113,3 +113,22 @@ def _vertex(left: float, mid: float, right: float) -> float:
     if abs(den) < 1e-9:
         return 0.0
     return max(-0.5, min(0.5, 0.5 * (left - right) / den))
+
+
+def masked_shift(template: np.ndarray, mask: np.ndarray, area: np.ndarray) -> tuple[float, float, float] | None:
+    """Where the pixels of ``template`` under ``mask`` lie in ``area`` (grey, larger than the template by
+    the search range each way): their displacement from the middle of ``area`` (px, sub-pixel) and the
+    normalised correlation there; None when too few masked pixels, or too plain ones, to locate. A card
+    partly covered by something that stays (the star lying on it) is followed by the part left in view."""
+    m = mask.astype(np.float32)
+    if m.shape != template.shape or float(m.sum()) < 0.1 * m.size or float(template[mask > 0].std()) < 3.0:
+        return None
+    score = cv2.matchTemplate(area, template, cv2.TM_CCOEFF_NORMED, mask=m)
+    score = np.nan_to_num(score, nan=-1.0, posinf=-1.0, neginf=-1.0)
+    _, best, _, (bx, by) = cv2.minMaxLoc(score)
+    dx, dy = float(bx), float(by)
+    if 0 < bx < score.shape[1] - 1:
+        dx += _vertex(score[by, bx - 1], score[by, bx], score[by, bx + 1])
+    if 0 < by < score.shape[0] - 1:
+        dy += _vertex(score[by - 1, bx], score[by, bx], score[by + 1, bx])
+    return dx - (score.shape[1] - 1) / 2, dy - (score.shape[0] - 1) / 2, float(best)

@@ -37,7 +37,11 @@ touch could have gone unseen: the crown moved more than a still crown jitters ne
 ``touched``, still asking, when those readings show a light touch's swing: along one line, there and back,
 after the star came, at least twice anything the seat's readings show off that line), or
 beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
-after the star passed), or a hand covers the seat at the end.
+after the star passed), or a hand covers the seat at the end. An up crown whose marker is not decoded
+at the end, the star near it (lying on it), is followed back through the frames since the star came by
+the part of its card and margin left in view, as it looks at the end: swung a touch's worth along one
+line and back past its place, the standee rocked: ``touched``, asking (a star dropped onto a crown that
+did not move leaves that part still).
 
 A seat whose crown and base cards were both unread when armed always asks. Its place is not read,
 but the seats go clockwise round the table: when the seats beside it were read, it lies in the
@@ -91,6 +95,7 @@ STAR_RADIUS_CM = 3.0  # a 6 cm foam star
 STANDEE_WIDTH_CM = 7.5  # the widest standee
 TURN_DEG = 60.0  # the star's way turning this much in flight: it met something
 TURN_WINDOW_S = 0.07  # the star's way into and out of a sighting, over at most this long each
+COVERED_HALF = 0.85  # half the side (in crown marker sides) of the patch followed when the star covers the crown
 JUMP_CM = 1.0  # a crown seen by a weak likeness alone this far from where it was last seen: not yet believed
 
 
@@ -157,6 +162,7 @@ class SeatEvidence:
     crown_card_changed: float | None = None  # share of the crown card's place that differs at the end
     changed_area_cm2: float | None = None  # changed table area along the standee's fall line at the end
     arm_over_seat: bool = False  # a hand or arm covered the seat at the end
+    covered_swing_cm: float | None = None  # the crown covered at the end: how far the part of its card in view swung
     reason: str = "nothing moved there"
 
     def as_json(self) -> dict:
@@ -267,6 +273,13 @@ class _SeatTrack:
     passed_unseen_at: int = -1  # frame the star came back into sight after that stretch
     readings: list[tuple[int, float, float]] = field(default_factory=list)  # per frame seen: (frame, x, y) displacement, cm
     star_came: int | None = None  # frame the star first came within ``STAR_NEAR_CM`` of the crown
+    armed_patch: np.ndarray | None = None  # grey patch of the crown card and its margin at rest when armed
+    armed_noise: float = 0.0  # grey noise there (from the reference frames)
+    kept_boxes: tuple[np.ndarray, int, np.ndarray | None, int] | None = None  # what is kept of a frame: the
+    # crown's and the base card's centres (image px) and half the sides of the squares around them
+    kept: list[tuple[int, np.ndarray, np.ndarray | None, tuple[float, float]]] = field(default_factory=list)
+    # since something star-sized first moved, frames no hand or arm covered its card in: (frame, the image around the
+    # crown's patch, around the base card, the frame's shift)
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -289,6 +302,7 @@ class _SeatTrack:
         self.watch_until = -1
         self.readings.clear()
         self.star_came = None
+        self.kept.clear()
 
 
 def _armed_crown(t: _SeatTrack) -> Detection:
@@ -414,6 +428,11 @@ class ThrowJudge:
             track.crown_look = Look.of(still, crown.center, 0.6 * side, search=max(6, int(0.8 * side)))
             if base is not None:
                 track.base_look = Look.of(still, base.center, 0.6 * base.side_px, search=8)
+            track.armed_patch, track.armed_noise = _armed_patch(still, frames, crown)
+            half, search = _covered_half(crown)
+            track.kept_boxes = (crown.center.astype(np.float64), half + search,
+                                None if base is None else base.center.astype(np.float64),
+                                0 if base is None else _base_half(base) + BASE_SEARCH_PX)
             self.tracks[seat] = track
         self._frames = 0
         self._offset_frame = -1
@@ -570,6 +589,8 @@ class ThrowJudge:
             self._star_lost()
         for t in self.tracks.values():
             t.star_far_now = bool(candidates)
+        if self._star_track:
+            self._keep_around_crowns(frame)
         for a, b in self._legs:
             self._passed(a, b)
         for blob in candidates:
@@ -614,6 +635,33 @@ class ThrowJudge:
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
             return self._conclude("the table did not settle", unsettled=True)
         return None
+
+    def _keep_around_crowns(self, frame: np.ndarray) -> None:
+        """Keeps, from the first frame something star-sized moves on, the image around each standing crown
+        (but the thrower's) and its base card, unless a hand or arm covers its card: a crown the star comes
+        to rest on is followed afterwards by the part of its card left in view at the end
+        (``_covered_readings``). The latest throw's length."""
+        size = (frame.shape[1], frame.shape[0])
+        shift = (float(self.motion.shift[0]), float(self.motion.shift[1]))
+        at = np.array([round(shift[0]), round(shift[1])], np.float64)
+        arm = self.motion.arm_mask()
+        arm_in_view = bool(arm.any())
+        for t in self.tracks.values():
+            if t.kept_boxes is None or t.seat == self.thrower:
+                continue
+            if len(t.kept) > self.config.max_throw_s * self.fps:
+                del t.kept[0]
+            if arm_in_view and t.card_mask is not None and bool((arm & t.card_mask).any()):
+                continue  # a hand over the card moves no standee, and its part in view is not the card's
+            crown_at, crown_half, base_at, base_half = t.kept_boxes
+            box = _patch_box(crown_at + at, crown_half, size)
+            if box is None:
+                continue
+            base = None
+            if base_at is not None:
+                bbox = _patch_box(base_at + at, base_half, size)
+                base = None if bbox is None else frame[bbox[1]:bbox[3], bbox[0]:bbox[2]].copy()
+            t.kept.append((self._frames, frame[box[1]:box[3], box[0]:box[2]].copy(), base, shift))
 
     def _away_from_armed(self, t: _SeatTrack, from_reference: np.ndarray) -> bool:
         """Whether a quarter of the crown card's worth of its watch box differs from the armed
@@ -1760,7 +1808,18 @@ class ThrowJudge:
         # (tilted away, or under the star), or under a hand while the star flew close
         unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0,
                      t.star_lost_under_arm)
-        if final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
+        covered = self._covered_swing(t) if star_near and ev.crown_seen_at_end is not True else None
+        if covered is not None:
+            # the crown marker not decoded at the end (the star lying on it): the part of its card left
+            # in view swung and came back past its place, as a rocking standee's does
+            ev.outcome = Outcome.TOUCHED
+            ev.covered_swing_cm = round(covered[0], 3)
+            ev.reason = (f"crown marker not decoded at the end (covered), but the part of its card left in view "
+                         f"swung {covered[0]:.2f} cm along one line in two frames and {covered[2]:.2f} cm back the "
+                         f"other way after the shuriken came (at most {covered[1]:.2f} cm off that line): rocked, "
+                         f"touched: unsure")
+            ev.confidence = 0.55
+        elif final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
             ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
             ev.confidence = 0.5
         elif star_near and max(moved, final) >= 0.5 * cfg.moved_cm:
@@ -1854,6 +1913,80 @@ class ThrowJudge:
             best = max(best or 0.0, max(abs(a1), abs(a2)))
         return None if best is None else (best, off_line)
 
+    def _covered_readings(self, t: _SeatTrack) -> list[tuple[int, float, float]]:
+        """Per frame kept since the star was seen (``_keep_around_crowns``): where the crown was against
+        where it stands at the end (cm on the crown's plane), by the part of its card and margin that
+        looks at the end as when armed: what the star lying on it leaves in view. Each frame is measured
+        against its base card found the same way (else its registered shift). Empty when that part is
+        too small or too plain to follow."""
+        if t.crown is None or t.armed_patch is None or not t.kept or self._rest_end is None:
+            return []
+        final = self._rest_end
+        size = (final.shape[1], final.shape[0])
+        half, search = _covered_half(t.crown)
+        box = _patch_box(t.crown.center, half, size)
+        if box is None:
+            return []
+        x0, y0, x1, y1 = box
+        template = patches.gray(final[y0:y1, x0:x1])
+        diff = template - t.armed_patch
+        diff -= float(np.median(diff))  # a change of exposure moves every grey level alike
+        left = (np.abs(diff) < max(10.0, 3.0 * t.armed_noise)).astype(np.uint8)
+        left = cv2.erode(left, np.ones((3, 3), np.uint8))
+        base_template = None
+        if t.base is not None:
+            bhalf = _base_half(t.base)
+            bbox = _patch_box(t.base.center, bhalf, size)
+            if bbox is not None:
+                base_template = patches.gray(final[bbox[1]:bbox[3], bbox[0]:bbox[2]])
+        readings = []
+        for frame_no, crop, base_crop, shift in t.kept:
+            found = patches.masked_shift(template, left, patches.gray(crop))
+            if found is None:
+                continue
+            moved = np.array(found[:2], np.float64)
+            base = None
+            if base_template is not None and base_crop is not None:
+                base = patches.masked_shift(base_template, np.ones(base_template.shape, np.uint8), patches.gray(base_crop))
+            if base is not None and base[2] >= patches.MIN_SCORE:
+                moved -= np.array(base[:2], np.float64)
+            else:
+                moved += np.array([round(shift[0]) - shift[0], round(shift[1]) - shift[1]])
+            cm = t.to_cm @ moved
+            readings.append((frame_no, float(cm[0]), float(cm[1])))
+        return readings
+
+    def _covered_swing(self, t: _SeatTrack) -> tuple[float, float, float] | None:
+        """A standee rocking under the star that came to rest on its crown: (how far the part of its card
+        left in view swung, the farthest it was seen off the swing's line, how far it swung back the
+        other way), cm; None without one. Rocking about an edge of its base moves the crown along one
+        line and back past where it comes to rest (a damped swing): two readings at most two frames
+        apart a touch's worth (``moved_cm``) the same way along the line of the farthest reading, each
+        more along it than across; later, one the other way by at least a still crown's jitter; and at
+        least twice the farthest any reading lies off that line. A star dropped onto a crown that did
+        not move leaves that part still."""
+        readings = self._covered_readings(t)
+        if not readings:
+            return None
+        jitter = 0.5 * self.config.moved_cm
+        _, px, py = max(readings, key=lambda r: math.hypot(r[1], r[2]))
+        norm = math.hypot(px, py)
+        if norm < self.config.moved_cm:
+            return None
+        ux, uy = px / norm, py / norm
+        line = [(f, x * ux + y * uy, y * ux - x * uy) for f, x, y in readings]  # frame, along, across
+        off_line = max(abs(c) for _, _, c in line)
+        best: tuple[float, float, float] | None = None
+        for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
+            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < self.config.moved_cm:
+                continue
+            if abs(c1) > 0.5 * abs(a1) or abs(c2) > 0.5 * abs(a2) or max(abs(a1), abs(a2)) < 2 * off_line:
+                continue
+            back = [abs(a) for _, a, c in line[i + 2:] if a * a1 < 0 and abs(a) >= jitter and abs(c) <= abs(a)]
+            if back and (best is None or max(abs(a1), abs(a2)) > best[0]):
+                best = (max(abs(a1), abs(a2)), off_line, max(back))
+        return best
+
     def _conclude(self, reason: str, *, unsettled: bool = False, unsure: bool = False,
                   final: dict[int, tuple[Outcome, SeatEvidence]] | None = None) -> Verdict:
         final = final or self._final_states()
@@ -1899,6 +2032,44 @@ def _table_scale(base: Detection | None, crown: Detection | None, base_per_crown
     if crown is None:
         return 0.0
     return math.sqrt(max(crown.area_px, 1.0)) / markers.CROWN_SIZE_CM * base_per_crown
+
+
+def _patch_box(centre: np.ndarray, half: int, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) of the square of ``half`` px each way around ``centre`` (whole pixels), None
+    where it leaves the image (``size``: width, height)."""
+    cx, cy = int(round(float(centre[0]))), int(round(float(centre[1])))
+    box = (cx - half, cy - half, cx + half, cy + half)
+    return box if box[0] >= 0 and box[1] >= 0 and box[2] <= size[0] and box[3] <= size[1] else None
+
+
+def _covered_half(crown: Detection) -> tuple[int, int]:
+    """Half the side of the patch around a crown followed while the star covers it (its card and a
+    margin), and how far it is searched each way (half a marker's side: a swing's reach), px."""
+    side = crown.side_px
+    return max(6, int(round(COVERED_HALF * side))), max(3, int(0.5 * side))
+
+
+BASE_SEARCH_PX = 4  # the base card lies on the table: searched this far each way around its place
+
+
+def _base_half(base: Detection) -> int:
+    """Half the side of the patch of a base card followed to register a kept frame, px."""
+    return max(4, int(round(0.6 * base.side_px)))
+
+
+def _armed_patch(still: np.ndarray, frames: list[np.ndarray], crown: Detection) -> tuple[np.ndarray | None, float]:
+    """The grey patch around the crown at rest when armed, and the grey noise there (the median absolute
+    difference of two reference frames, as a standard deviation)."""
+    half, _ = _covered_half(crown)
+    box = _patch_box(crown.center, half, (still.shape[1], still.shape[0]))
+    if box is None:
+        return None, 0.0
+    x0, y0, x1, y1 = box
+    patch = patches.gray(still[y0:y1, x0:x1])
+    if len(frames) < 2:
+        return patch, 0.0
+    diff = np.abs(patches.gray(frames[0][y0:y1, x0:x1]) - patches.gray(frames[-1][y0:y1, x0:x1]))
+    return patch, float(np.median(diff)) / 0.6745
 
 
 def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]]) -> np.ndarray | None:

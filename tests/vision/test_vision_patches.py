@@ -2,7 +2,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import markers
+from vision import markers, patches
 from vision.patches import MIN_SCORE_AT_REST, Look
 
 
@@ -59,3 +59,25 @@ def test_at_rest_a_weak_likeness_is_not_the_card():
     cv2.ellipse(picture, (124, 96), (9, 12), 0, 0, 360, 60, -1)
     cv2.rectangle(picture, (112, 104), (136, 128), 60, -1)
     assert look.displacement(picture, min_score=MIN_SCORE_AT_REST) is None
+
+
+def test_a_card_partly_covered_by_something_that_stays_is_followed_by_its_part_in_view():
+    rng = np.random.default_rng(3)
+    card = cv2.resize(rng.integers(0, 2, (8, 8)).astype(np.float32) * 200 + 30, (64, 64), interpolation=cv2.INTER_NEAREST)
+    card = cv2.GaussianBlur(card, (0, 0), 1.0)
+    covered = card.copy()
+    cv2.circle(covered, (30, 34), 20, 128.0, -1)  # the star lying on it, still
+    left = (np.abs(covered - card) < 1.0).astype(np.uint8)
+    search = 8
+    for dx, dy in ((0.0, 0.0), (2.4, -1.3), (-3.6, 0.7)):
+        shifted = cv2.warpAffine(card, np.float32([[1, 0, dx], [0, 1, dy]]), (64, 64), borderMode=cv2.BORDER_REFLECT)
+        cv2.circle(shifted, (30, 34), 20, 128.0, -1)  # the star stays where it lies, the card moves under it
+        area = cv2.copyMakeBorder(shifted, search, search, search, search, cv2.BORDER_REFLECT)
+        found = patches.masked_shift(covered[8:56, 8:56], left[8:56, 8:56], area[8:56 + 2 * search, 8:56 + 2 * search])
+        assert found is not None
+        # the star's pixels are left out: the part in view is found where the card went, not where the star
+        # is; where the card slid under the star the match is pulled back towards where it stood: a swing
+        # reads smaller (two thirds of it at least), never larger
+        for moved, shift in ((found[0], dx), (found[1], dy)):
+            assert abs(moved) <= abs(shift) + 0.1 and (abs(shift) < 0.1 or (moved * shift > 0 and abs(moved) >= 0.66 * abs(shift)))
+    assert patches.masked_shift(covered[8:56, 8:56], np.zeros((48, 48), np.uint8), area[8:56 + 2 * search, 8:56 + 2 * search]) is None

@@ -1,3 +1,4 @@
+import dataclasses
 import json
 
 import cv2
@@ -338,3 +339,31 @@ def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
         judge._star_track = [(f, [p]) for f, p in enumerate(way_in + [turn_at] + way_out)]
         found = judge._star_turns_in(region, ppc, [])
         assert bool(found) is turns and all(abs(t - 90) < 1 for t, _ in found)
+
+
+def _rest_on_crown_clip(still):
+    """A star that comes to rest on the crown of the standee it met, hiding it from then on (a dim, blurred
+    room, the crown marker never decoded while it swings); ``still``: the standee does not move at all."""
+    spec = synth.condition_set(14, "rest:crown", seed=77)[13]
+    if still:
+        spec = dataclasses.replace(spec, touch_min_deg=0.0, touch_max_deg=0.0)
+    return spec, synth.render_clip(spec)
+
+
+def test_a_standee_rocking_under_the_star_at_rest_on_its_crown_is_touched_and_asks():
+    spec, clip = _rest_on_crown_clip(still=False)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    ev = verdict.seats[seat]
+    assert ev.outcome is Outcome.TOUCHED and ev.crown_seen_at_end is not True
+    assert ev.covered_swing_cm is not None and ev.covered_swing_cm >= JudgeConfig().moved_cm
+    assert verdict.needs_godfather and verdict.knocked == []
+
+
+def test_a_star_dropped_onto_a_crown_that_did_not_move_is_nothing():
+    spec, clip = _rest_on_crown_clip(still=True)
+    verdict = _judge(spec, clip)
+    (seat, _), = spec.hits
+    ev = verdict.seats[seat]
+    assert ev.outcome is Outcome.NOTHING and ev.covered_swing_cm is None
+    assert verdict.knocked == [] and verdict.touched == []
