@@ -96,6 +96,7 @@ STANDEE_WIDTH_CM = 7.5  # the widest standee
 TURN_DEG = 60.0  # the star's way turning this much in flight: it met something
 TURN_WINDOW_S = 0.07  # the star's way into and out of a sighting, over at most this long each
 COVERED_HALF = 0.85  # half the side (in crown marker sides) of the patch followed when the star covers the crown
+BASE_SEARCH_PX = 4  # a base card lies on the table: followed this far each way around its place
 JUMP_CM = 1.0  # a crown seen by a weak likeness alone this far from where it was last seen: not yet believed
 
 
@@ -275,11 +276,12 @@ class _SeatTrack:
     star_came: int | None = None  # frame the star first came within ``STAR_NEAR_CM`` of the crown
     armed_patch: np.ndarray | None = None  # grey patch of the crown card and its margin at rest when armed
     armed_noise: float = 0.0  # grey noise there (from the reference frames)
-    kept_boxes: tuple[np.ndarray, int, np.ndarray | None, int] | None = None  # what is kept of a frame: the
-    # crown's and the base card's centres (image px) and half the sides of the squares around them
+    # what is kept of a frame: the crown's and the base card's centres (image px) and half the sides of
+    # the squares around them
+    kept_boxes: tuple[np.ndarray, int, np.ndarray | None, int] | None = None
+    # since something star-sized first moved, frames no hand or arm covered its card in: (frame, the image
+    # around the crown's patch, around the base card, the frame's shift)
     kept: list[tuple[int, np.ndarray, np.ndarray | None, tuple[float, float]]] = field(default_factory=list)
-    # since something star-sized first moved, frames no hand or arm covered its card in: (frame, the image around the
-    # crown's patch, around the base card, the frame's shift)
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -2047,9 +2049,6 @@ def _covered_half(crown: Detection) -> tuple[int, int]:
     margin), and how far it is searched each way (half a marker's side: a swing's reach), px."""
     side = crown.side_px
     return max(6, int(round(COVERED_HALF * side))), max(3, int(0.5 * side))
-
-
-BASE_SEARCH_PX = 4  # the base card lies on the table: searched this far each way around its place
 
 
 def _base_half(base: Detection) -> int:
