@@ -30,7 +30,13 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    its marker rests (an arm over it: it may have rested there unseen). A rest seen only in glimpses (never in view for
    ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
-   held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch ended).
+   held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch, or the clip, ended).
+   A weapon on its target at the deadline whose rest is found only after it asks; the reading handed over is in
+   time when its readings from before the deadline on lie about that rest pose as its readings at rest do (a
+   small marker's reading scatters, the weapon was still), late when they lie off to one side (still settling).
+   A marker partly covered still counts as seen at the pose last read (``_still_there``) only when that pose was
+   held: one read while the weapon turned or moved beyond the rest tolerances since the reading before was passed
+   through, and the weapon is not still there.
    A rest first seen just after the deadline, the weapon out of view before it, is unsure too; the reading
    handed over is in time when at the deadline its place showed its marker or was covered. A late pointer's
    first rest may be a pause as the hand brings it into view: when it came after the deadline (seen moving onto
@@ -474,6 +480,8 @@ class AimReader:
         if last is None:
             return
         tol_a, tol_f = math.radians(self.config.rest_angle_deg), self.config.rest_move_cm * 2
+        if self._read_moving(sights, last):
+            return  # that pose was passed through, not held: what shows of it later is no sign of a weapon still
         near = [s for s in sights if seen_t - 0.5 <= s.t <= seen_t and not s.still
                 and abs(_turn(s.direction, last.direction)) <= tol_a and math.dist(s.foot, last.foot) <= tol_f][-5:]
         foot = np.median(np.array([s.foot for s in near]), axis=0)
@@ -485,6 +493,17 @@ class AimReader:
                             margin, side, still=True))
         centre, _, _ = self._last_box[seat]
         self._last_box[seat] = (centre, side, t)
+
+    def _read_moving(self, sights: list[Sight], last: Sight) -> bool:
+        """Whether ``last`` was read while the weapon moved: the reading before it, no more than ``max_gap_s``
+        earlier, shows it turned or moved beyond the rest tolerances since. A hand turning a weapon that fast
+        does not stop it at the pose read mid-turn: it comes to rest further on, or swings on."""
+        cfg = self.config
+        prev = next((s for s in reversed(sights) if s.t < last.t and not s.still), None)
+        if prev is None or last.t - prev.t > cfg.max_gap_s:
+            return False
+        return abs(_turn(last.direction, prev.direction)) > math.radians(cfg.rest_angle_deg) \
+            or math.dist(last.foot, prev.foot) > cfg.rest_move_cm * 2
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
@@ -574,6 +593,11 @@ class AimReader:
                      and math.dist(s.foot, run.foot) <= tol_f]
             moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
+                if self._still_before(run, sights):
+                    return result(run, False, "on its target at the deadline, but seen still only after it: its "
+                                  "readings from before the deadline on lie about the pose it then rests at as "
+                                  "its readings at rest do (the marker's reading scattered, the weapon still)",
+                                  False)
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             before_rest = [s for s in sights if s.t < run.start]
             if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \
@@ -654,8 +678,7 @@ class AimReader:
         moving: where it was raised to is not known), was seen again, or its last line points at no one."""
         cfg = self.config
         tail = [s for s in sights if s.t >= since]
-        watched_to = min(self.end, self._last_t) if math.isfinite(self._last_t) else self.end
-        if len(tail) < 3 or watched_to - tail[-1].t < cfg.lost_moving_s:
+        if len(tail) < 3 or self._watched_to() - tail[-1].t < cfg.lost_moving_s:
             return None
         turned = np.unwrap([s.direction for s in tail])
         turned = (turned - turned[0]) * (1.0 if turned[-1] >= turned[0] else -1.0)  # along the net turn
@@ -740,6 +763,43 @@ class AimReader:
         away = [max(abs(_turn(s.direction, run.direction)) / tol_a, math.dist(s.foot, run.foot) / run.tol_cm)
                 for s in reversed(before)]
         return away[0] > 1.0 and all(b <= a + 0.1 for a, b in zip(away, away[1:]))
+
+    def _still_before(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the weapon was already at the pose of ``run`` before the deadline, its rest found later only
+        because its readings scatter more than the rest tolerances allow from one to the next (a small or dim
+        marker: the error of its corners turns and moves the line it gives). The readings just before the rest,
+        without a gap longer than ``max_gap_s`` between them or onto the rest, from ``deadline_margin_s`` or
+        more before the deadline on, are each within the rest tolerances of its pose, and their mean differs
+        from the mean of its readings at rest by no more than a hand's tremor (``still_tremor_deg``,
+        ``still_reach_cells`` of a cell) beyond two standard errors of that scatter, in direction and in the
+        ground point along and across the ray from the camera's nadir: a weapon still settling comes from one
+        side, and its readings' mean lies off that side; a still one's scatter about the same pose."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        read = [s for s in sights if not s.still]
+        at_rest = [s for s in read if run.start <= s.t <= run.end]
+        tail: list[Sight] = []
+        for s in reversed([s for s in read if s.t < run.start]):
+            if (tail[-1].t if tail else run.start) - s.t > cfg.max_gap_s \
+                    or abs(_turn(s.direction, run.direction)) > tol_a or math.dist(s.foot, run.foot) > run.tol_cm:
+                break
+            tail.append(s)
+        if len(tail) < 3 or len(at_rest) < 3 or tail[-1].t > self.deadline - cfg.deadline_margin_s:
+            return False
+        radial = np.asarray(run.foot, np.float64) - self.plane.nadir
+        u = radial / max(float(np.linalg.norm(radial)), 1e-9)
+        axes = np.column_stack([u, [-u[1], u[0]]])
+
+        def readings(part: list[Sight]) -> np.ndarray:
+            turns = np.degrees([_turn(s.direction, run.direction) for s in part])
+            feet = (np.array([s.foot for s in part]) - np.asarray(run.foot)) @ axes
+            return np.column_stack([turns, feet])
+
+        before, held = readings(tail), readings(at_rest)
+        cell_cm = markers.WEAPON_SIZE_CM / 6  # its 4 x 4 cells and black border: 6 cells a side
+        tremor = np.array([cfg.still_tremor_deg, cfg.still_reach_cells * cell_cm, cfg.still_reach_cells * cell_cm])
+        error = 2.0 * held.std(axis=0, ddof=1) * math.sqrt(1.0 / len(before) + 1.0 / len(held))
+        return bool(np.all(np.abs(before.mean(axis=0) - held.mean(axis=0)) <= tremor + error))
 
     def _seen_moving(self, run: Rest, sights: list[Sight]) -> list[Sight]:
         """The sightings from shortly before the deadline until ``run`` began that show the weapon away from the
@@ -868,9 +928,13 @@ class AimReader:
         cfg = self.config
         if run.end - run.seen_from >= cfg.sure_rest_s:
             return False
-        if run.end >= self.end - cfg.glimpse_gap_s:
+        if run.end >= self._watched_to() - cfg.glimpse_gap_s:  # still when the watch (or the clip) ended
             return True
         return any(run.end < s.t <= run.end + cfg.max_gap_s for s in sights)
+
+    def _watched_to(self) -> float:
+        """The end of what was watched: the end of the watch, or of the clip if sooner."""
+        return min(self.end, self._last_t) if math.isfinite(self._last_t) else self.end
 
     def _kept(self, run: Rest, sights: list[Sight]) -> bool:
         """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)

@@ -321,6 +321,24 @@ def test_a_marker_that_stopped_showing_at_its_last_pose_is_not_still_there_when_
         assert any(s.still for s in sights) == still_after, [(s.t, s.still) for s in sights]
 
 
+def test_a_pose_read_while_the_weapon_turned_is_not_what_a_partly_covered_marker_is_still_at():
+    """Read at a pose it had turned 20 degrees onto since the frame before, the weapon was moving: a hand turning
+    it that fast does not stop it there. What shows of a marker at that pose in the next frames (its lower half
+    covered) is no sighting of it still; read at the same pose twice, it is."""
+    quad = np.array([[300.0, 200.0], [324.0, 204.0], [320.0, 228.0], [296.0, 224.0]])
+    covered = _with_marker(31, quad, seed=5)
+    cv2.fillConvexPoly(covered, np.array([[290, 216], [335, 216], [335, 240], [290, 240]]), 150)  # its lower half
+    for turn, still_after in ((20.0, False), (0.0, True)):
+        reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[1])
+        frames = [_with_marker(31, aim_partial.turned(quad, turn), seed=3), _with_marker(31, quad, seed=4),
+                  covered, covered]
+        for k, frame in enumerate(frames):
+            reader.feed(frame, at=1.5 + k / 30)
+        sights = reader._sights[1]
+        assert len([s for s in sights if not s.still]) == 2, [(s.t, s.still) for s in sights]
+        assert any(s.still for s in sights) == still_after, [(s.t, s.still) for s in sights]
+
+
 def test_a_still_weapons_ground_point_wanders_along_the_ray_from_the_camera_not_across_it():
     """The marker's size, read a little off frame to frame, moves a still weapon's ground point along the
     ray from the camera's nadir: that is one rest; the same wander across the ray is a weapon moving."""
@@ -435,6 +453,41 @@ def test_a_weapon_seen_settling_after_the_deadline_where_its_place_was_covered_a
         reader.first_frame, reader.deadline_frame = plain, arm
         aim = reader.finish().seats[0]
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+
+
+def test_a_still_weapon_read_with_scatter_before_the_deadline_asks_in_time():
+    """A small marker's readings scatter: the weapon, brought onto its pose 0.2 s before the deadline and held
+    still, reads up to 5 degrees either side of it, more than the rest tolerances allow from one reading to the
+    next, and its rest is found only after the deadline. On its target at the deadline, the seat asks; its
+    readings before the rest lie about the rest pose as those at rest do, so the reading handed over is in time.
+    A weapon still settling there, its readings all on one side of the pose it then rests at, is handed late."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    moving = [_sight(t / 30, foot, direction + math.radians(40 - 4 * t), plane, 0) for t in range(0, 8)]
+    for pre, rest, late in (([0, 2, -2, 1, -1, 5, 5, -4, -4, 0], [1, -1, 0, 2, -2], False),
+                            ([5, 6, 5, 4, 5, 4, 6, 4, 4, 5], [-1, 3, -1, -2, -1], True)):
+        before = [_sight((9 + k) / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(pre)]
+        held = [_sight((19 + k) / 30, foot, direction + math.radians(rest[k % len(rest)]), plane, 0)
+                for k in range(30)]
+        aim = _read(moving + before + held, plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+        assert aim.rest_at_s is not None and aim.rest_at_s > 0.58, aim.rest_at_s
+
+
+def test_a_weapon_slowing_at_the_end_of_its_swing_when_a_short_clip_ends_asks():
+    """A clip may end before the watch does: seen swung about, then holding a pose for 0.33 s up to the clip's last
+    frames, a weapon may as well swing on. It asks, as when the watch ends there; held 0.6 s, it is late and sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    for held_from, sure in ((30, False), (22, True)):  # 1.0 s or 0.73 s after the "3"; the clip ends at 1.33 s
+        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+        blank = np.full((480, 640), 120, np.uint8)
+        for _ in range(101):
+            reader.feed(blank)
+        swing = [_sight(t / 30, foot, direction - 0.6 + 0.4 * math.sin(t / 5), plane, 0) for t in range(-21, held_from)]
+        reader._sights[0] = swing + [_sight(t / 30, foot, direction, plane, 0) for t in range(held_from, 41)]
+        aim = reader.finish().seats[0]
+        assert (aim.target, aim.late, aim.sure) == (3, True, sure), aim.reason
 
 
 def test_a_weapon_moving_the_whole_of_a_short_clip_points_at_no_one():
