@@ -480,7 +480,7 @@ class AimReader:
         if last is None:
             return
         tol_a, tol_f = math.radians(self.config.rest_angle_deg), self.config.rest_move_cm * 2
-        if self._read_moving(sights, last):
+        if self._read_moving(sights, last, tol_a, tol_f):
             return  # that pose was passed through, not held: what shows of it later is no sign of a weapon still
         near = [s for s in sights if seen_t - 0.5 <= s.t <= seen_t and not s.still
                 and abs(_turn(s.direction, last.direction)) <= tol_a and math.dist(s.foot, last.foot) <= tol_f][-5:]
@@ -494,16 +494,15 @@ class AimReader:
         centre, _, _ = self._last_box[seat]
         self._last_box[seat] = (centre, side, t)
 
-    def _read_moving(self, sights: list[Sight], last: Sight) -> bool:
+    def _read_moving(self, sights: list[Sight], last: Sight, tol_a: float, tol_f: float) -> bool:
         """Whether ``last`` was read while the weapon moved: the reading before it, no more than ``max_gap_s``
-        earlier, shows it turned or moved beyond the rest tolerances since. A hand turning a weapon that fast
-        does not stop it at the pose read mid-turn: it comes to rest further on, or swings on."""
-        cfg = self.config
+        earlier, shows it turned more than ``tol_a`` (radians) or moved more than ``tol_f`` (cm, the rest
+        tolerances) since. A hand turning a weapon that fast does not stop it at the pose read mid-turn: it
+        comes to rest further on, or swings on."""
         prev = next((s for s in reversed(sights) if s.t < last.t and not s.still), None)
-        if prev is None or last.t - prev.t > cfg.max_gap_s:
+        if prev is None or last.t - prev.t > self.config.max_gap_s:
             return False
-        return abs(_turn(last.direction, prev.direction)) > math.radians(cfg.rest_angle_deg) \
-            or math.dist(last.foot, prev.foot) > cfg.rest_move_cm * 2
+        return abs(_turn(last.direction, prev.direction)) > tol_a or math.dist(last.foot, prev.foot) > tol_f
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
