@@ -39,8 +39,16 @@ try:  # a Ctrl-C while Python loads the modules is one line too
     import os
     from collections.abc import Callable
     from pathlib import Path
+    from typing import TYPE_CHECKING, Any
 except KeyboardInterrupt:
     raise SystemExit(_stopped()) from None
+
+if TYPE_CHECKING:
+    from .console.relay import ConsoleSource
+    from .table.config import TableConfig
+    from .table.referee import Referee
+    from .table.runner import ConsoleFactory, Setup
+    from .table.session import Session
 
 DELEGATED = {
     # subcommand: (module whose main(argv, prog) runs it, what it does)
@@ -165,14 +173,14 @@ def _play(args: argparse.Namespace) -> int:
     return _run_game(setup, record_path, log_path, fast=args.fast, notices=tuple(notices))
 
 
-def _new_tokens(config) -> dict:
+def _new_tokens(config: TableConfig) -> dict[str, Any]:
     from .console.tokens import Tokens
 
     teams = ["purple", "yellow", "red"] if str(config.ruleset) == "yakuzas" else [n for n, _ in config.players]
     return Tokens.new(teams).to_json()
 
 
-def _console_factory(setup, log_path: Path, config=None):
+def _console_factory(setup: Setup, log_path: Path, config: TableConfig | None = None) -> ConsoleFactory | None:
     """The console for a game's setup (``None`` when the bots answer everything).
 
     Its tokens are kept beside the game log (``LOG.console``, for this user only), with where it is
@@ -209,7 +217,7 @@ def _console_factory(setup, log_path: Path, config=None):
     def saved(got: int) -> None:
         console_tokens.save(where, tokens, host=host, port=port or got)
 
-    def console(session):
+    def console(session: Session) -> tuple[ConsoleSource, Callable[[], None]]:
         if notice is not None:
             session.say(notice)
         return serve(session, tokens, host=host, port=port, say=_say, saved=saved)
@@ -233,7 +241,7 @@ def _say_how_it_goes_on(path: Path, *, console: bool) -> None:
     _say(f"The unfinished simulated game in {path} goes on as it was started: {how}.")
 
 
-def _header(setup) -> None:
+def _header(setup: Setup) -> None:
     """What the game is: the rule set, the seating clockwise (with the gangs), the seed."""
     from .seats import seat_label
 
@@ -247,7 +255,7 @@ def _header(setup) -> None:
         _say(f"The Godfather in round 1: {config.players[0][0]}.")
 
 
-def _run_game(setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = (), command: str = "play") -> int:
+def _run_game(setup: Setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = (), command: str = "play") -> int:
     """Play the game of ``setup`` to its end; ``command`` (``play``, ``demo``) names the command in its errors."""
     from .errors import CashNGunsError, ctrl_c_in
     from .table.gamelog import LogError
@@ -316,7 +324,7 @@ def _interrupted(log_path: Path) -> int:
     return _stopped("Stopped before the first move: there is no game to go on with.")
 
 
-def _finish(referee, record_path: Path, log_path: Path) -> int:
+def _finish(referee: Referee, record_path: Path, log_path: Path) -> int:
     from .table.runner import write_record
 
     try:
@@ -353,7 +361,7 @@ def _resume(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
 
-def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config=None,
+def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, config: TableConfig | None = None,
            on_going: Callable[[], None] | None = None) -> int:
     """Bring the game of ``log_path`` back and play it to the end; a log that cannot be brought back raises.
 
@@ -364,7 +372,7 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
     from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
-    setups: list = []
+    setups: list[Setup] = []
     finished: list[int] = []  # the record is written as soon as the game is over (before the final hold)
 
     def record_path() -> Path:
@@ -446,7 +454,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def command(name: str, text: str, **kwargs) -> argparse.ArgumentParser:
+    def command(name: str, text: str, **kwargs: Any) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=text, description=text, formatter_class=HelpFormatter, **kwargs)
 
     p = command("replay", "replay a game record: its story, or its result with --json")
@@ -509,7 +517,8 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                             format="%(levelname)s %(name)s: %(message)s")
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except KeyboardInterrupt:  # Ctrl-C outside a game (a game says how to go on by itself)
         return _stopped()
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly

@@ -71,7 +71,7 @@ def fetch_pip_wheel(dest: Path) -> Path:
     if not links:
         raise SystemExit(f"[bootstrap] no pip wheel listed at {page}")
     href, filename, _ = max(links, key=lambda link: tuple(int(x) for x in link[2].split(".")))
-    target = dest / filename
+    target: Path = dest / str(filename)
     say(f"fetching {filename}")
     with urllib.request.urlopen(urllib.parse.urljoin(page, href), timeout=300) as reply:
         target.write_bytes(reply.read())

@@ -46,6 +46,7 @@ try:  # a Ctrl-C while Python loads the modules is one line too
     import subprocess
     import threading
     import time
+    from collections.abc import Callable
     from pathlib import Path
     from typing import TYPE_CHECKING
 
@@ -231,7 +232,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge")
         raise
 
 
-def number(low: float, high: float, *, whole: bool = False):
+def number(low: float, high: float, *, whole: bool = False) -> Callable[[str], float]:
     """An ``argparse`` type for a finite number from ``low`` to ``high`` (a whole one with ``whole``)."""
 
     def parse(text: str) -> float:

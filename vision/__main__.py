@@ -63,6 +63,7 @@ try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
     import argparse
     import json
     import logging
+    from collections.abc import Callable
     from pathlib import Path
 
     import cv2
@@ -71,7 +72,7 @@ try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
     from vision.calibration import Calibration, calibrate
     from vision.errors import CalibrationError, ClipError, VisionError
     from vision.progress import progress
-    from vision.sources import CameraSettings, FrameFolder, PiCamera, UvcCamera, open_video, opencv_warnings
+    from vision.sources import CameraSettings, FrameFolder, FrameStream, PiCamera, UvcCamera, open_video, opencv_warnings
     from vision.throws import judge_clip
 except KeyboardInterrupt:
     raise SystemExit(stopped()) from None
@@ -91,7 +92,7 @@ def camera_settings(args: argparse.Namespace) -> CameraSettings | None:
     return CameraSettings().adjusted(exposure_ms=args.exposure_ms, gain=args.gain)
 
 
-def _open_source(args: argparse.Namespace):
+def _open_source(args: argparse.Namespace) -> FrameStream:
     settings = camera_settings(args)
     if args.camera is not None:
         return UvcCamera(args.camera, settings=settings or CameraSettings())
@@ -219,7 +220,7 @@ def camera_device(text: str) -> int | str:
     return device
 
 
-def _whole(low: int, high: int | None = None):
+def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
     """An ``argparse`` type for a whole number from ``low`` (to ``high``)."""
 
     def parse(text: str) -> int:
@@ -241,7 +242,7 @@ COUNT = _whole(1, 100_000)
 SEED = _whole(0)
 
 
-def _setting(key: str):
+def _setting(key: str) -> Callable[[str], float]:
     """An ``argparse`` type for the camera setting ``key`` (``exposure_ms``, ``gain``), checked as
     the table's ``[camera]`` section checks it."""
 
@@ -330,7 +331,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m vision") -> int:
         logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                             format="%(levelname)s %(name)s: %(message)s")
         opencv_warnings(shown=args.verbose)
-        return args.run(args)
+        code: int = args.run(args)
+        return code
     except VisionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE

@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from vision import synth
-from vision.calibration import CalibrationError
+from vision.errors import CalibrationError
 from vision.throws import JudgeConfig, judge_frames
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 T = TypeVar("T")
 
 
-def progress(items: Iterable[T], total: int, label: str, stream=None) -> Iterator[T]:
+def progress(items: Iterable[T], total: int, label: str, stream: TextIO | None = None) -> Iterator[T]:
     """Yields ``items`` while showing ``label n/total`` and the elapsed time (only on a terminal)."""
     stream = stream or sys.stderr
     show = stream.isatty()

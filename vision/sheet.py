@@ -93,7 +93,7 @@ class _Page:
         self.x += w + GAP_CM
         self.row_h = max(self.row_h, h + LABEL_CM)
 
-    def _dashed_rect(self, x0: int, y0: int, x1: int, y1: int, colour: tuple, dash: int) -> None:
+    def _dashed_rect(self, x0: int, y0: int, x1: int, y1: int, colour: tuple[int, int, int], dash: int) -> None:
         for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
             length = int(np.hypot(b[0] - a[0], b[1] - a[1]))
             for start in range(0, length, 2 * dash):

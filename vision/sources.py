@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import cv2
 import numpy as np
@@ -49,8 +49,8 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
-class _Frames:
-    """Shared plumbing: iteration and ``with`` support over ``read``."""
+class FrameStream:
+    """A source of frames read one at a time: iteration and ``with`` support over ``read``."""
 
     fps: float
 
@@ -64,10 +64,10 @@ class _Frames:
         while (frame := self.read()) is not None:
             yield frame
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -129,7 +129,7 @@ class CameraSettings:
         return f"exposure {self.exposure_ms:g} ms, gain {self.gain:g}"
 
 
-class UvcCamera(_Frames):
+class UvcCamera(FrameStream):
     """A UVC webcam through V4L2, asking for MJPG so 640x480 runs at full frame rate over USB 2."""
 
     def __init__(self, device: int | str = 0, settings: CameraSettings = CameraSettings(),
@@ -171,7 +171,7 @@ class UvcCamera(_Frames):
         self.cap.release()
 
 
-class PiCamera(_Frames):
+class PiCamera(FrameStream):
     """A Raspberry Pi camera through Picamera2 (installed with the system's python3-picamera2)."""
 
     def __init__(self, settings: CameraSettings = CameraSettings(), camera_factory: Callable[[], Any] | None = None) -> None:
@@ -235,7 +235,8 @@ def _picamera2() -> Callable[[], Any]:
                 " reinstall with the Pi's constraints, pip install -c hardware/pi-constraints.txt -e .)"
                 if "numpy" in str(exc) else "")
         raise ClipError(f"Pi camera: picamera2 fails to import: {_one_line(exc)}{hint}") from None
-    return Picamera2
+    factory: Callable[[], Any] = Picamera2
+    return factory
 
 
 MAX_FRAME_SIDE = 4096  # pixels: a frame wider or taller than this is not a table camera's
@@ -256,7 +257,7 @@ def _check_frame(frame: np.ndarray, where: str, first: tuple[int, ...] | None) -
     return frame
 
 
-class VideoFile(_Frames):
+class VideoFile(FrameStream):
     """A video file decoded by OpenCV (FFmpeg). A file that ends before the frame count in its
     header is broken: ``read`` raises ``ClipError`` naming the frame where it broke."""
 
@@ -320,7 +321,7 @@ def _jpeg_fault(data: bytes) -> str | None:
     return None
 
 
-class MjpegAvi(_Frames):
+class MjpegAvi(FrameStream):
     """An AVI file of Motion-JPEG frames, read chunk by chunk: every frame's JPEG data is checked
     whole before it is decoded, so a truncated or damaged file raises ``ClipError`` naming the
     frame where it broke instead of ending early or giving a concealed, wrong picture."""
@@ -441,12 +442,12 @@ class MjpegAvi(_Frames):
         self._file.close()
 
 
-def open_video(path: Path, fps: float | None = None) -> _Frames:
+def open_video(path: Path, fps: float | None = None) -> FrameStream:
     """A video file: Motion-JPEG AVI read and checked frame by frame, anything else through OpenCV."""
     return MjpegAvi(path, fps) if MjpegAvi.probe(path) else VideoFile(path, fps)
 
 
-class FrameFolder(_Frames):
+class FrameFolder(FrameStream):
     """Numbered images in a folder (000000.png, 000001.png, ...), read in name order."""
 
     def __init__(self, folder: Path, fps: float) -> None:
@@ -482,10 +483,10 @@ class FrameFolder(_Frames):
         return frame
 
 
-class MemoryFrames(_Frames):
+class MemoryFrames(FrameStream):
     """Frames already in memory (or produced lazily by a generator), e.g. synthetic clips."""
 
-    def __init__(self, frames, fps: float) -> None:
+    def __init__(self, frames: Iterable[np.ndarray], fps: float) -> None:
         self._it = iter(frames)
         self.fps = float(fps)
 
@@ -577,7 +578,7 @@ def read_clip_info(folder: Path) -> ClipInfo:
     return ClipInfo(fps, seats, thrower)
 
 
-def open_clip(folder: Path) -> tuple[ClipInfo, _Frames]:
+def open_clip(folder: Path) -> tuple[ClipInfo, FrameStream]:
     """A clip folder: ``clip.json`` and either ``video.avi`` or ``frames/000000.png ...``."""
     folder = Path(folder)
     if not folder.is_dir():
@@ -586,7 +587,7 @@ def open_clip(folder: Path) -> tuple[ClipInfo, _Frames]:
     return info, open_frames(folder, info.fps)
 
 
-def open_frames(folder: Path, fps: float) -> _Frames:
+def open_frames(folder: Path, fps: float) -> FrameStream:
     """A clip folder's frames, throw or aim clip alike: ``video.avi`` (:func:`open_video`: a Motion-JPEG
     file checked frame by frame) or ``frames/000000.png ...``, each read with the limits above."""
     folder = Path(folder)

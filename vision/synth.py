@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -208,7 +209,7 @@ def clear_targets(seats: int, thrower: int) -> list[int]:
             and all(_segment_distance(pos[b], start, pos[s]) >= 9.0 for b in range(seats) if b not in (s, thrower))]
 
 
-def random_spec(seed: int, **overrides) -> ClipSpec:
+def random_spec(seed: int, **overrides: Any) -> ClipSpec:
     """A clip spec drawn from ``seed``; keyword arguments fix chosen fields (e.g. scenario), and
     ``second_touched=True`` makes the standee a two-standee throw meets second only touched."""
     rng = np.random.default_rng(seed)
@@ -272,7 +273,7 @@ def random_spec(seed: int, **overrides) -> ClipSpec:
     return ClipSpec(**values)
 
 
-def _condition(tag: str, rng: np.random.Generator) -> dict:
+def _condition(tag: str, rng: np.random.Generator) -> dict[str, Any]:
     """Spec fields that put a clip in the condition ``tag`` (one of ``CONDITIONS``)."""
     if tag == "scenario:multi-light":
         # a two-standee throw whose second contact is a light touch: a small swing of its crown
@@ -285,7 +286,7 @@ def _condition(tag: str, rng: np.random.Generator) -> dict:
         return {"hand": HandMove(tag.split(":", 1)[1])}
     if tag.startswith("table:"):
         return {"table_kind": tag.split(":", 1)[1]}
-    draws: dict[str, Callable[[], dict]] = {
+    draws: dict[str, Callable[[], dict[str, Any]]] = {
         "light:over": lambda: {"light": float(rng.uniform(1.2, 1.7))},
         "light:dim": lambda: {"light": float(rng.uniform(0.3, 0.6))},
         "noise:high": lambda: {"noise_sigma": float(rng.uniform(5.0, 10.0))},
@@ -300,7 +301,7 @@ def _condition(tag: str, rng: np.random.Generator) -> dict:
     return draws[tag]()
 
 
-def _combined(rng: np.random.Generator) -> dict:
+def _combined(rng: np.random.Generator) -> dict[str, Any]:
     """Every hard condition of ``COMBINED`` in one clip: a two-standee throw in a dim room whose
     exposure changes mid-clip, strongly blurred, seen from high up, the thrower's arm following the
     star in, faint print, the camera drifting; half of them shaking strongly too, and half tilted
@@ -355,10 +356,10 @@ class Camera:
         """(N,3) world points -> (N,2) ideal canvas pixels."""
         cam = (np.asarray(pts, float) - self.centre) @ self.rotation.T
         z = np.maximum(cam[:, 2], 1e-3)
-        return cam[:, :2] / z[:, None] * self.focal + self.principal
+        return np.asarray(cam[:, :2] / z[:, None] * self.focal + self.principal)
 
     def depth(self, pts: np.ndarray) -> np.ndarray:
-        return ((np.asarray(pts, float) - self.centre) @ self.rotation.T)[:, 2]
+        return np.asarray(((np.asarray(pts, float) - self.centre) @ self.rotation.T)[:, 2])
 
     def faces(self, point: np.ndarray, normal: np.ndarray) -> bool:
         return float(np.dot(self.centre - point, normal)) > 0
@@ -459,7 +460,13 @@ def _flat_cards(seats: int, ink: tuple[int, int] = (0, 235)) -> list[tuple[np.nd
 
 # ----------------------------------------------------------------------------- motion of things
 
-def _boxes_meet(a: tuple, b: tuple) -> bool:
+Box = tuple[float, float, float, float]
+"""An image box: left, top, right, bottom."""
+DrawnQuad = tuple[float, np.ndarray, np.ndarray, float, Box]
+"""A standee's part as drawn: its depth, image corners, texture, shade and box."""
+
+
+def _boxes_meet(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
@@ -470,7 +477,7 @@ class Standee:
     inward: np.ndarray  # unit vector towards the table centre (the way the picture faces)
     picture: np.ndarray
     crown: np.ndarray
-    events: list[tuple[float, str, np.ndarray, dict]] = field(default_factory=list)
+    events: list[tuple[float, str, np.ndarray, dict[str, float]]] = field(default_factory=list)
     width: float = STANDEE_W
     height: float = STANDEE_H
     card: float = CROWN_CARD
@@ -504,7 +511,7 @@ class Standee:
                 p0 + z * 1.2 - i3 * 1.3 + s3 * 3.5, p0 + z * 1.2 - i3 * 1.3 - s3 * 3.5]
 
         def move(pts: list[np.ndarray]) -> np.ndarray:
-            return (np.array(pts) - pivot) @ rot.T + pivot
+            return np.asarray((np.array(pts) - pivot) @ rot.T + pivot)
 
         return [("base", move(base)), ("body", move(body)), ("crown", move(crown))]
 
@@ -512,7 +519,7 @@ class Standee:
 def _axis_rotation(axis: np.ndarray, angle: float) -> np.ndarray:
     axis = axis / np.linalg.norm(axis)
     k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k
+    return np.asarray(np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * k @ k)
 
 
 def _fall_angle(dt: float, omega0: float) -> float:
@@ -544,11 +551,11 @@ class StarPath:
             return k[-1, 1:]
         i = int(np.searchsorted(k[:, 0], t, side="right")) - 1
         f = (t - k[i, 0]) / max(k[i + 1, 0] - k[i, 0], 1e-9)
-        return k[i, 1:] + f * (k[i + 1, 1:] - k[i, 1:])
+        return np.asarray(k[i, 1:] + f * (k[i + 1, 1:] - k[i, 1:]))
 
     def spin(self, t: float) -> float:
         moving_until = self.knots[-1, 0]
-        return self.spin_rad_s * (min(t, moving_until) - self.knots[0, 0])
+        return float(self.spin_rad_s * (min(t, moving_until) - self.knots[0, 0]))
 
 
 @dataclass
@@ -573,7 +580,7 @@ class ArmMove:
             phase = 1.0
         else:
             phase = math.cos(math.pi / 2 * min(1.0, (since - move - self.hold) / move))
-        return self.start + (self.reach - self.start) * phase
+        return np.asarray(self.start + (self.reach - self.start) * phase)
 
 
 # ----------------------------------------------------------------------------- the scene
@@ -596,8 +603,8 @@ class Scene:
                 width=spec.standee_w_cm, height=spec.standee_h_cm, card=spec.crown_card_cm))
         self._card_back = np.full((8, 8, 3), 200, np.uint8)
         self._base_top = np.full((8, 8, 3), 35, np.uint8)
-        self._layer_key: tuple | None = None
-        self._layer: tuple = ()
+        self._layer_key: tuple[float, ...] | None = None
+        self._layer: tuple[np.ndarray, list[DrawnQuad]] | None = None
         sun_dir = rng.uniform(0, 2 * math.pi)
         self._sun = np.array([math.cos(sun_dir), math.sin(sun_dir)]) * rng.uniform(0.1, 0.35)
         self._shadow_strength = float(rng.uniform(0.15, 0.4))
@@ -750,7 +757,7 @@ class Scene:
         raise RuntimeError(f"seed {spec.seed}: no clear path for scenario {spec.scenario.value}")
 
     def _plan_miss(self, rng: np.random.Generator, start: np.ndarray, positions: dict[int, np.ndarray],
-                   knots: list, v: float) -> tuple[bool, list]:
+                   knots: list[tuple[float, ...]], v: float) -> tuple[bool, list[tuple[float, ...]]]:
         spec = self.spec
         clearance = (7.5, 10.0) if spec.scenario is Scenario.NEAR_MISS else (10.0, 99.0)
         if spec.rest is StarRest.BETWEEN:  # comes to rest on the table between two standees, by their bases
@@ -788,7 +795,7 @@ class Scene:
         vignette = 1 - rng.uniform(0.0, 0.2) * r2
         gain = spec.light * (1 + spec.gradient * ramp) * vignette
         tint = rng.uniform(0.9, 1.1, 3).astype(np.float32)
-        return (gain[..., None] * tint[None, None, :]).astype(np.float32)
+        return np.asarray(gain[..., None] * tint[None, None, :], np.float32)
 
     def _lens(self) -> tuple[np.ndarray, np.ndarray]:
         return lens_maps(self.camera.focal, self.spec.lens_k1, pad=PAD)
@@ -819,11 +826,11 @@ class Scene:
         roi = img[y0:y1, x0:x1]
         roi[:] = (roi * (1 - alpha) + warped * (alpha * shade)).astype(np.uint8)
 
-    def _standee_layer(self, t: float) -> tuple[np.ndarray, list[tuple[float, np.ndarray, np.ndarray, float, tuple]]]:
+    def _standee_layer(self, t: float) -> tuple[np.ndarray, list[DrawnQuad]]:
         """The table with every standee drawn (far to near), and the drawn quads; reused while no
         standee moves."""
         key = tuple(round(st.tilt(t)[0], 4) for st in self.standees)
-        if self._layer_key == key:
+        if self._layer_key == key and self._layer is not None:
             return self._layer
         items = []
         for st in self.standees:
@@ -847,7 +854,7 @@ class Scene:
         self._layer_key, self._layer = key, (img, items)
         return self._layer
 
-    def _draw_star(self, img: np.ndarray, t: float, shadow: bool = False) -> tuple[float, tuple] | None:
+    def _draw_star(self, img: np.ndarray, t: float, shadow: bool = False) -> tuple[float, Box] | None:
         """Draws the star with motion blur over the exposure (or, ``shadow``, its shadow as 255 on a
         one-channel mask); returns its depth and image box, None before it is thrown."""
         spec = self.spec
@@ -922,7 +929,7 @@ class Scene:
                 cv2.line(img, tuple(int(v) for v in base), tuple(int(v) for v in tip), colour,
                          max(2, int(1.6 * scale)), cv2.LINE_AA)
 
-    def _redraw_over(self, img: np.ndarray, items: list, depth: float, region: tuple) -> None:
+    def _redraw_over(self, img: np.ndarray, items: list[DrawnQuad], depth: float, region: Box) -> None:
         """Redraws the standee parts nearer the camera than ``depth`` that overlap ``region``,
         growing the region with what overlaps it so redrawn parts keep their order."""
         redraw: set[int] = set()
@@ -940,7 +947,7 @@ class Scene:
             _, quad, tex, shade, _ = items[i]
             self._draw_quad(img, tex, quad, shade)
 
-    def _cast_shadows(self, img: np.ndarray, t: float, items: list) -> None:
+    def _cast_shadows(self, img: np.ndarray, t: float, items: list[DrawnQuad]) -> None:
         """Darkens the table under the star and the arms (soft shadows), then puts back the
         standees standing in them."""
         if not self.arms and self.star.at(t) is None:

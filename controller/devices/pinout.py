@@ -139,7 +139,7 @@ def table_devices(sections: dict[str, Any], *, seats: int, language: str, where:
     return build_config(data, where=f"{DEFAULT_PINOUT} + {where}", sources=(DEFAULT_PINOUT,))
 
 
-def _get(data: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...], *, where: str, default: Any = None):
+def _get(data: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...], *, where: str, default: Any = None) -> Any:
     value = data.get(section, {}).get(key, default)
     if value is None or isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
         raise ValueError(f"{where}: {section}.{key} is missing or not {getattr(kind, '__name__', kind)} ({value!r})")

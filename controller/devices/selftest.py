@@ -23,7 +23,7 @@ import math
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -181,7 +181,7 @@ def _open(args: argparse.Namespace, out: TextIO) -> TableDevices:
         return open_devices(_without_aplay(config, out), mock_pins=True)
 
 
-def _without_aplay(config, out: TextIO):
+def _without_aplay(config: DevicesConfig, out: TextIO) -> DevicesConfig:
     """On mock pins, a machine without ``aplay`` lists the sounds instead of playing them (and says so)."""
     if config.sound.output != "aplay" or shutil.which("aplay") is not None:
         return config
@@ -286,7 +286,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if ok else 1
 
 
-def _scripted_round(factory: ClockedMockFactory, pins, watch: float, devices: TableDevices) -> None:
+def _scripted_round(factory: ClockedMockFactory, pins: Sequence[int | str], watch: float, devices: TableDevices) -> None:
     """On mock pins: stand every standee, then lay each down and up again in turn."""
     seats = range(len(pins))
     moves = [(seat, True) for seat in seats] + [(seat, up) for seat in seats for up in (False, True)]

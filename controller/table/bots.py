@@ -12,6 +12,7 @@ only what a Godfather at the table would enter; the sensors and the camera say t
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..devices.timing import Timing
@@ -79,7 +80,8 @@ class AimPlan:
 class Bots:
     """All the players and the Godfather of a game, played by the computer."""
 
-    def __init__(self, referee: Referee, seed: int, temper: Temper = Temper(), *, reachable=None) -> None:
+    def __init__(self, referee: Referee, seed: int, temper: Temper = Temper(), *,
+                 reachable: Callable[[int, int], set[int]] | None = None) -> None:
         self.referee = referee
         self.seed = seed
         self.temper = temper
@@ -87,7 +89,7 @@ class Bots:
         """``reachable(thrower_seat, seats)``: the seats a throw can reach in a straight line (a table's
         geometry); the bots aim their shuriken at those when they can."""
 
-    def rng(self, *key) -> random.Random:
+    def rng(self, *key: object) -> random.Random:
         return random.Random(":".join(str(k) for k in (self.seed, *key)))
 
     def _round(self, what: str) -> Round:
@@ -244,7 +246,7 @@ class Bots:
                     (touched if rng.random() < 0.5 else knocked).append(game.players[rng.choice(near)].name)
         return ThrowPlan(thrower, target, tuple(knocked), tuple(touched))
 
-    def _physical_pile(self, number: int) -> list:
+    def _physical_pile(self, number: int) -> list[int | str]:
         """A physical bank: the pile the Godfather counts (drawn from what is left of the deck)."""
         game = self.referee.game
         used = [item for pile in game.piles for item in pile]

@@ -17,11 +17,21 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import CameraError, one_line
 from ..threads import join
 from .session import CameraAims, CameraVerdict
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.aims import AimConfig, AimReading
+    from vision.calibration import Calibration
+    from vision.table_plane import TablePlane
+    from vision.throws import Verdict
+    from .config import CameraConfig
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +48,7 @@ def _vision(call: Callable[[], T]) -> T:
         raise CameraError(f"camera: {exc}") from exc
 
 
-def verdict_of(verdict) -> CameraVerdict:
+def verdict_of(verdict: Verdict) -> CameraVerdict:
     """A ``vision.throws.Verdict`` as the session's :class:`CameraVerdict`."""
     return CameraVerdict(
         knocked=sorted(verdict.knocked),
@@ -51,7 +61,7 @@ def verdict_of(verdict) -> CameraVerdict:
     )
 
 
-def aims_of(reading, frame, *, ask_godfather_below: float = 0.0) -> CameraAims:
+def aims_of(reading: AimReading, frame: bytes, *, ask_godfather_below: float = 0.0) -> CameraAims:
     """A ``vision.aims.AimReading`` as the session's :class:`CameraAims` (``frame``: the JPEG to show);
     a seat read less sure than ``ask_godfather_below`` is unsure: the Godfather enters it."""
     doubted = {s for s, a in reading.seats.items() if a.confidence < ask_godfather_below}
@@ -104,7 +114,7 @@ class SimulatedCamera:
 
         return set(clear_targets(seats, thrower))
 
-    def judge(self, *, thrower: int, seats: int, number: int, truth=None,
+    def judge(self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None,
               cancel: threading.Event | None = None) -> CameraVerdict | None:
         from vision.synth import Scenario, random_spec, render_clip
         from vision.throws import JudgeConfig, judge_frames
@@ -128,7 +138,7 @@ class SimulatedCamera:
         return verdict
 
 
-def jpeg(frame) -> bytes:
+def jpeg(frame: np.ndarray) -> bytes:
     """A frame as JPEG bytes, for the Godfather's console."""
     import cv2
 
@@ -141,7 +151,7 @@ AIMS_WAIT_S = 5.0  # the longest wait for the frames after the deadline
 RING_SLACK_S = 0.5  # the ring holds the reading's window and this much more
 
 
-def aim_config(count_interval: float):
+def aim_config(count_interval: float) -> AimConfig:
     """The aim reader's settings for a count with ``count_interval`` seconds between "1", "2" and "3":
     the reading starts a little before the "1"."""
     from vision.aims import AimConfig
@@ -158,7 +168,7 @@ class FrameRing:
         self.seconds = seconds
         self._lock = threading.Lock()
 
-    def add(self, stamp: float, frame) -> None:
+    def add(self, stamp: float, frame: np.ndarray) -> None:
         with self._lock:
             self._frames.append((float(stamp), frame))
             if self.seconds is not None:
@@ -207,7 +217,7 @@ class LiveCamera:
     is opened again at the next count or throw, so one failure costs that step only.
     """
 
-    def __init__(self, source, calibration, *, fps: float, max_frames: int = 3000,
+    def __init__(self, source: Any, calibration: Calibration | None, *, fps: float, max_frames: int = 3000,
                  clock: Callable[[], float] = time.monotonic, count_interval: float = COUNT_INTERVAL_S,
                  ask_godfather_below: float = 0.6, reopen: Callable[[], Any] | None = None,
                  ring_seconds: float | None = None) -> None:
@@ -233,7 +243,7 @@ class LiveCamera:
         self._plane: Any = None
 
     @classmethod
-    def open(cls, spec: str, calibration_path, *, clock: Callable[[], float] = time.monotonic,
+    def open(cls, spec: str, calibration_path: Path | None, *, clock: Callable[[], float] = time.monotonic,
              count_interval: float = COUNT_INTERVAL_S, ask_godfather_below: float = 0.6,
              exposure_ms: float | None = None, gain: float | None = None,
              capture_factory: Callable[..., Any] | None = None,
@@ -280,7 +290,7 @@ class LiveCamera:
         log.info("the camera was opened again after it failed (%s)", self.broken)
         self.source, self.broken = source, None
 
-    def _source_read(self):
+    def _source_read(self) -> np.ndarray | None:
         """One frame from the source; a source that fails or gives none is marked broken."""
         if self.broken is not None:
             raise RuntimeError(self.broken)
@@ -291,7 +301,9 @@ class LiveCamera:
             raise
         if frame is None:
             self._broke("the camera gave no frame")
-        return frame
+            return None
+        frame_read: np.ndarray = frame
+        return frame_read
 
     # -- aims
     def capture(self) -> bool:
@@ -330,7 +342,8 @@ class LiveCamera:
         self._watcher = None
 
     def read_aims(self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
-                  truth=None, three_at: float | None = None) -> CameraAims | None:
+                  truth: dict[int, tuple[int | None, bool]] | None = None,
+                  three_at: float | None = None) -> CameraAims | None:
         """The aims of the count whose "3" was at ``three_at`` (seconds on ``clock``: the devices'
         clock that gave the count). Without a count there is nothing to read: :class:`CameraError`."""
         try:
@@ -372,18 +385,21 @@ class LiveCamera:
         shown = jpeg(draw_lines(reading.deadline_frame, reading))
         return aims_of(reading, shown, ask_godfather_below=self.ask_godfather_below)
 
-    def _table_plane(self, frames, before: float, find_table):
+    def _table_plane(self, frames: list[tuple[float, np.ndarray]], before: float,
+                     find_table: Callable[[list[np.ndarray]], TablePlane]) -> TablePlane:
         """The table plane from the calibration, or else from the frames before the count's "1"."""
         from vision.table_plane import TablePlane
 
         if self.calibration is not None:
-            self._plane = TablePlane.from_calibration(self.calibration)
-            return self._plane
+            known = TablePlane.from_calibration(self.calibration)
+            self._plane = known
+            return known
         still = [f for t, f in frames if t < before] or [f for _t, f in frames[:9]]
         step = max(1, len(still) // 9)
-        return find_table(still[::step][:9])
+        plane: TablePlane = find_table(still[::step][:9])
+        return plane
 
-    def judge(self, *, thrower: int, seats: int, number: int, truth=None,
+    def judge(self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None,
               cancel: threading.Event | None = None) -> CameraVerdict | None:
         """The verdict on the throw that comes next: ``None`` when ``cancel`` is set first (checked
         at every frame). A camera that failed is opened again first."""
@@ -419,7 +435,7 @@ class LiveCamera:
         seen.frame = jpeg(frame)
         return seen
 
-    def _read(self):
+    def _read(self) -> np.ndarray:
         frame = self._source_read()
         if frame is None:
             raise RuntimeError("the camera gave no frame")
@@ -449,7 +465,7 @@ def source_opener(spec: str, *, exposure_ms: float | None = None, gain: float | 
     raise ValueError(f"camera.source: {spec!r} is not a camera (picamera or webcam:N)")
 
 
-def open_live_camera(config, *, clock: Callable[[], float], count_interval: float, yakuzas: bool,
+def open_live_camera(config: CameraConfig, *, clock: Callable[[], float], count_interval: float, yakuzas: bool,
                      capture_factory: Callable[..., Any] | None = None,
                      picamera_factory: Callable[[], Any] | None = None) -> tuple[LiveCamera | None, str | None]:
     """The table's camera (``config``: its ``[camera]`` section: source, calibration, exposure and
@@ -467,7 +483,7 @@ def open_live_camera(config, *, clock: Callable[[], float], count_interval: floa
     return camera, settings_note(camera, config.calibration)
 
 
-def settings_note(camera: LiveCamera, path) -> str | None:
+def settings_note(camera: LiveCamera, path: Path | None) -> str | None:
     """The line that says the camera plays at another exposure or gain than its calibration file was
     made at (the file says what it was made at), or None."""
     made = getattr(camera.calibration, "camera", None)

@@ -14,10 +14,10 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import CashNGunsError, RulesError, TableInputError
 from ..record import replay, result
@@ -30,9 +30,24 @@ from . import inputs as I
 from .bots import Bots
 from .gamelog import GameLog, LogError, cut, read
 from .referee import Prompt, Referee, Refused, Step
-from .session import Session
+from .session import InputSource, Session
+
+if TYPE_CHECKING:
+    from firmware_bridge.sim import SimHub
+    from ..devices.clock import Clock
+    from ..devices.opening import TableDevices
+    from ..devices.pinout import DevicesConfig
+    from ..devices.simulation import ScriptedTable, StandeeMove
 
 log = logging.getLogger(__name__)
+
+Say = Callable[[str], None]
+"""Where the lines of the game's story go."""
+ShowProgress = Callable[[str], None] | None
+"""Where the progress line goes (``None``: nowhere)."""
+ConsoleFactory = Callable[[Session], tuple[InputSource, Callable[[], None]]]
+"""Opens the Godfather's console for a session: its input source, and a function that stops it."""
+Closer = Callable[[], None]
 
 
 @dataclass
@@ -44,7 +59,7 @@ class Setup:
     simulate: bool = True
     camera: bool = True
     hub: bool = False
-    console: dict | bool | None = None  # the console's tokens (True: kept in LOG.console, so the phones' links stay good)
+    console: dict[str, Any] | bool | None = None  # the console's tokens (True: kept in LOG.console, so the phones' links stay good)
     record_path: str | None = None  # where the record is written when the game ends (kept across a resume)
 
     def header(self, record: Record) -> dict[str, Any]:
@@ -83,34 +98,35 @@ class _ConsoleNotAttached:
         raise TableInputError(f"round {prompt.round}: the console is not attached yet ({prompt.step.value})")
 
 
-def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say, progress, pace: float,
-               console=None):
+def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say: Say, progress: ShowProgress,
+               pace: float, console: ConsoleFactory | None = None) -> tuple[Session, list[Closer]]:
     """The session around a referee: simulated devices, camera and bots, or the real ones.
 
     ``console`` (a function taking the session and returning its input source and a function that
     stops it) puts the Godfather's console in charge of the inputs the bots would give.
     """
-    closers = []
-    devices = script = camera = None
+    closers: list[Closer] = []
     bots = Bots(referee, setup.seed)
     if not setup.simulate:
         return _open_real_table(setup, referee, game_log=game_log, say=say, progress=progress, console=console)
     devices_config = setup.config.devices()
     if setup.hub:
         devices, script, closer = _simulated_hub(devices_config)
+        script_used: HubScript | ScriptedTable = script
         closers.append(closer)
     else:
         from ..devices.opening import open_simulated
 
-        devices, script = open_simulated(devices_config)
+        devices, script_used = open_simulated(devices_config)
     closers.append(devices.close)
+    camera = None
     if setup.camera:
         from .camera import SimulatedCamera
 
         camera = SimulatedCamera(setup.seed, ask_godfather_below=setup.config.camera.ask_godfather_below)
         bots.reachable = camera.reachable
     session = Session(
-        referee, source=bots, bots=bots, devices=devices, script=script, camera=camera, game_log=game_log,
+        referee, source=bots, bots=bots, devices=devices, script=script_used, camera=camera, game_log=game_log,
         say=say, progress=progress, pace=pace, echo_speech=setup.config.language,
     )
     if console is not None:
@@ -119,14 +135,15 @@ def open_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say,
     return session, closers
 
 
-def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress, console):
+def _open_real_table(setup: Setup, referee: Referee, *, game_log: GameLog | None, say: Say, progress: ShowProgress,
+                     console: ConsoleFactory | None) -> tuple[Session, list[Closer]]:
     """Real devices (Pi pins or the USB hub), the real camera, and the Godfather's console."""
     from ..devices.opening import open_devices
     from ..devices.speakers import AplaySpeaker
 
     if console is None:
         raise RuntimeError("a table with real players needs the Godfather's console")
-    closers = []
+    closers: list[Closer] = []
     devices = open_devices(setup.config.devices())
     closers.append(devices.close)
     from .camera import open_live_camera
@@ -148,7 +165,7 @@ def _open_real_table(setup: Setup, referee: Referee, *, game_log, say, progress,
     return session, closers
 
 
-def _simulated_hub(devices_config):
+def _simulated_hub(devices_config: DevicesConfig) -> tuple[TableDevices, HubScript, Closer]:
     """The devices through the USB hub's simulator: the real firmware code on a simulated Pico,
     reached through the ``sim://`` serial URL.  The hub keeps real time: so does the game."""
     import threading
@@ -176,18 +193,18 @@ def _simulated_hub(devices_config):
 class HubScript:
     """Plays standee moves on the hub simulator's inputs, in real time (as players would)."""
 
-    def __init__(self, hub, clock) -> None:
+    def __init__(self, hub: SimHub, clock: Clock) -> None:
         self.hub = hub
         self.clock = clock
 
-    def stand(self, seats) -> None:
+    def stand(self, seats: Iterable[int]) -> None:
         for seat in seats:
             self.hub.stand(seat, True)
 
     def drive(self, seat: int, up: bool) -> None:
         self.hub.stand(seat, up)
 
-    def play(self, moves, *, until: float | None = None) -> None:
+    def play(self, moves: Iterable[StandeeMove], *, until: float | None = None) -> None:
         for move in sorted(moves, key=lambda m: m.time):
             self._sleep_until(move.time)
             self.hub.stand(move.seat, move.up)
@@ -204,7 +221,8 @@ FINAL_HOLD_SECONDS = 300.0
 """How long a real table's console shows the final scores after the game before the table closes."""
 
 
-def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float = 0.0, console=None,
+def start(setup: Setup, *, log_path: Path, say: Say = print, progress: ShowProgress = None, pace: float = 0.0,
+          console: ConsoleFactory | None = None,
           notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
           final_hold: float = 0.0, on_open: Callable[[], None] | None = None) -> Referee:
     """Start a new game, logged to ``log_path``, and play it to the end.
@@ -228,7 +246,8 @@ def start(setup: Setup, *, log_path: Path, say=print, progress=None, pace: float
     return referee
 
 
-def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play: bool = True, console=None,
+def resume(log_path: Path, *, say: Say = print, progress: ShowProgress = None, pace: float = 0.0, play: bool = True,
+           console: Callable[[Setup], ConsoleFactory | None] | None = None,
            salvage: bool = False, on_setup: Callable[[Setup], None] | None = None,
            table: table_config.TableConfig | None = None, on_over: Callable[[Referee], None] | None = None,
            final_hold: float = 0.0, on_going: Callable[[], None] | None = None) -> Referee:
@@ -254,8 +273,7 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         setup = replace(setup, config=with_game_of(setup.config, table))
     if on_setup is not None:
         on_setup(setup)
-    if console is not None:
-        console = console(setup)
+    factory = console(setup) if console is not None else None
     referee = Referee(record, physical_bank=setup.config.bank == "physical")
     cut_at, why = logged.damage_at, logged.damage
     replayed = 0
@@ -301,14 +319,15 @@ def resume(log_path: Path, *, say=print, progress=None, pace: float = 0.0, play:
         on_going()
     game_log, _ = GameLog.reopen(log_path)
     try:
-        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=console, on_over=on_over,
+        _play(setup, referee, game_log, say=say, progress=progress, pace=pace, console=factory, on_over=on_over,
               final_hold=final_hold)
     finally:
         game_log.close()
     return referee
 
 
-def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say, progress, pace: float, console=None,
+def _play(setup: Setup, referee: Referee, game_log: GameLog, *, say: Say, progress: ShowProgress, pace: float,
+          console: ConsoleFactory | None = None,
           notices: tuple[str, ...] = (), on_over: Callable[[Referee], None] | None = None,
           final_hold: float = 0.0, on_open: Callable[[], None] | None = None) -> None:
     session, closers = open_table(setup, referee, game_log=game_log, say=say, progress=progress, pace=pace,
@@ -412,7 +431,7 @@ def with_game_of(game: table_config.TableConfig, table: table_config.TableConfig
                    objects=game.objects, free_seating=game.free_seating, bank=game.bank, language=game.language)
 
 
-def _started_with(header: dict[str, Any], say, *, real: bool, where: Path) -> table_config.TableConfig | None:
+def _started_with(header: dict[str, Any], say: Say, *, real: bool, where: Path) -> table_config.TableConfig | None:
     """The configuration file the game in ``header`` was started with, read again (its devices, camera
     and console); ``None`` for a game started without one.  One that cannot be read: a simulated game
     goes on with the default devices (said); a game at a real table is refused (``ConfigError``), for
@@ -442,7 +461,7 @@ def _flag(header: dict[str, Any], key: str, default: bool | None = None) -> bool
     return value
 
 
-def write_record(referee: Referee, path: Path) -> dict:
+def write_record(referee: Referee, path: Path) -> dict[str, Any]:
     """Write the game record; returns the result of replaying it (the same as the game's)."""
     path.write_text(referee.record.dumps(), encoding="utf-8")
     return result(replay(referee.record))
@@ -451,7 +470,7 @@ def write_record(referee: Referee, path: Path) -> dict:
 class Progress:
     """A progress line on a terminal (round and step), plain lines elsewhere."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.tty = bool(self.stream is not None and self.stream.isatty())
         self.started = time.monotonic()

@@ -19,14 +19,16 @@ down), and the console's log of the game.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..devices.interfaces import SeatStatus, TiltEvent
+from ..devices.interfaces import SeatFault, SeatStatus, TiltEvent
+from ..devices.recording import RecordingSpeaker
 from ..devices.vocabulary import MAX_NUMBER, Phrases, sentence
 from ..errors import TableInputError, one_line
 from ..record.story import ending_lines, event_line
@@ -38,6 +40,11 @@ from . import inputs as I
 from .bots import AimPlan, Bots
 from .referee import Outcome, Prompt, Referee, Refused, Step
 from .undo import History, adopt, describe
+
+if TYPE_CHECKING:
+    from ..devices.opening import TableDevices
+    from ..devices.simulation import StandeeMove
+    from .gamelog import GameLog
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +78,7 @@ class CameraVerdict:
     confidence: float
     needs_godfather: bool
     reason: str = ""
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     frame: bytes | None = None  # the frame it was judged on (JPEG), for the Godfather to see
     timed_out: bool = False  # armed, it saw no throw and nothing change before its timeout
 
@@ -86,7 +93,7 @@ class CameraAims:
     unsure: list[int]
     margins: dict[int, float]  # angular margin of each line of fire to the next seat, degrees
     confidence: float
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     frame: bytes | None = None  # the frame at the deadline with each line of fire drawn (JPEG)
 
 
@@ -113,6 +120,12 @@ class CountWatcher(Protocol):
         self, *, seats: int, shooters: list[int], candidates: list[int], number: int,
         truth: dict[int, tuple[int | None, bool]] | None = None, three_at: float | None = None,
     ) -> CameraAims | None: ...
+
+
+class StandeeScript(Protocol):
+    """Moves the simulated standees as the bots play (mock tilt pins, or the hub simulator's inputs)."""
+
+    def play(self, moves: list[StandeeMove], *, until: float | None = None) -> None: ...
 
 
 class ThrowCamera(Protocol):
@@ -201,10 +214,10 @@ class Session:
         *,
         source: InputSource,
         bots: Bots | None = None,
-        devices=None,
-        script=None,
+        devices: TableDevices | None = None,
+        script: StandeeScript | None = None,
         camera: ThrowCamera | None = None,
-        game_log=None,
+        game_log: GameLog | None = None,
         say: Callable[[str], None] = print,
         progress: Callable[[str], None] | None = None,
         pace: float = 0.0,
@@ -224,7 +237,7 @@ class Session:
         self._quiet = threading.Event()  # set, but while the table pauses between rounds (no input goes in)
         self._quiet.set()
         self.listeners: list[Callable[[], None]] = []  # told after every change (the console)
-        self.pending: dict | None = None  # for the Godfather: a camera verdict, or seats to check by eye
+        self.pending: dict[str, Any] | None = None  # for the Godfather: a camera verdict, or seats to check by eye
         self.frame: bytes | None = None  # the frame of the pending camera verdict (JPEG)
         self.overridden: set[int] = set()  # seats whose tilt sensor the Godfather took over
         self.count_shown: int | None = None  # the number of the count being given, if one is
@@ -246,8 +259,8 @@ class Session:
         self._went_down: set[int] = set()
         self.resume_lead = RESUME_LEAD_SECONDS
         self._warn_count = False  # the game goes on at a count (a resumed game): the table is told first
-        self._speech = None  # simulated speaker: what it says is written in the log of the game
-        if echo_speech and devices is not None and hasattr(devices.speaker, "played"):
+        self._speech: tuple[str, int] | None = None  # simulated speaker: what it says is written in the log of the game
+        if echo_speech and devices is not None and isinstance(devices.speaker, RecordingSpeaker):
             self._speech = (echo_speech, len(devices.speaker.played))
         self.say = self._keep(say)
         if devices is not None:
@@ -314,6 +327,21 @@ class Session:
                     raise
                 log.info("the console answered step %s first", step.value)  # its input stands
 
+    @property
+    def _devices(self) -> TableDevices:
+        """The table's devices: the counts and the simulated standees need them (a session without them
+        takes every input from its source)."""
+        if self.devices is None:
+            raise RuntimeError("this session has no devices")
+        return self.devices
+
+    @property
+    def _script(self) -> StandeeScript:
+        """What moves the simulated standees: only a simulated table has one."""
+        if self.script is None:
+            raise RuntimeError("this session has no simulated standees")
+        return self.script
+
     def _keep(self, say: Callable[[str], None]) -> Callable[[str], None]:
         def keep(line: str) -> None:
             self.lines.append(line)
@@ -379,7 +407,8 @@ class Session:
         if self._speech is None:
             return
         language, seen = self._speech
-        played = list(self.devices.speaker.played)
+        speaker = self._devices.speaker
+        played = list(speaker.played) if isinstance(speaker, RecordingSpeaker) else []
         new = played[seen:] if seen <= len(played) else played
         if new:
             self.say("    \u00bb " + " ".join(sentence(item.clips, language) for item in new))
@@ -460,7 +489,8 @@ class Session:
         self._show_count(run.first, timing.count_interval)
         self._wait(run.first - self.devices.clock.now() + 3 * timing.count_interval)
         self._echo()
-        return run.times[2]
+        three_at: float = run.times[2]
+        return three_at
 
     def _seal(self, key: tuple[int, int, int]) -> bool:
         """A count starts at the step asked (``key``, see :meth:`_step_key`): the inputs so far are final,
@@ -504,28 +534,28 @@ class Session:
         self.say(f"  The game goes on at {what}: everyone stands their character up; it starts in "
                  f"{self.resume_lead:g} s.")
         self.changed()
-        self.devices.speaker.play(["stand_up"])
+        self._devices.speaker.play(["stand_up"])
         ready = threading.Event()
         judge.when_ready(ready.set)
         started = time.monotonic()
         ready.wait(READY_SECONDS)
         time.sleep(max(0.0, self.resume_lead - (time.monotonic() - started)))
-        self.devices.speaker.finish(SPEAKER_SECONDS)
+        self._devices.speaker.finish(SPEAKER_SECONDS)
 
     def _show_count(self, first: float, interval: float) -> None:
         """Follow the count on the console: "1", "2", "3", then nothing."""
-        clock = self.devices.clock
+        clock = self._devices.clock
 
         def shown(n: int | None) -> None:
             self.count_shown = n
             self.changed()
 
         for n in (1, 2, 3):
-            clock.call_at(first + (n - 1) * interval, lambda n=n: shown(n))
+            clock.call_at(first + (n - 1) * interval, functools.partial(shown, n))
         clock.call_at(first + 3 * interval, lambda: shown(None))
 
     def _withdrawal_count(self, prompt: Prompt) -> I.Input | None:
-        judge, timing = self.devices.judge, self.devices.config.timing
+        judge, timing = self._devices.judge, self._devices.config.timing
         seat_of = self.referee.game.seat_of
         self._ready_for_count("the withdrawal count")
         self.say("  " + withdraw_call(self.referee.game.ruleset) + ".")
@@ -545,7 +575,7 @@ class Session:
                     moves.append(StandeeMove(start + move.stands_again, seat, True, bounce=2))
             self._play(moves, until=max(count.verdict_at, max((m.time for m in moves), default=0.0)) + 0.05)
         else:
-            self._wait_for(lambda: count.result is not None, timeout=count.verdict_at - self.devices.clock.now() + 5.0)
+            self._wait_for(lambda: count.result is not None, timeout=count.verdict_at - self._devices.clock.now() + 5.0)
         result = count.result
         if result is None:
             raise RuntimeError("the withdrawal count gave no verdict")
@@ -678,7 +708,7 @@ class Session:
         return aims, late, unsure, refused
 
     def _aims_shown(self, prompt: Prompt, seen: CameraAims, reading: Reading, aimed_again: dict[str, str], *,
-                    aiming: bool = False) -> dict:
+                    aiming: bool = False) -> dict[str, Any]:
         """The camera's reading (``reading``: :meth:`_reading` of ``seen``) as the Godfather's console shows it.
         ``aimed_again``: the players whose aim the rules refused at the count (and why), who aimed again;
         ``aiming``: they are aiming now."""
@@ -739,7 +769,7 @@ class Session:
                                  whose=f"the aims of {and_list(names)}")
         merged = merge_aims(first, second, seats)
         if self.game_log is not None:  # the second count's reading, to replay a dispute
-            entry: dict = {"round": prompt.round, "shooters": seats, "refused_at_count": refused}
+            entry: dict[str, Any] = {"round": prompt.round, "shooters": seats, "refused_at_count": refused}
             if second is not None:
                 still = {n: why for n, why in self._reading(prompt, merged)[3].items() if n in refused}
                 entry.update({**second.details, "refused": still})
@@ -814,7 +844,7 @@ class Session:
         if self.script is not None:  # the standees the shuriken knocked over go down
             from ..devices.simulation import StandeeMove
 
-            now = self.devices.clock.now()
+            now = self._devices.clock.now()
             self._play([StandeeMove(now + 0.3, seat_of(n), False, bounce=3) for n in plan.knocked], until=now + 0.6)
         if verdict is not None and self.game_log is not None:
             self.game_log.seen({"camera": {"thrower": plan.thrower, **verdict.details}})
@@ -961,7 +991,7 @@ class Session:
                 failed = one_line(exc)  # one line (OpenCV's have several)
         clock = self.devices.clock if self.devices is not None else None
         if verdict is not None and clock is not None and not hasattr(clock, "advance"):
-            timing = self.devices.config.timing  # the tilt sensors tell of the standees that fell
+            timing = self._devices.config.timing  # the tilt sensors tell of the standees that fell
             time.sleep(timing.debounce + timing.settle + timing.judge_margin)
         self._watched(watch, verdict, failed)
 
@@ -1007,7 +1037,7 @@ class Session:
         self._tell_changed()
 
     def _verdict_shown(self, thrower: str, target: str | None, verdict: CameraVerdict | None,
-                       used: CameraVerdict | None, why: str) -> dict:
+                       used: CameraVerdict | None, why: str) -> dict[str, Any]:
         """A camera verdict as the Godfather's console shows it, to confirm or overrule."""
         names = self.referee.names
         return {
@@ -1069,11 +1099,11 @@ class Session:
 
     def _set_statuses(self, outcome: Outcome | None = None) -> None:
         """The seat LEDs follow the game: in the share, withdrew, hit (lie down), dead."""
-        judge = self.devices.judge
+        judge = self._devices.judge
         game = self.referee.game
         rnd = self.referee.round
         for p in game.players:
-            if p.seat >= self.devices.config.seats:
+            if p.seat >= self._devices.config.seats:
                 continue
             gang = str(p.gang) if p.gang else None
             if not p.alive:
@@ -1095,13 +1125,13 @@ class Session:
             return
         from ..devices.simulation import StandeeMove
 
-        judge = self.devices.judge
+        judge = self._devices.judge
         pending = judge.pending()
         if not pending:
             return
-        now = self.devices.clock.now()
+        now = self._devices.clock.now()
         moves = [StandeeMove(now + 0.2, seat, status is SeatStatus.MUST_STAND_UP, bounce=2) for seat, status in pending.items()]
-        timing = self.devices.config.timing
+        timing = self._devices.config.timing
         self._play(moves, until=now + 0.2 + timing.debounce + timing.settle + timing.judge_margin + 0.05)
 
     def _standee_changed(self, event: TiltEvent) -> None:
@@ -1111,7 +1141,7 @@ class Session:
             # on the clock's thread, under its lock: the log's writer thread writes it (no wait for the SD card)
             self.game_log.seen({"tilt": {"seat": event.seat, "up": event.up, "time": round(event.time, 6)}}, queued=True)
 
-    def _fault(self, fault) -> None:
+    def _fault(self, fault: SeatFault) -> None:
         state = "cleared" if getattr(fault, "cleared", False) else "found"
         self.say(f"  Sensor fault {state} at {seat_label(fault.seat)}: {fault.kind.value}.")
 
@@ -1143,12 +1173,12 @@ class Session:
 
     # -- time ------------------------------------------------------------------------
 
-    def _play(self, moves, *, until: float) -> None:
+    def _play(self, moves: list[StandeeMove], *, until: float) -> None:
         """Simulated standee moves, on the devices' clock (a simulated clock moves on at once)."""
-        start = self.devices.clock.now()
-        self.script.play(moves, until=until)
-        if hasattr(self.devices.clock, "advance"):
-            self._sleep(self.devices.clock.now() - start)
+        start = self._devices.clock.now()
+        self._script.play(moves, until=until)
+        if hasattr(self._devices.clock, "advance"):
+            self._sleep(self._devices.clock.now() - start)
 
     def _wait(self, seconds: float, *, real: bool = True) -> None:
         """Let ``seconds`` of table time pass (a simulated clock moves on at once)."""
@@ -1168,7 +1198,7 @@ class Session:
             time.sleep(seconds * self.pace)
 
     def _wait_for(self, done: Callable[[], bool], *, timeout: float) -> None:
-        clock = self.devices.clock
+        clock = self._devices.clock
         if hasattr(clock, "advance"):
             clock.advance(max(timeout, 0.0))
             return
