@@ -94,7 +94,7 @@ class Detection:
 
     @property
     def center(self) -> np.ndarray:
-        return self.corners.mean(axis=0)
+        return np.asarray(self.corners.mean(axis=0))
 
     @property
     def side_px(self) -> float:
