@@ -69,7 +69,7 @@ import numpy as np
 
 from vision import aim_cells, aim_partial, markers
 from vision.errors import AimError
-from vision.table_plane import TablePlane
+from vision.table_plane import CardPose, TablePlane
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +145,14 @@ class AimConfig:
                                                                         # about its centre matches better
     still_reach_cells: float = 0.75  # a hand holding a weapon still moves its marker by up to this share of a cell
     still_tremor_deg: float = 3.0  # ... each way and turns it by up to this much
+    pitch_spread_deg: float = 30.0  # a weapon held at aim is pitched up or down by about this much ...
+    roll_spread_deg: float = 10.0  # ... and rolled about its own axis by about this much: a hand holds it upright
+    upright_reach: float = 2.0  # a card pose farther than this many spreads from level is no weapon held at aim
+    tilt_noise_deg_px: float = 100.0  # a level card's pose solved from one frame's outline scatters by about this
+    # (degrees) over the marker's side in pixels (its corners' noise) ...
+    pitched_noise: float = 3.0  # ... and a rest whose poses tip more than this many times that is pitched: its
+    # line of fire is read from the pose solved over the rest, not as a level card's
+    pitched_least: int = 4  # (from at least this many readings)
 
 
 # ----------------------------------------------------------------------------- finding the markers
@@ -190,6 +198,7 @@ class Sight:
     margin_deg: float
     side_px: float = 0.0  # the marker's side in the image
     still: bool = False  # not read: its marker, partly covered, still showed at the pose read before
+    quad: tuple[float, ...] = ()  # its marker's corners in the image (x and y of each), for its card's pose
 
 
 def line_target(foot: np.ndarray, direction: float, standees: dict[int, np.ndarray], shooter: int,
@@ -308,6 +317,7 @@ class AimReader:
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
         self._last_box: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (image centre, side px, t)
         self._velocity: dict[int, np.ndarray] = {}  # seat -> image px per second between its last two sightings
+        self._poses: dict[int, tuple[CardPose, CardPose] | None] = {}  # id of a sighting -> its card's poses
         self._found_last: set[int] = set()  # seats whose weapon the last analysed frame found
         self._last_read: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (corners, t, contrast) read last
         self._read_quads: dict[int, list[tuple[float, np.ndarray, float]]] = {s: [] for s in self.shooters}
@@ -468,7 +478,8 @@ class AimReader:
         if sights and sights[-1].t == t:
             return
         sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
-                            (float(centre[0]), float(centre[1])), target, margin, side))
+                            (float(centre[0]), float(centre[1])), target, margin, side,
+                            quad=tuple(float(v) for v in np.asarray(quad).reshape(-1))))
 
     def _record_still(self, seat: int, seen_t: float, t: float) -> None:
         """A sighting at ``t`` of a weapon still at the pose last read at ``seen_t``: that pose as the
@@ -549,7 +560,7 @@ class AimReader:
                 reasons.append(f"the weapon reads {run.height_cm:.0f} cm above the table")
             conf = min(0.99, 0.6 + 0.4 * min(1.0, run.margin_deg / 25.0)) if sure else 0.4
             return SeatAim(seat, run.target, late, sure, conf, "; ".join(reasons), run.margin_deg, run.height_cm,
-                           run.start, seen, (run.foot, run.direction))
+                           run.start, seen, run.line)
 
         holding = [r for r in runs if r.start <= deadline <= r.end]
         if holding:
@@ -1001,7 +1012,10 @@ class AimReader:
             part = sights[i:j + 1]
             foot = np.median(np.array([s.foot for s in part]), axis=0)
             direction = float(np.median(np.unwrap([s.direction for s in part])))
-            target, margin = line_target(foot, direction, self.plane.standees, seat, self.candidates)
+            pitched = self._pitched_line(part)
+            line_foot, line_direction = pitched if pitched is not None else (foot, direction)
+            target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
+                                         self.candidates)
             height = float(np.median([s.height_cm for s in part]))
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
@@ -1013,9 +1027,50 @@ class AimReader:
             if target is not None:
                 runs.append(Rest(float(times[start]), float(times[j]), target, margin,
                                  (float(foot[0]), float(foot[1])), direction, height,
-                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f))
+                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f, pitched))
             i = j + 1
         return self._joined(runs)
+
+    def _pitched_line(self, part: list[Sight]) -> tuple[tuple[float, float], float] | None:
+        """The line of fire (foot, direction) of a weapon held pitched or rolled through a rest, from its card's
+        pose solved in each frame read (``part``); None when the level reading stands: the card may be about
+        level, or its outline fits two poses of a weapon held upright.
+
+        A card's pitch and roll are its rest's, not one frame's: one frame's corner noise tips a 16-20 px card's
+        solved pose by about 5 degrees, some frames by 15 or more, and then the mirror pose may look the nearer
+        upright. So each of the two
+        mirror poses is followed through the rest (``_pose_family``) and their medians are compared. The card is
+        pitched when both tip beyond ``pitched_noise`` times what the corners' noise gives one frame of a level
+        card of that size (``tilt_noise_deg_px`` over the marker's side in pixels); its pose is the one within
+        ``upright_reach`` of a weapon held upright when the other is not."""
+        cfg = self.config
+        solved = [(s, self._card_poses(s)) for s in part if not s.still and s.quad]
+        read = [(s, poses) for s, poses in solved if poses is not None]
+        if len(read) < cfg.pitched_least:
+            return None
+        spreads = np.radians([cfg.pitch_spread_deg, cfg.roll_spread_deg])
+        families = []
+        for first in (0, 1):
+            chosen = _pose_family([poses for _, poses in read], first)
+            tip = np.median([[p.pitch, p.roll] for p in chosen], axis=0)
+            families.append((float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), chosen))
+        (upright, tilt, chosen), (other_upright, other_tilt, _) = sorted(families, key=lambda f: f[0])
+        side = float(np.median([s.side_px for s, _ in read]))
+        floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
+        if min(tilt, other_tilt) <= floor or upright > cfg.upright_reach or other_upright <= cfg.upright_reach:
+            return None
+        ref = chosen[0].direction
+        direction = ref + float(np.median([_turn(p.direction, ref) for p in chosen]))
+        foot = np.median(np.array([p.foot for p in chosen]), axis=0)
+        return (float(foot[0]), float(foot[1])), direction
+
+    def _card_poses(self, sight: Sight) -> tuple[CardPose, CardPose] | None:
+        """The two mirror poses of a sighting's card (solved once, when a rest asks for them)."""
+        key = id(sight)
+        if key not in self._poses:
+            quad = np.array(sight.quad, np.float64).reshape(4, 2)
+            self._poses[key] = self.plane.card_poses(quad, markers.WEAPON_SIZE_CM)
+        return self._poses[key]
 
     def _scaled_feet(self, feet: np.ndarray, ref: np.ndarray, side: float, tol_f: float) -> np.ndarray:
         """Ground points in units of the rest tolerance, along and across the ray from the camera's nadir
@@ -1052,11 +1107,12 @@ class AimReader:
         """A second seat the line of fire would point at if it were off by what a reading may be off by
         (turned by ``line_error_deg`` and moved across by ``line_error_cm``): None when the target holds."""
         cfg = self.config
-        foot = np.asarray(run.foot, np.float64)
-        across = np.array([-math.sin(run.direction), math.cos(run.direction)])
+        (x, y), direction = run.line
+        foot = np.array([x, y])
+        across = np.array([-math.sin(direction), math.cos(direction)])
         for shift in (-cfg.line_error_cm, 0.0, cfg.line_error_cm):
             for turn in (-cfg.line_error_deg, 0.0, cfg.line_error_deg):
-                got, _ = line_target(foot + across * shift, run.direction + math.radians(turn),
+                got, _ = line_target(foot + across * shift, direction + math.radians(turn),
                                      self.plane.standees, seat, self.candidates)
                 if got is not None and got != run.target:
                     return got
@@ -1065,14 +1121,15 @@ class AimReader:
     def _missing_target(self, run: Rest, seat: int) -> int | None:
         """A seat whose standee was not found (its markers unread) that the line of fire may point at,
         wherever between its neighbours it stands: None when there is none."""
-        foot = np.asarray(run.foot, np.float64)
+        (x, y), direction = run.line
+        foot = np.array([x, y])
         for missing, places in self._missing.items():
             if missing == seat:
                 continue
             if not places:
                 return missing
             for place in places:
-                got, margin = line_target(foot, run.direction, {**self.plane.standees, missing: place}, seat,
+                got, margin = line_target(foot, direction, {**self.plane.standees, missing: place}, seat,
                                           self.candidates)
                 if got == missing or margin < self.config.min_margin_deg:
                     return missing
@@ -1144,6 +1201,17 @@ _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
 
 
+def _pose_family(poses: list[tuple[CardPose, CardPose]], first: int, rounds: int = 3) -> list[CardPose]:
+    """One of a still card's two mirror poses followed through its frames: starting from the median of each
+    frame's ``first`` pose, in each frame the pose nearer the family's median pitch and roll, a few times over."""
+    chosen = [p[first] for p in poses]
+    for _ in range(rounds):
+        pitch = float(np.median([p.pitch for p in chosen]))
+        roll = float(np.median([p.roll for p in chosen]))
+        chosen = [min(p, key=lambda c: math.hypot(c.pitch - pitch, c.roll - roll)) for p in poses]
+    return chosen
+
+
 def _turn(a: float, b: float) -> float:
     return (a - b + math.pi) % (2 * math.pi) - math.pi
 
@@ -1164,6 +1232,14 @@ class Rest:
     gaps: tuple[tuple[float, float], ...] = ()
     seen_from: float = -math.inf  # its first sighting (``start`` is when it settled)
     tol_cm: float = 3.0  # the spread of the ground point allowed to it (see ``AimConfig.rest_marker_px``)
+    pitched: tuple[tuple[float, float], float] | None = None  # a weapon pitched at its target: its line of fire
+    # (foot, direction) from its card's pose solved over the rest; ``foot`` and ``direction`` stay the pose read as
+    # a level card's, which its sightings are compared with
+
+    @property
+    def line(self) -> tuple[tuple[float, float], float]:
+        """The line of fire: foot (table cm) and direction (radians)."""
+        return self.pitched if self.pitched is not None else (self.foot, self.direction)
 
     def seen_at(self, t: float, within: float) -> bool:
         """Whether the rest was in view within ``within`` seconds of ``t``, not bridged across it."""

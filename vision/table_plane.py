@@ -5,7 +5,8 @@ give, with the lens's barrel distortion measured from every marker flat on the t
 square of its true size) and undone first; from that homography (principal point at the image centre,
 square pixels, the focal length solved from the table's perspective) come the camera's foot point on the
 table (its nadir) and its height, and from them where a marker card held above the table stands on it
-(``TablePlane.ground``) and where each seat's standee stands. Built from the markers found in a view of
+(``TablePlane.ground``, read as a level card's; ``TablePlane.card_poses``, the two poses a pitched or rolled card's
+outline fits) and where each seat's standee stands. Built from the markers found in a view of
 the table (``from_markers``) or from a calibration (``from_calibration``).
 """
 
@@ -32,6 +33,19 @@ def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, np.float64).reshape(-1, 2)
     q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
     return q[:, :2] / q[:, 2:3]
+
+
+@dataclass(frozen=True)
+class CardPose:
+    """A marker card's pose solved from its outline: its pitch (its top edge's rise) and roll (its right edge's
+    rise), radians; its top edge's outward normal laid flat on the table (radians, table frame); its foot point
+    on the table (cm) and height (cm)."""
+
+    pitch: float
+    roll: float
+    direction: float
+    foot: tuple[float, float]
+    height_cm: float
 
 
 @dataclass
@@ -134,6 +148,43 @@ class TablePlane:
         height = self.camera_height_cm * (1 - 1 / ratio)
         return foot, direction, height
 
+    def card_poses(self, corners: np.ndarray, size_cm: float) -> tuple[CardPose, CardPose] | None:
+        """The two poses of a marker card, pitched and rolled as they may be, that give its outline ``corners``:
+        None for a card nearly under the camera (nothing to tell a tip from there).
+
+        The mapping onto the table plane is a projection along the camera's ray, so the card's pose is found
+        as an orthographic one seen along that ray: two poses, mirror images across the plane square to the
+        ray, give the same outline (which of them a weapon held is for its whole rest to tell: see
+        ``vision.aims``). Each gives its top edge's normal laid flat on the table (the line of fire of a
+        weapon pitched at its target), and its side, foot and height as a level card of that side would."""
+        q = self.table_point(_grown(corners, self.grow))
+        centre = q.mean(axis=0)
+        up = ((q[0] - q[3]) + (q[1] - q[2])) / 2  # the side edges, bottom to top ...
+        right = ((q[1] - q[0]) + (q[2] - q[3])) / 2  # ... and the others
+        radial = centre - self.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach <= 2 * size_cm:
+            return None
+        out = radial / reach
+        across = np.array([-out[1], out[0]])
+        slope = reach / self.camera_height_cm  # the ray's run per unit of fall
+        norm = math.hypot(1.0, slope)
+        p = np.array([float(across @ up), float(out @ up) / norm])  # the edges seen square to the ray
+        w = np.array([float(across @ right), float(out @ right) / norm])
+        depth = np.sqrt(complex(float(w @ w - p @ p), -2.0 * float(p @ w)))  # their depths along the ray
+        poses = []
+        for sign in (1.0, -1.0):
+            du, dw = sign * depth.real, sign * depth.imag
+            side = max(math.sqrt(float(p @ p) + du * du), 1e-9)
+            pitch, roll = (math.asin(max(-1.0, min(1.0, (e[1] * slope + d) / norm / side)))
+                           for e, d in ((p, du), (w, dw)))  # each edge's rise over its length
+            muzzle = p[0] * across + (p[1] - du * slope) / norm * out
+            ratio = max(side / size_cm, 0.2)
+            foot = self.nadir + radial / ratio
+            poses.append(CardPose(pitch, roll, math.atan2(float(muzzle[1]), float(muzzle[0])),
+                                  (float(foot[0]), float(foot[1])), self.camera_height_cm * (1 - 1 / ratio)))
+        return poses[0], poses[1]
+
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
         ideal = _map(np.linalg.inv(self.to_table), pts)
@@ -226,4 +277,4 @@ def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.
     return centre[:2].copy(), float(abs(centre[2]))
 
 
-__all__ = ["TablePlane"]
+__all__ = ["CardPose", "TablePlane"]
