@@ -93,6 +93,9 @@ STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may 
 STAR_LOST_S = 0.5  # the star out of sight this long after it was last seen may still fly (under a hand, say)
 STAR_RADIUS_CM = 3.0  # a 6 cm foam star
 STANDEE_WIDTH_CM = 7.5  # the widest standee
+# a light swing, less than a touch's worth, is a touch only where the star came within its own radius
+# and the widest standee's width of the crown: farther, it could not have met that standee
+LIGHT_TOUCH_REACH_CM = STAR_RADIUS_CM + STANDEE_WIDTH_CM
 TURN_DEG = 60.0  # the star's way turning this much in flight: it met something
 TURN_WINDOW_S = 0.07  # the star's way into and out of a sighting, over at most this long each
 COVERED_HALF = 0.85  # half the side (in crown marker sides) of the patch followed when the star covers the crown
@@ -1830,7 +1833,7 @@ class ThrowJudge:
             where = (f"it was last seen by seat {went_on}'s standee, beside this one, and went on unseen"
                      if went_on is not None else "its blob met the standee" if near is None
                      else f"it passed {near:.0f} cm from it")
-            swing = self._swing(t)
+            swing = self._swing(t) if near is None or near < LIGHT_TOUCH_REACH_CM else None
             if swing is not None:
                 # a standee rocks in its base about an edge of its base: its crown moves along one
                 # line, there and back; what the measure adds moves it any way, off that line too

@@ -657,6 +657,18 @@ def test_a_light_swing_far_from_the_star_is_not_looked_for(armed):
     judge.tracks[seat].reset()
 
 
+def test_a_light_swing_beyond_the_star_s_reach_of_its_standee_is_no_touch(armed):
+    """The star passed 13.5 cm from a crown, near enough to ask, but farther than its own radius and
+    the widest standee's width: it could not have met that standee, and a swing of less than a touch's
+    worth read there is the measure's, not a touch. Within that reach the same swing is a touch."""
+    judge, seat = armed
+    for star_cm, touched in ((13.5, False), (8.0, True)):
+        ev = _swing_evidence(judge, seat, LIGHT_SWING, star_cm=star_cm)
+        assert (ev.outcome is Outcome.TOUCHED) is touched, ev.reason
+        assert ev.confidence < JudgeConfig().ask_godfather_below
+    judge.tracks[seat].reset()
+
+
 def test_a_faint_card_blurred_past_a_light_unsharp_mask_is_read_in_the_resting_image(armed):
     """Blurred by two pixels (defocus and a shaking camera's exposure) as well as faint and dim, a
     card's cells run into each other past what the passes that read it sharpen lightly separate; in
