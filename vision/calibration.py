@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -67,12 +68,12 @@ class Calibration:
         """The play area's centre in the image: from the corner markers, else the seats' markers."""
         if len(self.corners) == len(markers.CORNER_IDS):
             inverse = np.linalg.inv(self.play_area_homography)
-            return np.asarray(cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), inverse))[0, 0]
+            return np.asarray(np.asarray(cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), inverse))[0, 0])
         points = [np.mean(m, axis=0) for s in self.seats.values() for m in (s.crown, s.base) if m is not None]
         return np.mean(points, axis=0) if points else np.array([self.image_size[0] / 2, self.image_size[1] / 2], np.float32)
 
-    def to_json(self) -> dict:
-        def arr(a: np.ndarray | None) -> list | None:
+    def to_json(self) -> dict[str, Any]:
+        def arr(a: np.ndarray | None) -> list[Any] | None:
             return None if a is None else np.asarray(a, float).round(3).tolist()
 
         return {
@@ -88,11 +89,11 @@ class Calibration:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Calibration:
-        def arr(a: list | None) -> np.ndarray | None:
+    def from_json(cls, data: dict[str, Any]) -> Calibration:
+        def arr(a: list[Any] | None) -> np.ndarray | None:
             return None if a is None else np.asarray(a, np.float32)
 
-        def corner(k: str, a: list | None) -> np.ndarray:
+        def corner(k: str, a: list[Any] | None) -> np.ndarray:
             if a is None:
                 raise ValueError(f"corner marker {k} has no position")
             return np.asarray(a, np.float32)

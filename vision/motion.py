@@ -320,7 +320,7 @@ class MotionDetector:
         for i in range(1, n):
             x, y, bw, bh, area = stats[i]
             arm[i] = x <= 0 or y <= 0 or x + bw >= wl or y + bh >= hl
-        return arm[labels]
+        return np.asarray(arm[labels])
 
     def _blobs(self, moving: np.ndarray, from_reference: np.ndarray) -> list[Blob]:
         if not moving.any():

@@ -65,6 +65,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -73,7 +74,7 @@ from vision import markers, patches
 from vision.calibration import Calibration, calibrate
 from vision.errors import ClipError, VisionError
 from vision.markers import Detection, MarkerDetector
-from vision.motion import SETTLED_FRAMES, STAR_AREA_CM2, BlobKind, MotionDetector
+from vision.motion import SETTLED_FRAMES, STAR_AREA_CM2, Blob, BlobKind, MotionDetector
 from vision.patches import Look
 from vision.sources import open_clip
 
@@ -169,7 +170,7 @@ class SeatEvidence:
     covered_swing_cm: float | None = None  # the crown covered at the end: how far the part of its card in view swung
     reason: str = "nothing moved there"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {k: (v.value if isinstance(v, Outcome) else v) for k, v in self.__dict__.items()}
 
 
@@ -188,7 +189,7 @@ class Verdict:
         """The seat lists: ``{"knocked": [...], "touched": [...]}``."""
         return {"knocked": sorted(self.knocked), "touched": sorted(self.touched)}
 
-    def details(self) -> dict:
+    def details(self) -> dict[str, Any]:
         return {**self.as_json(), "confidence": round(self.confidence, 3), "needs_godfather": self.needs_godfather,
                 "reason": self.reason, "shuriken_seen": self.shuriken_seen, "frames": self.frames,
                 "seats": {str(s): e.as_json() for s, e in self.seats.items()}}
@@ -685,7 +686,7 @@ class ThrowJudge:
         return (int(from_reference[y0:y1, x0:x1].sum()) >= 0.25 * int(t.card_mask.sum())
                 and not self._card_under_arm(t))
 
-    def _confirm_shuriken(self, candidates: list) -> None:
+    def _confirm_shuriken(self, candidates: list[Blob]) -> None:
         """The star counts as seen once star-sized blobs in two frames in a row are as far apart as
         a thrown star flies in one frame; a single blob may be a piece of an arm. A blob with one
         within a star's radius of it in the other frame stays in place (sensor noise or glare
@@ -1382,8 +1383,8 @@ class ThrowJudge:
             return self.calibration.table_centre().astype(np.float64)
         for a, b in ((0, 2), (1, 3)):
             if a in corners and b in corners:
-                return (np.mean(corners[a], axis=0) + np.mean(corners[b], axis=0)).astype(np.float64) / 2
-        return np.mean(np.asarray(seats, np.float64), axis=0)
+                return np.asarray((np.mean(corners[a], axis=0) + np.mean(corners[b], axis=0)).astype(np.float64) / 2)
+        return np.asarray(np.mean(np.asarray(seats, np.float64), axis=0))
 
     def _run_of(self, seat: int, unread: set[int]) -> list[int] | None:
         """The seats of ``unread`` side by side with ``seat`` (itself among them), in the order of their
@@ -2090,7 +2091,7 @@ def _median_at_rest(frames: list[np.ndarray], shifts: list[tuple[float, float]])
     if len(moved) == 3:  # the median of three, element by element: max(min(a, b), min(max(a, b), c))
         a, b, c = moved
         return cv2.max(cv2.min(a, b), cv2.min(cv2.max(a, b), c))
-    return np.median(np.stack(moved), axis=0).astype(np.uint8)
+    return np.asarray(np.median(np.stack(moved), axis=0), np.uint8)
 
 
 def _fits_among(det: Detection, found: dict[int, Detection]) -> bool:
