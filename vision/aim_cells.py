@@ -19,7 +19,7 @@ from vision import markers
 def pattern(marker_id: int) -> np.ndarray:
     """A marker's 6 x 6 cells (its black border included), 1 for white, row by row."""
     img = markers.marker_image(marker_id, 60)
-    return (img.reshape(6, 10, 6, 10).mean(axis=(1, 3)) > 127).astype(np.int8).ravel()
+    return np.asarray((img.reshape(6, 10, 6, 10).mean(axis=(1, 3)) > 127).astype(np.int8).ravel())
 
 
 def least_change(diff: np.ndarray, cell: int) -> float | None:
@@ -104,7 +104,7 @@ def cells(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
             or pts[..., 1].max() > gray.shape[0] - 1:
         return None
     vals = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-    return vals.reshape(6, 2, 6, 2).mean(axis=(1, 3)).ravel()
+    return np.asarray(vals.reshape(6, 2, 6, 2).mean(axis=(1, 3)).ravel())
 
 
 def cell_contrast(gray: np.ndarray, quad: np.ndarray, pattern: np.ndarray) -> float:

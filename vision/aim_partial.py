@@ -35,7 +35,7 @@ def turned(quad: np.ndarray, turn_deg: float) -> np.ndarray:
     """``quad`` turned about its centre in the image."""
     centre = quad.mean(axis=0)
     c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
-    return centre + (quad - centre) @ np.array([[c, s], [-s, c]])
+    return np.asarray(centre + (quad - centre) @ np.array([[c, s], [-s, c]]))
 
 
 def _samples(quad: np.ndarray) -> np.ndarray:

@@ -357,10 +357,10 @@ class _Camera:
     def project(self, pts: np.ndarray) -> np.ndarray:
         cam = (np.asarray(pts, float).reshape(-1, 3) - self.centre) @ self.rotation.T
         z = np.maximum(cam[:, 2], 1e-3)
-        return cam[:, :2] / z[:, None] * self.focal + self.principal
+        return np.asarray(cam[:, :2] / z[:, None] * self.focal + self.principal)
 
     def depth(self, pts: np.ndarray) -> np.ndarray:
-        return ((np.asarray(pts, float).reshape(-1, 3) - self.centre) @ self.rotation.T)[:, 2]
+        return np.asarray(((np.asarray(pts, float).reshape(-1, 3) - self.centre) @ self.rotation.T)[:, 2])
 
 
 # ----------------------------------------------------------------------------- textures
@@ -490,7 +490,7 @@ class AimScene:
         r2 = ((xx - WIDTH / 2) ** 2 + (yy - HEIGHT / 2) ** 2) / (WIDTH / 2) ** 2
         field = (1 + rng.uniform(0, 0.3) * ramp) * (1 - rng.uniform(0, 0.25) * r2)
         tint = rng.uniform(0.88, 1.12, 3).astype(np.float32)
-        return (field[..., None] * tint[None, None, :]).astype(np.float32)
+        return np.asarray(field[..., None] * tint[None, None, :], np.float32)
 
     def _lens_maps(self) -> tuple[np.ndarray, np.ndarray]:
         return lens_maps(self.camera.focal, self.spec.lens_k1, pad=PAD)
@@ -582,7 +582,7 @@ class AimScene:
 
         def outline(xs: np.ndarray, ys: np.ndarray, z: float = 0.0) -> np.ndarray:
             """``at`` of every point (x, y) at once: one array operation, not one per point."""
-            return centre + fwd3 * xs[:, None] + left3 * ys[:, None] + up3 * z
+            return np.asarray(centre + fwd3 * xs[:, None] + left3 * ys[:, None] + up3 * z)
 
         polys: list[tuple[np.ndarray, tuple[int, int, int]]] = []
         # the hand behind the card and the arm from the wrist to the player's shoulder, behind the seat
