@@ -69,7 +69,7 @@ import numpy as np
 
 from vision import aim_cells, aim_partial, markers
 from vision.errors import AimError
-from vision.table_plane import CardPose, TablePlane
+from vision.table_plane import TablePlane
 
 log = logging.getLogger(__name__)
 
@@ -317,7 +317,6 @@ class AimReader:
         self._sights: dict[int, list[Sight]] = {s: [] for s in self.shooters}
         self._last_box: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (image centre, side px, t)
         self._velocity: dict[int, np.ndarray] = {}  # seat -> image px per second between its last two sightings
-        self._poses: dict[int, tuple[CardPose, CardPose] | None] = {}  # id of a sighting -> its card's poses
         self._found_last: set[int] = set()  # seats whose weapon the last analysed frame found
         self._last_read: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (corners, t, contrast) read last
         self._read_quads: dict[int, list[tuple[float, np.ndarray, float]]] = {s: [] for s in self.shooters}
@@ -479,7 +478,7 @@ class AimReader:
             return
         sights.append(Sight(t, (float(foot[0]), float(foot[1])), direction, height,
                             (float(centre[0]), float(centre[1])), target, margin, side,
-                            quad=tuple(float(v) for v in np.asarray(quad).reshape(-1))))
+                            quad=tuple(np.asarray(quad, np.float64).reshape(-1).tolist())))
 
     def _record_still(self, seat: int, seen_t: float, t: float) -> None:
         """A sighting at ``t`` of a weapon still at the pose last read at ``seen_t``: that pose as the
@@ -1044,33 +1043,31 @@ class AimReader:
         card of that size (``tilt_noise_deg_px`` over the marker's side in pixels); its pose is the one within
         ``upright_reach`` of a weapon held upright when the other is not."""
         cfg = self.config
-        solved = [(s, self._card_poses(s)) for s in part if not s.still and s.quad]
-        read = [(s, poses) for s, poses in solved if poses is not None]
+        read = [s for s in part if not s.still and s.quad]
         if len(read) < cfg.pitched_least:
             return None
+        poses = self.plane.card_pose_arrays(np.array([s.quad for s in read]).reshape(-1, 4, 2), markers.WEAPON_SIZE_CM)
+        solved = poses.solved
+        if int(solved.sum()) < cfg.pitched_least:
+            return None
+        tips = np.stack([poses.pitch[solved], poses.roll[solved]], axis=-1)  # (frame, mirror, pitch and roll)
         spreads = np.radians([cfg.pitch_spread_deg, cfg.roll_spread_deg])
         families = []
         for first in (0, 1):
-            chosen = _pose_family([poses for _, poses in read], first)
-            tip = np.median([[p.pitch, p.roll] for p in chosen], axis=0)
+            chosen = _pose_family(tips, first)
+            tip = np.median(tips[np.arange(len(tips)), chosen], axis=0)
             families.append((float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), chosen))
         (upright, tilt, chosen), (other_upright, other_tilt, _) = sorted(families, key=lambda f: f[0])
-        side = float(np.median([s.side_px for s, _ in read]))
+        side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
         if min(tilt, other_tilt) <= floor or upright > cfg.upright_reach or other_upright <= cfg.upright_reach:
             return None
-        ref = chosen[0].direction
-        direction = ref + float(np.median([_turn(p.direction, ref) for p in chosen]))
-        foot = np.median(np.array([p.foot for p in chosen]), axis=0)
+        frames = np.arange(len(tips))
+        directions = poses.direction[solved][frames, chosen]
+        ref = float(directions[0])
+        direction = ref + float(np.median([_turn(float(d), ref) for d in directions]))
+        foot = np.median(poses.foot[solved][frames, chosen], axis=0)
         return (float(foot[0]), float(foot[1])), direction
-
-    def _card_poses(self, sight: Sight) -> tuple[CardPose, CardPose] | None:
-        """The two mirror poses of a sighting's card (solved once, when a rest asks for them)."""
-        key = id(sight)
-        if key not in self._poses:
-            quad = np.array(sight.quad, np.float64).reshape(4, 2)
-            self._poses[key] = self.plane.card_poses(quad, markers.WEAPON_SIZE_CM)
-        return self._poses[key]
 
     def _scaled_feet(self, feet: np.ndarray, ref: np.ndarray, side: float, tol_f: float) -> np.ndarray:
         """Ground points in units of the rest tolerance, along and across the ray from the camera's nadir
@@ -1201,14 +1198,16 @@ _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
 
 
-def _pose_family(poses: list[tuple[CardPose, CardPose]], first: int, rounds: int = 3) -> list[CardPose]:
-    """One of a still card's two mirror poses followed through its frames: starting from the median of each
-    frame's ``first`` pose, in each frame the pose nearer the family's median pitch and roll, a few times over."""
-    chosen = [p[first] for p in poses]
+def _pose_family(tips: np.ndarray, first: int, rounds: int = 3) -> np.ndarray:
+    """One of a still card's two mirror poses followed through its frames (``tips``: each frame's two poses' pitch
+    and roll): starting from the median of each frame's ``first`` pose, in each frame the pose nearer the family's
+    median pitch and roll, a few times over. Which of each frame's two poses the family holds."""
+    frames = np.arange(len(tips))
+    chosen = np.full(len(tips), first)
     for _ in range(rounds):
-        pitch = float(np.median([p.pitch for p in chosen]))
-        roll = float(np.median([p.roll for p in chosen]))
-        chosen = [min(p, key=lambda c: math.hypot(c.pitch - pitch, c.roll - roll)) for p in poses]
+        centre = np.median(tips[frames, chosen], axis=0)
+        off = tips - centre
+        chosen = np.argmin(np.hypot(off[..., 0], off[..., 1]), axis=1)
     return chosen
 
 

@@ -48,6 +48,19 @@ class CardPose:
     height_cm: float
 
 
+@dataclass(frozen=True)
+class CardPoses:
+    """The two mirror poses (last axis but for ``foot``'s x and y) of each of several marker cards (first axis), as
+    ``CardPose`` holds one; ``solved`` is False for a card nearly under the camera (its poses mean nothing)."""
+
+    pitch: np.ndarray  # (n, 2)
+    roll: np.ndarray  # (n, 2)
+    direction: np.ndarray  # (n, 2)
+    foot: np.ndarray  # (n, 2, 2)
+    height_cm: np.ndarray  # (n, 2)
+    solved: np.ndarray  # (n,) bool
+
+
 @dataclass
 class TablePlane:
     """The table as the camera sees it: image -> table centimetres, the camera's nadir and height,
@@ -150,40 +163,52 @@ class TablePlane:
 
     def card_poses(self, corners: np.ndarray, size_cm: float) -> tuple[CardPose, CardPose] | None:
         """The two poses of a marker card, pitched and rolled as they may be, that give its outline ``corners``:
-        None for a card nearly under the camera (nothing to tell a tip from there).
+        None for a card nearly under the camera (nothing to tell a tip from there). See ``card_pose_arrays``."""
+        poses = self.card_pose_arrays(np.asarray(corners, np.float64).reshape(1, 4, 2), size_cm)
+        if not poses.solved[0]:
+            return None
+        first, second = (CardPose(float(poses.pitch[0, k]), float(poses.roll[0, k]), float(poses.direction[0, k]),
+                                  (float(poses.foot[0, k, 0]), float(poses.foot[0, k, 1])), float(poses.height_cm[0, k]))
+                         for k in (0, 1))
+        return first, second
+
+    def card_pose_arrays(self, corners: np.ndarray, size_cm: float) -> CardPoses:
+        """The two poses of each of several marker cards (``corners``: (n, 4, 2) image px), pitched and rolled as
+        they may be, that give its outline; a card nearly under the camera is not solved (nothing to tell a tip
+        from there).
 
         The mapping onto the table plane is a projection along the camera's ray, so the card's pose is found
         as an orthographic one seen along that ray: two poses, mirror images across the plane square to the
         ray, give the same outline (which of them a weapon held is for its whole rest to tell: see
         ``vision.aims``). Each gives its top edge's normal laid flat on the table (the line of fire of a
         weapon pitched at its target), and its side, foot and height as a level card of that side would."""
-        q = self.table_point(_grown(corners, self.grow))
-        centre = q.mean(axis=0)
-        up = ((q[0] - q[3]) + (q[1] - q[2])) / 2  # the side edges, bottom to top ...
-        right = ((q[1] - q[0]) + (q[2] - q[3])) / 2  # ... and the others
+        quads = np.asarray(corners, np.float64).reshape(-1, 4, 2)
+        q = self.table_point(_grown_many(quads, self.grow).reshape(-1, 2)).reshape(-1, 4, 2)
+        centre = q.mean(axis=1)
+        up = ((q[:, 0] - q[:, 3]) + (q[:, 1] - q[:, 2])) / 2  # the side edges, bottom to top ...
+        right = ((q[:, 1] - q[:, 0]) + (q[:, 2] - q[:, 3])) / 2  # ... and the others
         radial = centre - self.nadir
-        reach = float(np.linalg.norm(radial))
-        if reach <= 2 * size_cm:
-            return None
-        out = radial / reach
-        across = np.array([-out[1], out[0]])
+        reach = np.hypot(radial[:, 0], radial[:, 1])
+        solved = reach > 2 * size_cm
+        out = radial / np.maximum(reach, 1e-9)[:, None]
+        across = np.column_stack([-out[:, 1], out[:, 0]])
         slope = reach / self.camera_height_cm  # the ray's run per unit of fall
-        norm = math.hypot(1.0, slope)
-        p = np.array([float(across @ up), float(out @ up) / norm])  # the edges seen square to the ray
-        w = np.array([float(across @ right), float(out @ right) / norm])
-        depth = np.sqrt(complex(float(w @ w - p @ p), -2.0 * float(p @ w)))  # their depths along the ray
-        poses = []
-        for sign in (1.0, -1.0):
-            du, dw = sign * depth.real, sign * depth.imag
-            side = max(math.sqrt(float(p @ p) + du * du), 1e-9)
-            pitch, roll = (math.asin(max(-1.0, min(1.0, (e[1] * slope + d) / norm / side)))
-                           for e, d in ((p, du), (w, dw)))  # each edge's rise over its length
-            muzzle = p[0] * across + (p[1] - du * slope) / norm * out
-            ratio = max(side / size_cm, 0.2)
-            foot = self.nadir + radial / ratio
-            poses.append(CardPose(pitch, roll, math.atan2(float(muzzle[1]), float(muzzle[0])),
-                                  (float(foot[0]), float(foot[1])), self.camera_height_cm * (1 - 1 / ratio)))
-        return poses[0], poses[1]
+        norm = np.hypot(1.0, slope)
+        p = np.column_stack([(across * up).sum(axis=1), (out * up).sum(axis=1) / norm])  # the edges seen square
+        w = np.column_stack([(across * right).sum(axis=1), (out * right).sum(axis=1) / norm])  # to the ray
+        depth = np.sqrt(((w * w).sum(axis=1) - (p * p).sum(axis=1)) - 2j * (p * w).sum(axis=1))  # along the ray
+        signs = np.array([1.0, -1.0])
+        du, dw = signs * depth.real[:, None], signs * depth.imag[:, None]  # (n, 2): each mirror pose
+        side = np.maximum(np.sqrt((p * p).sum(axis=1)[:, None] + du * du), 1e-9)
+        rise = norm[:, None] * side  # each edge's rise over its length:
+        pitch = np.arcsin(np.clip((p[:, 1:2] * slope[:, None] + du) / rise, -1.0, 1.0))
+        roll = np.arcsin(np.clip((w[:, 1:2] * slope[:, None] + dw) / rise, -1.0, 1.0))
+        muzzle_out = (p[:, 1:2] - du * slope[:, None]) / norm[:, None]
+        muzzle = p[:, 0, None, None] * across[:, None, :] + muzzle_out[..., None] * out[:, None, :]
+        ratio = np.maximum(side / size_cm, 0.2)
+        foot = self.nadir + radial[:, None, :] / ratio[..., None]
+        return CardPoses(pitch, roll, np.arctan2(muzzle[..., 1], muzzle[..., 0]), foot,
+                         self.camera_height_cm * (1 - 1 / ratio), solved)
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
@@ -201,6 +226,15 @@ def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np
     c = np.array([image_size[0] / 2, image_size[1] / 2])
     d = pts - c
     return c + d * (1 + kappa * (d * d).sum(axis=1, keepdims=True))
+
+
+def _grown_many(quads: np.ndarray, grow: float) -> np.ndarray:
+    """Several detected quads ((n, 4, 2)) each grown as ``_grown`` grows one."""
+    if grow == 0.0:
+        return quads
+    c = quads.mean(axis=1, keepdims=True)
+    side = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2).mean(axis=1)[:, None, None]
+    return c + (quads - c) * (side + grow) / np.maximum(side, 1e-6)
 
 
 def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
@@ -277,4 +311,4 @@ def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.
     return centre[:2].copy(), float(abs(centre[2]))
 
 
-__all__ = ["CardPose", "TablePlane"]
+__all__ = ["CardPose", "CardPoses", "TablePlane"]

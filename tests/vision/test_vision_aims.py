@@ -156,6 +156,25 @@ def test_a_pitched_card_gives_two_mirror_poses_one_of_them_its_own():
     assert plane.card_poses(_card_image(np.array([1.0, 1.0, 20.0]), 0.3, 0.0, 0.0), 3.0) is None  # under the camera
 
 
+def test_many_cards_poses_at_once_are_each_cards_own():
+    """The poses of several cards solved at once (a rest's frames) are those each card's outline gives alone, a
+    card under the camera among them left unsolved."""
+    plane = dataclasses.replace(_plane(), grow=1.0)
+    cards = [(np.array([30.0, 10.0, 24.0]), 1.1, -0.4, 0.1), (np.array([-25.0, 18.0, 12.0]), -2.0, 0.2, -0.15),
+             (np.array([1.0, 1.0, 20.0]), 0.3, 0.0, 0.0)]
+    quads = np.stack([_card_image(centre, direction, pitch, roll) for centre, direction, pitch, roll in cards])
+    many = plane.card_pose_arrays(quads, 3.0)
+    assert many.solved.tolist() == [True, True, False]
+    for n, quad in enumerate(quads[:2]):
+        alone = plane.card_poses(quad, 3.0)
+        assert alone is not None
+        for k, pose in enumerate(alone):
+            assert math.isclose(pose.pitch, many.pitch[n, k], abs_tol=1e-9)
+            assert math.isclose(pose.roll, many.roll[n, k], abs_tol=1e-9)
+            assert math.isclose(pose.direction, many.direction[n, k], abs_tol=1e-9)
+            assert math.dist(pose.foot, many.foot[n, k]) < 1e-9 and math.isclose(pose.height_cm, many.height_cm[n, k])
+
+
 def _held_rest(plane: TablePlane, direction: float, pitch_deg: float, noisy: int = 0, seed: int = 5) -> aims.Rest:
     """The rest of a weapon held still 24 cm up for a second, pitched by ``pitch_deg``, its 3 cm marker about 20 px
     wide read with a third of a pixel of corner noise (and ``noisy`` frames with five times as much)."""
