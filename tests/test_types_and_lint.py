@@ -1,8 +1,7 @@
 """The type checker and the linter (both in the ``dev`` extra), configured in pyproject.toml, report nothing.
 
-mypy is strict for the rules engine and the game record (``[[tool.mypy.overrides]]``) and checks the
-rest of the three packages in its default mode; ruff lints the whole tree with the rules of
-``[tool.ruff.lint]``.
+mypy checks the three packages in its strict mode (``strict = true`` in ``[tool.mypy]``); ruff lints the
+whole tree with the rules of ``[tool.ruff.lint]``.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of
 def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, np.float64).reshape(-1, 2)
     q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
-    return q[:, :2] / q[:, 2:3]
+    return np.asarray(q[:, :2] / q[:, 2:3])
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np
         return pts
     c = np.array([image_size[0] / 2, image_size[1] / 2])
     d = pts - c
-    return c + d * (1 + kappa * (d * d).sum(axis=1, keepdims=True))
+    return np.asarray(c + d * (1 + kappa * (d * d).sum(axis=1, keepdims=True)))
 
 
 def _grown_many(quads: np.ndarray, grow: float) -> np.ndarray:
@@ -234,7 +234,7 @@ def _grown_many(quads: np.ndarray, grow: float) -> np.ndarray:
         return quads
     c = quads.mean(axis=1, keepdims=True)
     side = np.linalg.norm(quads - quads[:, [1, 2, 3, 0]], axis=2).mean(axis=1)[:, None, None]
-    return c + (quads - c) * (side + grow) / np.maximum(side, 1e-6)
+    return np.asarray(c + (quads - c) * (side + grow) / np.maximum(side, 1e-6))
 
 
 def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
@@ -245,7 +245,7 @@ def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
         return quad
     c = quad.mean(axis=0)
     side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
-    return c + (quad - c) * (side + grow) / max(side, 1e-6)
+    return np.asarray(c + (quad - c) * (side + grow) / max(side, 1e-6))
 
 
 # each marker's edges and diagonals, as (from corner, to corner, length in sides)
