@@ -2,7 +2,7 @@
 
 ``TablePlane`` maps image pixels to table centimetres by the homography the four corner markers (5 cm)
 give, with the lens's barrel distortion measured from every marker flat on the table (each must map to a
-square of its true size) and undone first; from that homography (principal point at the image centre,
+square) and undone first; from that homography (principal point at the image centre,
 square pixels, the focal length solved from the table's perspective) come the camera's foot point on the
 table (its nadir) and its height, and from them where a marker card held above the table stands on it
 (``TablePlane.ground``, read as a level card's; ``TablePlane.card_poses``, the two poses a pitched or rolled card's
@@ -86,8 +86,10 @@ class TablePlane:
         """From marker corners (id -> (4, 2) image px): the corner markers 0-3 and the standees'.
 
         The lens's barrel distortion is measured first: every marker flat on the table (corners 5 cm,
-        bases 3 cm) must map to a square of its true size; the one-parameter radial model that makes
-        their sizes agree best is kept and undoes the distortion of every point read later."""
+        bases 3 cm) must map to a square; the one-parameter radial model that makes their outlines most
+        square is kept and undoes the distortion of every point read later. Then how far the outlines
+        were detected short of the markers' true sides (``grow``): the one that makes their sizes agree
+        best (a marker's shape does not tell it, its size does)."""
         missing = [c for c in markers.CORNER_IDS if c not in found]
         if missing:
             raise AimError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
@@ -95,19 +97,18 @@ class TablePlane:
         flat = {m: q for m, q in found.items()
                 if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
         centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)
-        best = (math.inf, 0.0, 0.0, np.eye(3))
+        kappa = _distortion_of(flat, centre)
+        best = (math.inf, 0.0, np.eye(3))
         for grow in GROW_STEPS:
-            grown = {m: _grown(q, grow) for m, q in flat.items()}
-            for kappa in KAPPA_STEPS:
-                try:
-                    spread, to_table = _metric(grown, centre, float(kappa))
-                except AimError:
-                    continue
-                if spread < best[0]:
-                    best = (spread, float(kappa), float(grow), to_table)
+            try:
+                fit = _metric({m: _grown(q, grow) for m, q in flat.items()}, centre, kappa)
+            except AimError:
+                continue
+            if fit.size_spread < best[0]:
+                best = (fit.size_spread, grow, fit.to_table)
         if not math.isfinite(best[0]):
             raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
-        _, kappa, grow, to_table = best
+        _, grow, to_table = best
         nadir, height = _camera_over(to_table, image_size)
         plane = cls(to_table, nadir, height, {}, image_size, kappa, grow)
         for seat in range(markers.MAX_SEATS):
@@ -255,11 +256,67 @@ _EDGE_TO = np.array([j for _, j, _ in _EDGES])
 _EDGE_LENGTH = np.array([length for _, _, length in _EDGES])
 
 
-def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tuple[float, np.ndarray]:
+@dataclass(frozen=True)
+class _MarkerFit:
+    """The table plane one distortion gives: its image -> table cm homography, the spread of the flat markers'
+    mapped sizes (variance of log mapped over true side) and how far their mapped outlines are from squares
+    (mean squared offset of a corner from the nearest square, over the square's side squared)."""
+
+    to_table: np.ndarray
+    size_spread: float
+    shape_error: float
+
+
+_SQUARE = np.array([0, 1, 1 + 1j, 1j]) - (0.5 + 0.5j)  # a marker's corners as ArUco orders them, about its centre
+
+
+def _shape_errors(quads: np.ndarray) -> np.ndarray:
+    """For each quad ((n, 4, 2), table cm) its mean squared offset from the nearest square (any size, turn and
+    place; either handedness), over that square's side squared: 0 for a true square, whatever its size."""
+    z = quads[..., 0] + 1j * quads[..., 1]
+    z = z - z.mean(axis=1, keepdims=True)
+    errors = []
+    for square in (_SQUARE, _SQUARE.conj()):
+        a = (z * square.conj()).sum(axis=1) / float((abs(square) ** 2).sum())  # the best turn and scale
+        residual = (abs(z - a[:, None] * square[None, :]) ** 2).mean(axis=1)
+        errors.append(residual / np.maximum(abs(a) ** 2, 1e-12))
+    return np.asarray(np.minimum(errors[0], errors[1]))
+
+
+def _distortion_of(flat: dict[int, np.ndarray], centre: np.ndarray) -> float:
+    """The lens's distortion ``kappa`` measured from the flat markers' shapes: the one that maps every one of them
+    (on the table plane the corner markers' centres give) nearest to a square. A marker's outline detected a
+    little short or long changes its size but not its shape, so the shape tells the distortion apart from it;
+    the distortion bends a marker far from the image centre more along its ray than across it."""
+    errors = []
+    for kappa in KAPPA_STEPS:
+        try:
+            errors.append(_metric(flat, centre, float(kappa)).shape_error)
+        except AimError:
+            errors.append(math.inf)
+    i = int(np.argmin(errors))
+    if not math.isfinite(errors[i]):
+        raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
+    return _parabola_minimum(KAPPA_STEPS, np.asarray(errors), i)
+
+
+def _parabola_minimum(xs: np.ndarray, ys: np.ndarray, i: int) -> float:
+    """The minimum of the parabola through the sampled minimum ``i`` and its neighbours (the sample at an end)."""
+    if i == 0 or i == len(xs) - 1 or not np.all(np.isfinite(ys[i - 1:i + 2])):
+        return float(xs[i])
+    y0, y1, y2 = (float(y) for y in ys[i - 1:i + 2])
+    bend = y0 - 2 * y1 + y2
+    if bend <= 0:
+        return float(xs[i])
+    step = float(xs[i + 1] - xs[i])
+    return float(xs[i]) + step * 0.5 * (y0 - y2) / bend
+
+
+def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> _MarkerFit:
     """For one distortion ``kappa``: the image -> table cm homography (the corner markers' centres
-    give the plane, every flat marker's edges its centimetres) and the spread of the flat markers'
-    mapped sizes (log of mapped over true size). Every marker at once: this runs for each of the
-    distortions and outline growths tried."""
+    give the plane, every flat marker's edges its centimetres), the spread of the flat markers'
+    mapped sizes and their outlines' distance from squares. Every marker at once: this runs for each of
+    the distortions and outline growths tried."""
     size = (int(centre[0] * 2), int(centre[1] * 2))
     ids = list(flat)
     quads = np.stack([np.asarray(flat[m], np.float64).reshape(4, 2) for m in ids])
@@ -281,7 +338,8 @@ def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> tu
     sides = (mapped[:, [1, 2, 3, 0]] - mapped) * scale
     mean_side = np.sqrt((sides * sides).sum(axis=-1)).mean(axis=1)
     logs = [math.log(max(float(m), 1e-6) / float(t)) for m, t in zip(mean_side, true[:, 0])]
-    return float(np.var(logs)), np.diag([scale[0], scale[1], 1.0]) @ unit
+    shape = float((weight[:, 0] * _shape_errors(mapped * scale)).sum() / weight.sum())
+    return _MarkerFit(np.diag([scale[0], scale[1], 1.0]) @ unit, float(np.var(logs)), shape)
 
 
 def _camera_over(to_table: np.ndarray, image_size: tuple[int, int]) -> tuple[np.ndarray, float]:

@@ -754,3 +754,59 @@ def test_a_weapon_moving_out_of_the_picture_is_rendered_as_not_there():
     scene = aim_synth.AimScene(spec)
     frames = [scene.render(i) for i in range(scene.frame_count)]
     assert all(f.shape == (aim_synth.HEIGHT, aim_synth.WIDTH, 3) for f in frames)
+
+
+# ----------------------------------------------------------------------------- the table plane's lens
+
+
+def _flat_markers_through_a_lens(kappa: float, short_px: float, camera_height: float = 80.0, focal: float = 480.0,
+                                 tilt_deg: float = 4.0) -> dict[int, np.ndarray]:
+    """The flat markers of an 88 x 66 cm table (corner markers 5 cm, six base markers 3 cm) as a camera nearly
+    straight over it sees them through a barrel lens (ideal = c + d (1 + kappa |d|^2)), each outline detected
+    ``short_px`` short of its true side."""
+    t = math.radians(tilt_deg)
+    rotation = np.array([[1, 0, 0], [0, -math.cos(t), -math.sin(t)], [0, math.sin(t), -math.cos(t)]])
+    camera = np.array([2.0, -3.0, camera_height])
+    centre = np.array([320.0, 240.0])
+
+    def image(points: np.ndarray) -> np.ndarray:
+        cam = (np.column_stack([points, np.zeros(len(points))]) - camera) @ rotation.T
+        d = cam[:, :2] / cam[:, 2:3] * focal
+        bent = d.copy()
+        for _ in range(50):  # the lens: the image point whose undistortion is the ideal one
+            bent = d / (1 + kappa * (bent * bent).sum(axis=1, keepdims=True))
+        return np.asarray(centre + bent)
+
+    def square(at: np.ndarray, side: float, turn: float) -> np.ndarray:
+        c, s = math.cos(turn), math.sin(turn)
+        unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+        return np.asarray(at + unit @ np.array([[c, s], [-s, c]]))
+
+    flat = {m: square(np.array(at), markers.CORNER_SIZE_CM, 0.0)
+            for m, at in zip(markers.CORNER_IDS, [(-40.5, -29.5), (-40.5, 29.5), (40.5, 29.5), (40.5, -29.5)])}
+    for seat, a in enumerate(np.linspace(0.3, 0.3 + 2 * math.pi, 6, endpoint=False)):
+        flat[markers.base_id(seat)] = square(np.array([33 * math.cos(a), 23 * math.sin(a)]), markers.BASE_SIZE_CM, a)
+    found = {}
+    for m, quad in flat.items():
+        q = image(quad)
+        mid = q.mean(axis=0)
+        side = float(np.mean(np.linalg.norm(q - q[[1, 2, 3, 0]], axis=1)))
+        found[m] = mid + (q - mid) * (side - short_px) / side
+    return found
+
+
+@pytest.mark.parametrize("short_px", [0.5, 2.0])
+def test_the_lens_is_measured_from_the_markers_shapes_not_taken_for_outlines_detected_short(short_px):
+    kappa = 0.1 / 480.0 ** 2  # a lens bending as the renderer's k1 = 0.1 does
+    found = _flat_markers_through_a_lens(kappa, short_px)
+    plane = TablePlane.from_markers(found, (640, 480))
+    assert plane.kappa == pytest.approx(kappa, rel=0.15)
+    centres = [plane.table_point(found[c].mean(axis=0, keepdims=True))[0] for c in markers.CORNER_IDS]
+    sides = [float(np.linalg.norm(centres[i] - centres[(i + 1) % 4])) for i in range(4)]
+    assert sides == pytest.approx([59.0, 81.0, 59.0, 81.0], rel=0.02)  # the table at its scale
+    assert plane.camera_height_cm == pytest.approx(80.0, rel=0.05)
+
+
+def test_a_straight_lens_is_read_straight():
+    plane = TablePlane.from_markers(_flat_markers_through_a_lens(0.0, 1.0), (640, 480))
+    assert abs(plane.kappa) < 0.02 / 480.0 ** 2
