@@ -230,7 +230,8 @@ def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np
 
 
 def _grown_many(quads: np.ndarray, grow: float) -> np.ndarray:
-    """Several detected quads ((n, 4, 2)) each grown as ``_grown`` grows one."""
+    """Detected quads ((n, 4, 2)) each grown by ``grow`` px along each side: detection on a blurred image puts
+    a marker's corners slightly inside its true outline."""
     if grow == 0.0:
         return quads
     c = quads.mean(axis=1, keepdims=True)
@@ -239,14 +240,8 @@ def _grown_many(quads: np.ndarray, grow: float) -> np.ndarray:
 
 
 def _grown(quad: np.ndarray, grow: float) -> np.ndarray:
-    """A detected quad grown by ``grow`` px along each side: detection on a blurred image puts a
-    marker's corners slightly inside its true outline."""
-    quad = np.asarray(quad, np.float64)
-    if grow == 0.0:
-        return quad
-    c = quad.mean(axis=0)
-    side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
-    return np.asarray(c + (quad - c) * (side + grow) / max(side, 1e-6))
+    """One detected quad grown as ``_grown_many`` grows several."""
+    return np.asarray(_grown_many(np.asarray(quad, np.float64).reshape(1, 4, 2), grow)[0])
 
 
 # each marker's edges and diagonals, as (from corner, to corner, length in sides)
