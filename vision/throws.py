@@ -285,7 +285,7 @@ class _SeatTrack:
     kept_boxes: tuple[np.ndarray, int, np.ndarray | None, int] | None = None
     # since something star-sized first moved, frames no hand or arm covered its card in: (frame, the image
     # around the crown's patch, around the base card, the frame's shift)
-    kept: list[tuple[int, np.ndarray, np.ndarray | None, tuple[float, float]]] = field(default_factory=list)
+    kept: deque[tuple[int, np.ndarray, np.ndarray | None, tuple[float, float]]] = field(default_factory=deque)
 
     def reset(self) -> None:
         self.shifts.clear()
@@ -656,7 +656,7 @@ class ThrowJudge:
             if t.kept_boxes is None or t.seat == self.thrower:
                 continue
             if len(t.kept) > self.config.max_throw_s * self.fps:
-                del t.kept[0]
+                t.kept.popleft()
             if arm_in_view and t.card_mask is not None and bool((arm & t.card_mask).any()):
                 continue  # a hand over the card moves no standee, and its part in view is not the card's
             crown_at, crown_half, base_at, base_half = t.kept_boxes
