@@ -547,7 +547,7 @@ def read_clip_json(folder: Path) -> dict[str, Any]:
     except (ValueError, RecursionError) as exc:
         raise ClipError(f"{path}: not readable JSON ({str(exc)[:80]})") from None
     if not isinstance(data, dict):
-        raise ClipError(f"{path}: must hold a JSON object, not {type(data).__name__}")
+        raise ClipError(f"{path}: must hold a JSON object, not {json.dumps(data)[:40]}")
     return data
 
 
@@ -562,7 +562,7 @@ def clip_number(data: dict[str, Any], key: str, path: Path, low: float, high: fl
     if value is None:
         raise ClipError(f"{path}: needs {key!r}")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ClipError(f"{path}: {key} must be a number, not {str(value)[:20]!r}")
+        raise ClipError(f"{path}: {key} must be a number, not {json.dumps(value)[:20]}")
     if not (math.isfinite(value) and low <= value <= high) or (integer and value != int(value)):
         kind = "a whole number" if integer else "a number"
         raise ClipError(f"{path}: {key} is {str(value)[:24]}, must be {kind} from {low:g} to {high:g}")
