@@ -128,6 +128,8 @@ class AimConfig:
     pause_seen_fraction: float = 0.25  # a weapon seen less than this, never at rest: its brief stillness is a guess
     lost_moving_s: float = 0.5  # a weapon never at rest, last seen turning one way onto a line and then not seen
     # again for this long to the end of the watch, was lost from view as it came to rest: that line is its likeliest aim
+    swing_turn_s: float = 0.25  # a pause turned into one way and out of the other (each by more than twice the
+    # rest tolerance) within this long of it is the turn of a swing, not an aim
     min_height_cm: float = -15.0  # a weapon "below the table" or far above the 0-40 cm is misread
     max_height_cm: float = 75.0
     track_pad_px: float = 28.0  # search box around the last place, beyond the marker itself
@@ -642,6 +644,9 @@ class AimReader:
                                f"{max(self._last_t - deadline, 0.0):.2f} s after the deadline", seen=seen)
             return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
         pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
+        swung = pause is not None and self._swing_turn(pause, sights)
+        if swung:
+            pause = None
         lost = self._lost_moving(sights, -math.inf if pause is None else pause.end)
         if lost is not None:  # not at rest while seen: the line it was turning onto, for the Godfather
             late = lost.start >= deadline
@@ -656,6 +661,9 @@ class AimReader:
                 late = False  # not seen coming to rest: its place covered at the deadline says it may have been there
                 why += ", after the deadline; its place was covered at the deadline"
             return result(pause, late, why, False)
+        if swung:
+            return SeatAim(seat, None, False, False, 0.3, "held still only at the turn of a swing while seen (turned "
+                           "into that pose one way and out of it the other): waved about, not aimed", seen=seen)
         return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
                        seen=seen)
 
@@ -1099,6 +1107,22 @@ class AimReader:
         holding = [r for r in runs if r.start <= self.deadline <= r.end]
         before = [r for r in runs if r.end < self.deadline]
         return holding[0] if holding else before[-1] if before else runs[0]
+
+    def _swing_turn(self, pause: Rest, sights: list[Sight]) -> bool:
+        """Whether ``pause`` was the turn of a swing: read turning into it one way within ``swing_turn_s`` before
+        it and out of it the other way within ``swing_turn_s`` after, each by more than twice the rest tolerance. A
+        weapon waved to and fro slows to a stop at each end of its swing; one brought onto its target comes to
+        rest there and does not turn back the way it came."""
+        cfg = self.config
+        tol = 2 * math.radians(cfg.rest_angle_deg)
+        read = [s for s in sights if not s.still]
+        before = [s for s in read if pause.seen_from - cfg.swing_turn_s <= s.t < pause.seen_from]
+        after = [s for s in read if pause.end < s.t <= pause.end + cfg.swing_turn_s]
+        if not before or not after:
+            return False
+        turned_in = _turn(pause.direction, before[0].direction)
+        turned_out = _turn(after[-1].direction, pause.direction)
+        return abs(turned_in) > tol and abs(turned_out) > tol and turned_in * turned_out < 0
 
     def _other_target(self, run: Rest, seat: int) -> int | None:
         """A second seat the line of fire would point at if it were off by what a reading may be off by

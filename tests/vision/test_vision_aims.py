@@ -810,3 +810,27 @@ def test_the_lens_is_measured_from_the_markers_shapes_not_taken_for_outlines_det
 def test_a_straight_lens_is_read_straight():
     plane = TablePlane.from_markers(_flat_markers_through_a_lens(0.0, 1.0), (640, 480))
     assert abs(plane.kappa) < 0.02 / 480.0 ** 2
+
+
+def test_a_weapon_seen_still_only_at_the_turn_of_its_swing_is_handed_no_one():
+    """A weapon waved about, seen in a few glimpses only: turned 60 degrees onto seat 3's line, held there for
+    0.13 s, then turned back 30 degrees, and out of view. That stillness is the turn of a swing, not an aim: it
+    asks, handed no one. Brought onto the line and held there until lost from view, or turned on the same way
+    after the stillness, it is not a swing's turn: its pause (or the line it turned onto) is still handed."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    swing = math.radians(60)
+
+    def seen(after: list[float]) -> list[Sight]:
+        into = [_sight(0.7 + k / 30, foot, direction - swing * (1 - k / 6), plane, 0) for k in range(6)]
+        held = [_sight(0.9 + k / 30, foot, direction + math.radians(0.5 * (-1) ** k), plane, 0) for k in range(5)]
+        out = [_sight(1.067 + k / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(after)]
+        return into + held + out
+
+    aim = _read(seen([-10.0, -20.0, -30.0]), plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (None, False, False), aim.reason
+    assert "turn of a swing" in aim.reason, aim.reason
+    for after in ([], [10.0, 20.0, 30.0]):  # held until lost from view; turned on the same way
+        aim = _read(seen(after), plane=plane)
+        assert "turn of a swing" not in aim.reason and not aim.sure, aim.reason
+        assert aim.target is not None, aim.reason
