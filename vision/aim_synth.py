@@ -35,6 +35,8 @@ from vision.sources import write_frames
 from vision.synth import lens_maps
 
 WIDTH, HEIGHT = 640, 480
+_SHADE_STRIP = 24  # rows blended at a time under a shadow
+_BLUR_REACH = 8  # px: more than the defocus blur's kernel reaches (3 px for 1 px of defocus)
 PAD = 40
 DEADLINE = 0.5  # seconds after the "3"
 ARRIVE_IN_TIME = (-1.1, DEADLINE - 0.18)  # when an in-time weapon comes to rest, after the "3"
@@ -425,6 +427,9 @@ class AimScene:
         self.static = self._static(rng)
         self._light = self._light_field(rng)
         self._lens = self._lens_maps()
+        self._still: np.ndarray | None = None  # the static table filmed by a still camera
+        self._rows_seen: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))
+        self._cols_seen: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))
         self._noise_rng = np.random.default_rng(spec.seed + 29)
         sigma = spec.noise_sigma / max(spec.gain, 0.3) ** 0.5
         self._noise = np.round(self._noise_rng.standard_normal((HEIGHT + 48, WIDTH + 48, 3)) * sigma).astype(np.int16)
@@ -569,13 +574,7 @@ class AimScene:
     def _weapon_polys(self, plan: WeaponPlan, centre: np.ndarray, direction: float
                       ) -> tuple[list[tuple[np.ndarray, tuple[int, int, int]]], np.ndarray]:
         """World polygons (hand and weapon, in drawing order) and the marker card's corners."""
-        fwd = np.array([math.cos(direction), math.sin(direction), 0.0])
-        left = np.array([-fwd[1], fwd[0], 0.0])
-        pitch, roll = math.radians(plan.pitch_deg), math.radians(plan.roll_deg)
-        up = np.array([0, 0, 1.0])
-        fwd3 = fwd * math.cos(pitch) + up * math.sin(pitch)
-        left3 = left * math.cos(roll) + up * math.sin(roll)
-        up3 = np.cross(fwd3, left3)
+        fwd3, left3, up3 = _weapon_axes(plan, direction)
 
         def at(x: float, y: float, z: float = 0.0) -> np.ndarray:
             return centre + fwd3 * x + left3 * y + up3 * z
@@ -610,9 +609,11 @@ class AimScene:
             blade = outline(np.array([4, length - 8, length - 5, length - 8 if plan.shape else length - 5]),
                             np.array([1.3, 1.3, 0.0 if plan.shape else -1.3, -1.3]))
             polys += [(handle, col), (guard, dark), (blade, (200, 200, 205))]  # type: ignore[list-item]
-        c = 2.0  # the 3 cm marker on a 4 cm card
-        card = outline(np.array([c, c, -c, -c]), np.array([c, -c, -c, c]), 0.05)
-        return polys, card
+        return polys, _card_corners(centre, (fwd3, left3, up3))
+
+    def _card_at(self, plan: WeaponPlan, centre: np.ndarray, direction: float) -> np.ndarray:
+        """The marker card's corners alone (as ``_weapon_polys`` gives them)."""
+        return _card_corners(centre, _weapon_axes(plan, direction))
 
     # -- frames
     def render(self, index: int) -> np.ndarray:
@@ -640,35 +641,23 @@ class AimScene:
                 poly = np.array([np.append(start + side * 6, z), np.append(reach + side * 5, z),
                                  np.append(reach - side * 5, z), np.append(start - side * 6, z)])
                 arms.append(poly)
-        # shadows on the table
-        if drawn or arms:
-            mask = np.zeros(img.shape[:2], np.uint8)
-            for _, _, polys, _ in drawn:
-                for poly, _ in polys:
-                    shadow = np.column_stack([poly[:, :2] + poly[:, 2:3] * self._sun, np.zeros(len(poly))])
-                    cv2.fillPoly(mask, [np.round(self.camera.project(shadow)).astype(np.int32)], 255)
-            for poly in arms:
-                shadow = np.column_stack([poly[:, :2] + poly[:, 2:3] * self._sun, np.zeros(len(poly))])
-                cv2.fillPoly(mask, [np.round(self.camera.project(shadow)).astype(np.int32)], 255)
-            bx, by, bw, bh = cv2.boundingRect(mask)
-            x, y, w, h = _grown((bx, by, bw, bh), 5, img.shape)  # the blur spreads a shadow 4 px
-            soft = cv2.blur(mask[y:y + h, x:x + w], (9, 9)).astype(np.float32) * (self._shadow / 255.0)
-            img[y:y + h, x:x + w] = (img[y:y + h, x:x + w] * (1 - soft[..., None])).astype(np.uint8)
+        if drawn or arms:  # shadows on the table
+            self._shade(img, [[poly for poly, _ in polys] for _, _, polys, _ in drawn] + [[poly] for poly in arms])
         open_s = spec.exposure / spec.fps
         for _, plan, polys, card in sorted(drawn, key=lambda d: d[0]):
             # over the exposure a moving weapon smears: drawn at a few moments of it, averaged
             before = self.pose(plan, t - open_s) if open_s > 0 else None
             moved = 0.0
             if before is not None:
-                _, card0 = self._weapon_polys(plan, before[0], before[1])
+                card0 = self._card_at(plan, before[0], before[1])
                 moved = float(np.max(np.linalg.norm(self.camera.project(card0) - self.camera.project(card), axis=1)))
             steps = min(6, int(math.ceil(moved)))
             if steps < 2:
                 self._draw_weapon(img, plan, polys, card)
                 continue
             # only the box the weapon covers at some moment of the exposure changes: averaged there
-            shapes = []
-            for k in range(steps):
+            shapes: list[tuple[list[tuple[np.ndarray, tuple[int, int, int]]], np.ndarray] | None] = [(polys, card)]
+            for k in range(1, steps):  # the first moment is the frame's own: the shape worked out above
                 pose = self.pose(plan, t - open_s * k / (steps - 1))
                 shapes.append(None if pose is None else self._weapon_polys(plan, pose[0], pose[1]))
             corners = np.vstack([self.camera.project(p) for s in shapes if s is not None for p in [*(q for q, _ in s[0]), s[1]]])
@@ -686,19 +675,85 @@ class AimScene:
             img[y:y + h, x:x + w] = (total / len(shapes)).astype(np.uint8)
         for poly in arms:
             cv2.fillPoly(img, [np.round(self.camera.project(poly) * 8).astype(np.int32)], (120, 150, 190), cv2.LINE_AA, 3)
-        mx, my = self._lens
-        dx, dy = self._shake[min(index, len(self._shake) - 1)]
-        img = cv2.remap(img, mx + np.float32(dx), my + np.float32(dy), cv2.INTER_LINEAR)
-        img = cv2.GaussianBlur(img, (0, 0), spec.blur_sigma)
+        img = self._filmed(img, index)
         gain = spec.gain
         if spec.light == "auto":  # the camera's exposure hunts as hands and weapons come in
             amp, freq, phase = self._ae
             gain *= 1 + amp * math.sin(2 * math.pi * freq * (index / spec.fps) + phase)
         img = cv2.multiply(img, self._light, scale=gain, dtype=cv2.CV_8U)
         ox, oy = self._noise_rng.integers(0, 48, 2)
-        img = cv2.add(img, self._noise[oy:oy + HEIGHT, ox:ox + WIDTH], dtype=cv2.CV_8U)
+        noisy = img.astype(np.int16)  # added as whole numbers, kept within 0-255
+        noisy += self._noise[oy:oy + HEIGHT, ox:ox + WIDTH]
+        img = np.clip(noisy, 0, 255, out=noisy).astype(np.uint8)
         _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
         return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+
+    def _shade(self, img: np.ndarray, groups: list[list[np.ndarray]]) -> None:
+        """Darkens the table under each group of world polygons (a weapon with its hand and arm, an arm):
+        their shadows along the sun, softened by a 9 px box blur. Only the boxes the softened shadows
+        reach are blended (elsewhere the blend keeps every pixel as it is)."""
+        mask = np.zeros(img.shape[:2], np.uint8)
+        boxes = []
+        for group in groups:
+            outlines = []
+            for poly in group:
+                shadow = np.column_stack([poly[:, :2] + poly[:, 2:3] * self._sun, np.zeros(len(poly))])
+                outlines.append(np.round(self.camera.project(shadow)).astype(np.int32))
+            for points in outlines:
+                cv2.fillPoly(mask, [points], 255)
+            every = np.vstack(outlines)
+            lo, hi = every.min(axis=0), every.max(axis=0)
+            boxes.append(_grown((int(lo[0]), int(lo[1]), int(hi[0] - lo[0]) + 1, int(hi[1] - lo[1]) + 1), 5, img.shape))
+        bx, by, bw, bh = cv2.boundingRect(mask)
+        x, y, w, h = _grown((bx, by, bw, bh), 5, img.shape)  # the blur spreads a shadow 4 px
+        blurred = cv2.blur(mask[y:y + h, x:x + w], (9, 9))
+        soft = blurred.astype(np.float32) * (self._shadow / 255.0)
+        for x0, y0, x1, y1 in _disjoint([(max(bx0, x), max(by0, y), min(bx0 + bw0, x + w), min(by0 + bh0, y + h))
+                                         for bx0, by0, bw0, bh0 in boxes]):
+            if x1 <= x0 or y1 <= y0:
+                continue
+            for top in range(y0, y1, _SHADE_STRIP):  # a strip of rows at a time, where its shadow falls
+                bottom = min(top + _SHADE_STRIP, y1)
+                sx, _, sw, _ = cv2.boundingRect(blurred[top - y:bottom - y, x0 - x:x1 - x])
+                if sw == 0:
+                    continue
+                left, right = x0 + sx, x0 + sx + sw
+                part = soft[top - y:bottom - y, left - x:right - x]
+                img[top:bottom, left:right] = (img[top:bottom, left:right] * (1 - part[..., None])).astype(np.uint8)
+
+    def _filmed(self, canvas: np.ndarray, index: int) -> np.ndarray:
+        """The canvas through the lens (with the frame's shake) and the defocus. A still camera films the
+        static table the same in every frame: then only the part where the canvas differs from the
+        static table is bent and blurred again, the rest taken from the static table's filmed frame."""
+        mx, my = self._lens
+        if self.spec.shake_px != 0:
+            dx, dy = self._shake[min(index, len(self._shake) - 1)]
+            img = cv2.remap(canvas, mx + np.float32(dx), my + np.float32(dy), cv2.INTER_LINEAR)
+            return np.asarray(cv2.GaussianBlur(img, (0, 0), self.spec.blur_sigma))
+        if self._still is None:
+            self._still = cv2.GaussianBlur(cv2.remap(self.static, mx, my, cv2.INTER_LINEAR), (0, 0), self.spec.blur_sigma)
+            self._rows_seen = (my.min(axis=1), my.max(axis=1))
+            self._cols_seen = (mx.min(axis=0), mx.max(axis=0))
+        out = self._still.copy()
+        diff = cv2.absdiff(canvas, self.static).reshape(canvas.shape[0], -1)
+        cx, cy, cw, ch = cv2.boundingRect(diff)
+        if cw == 0 or ch == 0:
+            return out
+        # the output pixels whose samples (two pixels each way) may fall in the changed box
+        rows = np.flatnonzero((self._rows_seen[1] >= cy - 2) & (self._rows_seen[0] <= cy + ch + 1))
+        cols = np.flatnonzero((self._cols_seen[1] >= cx // 3 - 2) & (self._cols_seen[0] <= (cx + cw) // 3 + 1))
+        if len(rows) == 0 or len(cols) == 0:
+            return out
+        r = _BLUR_REACH
+        v0, v1 = max(int(rows[0]) - 2 * r, 0), min(int(rows[-1]) + 1 + 2 * r, HEIGHT)
+        u0, u1 = max(int(cols[0]) - 2 * r, 0), min(int(cols[-1]) + 1 + 2 * r, WIDTH)
+        bent = cv2.remap(canvas, mx[v0:v1, u0:u1], my[v0:v1, u0:u1], cv2.INTER_LINEAR)
+        blurred = cv2.GaussianBlur(bent, (0, 0), self.spec.blur_sigma)
+        # the blur of the part's inner pixels (``r`` from its inner edges) is the whole frame's
+        w0, w1 = max(int(rows[0]) - r, 0), min(int(rows[-1]) + 1 + r, HEIGHT)
+        z0, z1 = max(int(cols[0]) - r, 0), min(int(cols[-1]) + 1 + r, WIDTH)
+        out[w0:w1, z0:z1] = blurred[w0 - v0:w1 - v0, z0 - u0:z1 - u0]
+        return out
 
     def _draw_weapon(self, img: np.ndarray, plan: WeaponPlan, polys: list[tuple[np.ndarray, tuple[int, int, int]]],
                      card: np.ndarray, origin: tuple[int, int] = (0, 0)) -> None:
@@ -737,6 +792,47 @@ def _grown(box: tuple[int, int, int, int], margin: int, shape: tuple[int, ...]) 
     x0, y0 = max(0, box[0] - margin), max(0, box[1] - margin)
     x1, y1 = min(shape[1], box[0] + box[2] + margin), min(shape[0], box[1] + box[3] + margin)
     return x0, y0, max(0, x1 - x0), max(0, y1 - y0)
+
+
+def _weapon_axes(plan: WeaponPlan, direction: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A weapon's forward, left and up axes in the world, pitched and rolled by the hand."""
+    fwd = np.array([math.cos(direction), math.sin(direction), 0.0])
+    left = np.array([-fwd[1], fwd[0], 0.0])
+    pitch, roll = math.radians(plan.pitch_deg), math.radians(plan.roll_deg)
+    up = np.array([0, 0, 1.0])
+    f = fwd * math.cos(pitch) + up * math.sin(pitch)
+    s = left * math.cos(roll) + up * math.sin(roll)
+    # their cross product, written out (``np.cross``'s order of operations, without its overhead)
+    u = np.array([f[1] * s[2] - f[2] * s[1], f[2] * s[0] - f[0] * s[2], f[0] * s[1] - f[1] * s[0]])
+    return f, s, u
+
+
+_CARD_XS = np.array([2.0, 2.0, -2.0, -2.0])  # the 3 cm marker on a 4 cm card, in its weapon's frame (cm)
+_CARD_YS = np.array([2.0, -2.0, -2.0, 2.0])
+
+
+def _card_corners(centre: np.ndarray, axes: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    fwd3, left3, up3 = axes
+    return np.asarray(centre + fwd3 * _CARD_XS[:, None] + left3 * _CARD_YS[:, None] + up3 * 0.05)
+
+
+def _disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) merged until none overlaps another: every pixel of them in exactly one."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
 
 
 def _flat(centre: np.ndarray, side: float, angle: float) -> np.ndarray:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from controller.table import config as table_config
@@ -30,6 +32,30 @@ class Console:
         if prompt.step is Step.AIMS:
             self.shown.append((self.session.pending, self.session.frame))
         return self.bots.answer(prompt)
+
+
+class FilmedOnce(SimulatedCamera):
+    """The simulated camera, each aim count filmed and read once: a count (the game's seed, its number,
+    the seats and where the weapons really point) films the same clip every time, so the games of the
+    module that play it share its reading, each given its own copy."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.readings: dict[tuple, object] = {}
+
+    def read_aims(self, *, seats, shooters, candidates, number, truth=None):
+        key = (seats, tuple(shooters), tuple(candidates), number,
+               None if truth is None else tuple(sorted(truth.items())))
+        if key not in self.readings:
+            self.readings[key] = super().read_aims(seats=seats, shooters=shooters, candidates=candidates,
+                                                   number=number, truth=truth)
+        return copy.deepcopy(self.readings[key])
+
+
+@pytest.fixture(scope="module")
+def camera_11():
+    """Game 11's camera, shared by the tests that play its first round."""
+    return FilmedOnce(11)
 
 
 def test_the_console_is_shown_the_camera_aims_and_the_frame():
@@ -96,12 +122,12 @@ def test_a_whole_simulated_game_reads_the_aims_through_the_camera(tmp_path):
     assert len(check_log(log_path, names)) >= 4
 
 
-def test_the_story_names_the_seats_the_godfather_enters_and_what_he_entered(tmp_path):
+def test_the_story_names_the_seats_the_godfather_enters_and_what_he_entered(tmp_path, camera_11):
     """Each seat asked is named with why (the camera unsure, or the rule refusing the aim read), and the
     aims entered for them are told, as confirmed."""
     log_path = tmp_path / "game.log"
     game_log = GameLog.create(log_path, {"record": {}})
-    session, lines = table("yakuzas", 9, seed=11, camera=SimulatedCamera(11), game_log=game_log)
+    session, lines = table("yakuzas", 9, seed=11, camera=camera_11, game_log=game_log)
     while session.referee.game.rounds_played < 1:
         session.play_step()
     game_log.close()
@@ -149,10 +175,10 @@ def test_without_a_camera_the_story_tells_every_aim_the_godfather_enters(tmp_pat
         assert said == {n: "late" if n in aims["late"] else (t or "no one") for n, t in aims["aims"].items()}
 
 
-def test_an_aim_the_godfather_corrects_on_the_console_is_told():
+def test_an_aim_the_godfather_corrects_on_the_console_is_told(camera_11):
     """With a camera, the aims confirmed from the console (not the bots' own path) are told where they
     differ from the camera's reading: the seats it was unsure of, and a sure aim the Godfather changed."""
-    session, lines = table("yakuzas", 9, seed=11, camera=SimulatedCamera(11))
+    session, lines = table("yakuzas", 9, seed=11, camera=camera_11)
     bots = session.bots
     changed: list[tuple[str, str, set[str]]] = []  # the shooter changed, his new target, the seats asked
 
