@@ -68,7 +68,7 @@ class Calibration:
         """The play area's centre in the image: from the corner markers, else the seats' markers."""
         if len(self.corners) == len(markers.CORNER_IDS):
             inverse = np.linalg.inv(self.play_area_homography)
-            return np.asarray(np.asarray(cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), inverse))[0, 0])
+            return np.asarray(cv2.perspectiveTransform(np.array([[[0.5, 0.5]]], np.float32), inverse)).reshape(2)
         points = [np.mean(m, axis=0) for s in self.seats.values() for m in (s.crown, s.base) if m is not None]
         return np.mean(points, axis=0) if points else np.array([self.image_size[0] / 2, self.image_size[1] / 2], np.float32)
 

@@ -157,10 +157,8 @@ class TablePlane:
             d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
             side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
             direction = math.atan2(d[1], d[0])
-        ratio = max(side / size_cm, 0.2)
-        foot = self.nadir + radial / ratio
-        height = self.camera_height_cm * (1 - 1 / ratio)
-        return foot, direction, height
+        foot, height = self._raised(radial, side, size_cm)
+        return foot, direction, float(height)
 
     def card_poses(self, corners: np.ndarray, size_cm: float) -> tuple[CardPose, CardPose] | None:
         """The two poses of a marker card, pitched and rolled as they may be, that give its outline ``corners``:
@@ -206,10 +204,15 @@ class TablePlane:
         roll = np.arcsin(np.clip((w[:, 1:2] * slope[:, None] + dw) / rise, -1.0, 1.0))
         muzzle_out = (p[:, 1:2] - du * slope[:, None]) / norm[:, None]
         muzzle = p[:, 0, None, None] * across[:, None, :] + muzzle_out[..., None] * out[:, None, :]
+        foot, height = self._raised(radial[:, None, :], side, size_cm)
+        return CardPoses(pitch, roll, np.arctan2(muzzle[..., 1], muzzle[..., 0]), foot, height, solved)
+
+    def _raised(self, radial: np.ndarray, side: np.ndarray | float, size_cm: float) -> tuple[np.ndarray, np.ndarray]:
+        """A level card of side ``size_cm`` whose centre maps ``radial`` (cm, (..., 2)) from the nadir and whose
+        side maps to ``side`` (cm, (...)): its foot point and height. Mapped onto the table plane, a card at height
+        ``h`` is a square scaled by ``ratio = D / (D - h)`` about the nadir (``D`` the camera's height)."""
         ratio = np.maximum(side / size_cm, 0.2)
-        foot = self.nadir + radial[:, None, :] / ratio[..., None]
-        return CardPoses(pitch, roll, np.arctan2(muzzle[..., 1], muzzle[..., 0]), foot,
-                         self.camera_height_cm * (1 - 1 / ratio), solved)
+        return self.nadir + radial / ratio[..., None], self.camera_height_cm * (1 - 1 / ratio)
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
