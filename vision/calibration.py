@@ -25,6 +25,7 @@ from vision.sources import MIN_EXPOSURE_MS, CameraSettings
 
 log = logging.getLogger(__name__)
 
+MIN_SEATS = 4  # the fewest players of any game (the 1st and 2nd editions); Yakuzas has 6 to 9
 MIN_SIDE_PX = 14.0  # below this a 4x4 marker (6 cells with its border) is not decoded reliably
 MIN_BRIGHTNESS = 30  # median grey level of the image
 MAX_BRIGHTNESS = 235
@@ -251,9 +252,9 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         crowns = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.CROWN]
         bases = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.BASE]
         seats = max(crowns + bases, default=-1) + 1
-    if not 6 <= seats <= markers.MAX_SEATS:
-        problems.append(f"{seats} seats found (crown and base markers ids 10+seat, 20+seat): a Yakuzas table "
-                        f"has 6 to {markers.MAX_SEATS}")
+    if not MIN_SEATS <= seats <= markers.MAX_SEATS:
+        problems.append(f"{seats} seats found (crown and base markers ids 10+seat, 20+seat): a table has "
+                        f"{MIN_SEATS} to {markers.MAX_SEATS} (the 1st and 2nd editions 4 to 6 and 4 to 8, Yakuzas 6 to 9)")
 
     for cid in markers.CORNER_IDS:
         if cid not in found:

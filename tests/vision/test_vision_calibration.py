@@ -180,3 +180,19 @@ def test_during_a_game_markers_too_dim_and_noisy_for_single_frames_are_read_in_t
     frames = [scene.render(i) for i in range(3)]
     cal = calibrate(frames, spec.seats, setup=False)
     assert len(cal.corners) == 4 and sum(m.crown is not None for m in cal.seats.values()) >= 4
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+def test_a_table_of_the_base_game_calibrates(seats):
+    """The 1st and 2nd editions play with 4 or 5 players, and the camera reads their aims too."""
+    spec = synth.random_spec(4242, seats=seats, light=0.9, noise_sigma=2.0, jpeg_quality=85, tilt_deg=5.0)
+    frame = synth.still_scene(spec)
+    assert calibrate([frame]).seat_count == seats
+    assert calibrate([frame], seats).seat_count == seats
+
+
+def test_too_few_seats_are_named():
+    spec = synth.random_spec(4242, seats=4, light=0.9, noise_sigma=2.0, jpeg_quality=85, tilt_deg=5.0)
+    with pytest.raises(CalibrationError) as err:
+        calibrate([synth.still_scene(spec)], 3)
+    assert any("3 seats" in p and "4 to 9" in p for p in err.value.problems)
