@@ -61,8 +61,8 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
     info, source = open_aim_clip(folder)
     try:
         plane = TablePlane.from_calibration(calibration) if calibration is not None else None
-        return read_frames(source.frames(), seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
-                           config=config)
+        reading = read_frames(source.frames(), seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
+                              config=config)
     except AimError as exc:
         raise AimError(f"{folder}: {exc}") from None
     except ClipError as exc:  # a frame that cannot be read: its message names the file and the frame
@@ -71,6 +71,18 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
         raise AimError(f"{folder}: the frames cannot be read ({str(exc).strip().splitlines()[-1][:80]})") from None
     finally:
         source.close()
+    _check_seat_count(reading, info.seats, Path(folder) / "clip.json")
+    return reading
+
+
+def _check_seat_count(reading: AimReading, seats: int, where: Path) -> None:
+    """A weapon aimed at a standee of a seat beyond ``clip.json``'s ``seats``: the clip and its frames disagree
+    on the table, and no answer can be given for a player that is not in the game."""
+    beyond = sorted({aim.target for aim in reading.seats.values() if aim.target is not None and aim.target >= seats})
+    if beyond:
+        named = " and ".join(f"seat {seat}" for seat in beyond)
+        raise AimError(f"{where}: seats is {seats}, but its frames show a weapon aimed at the standee of {named}: "
+                       "give the number of seats at the table")
 
 
 __all__ = ["AimClipInfo", "open_aim_clip", "read_aim_clip", "read_aim_clip_info"]

@@ -108,3 +108,19 @@ def test_synth_aims_writes_labelled_clips(tmp_path):
     truth = json.loads((folder / "truth.json").read_text())
     assert set(truth["aims"]) <= {str(s) for s in range(info["seats"])} and isinstance(truth["late"], list)
     assert (folder / "frames" / "000000.png").is_file()
+
+
+def test_a_clip_with_fewer_seats_than_its_frames_show_is_refused(tmp_path, clip):
+    """clip.json says 5 seats, but seat 2 aims at seat 5's standee: no aim at a player not in the game."""
+    truth = json.loads((clip / "truth.json").read_text())
+    assert truth["aims"]["2"] == 5
+    fewer = tmp_path / "fewer"
+    fewer.mkdir()
+    (fewer / "video.avi").symlink_to(clip / "video.avi")
+    info = json.loads((clip / "clip.json").read_text())
+    (fewer / "clip.json").write_text(json.dumps({**info, "seats": 5}))
+    done = run("aims", str(fewer), "--json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"error: {fewer / 'clip.json'}: seats is 5, but its frames show a weapon aimed at the standee of seat 5: "
+        "give the number of seats at the table"]
