@@ -494,3 +494,14 @@ def test_a_pipe_with_a_writer_is_read(tmp_path):
         writer.join()
         os.close(read)
     assert code == 0 and err == "", err
+
+
+@pytest.mark.parametrize("name", ["\u001b[2Jx", "Bo\nCy", "\u202eoB", " ", "Eve "])
+def test_replay_refuses_a_name_that_does_not_print_as_itself(tmp_path, name):
+    """A name with a control character would clear the terminal or break the story's lines when it is told."""
+    text = json.dumps(_classic()).replace('"Dee"', json.dumps(name))
+    path = tmp_path / "name.record.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = replay_file(path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "players: seat 3:" in err and "do not print" in err, err
