@@ -505,3 +505,11 @@ def test_replay_refuses_a_name_that_does_not_print_as_itself(tmp_path, name):
     code, out, err = replay_file(path)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "players: seat 3:" in err and "do not print" in err, err
+
+
+def test_replay_names_where_a_cut_record_ends(tmp_path):
+    path = tmp_path / "cut.record.json"
+    path.write_text('{"format": "cashnguns-record/1", "ruleset": "clas', encoding="utf-8")
+    code, out, err = replay_file(path)
+    assert code == 2 and out == ""
+    assert err == f"{path}: not valid JSON: Unterminated string starting at (line 1, column 45)\n"
