@@ -1,3 +1,5 @@
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -196,3 +198,28 @@ def test_too_few_seats_are_named():
     with pytest.raises(CalibrationError) as err:
         calibrate([synth.still_scene(spec)], 3)
     assert any("3 seats" in p and "4 to 9" in p for p in err.value.problems)
+
+
+def _edited(scene, tmp_path, edit):
+    frame, _ = scene
+    data = calibrate([frame], SPEC.seats).to_json()
+    edit(data)
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d["corners"]["0"][0].__setitem__(0, float("nan")), "corner marker 0: not four corners in pixels"),
+    (lambda d: d["corners"]["0"][0].__setitem__(0, -1e300), "corner marker 0: not four corners in pixels"),
+    (lambda d: d["corners"]["2"][1].__setitem__(0, 5000.0), "corner marker 2: outside the"),
+    (lambda d: d["seats"]["3"].__setitem__("crown", [[0, 0]] * 4), "seat 3's crown marker: its corners enclose no area"),
+    (lambda d: d["seats"]["3"].__setitem__("crown", d["seats"]["1"]["crown"]), "seat 3's crown marker: on the place of seat 1's"),
+    (lambda d: d.__setitem__("image_size", [0, 480]), "image_size [0, 480]"),
+    (lambda d: d.__setitem__("px_per_cm", -3), "px_per_cm"),
+])
+def test_a_calibration_file_with_markers_where_none_can_be_is_refused(scene, tmp_path, edit, message):
+    """A marker at no place, off the image or on another's place would put a standee where none is."""
+    with pytest.raises(CalibrationError) as err:
+        Calibration.load(_edited(scene, tmp_path, edit))
+    assert message in err.value.problems[0]
