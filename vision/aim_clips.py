@@ -7,10 +7,12 @@ clip's are (``vision.sources``: the size of the files, of each frame, the same s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision import markers
 from vision.aims import AimConfig, AimReading, read_frames
@@ -61,8 +63,8 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
     info, source = open_aim_clip(folder)
     try:
         plane = TablePlane.from_calibration(calibration) if calibration is not None else None
-        reading = read_frames(source.frames(), seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
-                              config=config)
+        frames = source.frames() if calibration is None else _sized_as(source.frames(), calibration)
+        reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane, config=config)
     except AimError as exc:
         raise AimError(f"{folder}: {exc}") from None
     except ClipError as exc:  # a frame that cannot be read: its message names the file and the frame
@@ -73,6 +75,17 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
         source.close()
     _check_seat_count(reading, info.seats, Path(folder) / "clip.json")
     return reading
+
+
+def _sized_as(frames: Iterator[np.ndarray], calibration: Calibration) -> Iterator[np.ndarray]:
+    """The clip's frames, refused when they are not of the size the calibration was made at: its markers' pixels
+    would then be other places on the table."""
+    for frame in frames:
+        h, w = frame.shape[:2]
+        if (w, h) != tuple(calibration.image_size):
+            cw, ch = calibration.image_size
+            raise AimError(f"its frames are {w}x{h}, but the calibration was made from frames of {cw}x{ch}")
+        yield frame
 
 
 def _check_seat_count(reading: AimReading, seats: int, where: Path) -> None:

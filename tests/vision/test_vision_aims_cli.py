@@ -124,3 +124,22 @@ def test_a_clip_with_fewer_seats_than_its_frames_show_is_refused(tmp_path, clip)
     assert done.stderr.strip().splitlines() == [
         f"error: {fewer / 'clip.json'}: seats is 5, but its frames show a weapon aimed at the standee of seat 5: "
         "give the number of seats at the table"]
+
+
+def test_a_calibration_of_another_frame_size_is_refused(tmp_path, clip):
+    """A calibration's marker pixels are places on the table only in frames of the size it was made from."""
+    from vision.calibration import Calibration, calibrate
+    from vision.sources import open_frames
+
+    source = open_frames(clip, 30)
+    first = source.read()
+    source.close()
+    data = calibrate([first], 6, setup=False).to_json()
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps({**data, "image_size": [first.shape[1] * 2, first.shape[0] * 2]}))
+    Calibration.load(path)
+    done = run("aims", str(clip), "--calibration", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    h, w = first.shape[:2]
+    assert done.stderr.strip().splitlines() == [
+        f"error: {clip}: its frames are {w}x{h}, but the calibration was made from frames of {2 * w}x{2 * h}"]
