@@ -367,6 +367,19 @@ def test_play_goes_on_with_an_unfinished_game(tmp_path, finished_log):
     assert f"Going on with the game in {games / 'left.log'} at round" in out
 
 
+def test_play_refuses_a_record_folder_before_going_on_with_an_unfinished_game(tmp_path, finished_log):
+    """Found before the game, not once it is over (its record then has nowhere to go)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "left.log").write_bytes(b"\n".join(_cut_short(finished_log, 10)) + b"\n")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    code, out, err = H.run(["play", "--config", str(_table(tmp_path, games)), "--simulate", "--fast", "--record", str(folder)])
+    assert code == 2 and out == ""
+    assert err == f"--record: {folder} is a folder: give the path of a file to write\n"
+    assert (games / "left.log").read_bytes() == b"\n".join(_cut_short(finished_log, 10)) + b"\n"
+
+
 # -- configurations ---------------------------------------------------------------------------------
 
 
