@@ -36,6 +36,8 @@ def read_aim_clip_info(folder: Path) -> AimClipInfo:
     path = Path(folder) / "clip.json"
     try:
         data = read_clip_json(folder)
+        if "thrower" in data and "three_at" not in data:
+            raise AimError(f"{path}: a throw clip (it gives 'thrower', no 'three_at'): judge it with 'vision judge'")
         fps = clip_number(data, "fps", path, 1, 1000)
         seats = int(clip_number(data, "seats", path, 3, markers.MAX_SEATS, integer=True))
         three_at = clip_number(data, "three_at", path, 0, MAX_CLIP_SECONDS)

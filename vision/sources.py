@@ -591,6 +591,8 @@ def clip_number(data: dict[str, Any], key: str, path: Path, low: float, high: fl
 def read_clip_info(folder: Path) -> ClipInfo:
     path = Path(folder) / "clip.json"
     data = read_clip_json(folder)
+    if "three_at" in data and "thrower" not in data:
+        raise ClipError(f"{path}: an aim clip (it gives 'three_at', no 'thrower'): read it with 'vision aims'")
     fps = clip_number(data, "fps", path, 1, 1000)
     seats = int(clip_number(data, "seats", path, 6, 9, integer=True))
     thrower = int(clip_number(data, "thrower", path, 0, seats - 1, integer=True))

@@ -178,3 +178,17 @@ def test_frame_folder_names_a_frame_numbered_twice(tmp_path):
     cv2.imwrite(str(tmp_path / "1.jpg"), _frames(1)[0])
     with pytest.raises(ClipError, match="a second frame numbered 1"):
         FrameFolder(tmp_path, fps=30)
+
+
+def test_an_aim_clip_given_to_the_throw_judge_is_named(tmp_path):
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 30, "seats": 5, "three_at": 2.0}))
+    with pytest.raises(ClipError, match="an aim clip .*read it with 'vision aims'"):
+        read_clip_info(tmp_path)
+
+
+def test_a_throw_clip_given_to_the_aim_reader_is_named(tmp_path):
+    from vision.aim_clips import read_aim_clip_info
+
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 30, "seats": 6, "thrower": 2}))
+    with pytest.raises(ClipError, match="a throw clip .*judge it with 'vision judge'"):
+        read_aim_clip_info(tmp_path)
