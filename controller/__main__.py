@@ -128,6 +128,8 @@ def _play(args: argparse.Namespace) -> int:
     except table_config.ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
+    if (args.record and _a_folder("--record", Path(args.record))) or (args.log and _a_folder("--log", Path(args.log))):
+        return EXIT_BAD_INPUT  # before an unfinished game goes on, as before a new one
     notices: list[str] = []  # said at the start of the new game, on the console too
     if not args.log and config.log_dir.is_dir():
         while (left := unfinished_log(config.log_dir, simulate=args.simulate)) is not None:

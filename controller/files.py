@@ -85,7 +85,7 @@ def loads_json(text: str | bytes, *, where: str) -> Any:
     try:
         value = json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
     except json.JSONDecodeError as exc:
-        raise InputFileError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise InputFileError(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
         raise InputFileError(f"{where}: nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as exc:  # from the number hooks

@@ -367,6 +367,19 @@ def test_play_goes_on_with_an_unfinished_game(tmp_path, finished_log):
     assert f"Going on with the game in {games / 'left.log'} at round" in out
 
 
+def test_play_refuses_a_record_folder_before_going_on_with_an_unfinished_game(tmp_path, finished_log):
+    """Found before the game, not once it is over (its record then has nowhere to go)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "left.log").write_bytes(b"\n".join(_cut_short(finished_log, 10)) + b"\n")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    code, out, err = H.run(["play", "--config", str(_table(tmp_path, games)), "--simulate", "--fast", "--record", str(folder)])
+    assert code == 2 and out == ""
+    assert err == f"--record: {folder} is a folder: give the path of a file to write\n"
+    assert (games / "left.log").read_bytes() == b"\n".join(_cut_short(finished_log, 10)) + b"\n"
+
+
 # -- configurations ---------------------------------------------------------------------------------
 
 
@@ -494,3 +507,22 @@ def test_a_pipe_with_a_writer_is_read(tmp_path):
         writer.join()
         os.close(read)
     assert code == 0 and err == "", err
+
+
+@pytest.mark.parametrize("name", ["\u001b[2Jx", "Bo\nCy", "\u202eoB", " ", "Eve "])
+def test_replay_refuses_a_name_that_does_not_print_as_itself(tmp_path, name):
+    """A name with a control character would clear the terminal or break the story's lines when it is told."""
+    text = json.dumps(_classic()).replace('"Dee"', json.dumps(name))
+    path = tmp_path / "name.record.json"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = replay_file(path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "players: seat 3:" in err and "do not print" in err, err
+
+
+def test_replay_names_where_a_cut_record_ends(tmp_path):
+    path = tmp_path / "cut.record.json"
+    path.write_text('{"format": "cashnguns-record/1", "ruleset": "clas', encoding="utf-8")
+    code, out, err = replay_file(path)
+    assert code == 2 and out == ""
+    assert err == f"{path}: not valid JSON: Unterminated string starting at (line 1, column 45)\n"

@@ -7,10 +7,12 @@ clip's are (``vision.sources``: the size of the files, of each frame, the same s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision import markers
 from vision.aims import AimConfig, AimReading, read_frames
@@ -34,6 +36,8 @@ def read_aim_clip_info(folder: Path) -> AimClipInfo:
     path = Path(folder) / "clip.json"
     try:
         data = read_clip_json(folder)
+        if "thrower" in data and "three_at" not in data:
+            raise AimError(f"{path}: a throw clip (it gives 'thrower', no 'three_at'): judge it with 'vision judge'")
         fps = clip_number(data, "fps", path, 1, 1000)
         seats = int(clip_number(data, "seats", path, 3, markers.MAX_SEATS, integer=True))
         three_at = clip_number(data, "three_at", path, 0, MAX_CLIP_SECONDS)
@@ -61,8 +65,8 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
     info, source = open_aim_clip(folder)
     try:
         plane = TablePlane.from_calibration(calibration) if calibration is not None else None
-        return read_frames(source.frames(), seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
-                           config=config)
+        frames = source.frames() if calibration is None else _sized_as(source.frames(), calibration)
+        reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane, config=config)
     except AimError as exc:
         raise AimError(f"{folder}: {exc}") from None
     except ClipError as exc:  # a frame that cannot be read: its message names the file and the frame
@@ -71,6 +75,29 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
         raise AimError(f"{folder}: the frames cannot be read ({str(exc).strip().splitlines()[-1][:80]})") from None
     finally:
         source.close()
+    _check_seat_count(reading, info.seats, Path(folder) / "clip.json")
+    return reading
+
+
+def _sized_as(frames: Iterator[np.ndarray], calibration: Calibration) -> Iterator[np.ndarray]:
+    """The clip's frames, refused when they are not of the size the calibration was made at: its markers' pixels
+    would then be other places on the table."""
+    for frame in frames:
+        h, w = frame.shape[:2]
+        if (w, h) != tuple(calibration.image_size):
+            cw, ch = calibration.image_size
+            raise AimError(f"its frames are {w}x{h}, but the calibration was made from frames of {cw}x{ch}")
+        yield frame
+
+
+def _check_seat_count(reading: AimReading, seats: int, where: Path) -> None:
+    """A weapon aimed at a standee of a seat beyond ``clip.json``'s ``seats``: the clip and its frames disagree
+    on the table, and no answer can be given for a player that is not in the game."""
+    beyond = sorted({aim.target for aim in reading.seats.values() if aim.target is not None and aim.target >= seats})
+    if beyond:
+        named = " and ".join(f"seat {seat}" for seat in beyond)
+        raise AimError(f"{where}: seats is {seats}, but its frames show a weapon aimed at the standee of {named}: "
+                       "give the number of seats at the table")
 
 
 __all__ = ["AimClipInfo", "open_aim_clip", "read_aim_clip", "read_aim_clip_info"]

@@ -25,6 +25,7 @@ from vision.sources import MIN_EXPOSURE_MS, CameraSettings
 
 log = logging.getLogger(__name__)
 
+MIN_SEATS = 4  # the fewest players of any game (the 1st and 2nd editions); Yakuzas has 6 to 9
 MIN_SIDE_PX = 14.0  # below this a 4x4 marker (6 cells with its border) is not decoded reliably
 MIN_BRIGHTNESS = 30  # median grey level of the image
 MAX_BRIGHTNESS = 235
@@ -34,6 +35,7 @@ GAIN_WHERE = "[camera] gain, --gain"
 MIN_MARKER_CONTRAST = 50  # grey levels between a corner marker's black and white cells
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 256 << 10  # a calibration file is a few KiB
+MAX_IMAGE_SIDE = 16384  # pixels: larger than any camera's frame
 
 
 @dataclass
@@ -101,10 +103,12 @@ class Calibration:
         if data.get("format") != FORMAT_VERSION:
             raise ValueError(f"calibration format {data.get('format')!r} is not {FORMAT_VERSION}")
         seats = {int(k): SeatMarkers(int(k), arr(v["crown"]), arr(v["base"])) for k, v in data["seats"].items()}
-        return cls(tuple(data["image_size"]), {int(k): corner(k, v) for k, v in data["corners"].items()}, seats,
-                   float(data["brightness"]), float(data["px_per_cm"]),
-                   np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])),
-                   _camera_of(data.get("camera")))
+        calibration = cls(_image_size(data["image_size"]), {int(k): corner(k, v) for k, v in data["corners"].items()},
+                          seats, float(data["brightness"]), float(data["px_per_cm"]),
+                          np.asarray(data["play_area_homography"], np.float64), list(data.get("warnings", [])),
+                          _camera_of(data.get("camera")))
+        _check_markers(calibration)
+        return calibration
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -116,9 +120,43 @@ class Calibration:
                 raw = f.read(MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
                 raise ValueError(f"larger than {MAX_FILE_BYTES // 1024} KiB")
-            return cls.from_json(json.loads(raw))
+            with np.errstate(over="ignore", invalid="ignore"):  # a number past float32 is named below, not warned of
+                return cls.from_json(json.loads(raw))
         except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError, AttributeError) as exc:
             raise CalibrationError([f"{path}: not a calibration file ({str(exc)[:80]})"]) from None
+
+
+def _image_size(value: object) -> tuple[int, int]:
+    """A calibration file's ``image_size``: the width and height of the frames it was made from."""
+    if not (isinstance(value, list) and len(value) == 2 and all(type(v) is int and 1 <= v <= MAX_IMAGE_SIDE for v in value)):
+        raise ValueError(f"image_size {value!r} is not a width and a height in pixels, 1 to {MAX_IMAGE_SIDE}")
+    return value[0], value[1]
+
+
+def _check_markers(calibration: Calibration) -> None:
+    """Each marker of a calibration file is where a marker can be: four finite corners inside the image, around
+    an area, and apart from every other marker (two on one place would put two seats in one). The play area's
+    mapping and scale are finite numbers."""
+    w, h = calibration.image_size
+    named = [(f"corner marker {k}", q) for k, q in calibration.corners.items()]
+    named += [(f"seat {s.seat}'s {kind} marker", q) for s in calibration.seats.values()
+              for kind, q in (("crown", s.crown), ("base", s.base)) if q is not None]
+    for name, quad in named:
+        if quad.shape != (4, 2) or not np.isfinite(quad).all():
+            raise ValueError(f"{name}: not four corners in pixels")
+        if (quad < -1).any() or (quad[:, 0] > w + 1).any() or (quad[:, 1] > h + 1).any():
+            raise ValueError(f"{name}: outside the {w}x{h} image")
+        if abs(float(cv2.contourArea(quad.astype(np.float32)))) < 1.0:
+            raise ValueError(f"{name}: its corners enclose no area")
+    for i, (name, quad) in enumerate(named):
+        for other, other_quad in named[:i]:
+            if cv2.pointPolygonTest(other_quad.astype(np.float32), tuple(map(float, quad.mean(axis=0))), False) >= 0:
+                raise ValueError(f"{name}: on the place of {other}")
+    homography = calibration.play_area_homography
+    if homography.shape != (3, 3) or not np.isfinite(homography).all():
+        raise ValueError("play_area_homography is not a 3x3 matrix of numbers")
+    if not (math.isfinite(calibration.px_per_cm) and calibration.px_per_cm > 0 and math.isfinite(calibration.brightness)):
+        raise ValueError("px_per_cm and brightness are not numbers (px_per_cm above 0)")
 
 
 def _camera_of(data: object) -> dict[str, float] | None:
@@ -251,9 +289,9 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
         crowns = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.CROWN]
         bases = [_kind_of(m)[1] for m in found if _kind_of(m)[0] is MarkerKind.BASE]
         seats = max(crowns + bases, default=-1) + 1
-    if not 6 <= seats <= markers.MAX_SEATS:
-        problems.append(f"{seats} seats found (crown and base markers ids 10+seat, 20+seat): a Yakuzas table "
-                        f"has 6 to {markers.MAX_SEATS}")
+    if not MIN_SEATS <= seats <= markers.MAX_SEATS:
+        problems.append(f"{seats} seats found (crown and base markers ids 10+seat, 20+seat): a table has "
+                        f"{MIN_SEATS} to {markers.MAX_SEATS} (the 1st and 2nd editions 4 to 6 and 4 to 8, Yakuzas 6 to 9)")
 
     for cid in markers.CORNER_IDS:
         if cid not in found:

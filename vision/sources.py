@@ -447,6 +447,25 @@ def open_video(path: Path, fps: float | None = None) -> FrameStream:
     return MjpegAvi(path, fps) if MjpegAvi.probe(path) else VideoFile(path, fps)
 
 
+def _in_frame_order(files: list[Path]) -> list[Path]:
+    """Numbered frames (000000.png, 000001.png, ...) in the order of their numbers, which must follow each other:
+    frame ``i`` is taken at ``i / fps``, so a frame missing would move every later one earlier in time. Frames
+    not all named by numbers are taken in name order."""
+    if not files or not all(p.stem.isdecimal() for p in files):
+        return files
+    numbered = sorted(files, key=lambda p: (int(p.stem), p.name))
+    for before, after in zip(numbered, numbered[1:]):
+        gap = int(after.stem) - int(before.stem)
+        if gap == 0:
+            raise ClipError(f"{after}: a second frame numbered {int(after.stem)} (beside {before.name})")
+        if gap > 1:
+            missing = str(int(before.stem) + 1).zfill(len(before.stem))
+            more = f" (and {gap - 2} more after it)" if gap > 2 else ""
+            raise ClipError(f"{before.parent / (missing + before.suffix)}: missing{more}, between {before.name} and "
+                            f"{after.name}: each frame is timed by its number")
+    return numbered
+
+
 class FrameFolder(FrameStream):
     """Numbered images in a folder (000000.png, 000001.png, ...), read in name order."""
 
@@ -456,7 +475,7 @@ class FrameFolder(FrameStream):
             names = [p for _, p in zip(range(MAX_FRAMES + 1), self.folder.iterdir())]
         except OSError as exc:
             raise ClipError(f"{self.folder}: cannot be listed ({exc.strerror})") from None
-        self.files = sorted(p for p in names if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
+        self.files = _in_frame_order(sorted(p for p in names if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp")))
         if not self.files:
             raise ClipError(f"{self.folder}: no image frames")
         self.fps = float(fps)
@@ -572,6 +591,8 @@ def clip_number(data: dict[str, Any], key: str, path: Path, low: float, high: fl
 def read_clip_info(folder: Path) -> ClipInfo:
     path = Path(folder) / "clip.json"
     data = read_clip_json(folder)
+    if "three_at" in data and "thrower" not in data:
+        raise ClipError(f"{path}: an aim clip (it gives 'three_at', no 'thrower'): read it with 'vision aims'")
     fps = clip_number(data, "fps", path, 1, 1000)
     seats = int(clip_number(data, "seats", path, 6, 9, integer=True))
     thrower = int(clip_number(data, "thrower", path, 0, seats - 1, integer=True))

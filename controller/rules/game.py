@@ -100,6 +100,10 @@ class Game:
         for seat, (name, gang) in enumerate(players):
             if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
                 raise IllegalMove(None, None, f"players: seat {seat}: a name is 1-{MAX_NAME} characters, not {name!r}")
+            if not name.isprintable() or name != name.strip():
+                # a name is printed in the story and said at the table: a control character would act on the
+                # terminal (clear it, move the cursor, break a line) and spaces around it would not show
+                raise IllegalMove(None, None, f"players: seat {seat}: {name!r} has spaces around it or characters that do not print")
             if name in seen:
                 raise IllegalMove(None, None, f"players: {name} is listed twice")
             seen.add(name)

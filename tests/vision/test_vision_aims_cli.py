@@ -108,3 +108,38 @@ def test_synth_aims_writes_labelled_clips(tmp_path):
     truth = json.loads((folder / "truth.json").read_text())
     assert set(truth["aims"]) <= {str(s) for s in range(info["seats"])} and isinstance(truth["late"], list)
     assert (folder / "frames" / "000000.png").is_file()
+
+
+def test_a_clip_with_fewer_seats_than_its_frames_show_is_refused(tmp_path, clip):
+    """clip.json says 5 seats, but seat 2 aims at seat 5's standee: no aim at a player not in the game."""
+    truth = json.loads((clip / "truth.json").read_text())
+    assert truth["aims"]["2"] == 5
+    fewer = tmp_path / "fewer"
+    fewer.mkdir()
+    (fewer / "video.avi").symlink_to(clip / "video.avi")
+    info = json.loads((clip / "clip.json").read_text())
+    (fewer / "clip.json").write_text(json.dumps({**info, "seats": 5}))
+    done = run("aims", str(fewer), "--json")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"error: {fewer / 'clip.json'}: seats is 5, but its frames show a weapon aimed at the standee of seat 5: "
+        "give the number of seats at the table"]
+
+
+def test_a_calibration_of_another_frame_size_is_refused(tmp_path, clip):
+    """A calibration's marker pixels are places on the table only in frames of the size it was made from."""
+    from vision.calibration import Calibration, calibrate
+    from vision.sources import open_frames
+
+    source = open_frames(clip, 30)
+    first = source.read()
+    source.close()
+    data = calibrate([first], 6, setup=False).to_json()
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps({**data, "image_size": [first.shape[1] * 2, first.shape[0] * 2]}))
+    Calibration.load(path)
+    done = run("aims", str(clip), "--calibration", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    h, w = first.shape[:2]
+    assert done.stderr.strip().splitlines() == [
+        f"error: {clip}: its frames are {w}x{h}, but the calibration was made from frames of {2 * w}x{2 * h}"]

@@ -1,3 +1,5 @@
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -180,3 +182,44 @@ def test_during_a_game_markers_too_dim_and_noisy_for_single_frames_are_read_in_t
     frames = [scene.render(i) for i in range(3)]
     cal = calibrate(frames, spec.seats, setup=False)
     assert len(cal.corners) == 4 and sum(m.crown is not None for m in cal.seats.values()) >= 4
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+def test_a_table_of_the_base_game_calibrates(seats):
+    """The 1st and 2nd editions play with 4 or 5 players, and the camera reads their aims too."""
+    spec = synth.random_spec(4242, seats=seats, light=0.9, noise_sigma=2.0, jpeg_quality=85, tilt_deg=5.0)
+    frame = synth.still_scene(spec)
+    assert calibrate([frame]).seat_count == seats
+    assert calibrate([frame], seats).seat_count == seats
+
+
+def test_too_few_seats_are_named():
+    spec = synth.random_spec(4242, seats=4, light=0.9, noise_sigma=2.0, jpeg_quality=85, tilt_deg=5.0)
+    with pytest.raises(CalibrationError) as err:
+        calibrate([synth.still_scene(spec)], 3)
+    assert any("3 seats" in p and "4 to 9" in p for p in err.value.problems)
+
+
+def _edited(scene, tmp_path, edit):
+    frame, _ = scene
+    data = calibrate([frame], SPEC.seats).to_json()
+    edit(data)
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d["corners"]["0"][0].__setitem__(0, float("nan")), "corner marker 0: not four corners in pixels"),
+    (lambda d: d["corners"]["0"][0].__setitem__(0, -1e300), "corner marker 0: not four corners in pixels"),
+    (lambda d: d["corners"]["2"][1].__setitem__(0, 5000.0), "corner marker 2: outside the"),
+    (lambda d: d["seats"]["3"].__setitem__("crown", [[0, 0]] * 4), "seat 3's crown marker: its corners enclose no area"),
+    (lambda d: d["seats"]["3"].__setitem__("crown", d["seats"]["1"]["crown"]), "seat 3's crown marker: on the place of seat 1's"),
+    (lambda d: d.__setitem__("image_size", [0, 480]), "image_size [0, 480]"),
+    (lambda d: d.__setitem__("px_per_cm", -3), "px_per_cm"),
+])
+def test_a_calibration_file_with_markers_where_none_can_be_is_refused(scene, tmp_path, edit, message):
+    """A marker at no place, off the image or on another's place would put a standee where none is."""
+    with pytest.raises(CalibrationError) as err:
+        Calibration.load(_edited(scene, tmp_path, edit))
+    assert message in err.value.problems[0]

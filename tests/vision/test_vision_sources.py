@@ -154,3 +154,41 @@ def test_picamera_turns_automatic_exposure_and_white_balance_off():
     assert cam.read().shape == (480, 640, 3)
     cam.close()
     assert not cam.cam.started
+
+
+def test_frame_folder_reads_numbered_frames_in_number_order(tmp_path):
+    for i, f in enumerate(_frames(3)):
+        cv2.imwrite(str(tmp_path / f"{i + 9}.png"), f)  # 9.png, 10.png, 11.png: name order would put 9 last
+    with FrameFolder(tmp_path, fps=30) as src:
+        assert [int(f.mean()) for f in src.frames()] == [0, 40, 80]
+
+
+def test_frame_folder_names_a_missing_frame(tmp_path):
+    """A frame left out would move every later frame earlier in time (frame i is at i / fps)."""
+    for i, f in enumerate(_frames(4)):
+        if i != 2:
+            cv2.imwrite(str(tmp_path / f"{i:06d}.png"), f)
+    with pytest.raises(ClipError, match=r"000002\.png: missing, between 000001\.png and 000003\.png"):
+        FrameFolder(tmp_path, fps=30)
+
+
+def test_frame_folder_names_a_frame_numbered_twice(tmp_path):
+    cv2.imwrite(str(tmp_path / "000000.png"), _frames(1)[0])
+    cv2.imwrite(str(tmp_path / "000001.png"), _frames(1)[0])
+    cv2.imwrite(str(tmp_path / "1.jpg"), _frames(1)[0])
+    with pytest.raises(ClipError, match="a second frame numbered 1"):
+        FrameFolder(tmp_path, fps=30)
+
+
+def test_an_aim_clip_given_to_the_throw_judge_is_named(tmp_path):
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 30, "seats": 5, "three_at": 2.0}))
+    with pytest.raises(ClipError, match="an aim clip .*read it with 'vision aims'"):
+        read_clip_info(tmp_path)
+
+
+def test_a_throw_clip_given_to_the_aim_reader_is_named(tmp_path):
+    from vision.aim_clips import read_aim_clip_info
+
+    (tmp_path / "clip.json").write_text(json.dumps({"fps": 30, "seats": 6, "thrower": 2}))
+    with pytest.raises(ClipError, match="a throw clip .*judge it with 'vision judge'"):
+        read_aim_clip_info(tmp_path)
