@@ -495,7 +495,7 @@ class AimReader:
         if self._read_moving(sights, last, tol_a, tol_f):
             return  # that pose was passed through, not held: what shows of it later is no sign of a weapon still
         near = [s for s in sights if seen_t - 0.5 <= s.t <= seen_t and not s.still
-                and abs(_turn(s.direction, last.direction)) <= tol_a and math.dist(s.foot, last.foot) <= tol_f][-5:]
+                and _within_rest(s, last, tol_a, tol_f)][-5:]
         foot = np.median(np.array([s.foot for s in near]), axis=0)
         direction = last.direction + float(np.median([_turn(s.direction, last.direction) for s in near]))
         height = float(np.median([s.height_cm for s in near]))
@@ -514,7 +514,7 @@ class AimReader:
         prev = next((s for s in reversed(sights) if s.t < last.t and not s.still), None)
         if prev is None or last.t - prev.t > self.config.max_gap_s:
             return False
-        return abs(_turn(last.direction, prev.direction)) > tol_a or math.dist(last.foot, prev.foot) > tol_f
+        return not _within_rest(last, prev, tol_a, tol_f)
 
     def finish(self) -> AimReading:
         seats = {s: self._judge(s, self._sights[s]) for s in self.shooters}
@@ -600,8 +600,7 @@ class AimReader:
                                   "place at the deadline showed its marker or was covered", False)
                 return result(run, True, "came to rest just after the deadline", False)
             tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
-            there = [s for s in near if abs(_turn(s.direction, run.direction)) <= tol_a
-                     and math.dist(s.foot, run.foot) <= tol_f]
+            there = [s for s in near if _within_rest(s, run, tol_a, tol_f)]
             moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
                 if self._still_before(run, sights):
@@ -612,8 +611,7 @@ class AimReader:
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             before_rest = [s for s in sights if s.t < run.start]
             if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \
-                    and abs(_turn(before_rest[-1].direction, run.direction)) <= tol_a \
-                    and math.dist(before_rest[-1].foot, run.foot) <= tol_f:
+                    and _within_rest(before_rest[-1], run, tol_a, tol_f):
                 # last seen before the deadline already at the pose it then rests at: arriving, most likely
                 # in time, but out of view when it came to rest
                 return result(run, False, "on its target before the deadline, then covered before it was seen "
@@ -798,7 +796,7 @@ class AimReader:
         tail: list[Sight] = []
         for s in reversed([s for s in read if s.t < run.start]):
             if (tail[-1].t if tail else run.start) - s.t > cfg.max_gap_s \
-                    or abs(_turn(s.direction, run.direction)) > tol_a or math.dist(s.foot, run.foot) > run.tol_cm:
+                    or not _within_rest(s, run, tol_a, run.tol_cm):
                 break
             tail.append(s)
         if len(tail) < 3 or len(at_rest) < 3 or tail[-1].t > self.deadline - cfg.deadline_margin_s:
@@ -824,7 +822,7 @@ class AimReader:
         cfg = self.config
         tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
         return [s for s in sights if self.deadline - cfg.seen_moving_s <= s.t < run.start
-                and (abs(_turn(s.direction, run.direction)) > 2 * tol_a or math.dist(s.foot, run.foot) > 2 * tol_f)]
+                and not _within_rest(s, run, 2 * tol_a, 2 * tol_f)]
 
     def _rest_quad(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, float] | None:
         """The marker's corners in the image during ``run`` (the reading nearest their median place) and its
@@ -963,8 +961,7 @@ class AimReader:
             return False
         tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
         later = [s for s in sights if s.t > run.end]
-        moved = [s for s in later if abs(_turn(s.direction, run.direction)) > 2 * tol_a
-                 or math.dist(s.foot, run.foot) > 2 * tol_f]
+        moved = [s for s in later if not _within_rest(s, run, 2 * tol_a, 2 * tol_f)]
         return len(moved) <= max(1, len(later) // 10)  # a misread or two, not a move
 
     def _rests(self, seat: int, sights: list[Sight]) -> list[Rest]:
@@ -1165,8 +1162,7 @@ class AimReader:
         for run in runs:
             prev = out[-1] if out else None
             if prev is not None and run.seen_from - prev.end <= cfg.max_gap_s and run.target == prev.target \
-                    and abs(_turn(run.direction, prev.direction)) <= math.radians(cfg.rest_angle_deg) \
-                    and math.dist(run.foot, prev.foot) <= max(run.tol_cm, prev.tol_cm):
+                    and _within_rest(run, prev, math.radians(cfg.rest_angle_deg), max(run.tol_cm, prev.tol_cm)):
                 longer = run if run.end - run.start >= prev.end - prev.start else prev
                 out[-1] = dataclasses.replace(longer, start=prev.start, end=run.end, seen_from=prev.seen_from,
                                               margin_deg=min(prev.margin_deg, run.margin_deg),
@@ -1237,6 +1233,12 @@ def _pose_family(tips: np.ndarray, first: int, rounds: int = 3) -> np.ndarray:
 
 def _turn(a: float, b: float) -> float:
     return (a - b + math.pi) % (2 * math.pi) - math.pi
+
+
+def _within_rest(pose: Sight | Rest, of: Sight | Rest, tol_a: float, tol_f: float) -> bool:
+    """Whether ``pose`` lies within the rest tolerances of ``of``: its direction within ``tol_a`` (radians)
+    of that one's, and its ground point within ``tol_f`` (table cm)."""
+    return abs(_turn(pose.direction, of.direction)) <= tol_a and math.dist(pose.foot, of.foot) <= tol_f
 
 
 @dataclass(frozen=True)

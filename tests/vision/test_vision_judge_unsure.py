@@ -259,7 +259,7 @@ def test_a_standee_knocked_sideways_lies_the_way_its_crown_went(armed, monkeypat
     line too; with no way known the same change is too little there to be a fall."""
     judge, seat = armed
     t = judge.tracks[seat]
-    ppc, scale = judge._ppc(t), judge.config.motion_scale
+    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
     centre = t.crown.center.astype(np.float64)
     inward = judge.calibration.table_centre() - centre
     inward /= np.linalg.norm(inward)
@@ -283,7 +283,7 @@ def test_a_standee_lying_along_its_base_marker_s_line_is_a_fall(armed, monkeypat
     foot along the line through its base marker, beyond the strip through its crown's place."""
     judge, seat = armed
     t = judge.tracks[seat]
-    ppc, scale = judge._ppc(t), judge.config.motion_scale
+    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
     base = t.base.center.astype(np.float64)
     along = judge.calibration.table_centre() - base
     along /= np.linalg.norm(along)

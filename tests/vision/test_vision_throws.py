@@ -8,8 +8,10 @@ import pytest
 from vision import synth
 from vision.calibration import calibrate
 from vision.errors import ClipError
+from vision.seat_track import SeatTrack
 from vision.synth import HandMove, Scenario
-from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, _inside_ring, _numbering_way, _SeatTrack, judge_frames
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.unread_seats import _inside_ring, _numbering_way
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
              tilt_deg=5.0, lens_k1=0.03)
@@ -181,9 +183,7 @@ def test_frames_of_mixed_sizes_are_refused():
 
 
 def test_a_weak_likeness_putting_a_lost_crown_back_at_its_place_needs_a_second():
-    from vision.throws import _SeatTrack
-
-    t = _SeatTrack(0, None, None, 0.1, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    t = SeatTrack(0, None, None, 0.1, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
     ThrowJudge._note_seen(t, 1.4, sure=False)  # weak readings moving away: a fall, several cm a frame
     ThrowJudge._note_seen(t, 3.7, sure=False)
     assert t.last_seen_shift == 3.7
@@ -226,7 +226,7 @@ def _judge_with_seat_unread(spec, clip, seat):
     judge = ThrowJudge(calibrate(reference, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
                        fps=spec.fps)
     judge.arm(reference)
-    judge.tracks[seat] = _SeatTrack(seat, None, None, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    judge.tracks[seat] = SeatTrack(seat, None, None, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
     for f in frames:
         if judge.feed(f):
             break
@@ -267,7 +267,7 @@ def test_a_near_miss_leaves_every_seat_judged_as_unread_at_nothing(seed):
     assert verdict.as_json() == {"knocked": [], "touched": []} and verdict.shuriken_seen
     for seat in range(spec.seats):
         if seat != spec.thrower:  # its place unread: judged by the gap between the seats beside it
-            ev = judge._unread_seat(seat, {s: e for s, e in verdict.seats.items() if s != seat}, {seat})
+            ev = judge._settled_table().unread_seat(seat, {s: e for s, e in verdict.seats.items() if s != seat}, {seat})
             assert ev.outcome is Outcome.NOTHING and "gap" in ev.reason, (seat, ev.reason)
 
 
@@ -293,7 +293,7 @@ def _judged(spec, clip):
 def _as_run_unread(judge, verdict, run):
     """Each seat of ``run`` judged as if the seats of ``run`` had all been unread when armed."""
     others = {s: e for s, e in verdict.seats.items() if s not in run}
-    return {s: judge._unread_seat(s, others, set(run)) for s in run}
+    return {s: judge._settled_table().unread_seat(s, others, set(run)) for s in run}
 
 
 # (seed, scenario, two seats side by side judged as unread, the outcome expected of the one the star met)
@@ -337,7 +337,7 @@ def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
         way_in = [start + (turn_at - start) * k / window for k in range(window)]
         way_out = [turn_at + out * 5 * ppc * k for k in range(1, window + 1)]
         judge._star_track = [(f, [p]) for f, p in enumerate(way_in + [turn_at] + way_out)]
-        found = judge._star_turns_in(region, ppc, [])
+        found = judge._settled_table()._star_turns_in(region, ppc, [])
         assert bool(found) is turns and all(abs(t - 90) < 1 for t, _ in found)
 
 

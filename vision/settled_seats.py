@@ -1,0 +1,532 @@
+"""The seats whose cards were read when armed, as they lie once the table settled.
+
+Per seat, at the end (one reading after the other, each seat's evidence naming the one that
+decided): the crown marker decoded near its place; else its card's look found at its place (as
+sharp as at rest: up); else the crown marker decoded anywhere a standee's length around. A decoded
+crown is up when near its place and not turned, else ``knocked``. None found: ``knocked`` when a
+standee's worth of table changed along its fall line (the seat's line through its crown's place and
+through its base marker, and the way the crown was last seen going; cm² of table at the seat's own
+scale, from its base marker; in the latest frame, or in the median of the settled frames, where noise
+averaged out lets a change of little contrast show whole, and a fall seen only there asks) and the crown is gone from its place (its
+card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
+does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
+a crown lost under a hand and never seen moving asks. Up is
+``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
+star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
+touch could have gone unseen: the crown moved more than a still crown jitters near the star (judged
+``touched``, still asking, when those readings show a light touch's swing: along one line, there and back,
+after the star came, at least twice anything the seat's readings show off that line), or
+beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
+after the star passed), or a hand covers the seat at the end. An up crown whose marker is not decoded
+at the end, the star near it (lying on it), is followed back through the frames since the star came by
+the part of its card and margin left in view, as it looks at the end: swung a touch's worth along one
+line and back past its place, the standee rocked: ``touched``, asking (a star dropped onto a crown that
+did not move leaves that part still).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import markers, patches
+from vision.calibration import Calibration
+from vision.motion import SETTLED_FRAMES, STAR_AREA_CM2, MotionDetector
+from vision.seat_track import (
+    FALL_CHANGE_MAX_CM2,
+    FALL_REACH_CM,
+    FALL_WIDTH_CM,
+    LIGHT_TOUCH_REACH_CM,
+    MAX_STANDEE_AREA_CM2,
+    STAR_NEAR_CM,
+    STAR_RADIUS_CM,
+    SeatTrack,
+    band,
+    base_patch_half,
+    covered_half,
+    patch_box,
+)
+from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence
+
+
+@dataclass
+class SettledSeats:
+    """What the judge saw, read once the table settled: each seat's outcome from its track and the
+    table's changes at the end."""
+
+    config: JudgeConfig
+    calibration: Calibration
+    motion: MotionDetector
+    tracks: dict[int, SeatTrack]
+    seats: int
+    thrower: int
+    fps: float
+    star_track: list[tuple[int, list[np.ndarray]]]  # each frame's star-sized blob centres, when any
+    shuriken_seen: bool
+    still_frames: int  # frames without motion, up to the latest
+    rest_end: np.ndarray | None  # median of the settled frames, when worked out
+
+    @property
+    def _star_last(self) -> tuple[int, list[np.ndarray]]:
+        """The frame and blob centres where the star was last seen ((-1, []): not yet)."""
+        return self.star_track[-1] if self.star_track else (-1, [])
+
+    def crown_unseen(self, ev: SeatEvidence, t: SeatTrack) -> SeatEvidence:
+        """Neither the crown marker nor its card's look is found at the end: fallen, covered (by the
+        star at rest on it, or by a hand), or only not decoded. Down takes a standee's worth of
+        table changed along its fall line (cm² of table), and its crown gone from its place: its
+        card's place changed, or the crown seen moving away and never back. The fall line is the
+        seat's line (towards and away from the table's centre) and, for a crown seen moving away,
+        the way it went: a star thrown from the side knocks a standee over sideways."""
+        cfg = self.config
+        changed = self.motion.changed_now()
+        cm2_per_pixel = self._cm2_per_pixel(t)
+        card_share = float(changed[t.card_mask].mean()) if t.card_mask is not None and t.card_mask.any() else 1.0
+        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
+        strip = t.lie_mask
+        way = self._fall_way(t) if went_away else None
+        if strip is not None and way is not None:
+            strip = strip | way
+        latest = float(changed[strip].sum()) * cm2_per_pixel if strip is not None else 0.0
+        # the same in the median of the settled frames, when they are all still: a fallen standee of
+        # little contrast against the table shows whole there, where one frame's noise hides parts of it
+        at_rest = self._changed_at_rest()
+        settled = float(at_rest[strip].sum()) * cm2_per_pixel if at_rest is not None and strip is not None else 0.0
+        area = max(latest, settled)
+        seen_in = "the median of the settled frames" if settled > latest else "the latest frame"
+        ev.crown_card_changed = round(card_share, 2)
+        ev.changed_area_cm2 = round(area, 1)
+        ev.arm_over_seat = self.arm_over(t)
+        if ev.arm_over_seat:
+            ev.outcome = Outcome.TOUCHED if ev.max_shift_cm >= cfg.moved_cm else Outcome.NOTHING
+            ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
+            ev.confidence = 0.3
+            return ev
+        place_changed = card_share >= cfg.covered_share
+        # seen moving and then back at its place: it swung and stands; a star resting on its crown,
+        # raised towards the camera and casting a shadow, changes more than a star on the table
+        came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
+        # the star met it and may rest on it: a fall changes a star's worth more than the least fall;
+        # unless the star is seen lying elsewhere, where it counts only what of it lies in the strip
+        star = 0.0
+        if t.contact:
+            elsewhere = self._star_elsewhere(t, strip)
+            star = STAR_AREA_CM2 if elsewhere is None else elsewhere
+        fallen_area = cfg.fallen_area_cm2 + star
+        if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None:
+            # lost under a hand or arm come in from the border and never seen moving: a hand resting
+            # over the crown (its arm too faint against the table to be traced to the border) changes
+            # the card's place and the strip as a fall would
+            ev = self.standing(ev, t)
+            ev.reason = (f"crown marker lost under a hand or arm and never seen moving, {area:.0f} cm² changed "
+                         f"along its fall line: covered or fallen under it, unsure; {ev.reason}")
+            ev.confidence = min(ev.confidence, 0.5)
+            return ev
+        if area >= fallen_area and (place_changed or went_away) and not came_back:
+            ev.outcome = Outcome.KNOCKED
+            gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
+                    f"last seen {t.last_seen_shift:.1f} cm from its place, never back")
+            ev.reason = (f"crown marker gone, {gone}, and {area:.0f} cm² changed along its fall line in {seen_in} "
+                         f"(a fallen standee, at least {fallen_area:g} cm²)"
+                         f"{', base marker still seen' if ev.base_seen_at_end else ''}")
+            ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_changed else 0.05)
+            if latest < fallen_area:
+                # a standee's worth changed only where the frames' noise is averaged out: unsure
+                ev.reason += f" (the latest frame alone: {latest:.0f} cm²): the Godfather looks"
+                ev.confidence = min(ev.confidence, 0.55)
+            return ev
+        ev = self.standing(ev, t)
+        if not place_changed:
+            why = f"its card's place looks as when armed ({100 * card_share:.0f} % changed)"
+        elif area >= fallen_area:
+            why = (f"its crown was seen back at its place after it moved, then covered ({area:.0f} cm² changed "
+                   f"along its fall line)")
+            if not t.last_seen_sure:
+                # seen back by its card's look alone, not as sharp as at rest: a fallen standee's
+                # picture, lying still where the card stood, matches a part of the card the same
+                # way in frame after frame
+                why += ", seen back by a weak likeness only: unsure"
+        else:
+            why = (f"only {area:.0f} cm² changed along its fall line in {seen_in}, a star-sized blob, less than a "
+                   f"fallen standee ({fallen_area:g} cm²): covered")
+        ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
+        ev.confidence = min(ev.confidence, 0.75)
+        if place_changed and area >= fallen_area and not t.last_seen_sure:
+            ev.confidence = min(ev.confidence, 0.5)
+        if went_away:
+            # last seen away from its place and never back: a star dropping onto a crown in mid-swing
+            # looks so, and so does a fall that changed little of a table of the standee's colour
+            # (or of its card's place, in a dim room: the card not found there at rest is not there)
+            ev.reason += f"; but last seen {t.last_seen_shift:.1f} cm from its place, never back: unsure"
+            ev.confidence = min(ev.confidence, 0.5)
+        if not place_changed and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
+            # the star met it or its crown moved, and a part of its card's place changed: it may
+            # lie with its crown card where the standee stood
+            ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
+            ev.confidence = min(ev.confidence, 0.5)
+        return ev
+
+    def _changed_at_rest(self) -> np.ndarray | None:
+        """What differs from the reference in the median of the latest frames (``MotionDetector.
+        changed_at_rest``: sensor noise averaged out, a change of little contrast seen whole), when
+        every one of them was still; else None."""
+        if self.still_frames < SETTLED_FRAMES:
+            return None
+        return self.motion.changed_at_rest()
+
+    def _star_elsewhere(self, t: SeatTrack, strip: np.ndarray | None) -> float | None:
+        """cm² of the seat's fall strip the star covers where it lies, when it is seen lying away
+        from this crown; None when it may lie on this crown. Lying away: the last star-sized blob
+        seen farther than a star's width from the crown's place after the crown first moved (the
+        star bounced off it) lies where a star's worth of table changed at the end, alone (a
+        star-sized change, not a part of a fallen standee's)."""
+        if t.crown is None or strip is None or t.first_move is None:
+            return None
+        ppc = self._ppc(t)
+        away = 2 * STAR_RADIUS_CM * ppc
+        far: list[np.ndarray] = []
+        for frame, centres in reversed(self.star_track):
+            if frame < t.first_move:
+                break
+            far = [c for c in centres if float(np.linalg.norm(c - t.crown.center)) >= away]
+            if far:
+                break
+        if not far:
+            return None
+        scale = self.config.motion_scale
+        changed = self.motion.changed_now()
+        cm2_per_pixel = self._cm2_per_pixel(t)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+        for c in far:
+            disc = np.zeros(changed.shape, np.uint8)
+            cv2.circle(disc, (int(round(c[0] / scale)), int(round(c[1] / scale))),
+                       max(1, int(round((STAR_RADIUS_CM + 1) * ppc / scale))), 1, -1)
+            ids = set(np.unique(labels[disc.astype(bool) & changed]).tolist()) - {0}
+            star = np.isin(labels, sorted(ids)) if ids else np.zeros(changed.shape, bool)
+            area = float(star.sum()) * cm2_per_pixel
+            if 0.5 * STAR_AREA_CM2 <= area <= 2.5 * STAR_AREA_CM2:
+                return float((star & strip).sum()) * cm2_per_pixel
+        return None
+
+    def _fall_way(self, t: SeatTrack) -> np.ndarray | None:
+        """Low-resolution mask of the strip a standee lies in when fallen the way its crown was last
+        seen going (from just behind its place to a standee's length beyond, a standee's width
+        across); None without a known way."""
+        if t.crown is None or t.last_seen_px is None:
+            return None
+        norm = float(np.linalg.norm(t.last_seen_px))
+        if norm < 1.0:
+            return None
+        ppc = self._ppc(t)
+        low = self.motion.changed_now().shape
+        return band((low[0], low[1]), t.crown.center.astype(np.float64), t.last_seen_px / norm,
+                    back=(markers.CROWN_SIZE_CM / 2 + 1.0) * ppc, ahead=FALL_REACH_CM * ppc,
+                    half_wide=FALL_WIDTH_CM / 2 * ppc, scale=self.config.motion_scale)
+
+    def _ppc(self, t: SeatTrack) -> float:
+        """Image px per cm on the table plane at the seat (the calibration's mean without a marker there)."""
+        return t.table_ppc if t.table_ppc > 0 else self.calibration.px_per_cm
+
+    def _cm2_per_pixel(self, t: SeatTrack) -> float:
+        """cm² of table at the seat one low-resolution pixel covers."""
+        return (self.config.motion_scale / self._ppc(t)) ** 2
+
+    def changed_near_base(self, t: SeatTrack) -> float:
+        """cm² of table changed at the end within a standee's length of the seat's base marker."""
+        if t.base is None:
+            return 0.0
+        scale = self.config.motion_scale
+        changed = self.motion.changed_now()
+        disc = np.zeros(changed.shape, np.uint8)
+        centre = np.round(t.base.center / scale).astype(int)
+        cv2.circle(disc, (int(centre[0]), int(centre[1])), int(FALL_REACH_CM * self._ppc(t) / scale), 1, -1)
+        return float((changed & disc.astype(bool)).sum()) * self._cm2_per_pixel(t)
+
+    def arm_over(self, t: SeatTrack) -> bool:
+        """Whether a hand or arm covers the crown card's place: a change reaching in from the image
+        border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
+        view also reaches the border, but lies inside its strip), unless the standee itself went
+        first: its crown seen moving away, and never back, before anything from the border reached
+        it, and the change no larger than a standee lying flat, within a standee's length of where
+        it stood (fallen towards the edge of the view, in any direction)."""
+        if t.card_mask is None or t.fall_mask is None:
+            return False
+        arm = self.motion.arm_mask()
+        if not (arm & t.card_mask).any():
+            return False
+        _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
+        cm2_per_pixel = self._cm2_per_pixel(t)
+        changed = self.motion.changed_now()
+        went_first = self._went_first(t)
+        for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
+            blob = labels == i
+            core = blob & changed  # what changed, without the arm trace's lower threshold and margin
+            area = float(core.sum()) * cm2_per_pixel
+            if went_first:
+                near = float((core & self._reach(t)).sum()) * cm2_per_pixel
+                # what a fall changes, at most: seen from above, where it stood changed little; a hand
+                # resting there after a swing, with its forearm, changes more
+                if area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area:
+                    continue
+            if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
+                return True  # reaches in from beyond the seat's strip
+            if t.lost_under_arm is False:
+                continue  # the crown went before anything came in from the border: the standee itself
+            if area > MAX_STANDEE_AREA_CM2:
+                return True  # larger than a standee lying flat: a forearm along the seat's line
+        return False
+
+    def _went_first(self, t: SeatTrack) -> bool:
+        """The crown was seen moving away from its place before any hand or arm reached its card,
+        and was still away from it the last time it was seen."""
+        return (t.first_move is not None and (t.arm_first is None or t.first_move < t.arm_first)
+                and t.last_seen_shift is not None and t.last_seen_shift >= self.config.moved_cm)
+
+    def _reach(self, t: SeatTrack) -> np.ndarray:
+        """Low-resolution mask of the table a fallen standee can cover: a standee's length around
+        its crown's and its base's places, in any direction."""
+        scale = self.config.motion_scale
+        mask = np.zeros(self.motion.changed_now().shape, np.uint8)
+        radius = int(round((FALL_REACH_CM + markers.CROWN_SIZE_CM) * self._ppc(t) / scale))
+        for mark in (t.crown, t.base):
+            if mark is not None:
+                c = np.round(mark.center / scale).astype(int)
+                cv2.circle(mask, (int(c[0]), int(c[1])), radius, 1, -1)
+        return mask.astype(bool)
+
+    def _star_went_on_from(self, t: SeatTrack) -> int | None:
+        """The seat beside this one (the seats before and after it, around the table) whose standee
+        the star was last seen near, if any. A star that meets a standee goes on, slowed, and the
+        standee beside it is the next in its way (a two-standee throw): seen no more (behind the
+        first standee's swing or fall, blurred, under the thrower's arm, or lying on a crown), it
+        may have touched this one lightly, unseen."""
+        _, centres = self._star_last
+        if not centres or t.seat == self.thrower:
+            return None
+        reach = STAR_NEAR_CM * self.calibration.px_per_cm
+        for seat in sorted({(t.seat - 1) % self.seats, (t.seat + 1) % self.seats} - {self.thrower, t.seat}):
+            other = self.tracks.get(seat)
+            mark = None if other is None else other.crown if other.crown is not None else other.base
+            if mark is not None and any(float(np.linalg.norm(c - mark.center)) < reach for c in centres):
+                return seat
+        return None
+
+    def standing(self, ev: SeatEvidence, t: SeatTrack) -> SeatEvidence:
+        """A standee up at the end: touched when its crown was seen to move a touch's worth (or
+        stands pushed off its place), else nothing; nothing asks the Godfather when a touch could
+        have gone unseen (the first doubt found is the reason)."""
+        cfg = self.config
+        moved = ev.max_shift_cm
+        final = ev.final_shift_cm or 0.0
+        near = ev.star_nearest_cm
+        star_near = t.contact or (near is not None and near < STAR_NEAR_CM)
+        went_on = None if star_near else self._star_went_on_from(t)
+        star_near = star_near or went_on is not None
+        # without the base marker the shift rests on registering the whole frame, which can be off
+        # by a pixel or two under shake: twice the threshold, and the band between asks
+        loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
+        if loose and cfg.moved_cm <= max(moved, final) < 2 * cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED if moved >= cfg.moved_cm else Outcome.NOTHING
+            ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
+                         f"marker unseen): too little to be sure")
+            ev.confidence = 0.5
+            return ev
+        if moved >= cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = (f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames, or surely in "
+                         f"one: its marker and its card's look agreeing, or its card's look as sharp as at rest) and "
+                         f"came back")
+            ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
+            return ev
+        if final >= 2 * cfg.moved_cm:
+            ev.outcome = Outcome.TOUCHED
+            ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
+            ev.confidence = 0.7
+            return ev
+        ev.outcome = Outcome.NOTHING
+        best = sorted(t.best_shifts) or [0.0]
+        # frames the crown was out of sight in which a touch would not be seen: with no hand over it
+        # (tilted away, or under the star), or under a hand while the star flew close
+        unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0,
+                     t.star_lost_under_arm)
+        covered = self._covered_swing(t) if star_near and ev.crown_seen_at_end is not True else None
+        if covered is not None:
+            # the crown marker not decoded at the end (the star lying on it): the part of its card left
+            # in view swung and came back past its place, as a rocking standee's does
+            ev.outcome = Outcome.TOUCHED
+            ev.covered_swing_cm = round(covered[0], 3)
+            ev.reason = (f"crown marker not decoded at the end (covered), but the part of its card left in view "
+                         f"swung {covered[0]:.2f} cm along one line in two frames and {covered[2]:.2f} cm back the "
+                         f"other way after the shuriken came (at most {covered[1]:.2f} cm off that line): rocked, "
+                         f"touched: unsure")
+            ev.confidence = 0.55
+        elif final >= cfg.moved_cm:  # as much as registration and decoding can be off in a hard scene
+            ev.reason = f"crown marker {final:.2f} cm from its place at the end but never seen moving: unsure"
+            ev.confidence = 0.5
+        elif star_near and max(moved, final) >= 0.5 * cfg.moved_cm:
+            # more than a still crown jitters, less than a touch: a light touch whose swing fell
+            # between frames looks like this
+            where = (f"it was last seen by seat {went_on}'s standee, beside this one, and went on unseen"
+                     if went_on is not None else "its blob met the standee" if near is None
+                     else f"it passed {near:.0f} cm from it")
+            swing = self._swing(t) if near is None or near < LIGHT_TOUCH_REACH_CM else None
+            if swing is not None:
+                # a standee rocks in its base about an edge of its base: its crown moves along one
+                # line, there and back; what the measure adds moves it any way, off that line too
+                ev.outcome = Outcome.TOUCHED
+                ev.reason = (f"shuriken came close ({where}); its crown then swung {swing[0]:.2f} cm along one line "
+                             f"in two frames, and back, at least twice as far as it was ever seen off that line "
+                             f"({swing[1]:.2f} cm): a light touch, less than a touch's worth ({cfg.moved_cm:g} cm): "
+                             f"unsure")
+            else:
+                ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more "
+                             f"than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
+            ev.confidence = 0.55
+        elif star_near and best[-1] >= cfg.moved_cm:
+            # a touch's worth in one frame while the star was close, not confirmed by a second reading
+            # or frame: a light touch's swing, sampled at its peak once, looks so
+            ev.reason = (f"crown seen {best[-1]:.2f} cm from its place in one frame while the shuriken came close, "
+                         f"in no other: unsure")
+            ev.confidence = 0.55
+        elif t.unvouched >= cfg.moved_cm:
+            ev.reason = (f"crown seen {t.unvouched:.2f} cm from its place in one frame only, a frame whose "
+                         f"registration neither the fixed markers, the base cards nor the other crowns vouch for: unsure")
+            ev.confidence = 0.5
+        elif unseen >= 2:
+            ev.reason = (f"crown marker unseen in {unseen} frames in which a touch would not be seen (no hand over "
+                         f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "
+                         f"moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
+        elif t.passed_unseen_cm is not None and t.last_seen_frame < t.passed_unseen_at:
+            # never seen again once the star came back: a swing started unseen would show then
+            ev.reason = (f"the shuriken's path passed {t.passed_unseen_cm:.1f} cm from its crown while both were out of "
+                         f"sight (moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
+        else:
+            ev.reason = f"crown marker stayed in place (moved at most {moved:.2f} cm)"
+            seen = t.examined - t.unseen
+            ev.confidence = 0.95 if (seen >= 2 or not t.contact) else 0.85
+            if moved > 0.5 * cfg.moved_cm:
+                ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
+        return ev
+
+    def _swing(self, t: SeatTrack) -> tuple[float, float] | None:
+        """A light touch's swing of the crown, less than a touch's worth: (how far it swung, the
+        farthest it was seen off the swing's line), cm; None when the readings do not show one. A
+        standee rocks in its base about an edge of its base, so a touch moves its crown along one
+        line (across its card, whichever way the standee faces) and back: two readings at most two
+        frames apart, the same way along the line of the farthest reading by at least a still crown's
+        jitter, each more along that line than across it; still before the star came near (a frame
+        earlier at most: the star hides the crown as it meets it), or before the star was first seen
+        when it went on unseen from the standee beside; seen back afterwards (within a jitter of its
+        place, or swung the other way); and standing out of what the measure adds, which moves a
+        crown's reading any way: at least twice the farthest any reading lies off that line."""
+        since = t.star_came
+        if since is None and self.star_track:
+            since = self.star_track[0][0]
+        jitter = 0.5 * self.config.moved_cm
+        if since is None or any(math.hypot(x, y) >= jitter for f, x, y in t.readings if f < since - 1):
+            return None
+        after = [r for r in t.readings if r[0] >= since - 1]
+        if not after:
+            return None
+        _, px, py = max(after, key=lambda r: math.hypot(r[1], r[2]))
+        norm = math.hypot(px, py)
+        if norm < jitter:
+            return None
+        ux, uy = px / norm, py / norm  # the swing's line
+
+        def on_line(r: tuple[int, float, float]) -> tuple[int, float, float]:
+            return r[0], r[1] * ux + r[2] * uy, r[2] * ux - r[1] * uy  # frame, along, across
+
+        off_line = max(abs(on_line(r)[2]) for r in t.readings)
+        line = [on_line(r) for r in after]
+        best: float | None = None
+        for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
+            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < jitter:
+                continue
+            if abs(c1) > 0.5 * abs(a1) or abs(c2) > 0.5 * abs(a2):
+                continue
+            if max(abs(a1), abs(a2)) < 2 * off_line:
+                continue
+            if not any(math.hypot(a, c) < jitter or a * a1 < 0 for _, a, c in line[i + 2:]):
+                continue
+            best = max(best or 0.0, max(abs(a1), abs(a2)))
+        return None if best is None else (best, off_line)
+
+    def _covered_readings(self, t: SeatTrack) -> list[tuple[int, float, float]]:
+        """Per frame kept since the star was seen (``ThrowJudge._keep_around_crowns``): where the crown was against
+        where it stands at the end (cm on the crown's plane), by the part of its card and margin that
+        looks at the end as when armed: what the star lying on it leaves in view. Each frame is measured
+        against its base card found the same way (else its registered shift). Empty when that part is
+        too small or too plain to follow."""
+        if t.crown is None or t.armed_patch is None or not t.kept or self.rest_end is None:
+            return []
+        final = self.rest_end
+        size = (final.shape[1], final.shape[0])
+        half, search = covered_half(t.crown)
+        box = patch_box(t.crown.center, half, size)
+        if box is None:
+            return []
+        x0, y0, x1, y1 = box
+        template = patches.gray(final[y0:y1, x0:x1])
+        diff = template - t.armed_patch
+        diff -= float(np.median(diff))  # a change of exposure moves every grey level alike
+        left = (np.abs(diff) < max(10.0, 3.0 * t.armed_noise)).astype(np.uint8)
+        left = cv2.erode(left, np.ones((3, 3), np.uint8))
+        base_template = None
+        if t.base is not None:
+            bhalf = base_patch_half(t.base)
+            bbox = patch_box(t.base.center, bhalf, size)
+            if bbox is not None:
+                base_template = patches.gray(final[bbox[1]:bbox[3], bbox[0]:bbox[2]])
+        readings = []
+        for frame_no, crop, base_crop, shift in t.kept:
+            found = patches.masked_shift(template, left, patches.gray(crop))
+            if found is None:
+                continue
+            moved = np.array(found[:2], np.float64)
+            base = None
+            if base_template is not None and base_crop is not None:
+                base = patches.masked_shift(base_template, np.ones(base_template.shape, np.uint8), patches.gray(base_crop))
+            if base is not None and base[2] >= patches.MIN_SCORE:
+                moved -= np.array(base[:2], np.float64)
+            else:
+                moved += np.array([round(shift[0]) - shift[0], round(shift[1]) - shift[1]])
+            cm = t.to_cm @ moved
+            readings.append((frame_no, float(cm[0]), float(cm[1])))
+        return readings
+
+    def _covered_swing(self, t: SeatTrack) -> tuple[float, float, float] | None:
+        """A standee rocking under the star that came to rest on its crown: (how far the part of its card
+        left in view swung, the farthest it was seen off the swing's line, how far it swung back the
+        other way), cm; None without one. Rocking about an edge of its base moves the crown along one
+        line and back past where it comes to rest (a damped swing): two readings at most two frames
+        apart a touch's worth (``moved_cm``) the same way along the line of the farthest reading, each
+        more along it than across; later, one the other way by at least a still crown's jitter; and at
+        least twice the farthest any reading lies off that line. A star dropped onto a crown that did
+        not move leaves that part still."""
+        readings = self._covered_readings(t)
+        if not readings:
+            return None
+        jitter = 0.5 * self.config.moved_cm
+        _, px, py = max(readings, key=lambda r: math.hypot(r[1], r[2]))
+        norm = math.hypot(px, py)
+        if norm < self.config.moved_cm:
+            return None
+        ux, uy = px / norm, py / norm
+        line = [(f, x * ux + y * uy, y * ux - x * uy) for f, x, y in readings]  # frame, along, across
+        off_line = max(abs(c) for _, _, c in line)
+        best: tuple[float, float, float] | None = None
+        for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
+            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < self.config.moved_cm:
+                continue
+            if abs(c1) > 0.5 * abs(a1) or abs(c2) > 0.5 * abs(a2) or max(abs(a1), abs(a2)) < 2 * off_line:
+                continue
+            back = [abs(a) for _, a, c in line[i + 2:] if a * a1 < 0 and abs(a) >= jitter and abs(c) <= abs(a)]
+            if back and (best is None or max(abs(a1), abs(a2)) > best[0]):
+                best = (max(abs(a1), abs(a2)), off_line, max(back))
+        return best
