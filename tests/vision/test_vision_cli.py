@@ -91,6 +91,20 @@ def test_calibrate_from_a_frames_folder_then_judge_with_it(clips, tmp_path, caps
     assert {"knocked": data["knocked"], "touched": data["touched"]} == truth
 
 
+def test_a_calibration_made_from_frames_of_another_size_exits_2(clips, tmp_path, capsys):
+    folder, _ = clips["multi"]
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", "--frames", str(folder / "frames"), "--count", "3", "--out", str(cal)]) == 0
+    capsys.readouterr()
+    data = json.loads(cal.read_text())
+    w, h = data["image_size"]
+    data["image_size"] = [w * 2, h * 2]  # its markers' pixels stay inside the larger image
+    cal.write_text(json.dumps(data))
+    line = _one_error_line(capsys, ["judge", str(folder), "--json", "--calibration", str(cal)])
+    assert f"its frames are {w}x{h}, but the calibration was made from frames of {w * 2}x{h * 2}" in line
+    assert str(folder) in line
+
+
 def test_markers_command(tmp_path, capsys):
     assert main(["markers", "--out", str(tmp_path), "--dpi", "100", "--seats", "6"]) == 0
     pages = sorted(tmp_path.glob("markers-100dpi-page*.png"))
