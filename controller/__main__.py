@@ -450,7 +450,9 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cashnguns", description="The Cash'n Guns table controller.",
+    from .cli import OneLineParser
+
+    parser = OneLineParser(prog="cashnguns", description="The Cash'n Guns table controller.",
                                      formatter_class=HelpFormatter,
                                      epilog="Ctrl-C stops a game; its game log keeps it: go on with `cashnguns resume LOG`.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")

@@ -51,6 +51,7 @@ try:  # a Ctrl-C while Python loads the modules is one line too
     from typing import TYPE_CHECKING
 
     from . import FIRMWARE_DIR
+    from .cli import OneLineParser
 except KeyboardInterrupt:
     raise SystemExit(stopped()) from None
 
@@ -199,7 +200,7 @@ def watch(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge") -> int:
     """``prog``: the command as the user typed it (``cashnguns hub`` when the controller runs it)."""
-    parser = argparse.ArgumentParser(prog=prog, description="The USB sensor hub (Raspberry Pi Pico).")
+    parser = OneLineParser(prog=prog, description="The USB sensor hub (Raspberry Pi Pico).")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("install", help="copy the MicroPython firmware to a Pico with mpremote")
     p.add_argument("--port", help="the Pico's serial port (default: the first one mpremote finds)")

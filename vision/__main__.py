@@ -70,6 +70,7 @@ try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
 
     from vision import sheet, synth
     from vision.calibration import Calibration, calibrate
+    from vision.cli import OneLineParser
     from vision.errors import CalibrationError, ClipError, VisionError
     from vision.progress import progress
     from vision.sources import CameraSettings, FrameFolder, FrameStream, PiCamera, UvcCamera, open_video, opencv_warnings
@@ -261,7 +262,7 @@ def _setting(key: str) -> Callable[[str], float]:
 
 
 def build_parser(prog: str = "python -m vision") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description='Camera referee: Shuriken throws, and the aims at the "3".')
+    parser = OneLineParser(prog=prog, description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
     sub = parser.add_subparsers(dest="command", required=True)
 

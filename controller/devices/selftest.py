@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from ..cli import OneLineParser
 from ..errors import CashNGunsError, ctrl_c_in
 from ..seats import LANGUAGES, seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
@@ -56,7 +57,7 @@ def _seconds(most: float) -> Callable[[str], float]:
 
 
 def _parser(prog: str = "cashnguns selftest") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=prog,
         description="Blink each seat LED, light the count LEDs, play each sound, and show each tilt sensor live. "
                     + TILT_NOTE,

@@ -156,7 +156,30 @@ def test_the_commands_of_the_lower_packages_show_the_command_typed(argv, capsys)
 def test_a_usage_error_of_a_lower_package_names_the_command_typed(capsys):
     assert main(["vision", "judge"]) == 2
     err = capsys.readouterr().err
-    assert "cashnguns vision judge: error: the following arguments are required: clip" in err and "python -m" not in err
+    assert err == "cashnguns vision judge: the following arguments are required: clip (try --help)\n"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["demo", "--players", "abc"], "cashnguns demo: --players: 'abc' is not a whole number (try --help)"),
+    (["demo", "--seed", "1e300"], "cashnguns demo: --seed: '1e300' is not a whole number (try --help)"),
+    (["demo", "--fast", "--bogus"], "cashnguns demo: unrecognized arguments: --bogus (try --help)"),
+    (["play", "--config"], "cashnguns play: --config: needs a value after it (try --help)"),
+    (["replay"], "cashnguns replay: the following arguments are required: record (try --help)"),
+    (["resume", "x.log", "--salve"], "cashnguns resume: unrecognized arguments: --salve (try --help)"),
+    (["vision", "synth", "out", "--count", "NaN"],
+     "cashnguns vision synth: --count: 'NaN' is not a whole number from 1 to 100000 (try --help)"),
+    (["vision", "markers", "--bogus"], "cashnguns vision markers: unrecognized arguments: --bogus (try --help)"),
+    (["hub", "sim", "--seats", "x"], "cashnguns hub sim: --seats: 'x' is not a whole number from 1 to 9 (try --help)"),
+    (["hub", "watch"], "cashnguns hub watch: the following arguments are required: url (try --help)"),
+    (["selftest", "--step", "abc"], "cashnguns selftest: --step: 'abc' is not a number of seconds from 0 to 10 (try --help)"),
+])
+def test_a_bad_option_is_one_line_naming_the_command_and_the_option(argv, line, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exit:  # the controller's own commands exit from the parser
+        code = exit.code
+    assert code == 2
+    assert capsys.readouterr().err == line + "\n"
 
 
 def test_selftest_help_is_plain_and_says_what_the_tilt_switch_tells(capsys):
@@ -301,7 +324,7 @@ def test_vision_and_hub_options_have_help_with_their_defaults(monkeypatch):
 
     commands = _subcommands(vision_parser())
     checked = {f"vision {name}": commands[name] for name in ("calibrate", "markers", "judge", "synth")}
-    import argparse as ap
+    from firmware_bridge.cli import OneLineParser
 
     captured = {}
 
@@ -309,7 +332,7 @@ def test_vision_and_hub_options_have_help_with_their_defaults(monkeypatch):
         captured["hub"] = self
         raise SystemExit(0)
 
-    monkeypatch.setattr(ap.ArgumentParser, "parse_args", fake_parse)
+    monkeypatch.setattr(OneLineParser, "parse_args", fake_parse)
     with pytest.raises(SystemExit):
         hub_main([])
     monkeypatch.undo()
