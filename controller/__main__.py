@@ -519,8 +519,9 @@ def main(argv: list[str] | None = None) -> int:
         if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
             return _delegate(argv[0], argv[1:])
         args = build_parser().parse_args(argv)
-        logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                            format="%(levelname)s %(name)s: %(message)s")
+        from .cli import show_logs
+
+        show_logs(args.verbose)
         code: int = args.run(args)
         return code
     except KeyboardInterrupt:  # Ctrl-C outside a game (a game says how to go on by itself)

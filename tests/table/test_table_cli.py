@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
+import io
+import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -378,3 +382,29 @@ def test_a_table_that_cannot_open_offers_no_game_to_resume(tmp_path, monkeypatch
     assert "Game log" not in out and "resume" not in out, out
     assert err.count("\n") == 1 and "no GPIO pins here" in err and "nothing to resume" in err, err
     assert not log.exists()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _logged(handler: logging.Handler, level: int, text: str) -> str:
+    handler.handle(logging.LogRecord("controller.table.gamelog", level, __file__, 1, text, None, None))
+    stream = handler.stream  # type: ignore[attr-defined]
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("package", ["controller", "vision", "firmware_bridge"])
+def test_log_lines_at_a_terminal_are_words_a_player_knows(package):
+    log_handler = importlib.import_module(f"{package}.cli").log_handler
+    assert _logged(log_handler(stream=_Terminal()), logging.WARNING, "g.log: dropping a line") == "warning: g.log: dropping a line\n"
+    assert _logged(log_handler(stream=_Terminal()), logging.INFO, "hub connected") == "hub connected\n"
+
+
+@pytest.mark.parametrize("package", ["controller", "vision", "firmware_bridge"])
+@pytest.mark.parametrize("terminal, verbose", [(False, False), (True, True)])
+def test_log_lines_in_a_file_or_verbose_keep_the_time_and_the_logger(package, terminal, verbose):
+    log_handler = importlib.import_module(f"{package}.cli").log_handler
+    line = _logged(log_handler(verbose, stream=_Terminal() if terminal else io.StringIO()), logging.WARNING, "g.log: dropping")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING controller\.table\.gamelog: g\.log: dropping\n", line), line
