@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import io
 import logging
@@ -367,6 +368,42 @@ def test_resume_refuses_a_folder_as_the_record(tmp_path, capsys):
     assert main(["resume", str(tmp_path / "game.log"), "--record", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"--record: {tmp_path} is a folder: give the path of a file to write\n"
 
+
+
+@pytest.mark.parametrize("option", ["--record", "--log"])
+@pytest.mark.parametrize("under", ["a-file", "a-file/sub"])
+def test_a_record_or_log_under_a_file_is_refused_before_the_game(tmp_path, capsys, option, under):
+    (tmp_path / "a-file").write_text("")
+    paths = {"--record": tmp_path / "game.record.json", "--log": tmp_path / "game.log"}
+    paths[option] = tmp_path / under / "x"
+    assert main(["demo", "--fast", "--no-camera", "--ruleset", "classic", "--players", "4",
+                 "--record", str(paths["--record"]), "--log", str(paths["--log"])]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"{option}: cannot write {paths[option]}: a file is where a folder must be\n"
+    assert "Round 1" not in captured.out and not paths["--log"].exists()
+
+
+def test_a_read_only_place_is_named_and_an_existing_file_is_left_as_it_was(tmp_path, monkeypatch):
+    from controller.__main__ import unwritable
+
+    there = tmp_path / "old.record.json"
+    there.write_text("kept")
+    assert unwritable(there) is None and there.read_text() == "kept"
+    assert unwritable(tmp_path / "new" / "r.json") is None and list((tmp_path / "new").iterdir()) == []
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr("tempfile.mkstemp", read_only)
+    assert unwritable(tmp_path / "r.json") == f"cannot write {tmp_path / 'r.json'}: {os.strerror(errno.EROFS)}"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="every folder can be written by root")
+def test_a_folder_without_the_right_to_write_is_refused_before_the_game(tmp_path, capsys):
+    (tmp_path / "locked").mkdir(mode=0o555)
+    record = tmp_path / "locked" / "game.record.json"
+    assert main(["demo", "--fast", "--no-camera", "--record", str(record), "--log", str(tmp_path / "g.log")]) == 2
+    assert capsys.readouterr().err == f"--record: cannot write {record}: Permission denied\n"
 
 def test_a_table_that_cannot_open_offers_no_game_to_resume(tmp_path, monkeypatch, capsys):
     from controller.errors import DeviceError
