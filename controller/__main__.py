@@ -272,14 +272,16 @@ def _run_game(setup: Setup, record_path: Path, log_path: Path, *, fast: bool, no
               "or give another --log)", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress = Progress()
-    try:
+
+    def opened() -> None:  # the game is announced once nothing can refuse it (no pins here, no aplay...)
         _header(setup)
+        _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
+
+    try:
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                         console=_console_factory(setup, log_path), notices=notices,
                         on_over=lambda referee: finished.append(_finish(referee, record_path, log_path)),
-                        final_hold=FINAL_HOLD_SECONDS,
-                        on_open=lambda: _say(f"Game log: {log_path} (if the table stops, go on with: "
-                                             f"cashnguns resume {log_path})"))
+                        final_hold=FINAL_HOLD_SECONDS, on_open=opened)
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
         raise
     except (KeyboardInterrupt, CashNGunsError, LogError, RuntimeError, OSError) as exc:

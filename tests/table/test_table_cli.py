@@ -421,6 +421,20 @@ def test_a_table_that_cannot_open_offers_no_game_to_resume(tmp_path, monkeypatch
     assert not log.exists()
 
 
+
+@pytest.mark.parametrize("why", ["no GPIO pins here (not a Raspberry Pi)", "aplay not found"])
+def test_play_announces_no_seed_and_no_seats_for_a_game_it_then_refuses(tmp_path, monkeypatch, capsys, why):
+    from controller.errors import DeviceError
+    from controller.table import runner
+
+    def open_table(*args, **kwargs):
+        raise DeviceError(why)
+
+    monkeypatch.setattr(runner, "open_table", open_table)
+    assert main(["play", "--log", str(tmp_path / "t.log"), "--record", str(tmp_path / "t.record.json")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and why in err
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
