@@ -37,6 +37,7 @@ try:  # a Ctrl-C while Python loads the modules is one line too
     import json
     import logging
     import os
+    import tempfile
     from collections.abc import Callable
     from pathlib import Path
     from typing import TYPE_CHECKING, Any
@@ -128,7 +129,7 @@ def _play(args: argparse.Namespace) -> int:
     except table_config.ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_BAD_INPUT
-    if (args.record and _a_folder("--record", Path(args.record))) or (args.log and _a_folder("--log", Path(args.log))):
+    if (args.record and _cannot_write("--record", Path(args.record))) or (args.log and _cannot_write("--log", Path(args.log))):
         return EXIT_BAD_INPUT  # before an unfinished game goes on, as before a new one
     notices: list[str] = []  # said at the start of the new game, on the console too
     if not args.log and config.log_dir.is_dir():
@@ -264,27 +265,23 @@ def _run_game(setup: Setup, record_path: Path, log_path: Path, *, fast: bool, no
     from .table.runner import FINAL_HOLD_SECONDS, Progress, start
 
     finished: list[int] = []  # the record is written as soon as the game is over (before the final hold)
-    try:
-        record_path.parent.mkdir(parents=True, exist_ok=True)
-        log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError as exc:
-        print(f"{exc.filename}: cannot make the folder: {exc.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if _a_folder("--record", record_path) or _a_folder("--log", log_path):
+    if _cannot_write("--record", record_path) or _cannot_write("--log", log_path, folder_mode=0o700):
         return EXIT_BAD_INPUT
     if log_path.exists():  # before the console's token file beside it is written: that game keeps its links
         print(f"{command}: {log_path}: a game log is already there (go on with it: cashnguns resume {log_path}; "
               "or give another --log)", file=sys.stderr)
         return EXIT_BAD_INPUT
     progress = Progress()
-    try:
+
+    def opened() -> None:  # the game is announced once nothing can refuse it (no pins here, no aplay...)
         _header(setup)
+        _say(f"Game log: {log_path} (if the table stops, go on with: cashnguns resume {log_path})")
+
+    try:
         referee = start(setup, log_path=log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                         console=_console_factory(setup, log_path), notices=notices,
                         on_over=lambda referee: finished.append(_finish(referee, record_path, log_path)),
-                        final_hold=FINAL_HOLD_SECONDS,
-                        on_open=lambda: _say(f"Game log: {log_path} (if the table stops, go on with: "
-                                             f"cashnguns resume {log_path})"))
+                        final_hold=FINAL_HOLD_SECONDS, on_open=opened)
     except BrokenPipeError:  # the reader of the output went away: main stops quietly
         raise
     except (KeyboardInterrupt, CashNGunsError, LogError, RuntimeError, OSError) as exc:
@@ -302,13 +299,33 @@ def _run_game(setup: Setup, record_path: Path, log_path: Path, *, fast: bool, no
     return finished[0] if finished else _finish(referee, record_path, log_path)
 
 
-def _a_folder(option: str, path: Path) -> bool:
-    """Whether ``path``, a file to write, is a folder (said in one line): found before the game, not once it
-    is over."""
+def _cannot_write(option: str, path: Path, *, folder_mode: int = 0o777) -> bool:
+    """Whether ``path``, a file ``option`` names, cannot be written (said in one line): found before the game,
+    not once it is over.  Its missing folders are made (with ``folder_mode``)."""
+    why = unwritable(path, folder_mode=folder_mode)
+    if why is not None:
+        print(f"{option}: {why}", file=sys.stderr)
+    return why is not None
+
+
+def unwritable(path: Path, *, folder_mode: int = 0o777) -> str | None:
+    """Why the file ``path`` cannot be written (``None`` when it can): a folder, a file where a folder must be,
+    a folder without the right to write or on a read-only disk.  Its missing folders are made; a file in
+    its place is opened for appending (not changed), else a new file is made beside it and removed."""
     if path.is_dir():
-        print(f"{option}: {path} is a folder: give the path of a file to write", file=sys.stderr)
-        return True
-    return False
+        return f"{path} is a folder: give the path of a file to write"
+    try:
+        path.parent.mkdir(mode=folder_mode, parents=True, exist_ok=True)
+        if path.exists():
+            path.open("ab").close()
+        else:
+            fd, trial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".trial", dir=path.parent)
+            os.close(fd)
+            os.unlink(trial)
+    except OSError as exc:
+        in_the_way = isinstance(exc, (FileExistsError, NotADirectoryError))
+        return f"cannot write {path}: " + ("a file is where a folder must be" if in_the_way else str(exc.strerror or exc))
+    return None
 
 
 def _forget_tokens(log_path: Path) -> None:
@@ -354,7 +371,7 @@ def _resume(args: argparse.Namespace) -> int:
         except table_config.ConfigError as exc:
             print(str(exc), file=sys.stderr)
             return EXIT_BAD_INPUT
-    if args.record and _a_folder("--record", Path(args.record)):
+    if args.record and _cannot_write("--record", Path(args.record)):
         return EXIT_BAD_INPUT
     try:
         return _go_on(Path(args.log), record=args.record, fast=args.fast, salvage=args.salvage, config=config)
@@ -370,7 +387,7 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
     ``config`` (a table configuration), if given, is the table's hardware and says where the console is
     served; by default the configuration the game was started with is read again.  ``on_going`` is told
     once the log was read back and replayed (an error after that is not the log's damage)."""
-    from .errors import ctrl_c_in
+    from .errors import InputFileError, ctrl_c_in
     from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
@@ -385,10 +402,16 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
             return Path(logged)
         return log_path.with_name(log_path.name.removesuffix(".log") + ".record.json")
 
+    def set_up(setup: Setup) -> None:  # the record's place, as the game was started: checked before it goes on
+        setups.append(setup)
+        why = None if record else unwritable(record_path())
+        if why is not None:
+            raise InputFileError(f"the game record: {why} (give another: --record PATH)")
+
     try:
         referee = resume(log_path, say=_say, progress=progress, pace=0.0 if fast else 1.0,
                          console=lambda setup: _console_factory(setup, log_path, config),
-                         salvage=salvage, on_setup=setups.append, table=config,
+                         salvage=salvage, on_setup=set_up, table=config,
                          on_over=lambda referee: finished.append(_finish(referee, record_path(), log_path)),
                          final_hold=FINAL_HOLD_SECONDS, on_going=on_going)
     except (KeyboardInterrupt, RuntimeError) as exc:
@@ -450,7 +473,9 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cashnguns", description="The Cash'n Guns table controller.",
+    from .cli import OneLineParser
+
+    parser = OneLineParser(prog="cashnguns", description="The Cash'n Guns table controller.",
                                      formatter_class=HelpFormatter,
                                      epilog="Ctrl-C stops a game; its game log keeps it: go on with `cashnguns resume LOG`.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -517,8 +542,9 @@ def main(argv: list[str] | None = None) -> int:
         if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
             return _delegate(argv[0], argv[1:])
         args = build_parser().parse_args(argv)
-        logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                            format="%(levelname)s %(name)s: %(message)s")
+        from .cli import show_logs
+
+        show_logs(args.verbose)
         code: int = args.run(args)
         return code
     except KeyboardInterrupt:  # Ctrl-C outside a game (a game says how to go on by itself)

@@ -51,6 +51,7 @@ try:  # a Ctrl-C while Python loads the modules is one line too
     from typing import TYPE_CHECKING
 
     from . import FIRMWARE_DIR
+    from .cli import OneLineParser, show_logs
 except KeyboardInterrupt:
     raise SystemExit(stopped()) from None
 
@@ -199,7 +200,8 @@ def watch(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge") -> int:
     """``prog``: the command as the user typed it (``cashnguns hub`` when the controller runs it)."""
-    parser = argparse.ArgumentParser(prog=prog, description="The USB sensor hub (Raspberry Pi Pico).")
+    parser = OneLineParser(prog=prog, description="The USB sensor hub (Raspberry Pi Pico).")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what the link does, with times and names")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("install", help="copy the MicroPython firmware to a Pico with mpremote")
     p.add_argument("--port", help="the Pico's serial port (default: the first one mpremote finds)")
@@ -218,7 +220,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m firmware_bridge")
     p.add_argument("--seats", type=SEATS, default=9, help="standees to show, 1 to 9 (default 9)")
     try:
         args = parser.parse_args(argv)
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        show_logs(args.verbose, level=logging.DEBUG if args.verbose else logging.INFO)
         if args.command == "install":
             return install(args.port)
         if args.command == "sim":

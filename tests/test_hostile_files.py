@@ -380,6 +380,37 @@ def test_play_refuses_a_record_folder_before_going_on_with_an_unfinished_game(tm
     assert (games / "left.log").read_bytes() == b"\n".join(_cut_short(finished_log, 10)) + b"\n"
 
 
+
+def test_play_refuses_a_record_under_a_file_before_going_on_with_an_unfinished_game(tmp_path, finished_log):
+    """A place that cannot be written is found before the game goes on, not once it is over."""
+    games = tmp_path / "games"
+    games.mkdir()
+    left = b"\n".join(_cut_short(finished_log, 10)) + b"\n"
+    (games / "left.log").write_bytes(left)
+    (tmp_path / "a-file").write_text("")
+    record = tmp_path / "a-file" / "r.record.json"
+    code, out, err = H.run(["play", "--config", str(_table(tmp_path, games)), "--simulate", "--fast", "--record", str(record)])
+    assert code == 2 and out == ""
+    assert err == f"--record: cannot write {record}: a file is where a folder must be\n"
+    assert (games / "left.log").read_bytes() == left
+
+
+def test_resume_checks_where_the_game_was_started_to_write_its_record_before_it_goes_on(tmp_path):
+    code, _, err = H.run(["demo", "--fast", "--ruleset", "classic", "--players", "4", "--no-camera",
+                          "--record", str(tmp_path / "records" / "g.record.json"), "--log", str(tmp_path / "g.log")])
+    assert code == 0, err
+    left = _log_with(tmp_path, tmp_path / "g.log", _cut_short(tmp_path / "g.log", 10))
+    kept = left.read_bytes()
+    shutil.rmtree(tmp_path / "records")
+    (tmp_path / "records").write_text("")  # a file where its folder was
+    code, out, err = H.run(["resume", str(left), "--fast"])
+    assert code == 2 and "Round" not in out
+    assert err == (f"the game record: cannot write {tmp_path / 'records' / 'g.record.json'}: a file is where a folder "
+                   "must be (give another: --record PATH)\n")
+    assert left.read_bytes() == kept
+    code, out, err = H.run(["resume", str(left), "--fast", "--record", str(tmp_path / "elsewhere.record.json")])
+    assert code == 0, err
+
 # -- configurations ---------------------------------------------------------------------------------
 
 

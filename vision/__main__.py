@@ -70,6 +70,7 @@ try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
 
     from vision import sheet, synth
     from vision.calibration import Calibration, calibrate
+    from vision.cli import OneLineParser, show_logs
     from vision.errors import CalibrationError, ClipError, VisionError
     from vision.progress import progress
     from vision.sources import CameraSettings, FrameFolder, FrameStream, PiCamera, UvcCamera, open_video, opencv_warnings
@@ -261,7 +262,7 @@ def _setting(key: str) -> Callable[[str], float]:
 
 
 def build_parser(prog: str = "python -m vision") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description='Camera referee: Shuriken throws, and the aims at the "3".')
+    parser = OneLineParser(prog=prog, description='Camera referee: Shuriken throws, and the aims at the "3".')
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the judge does")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -328,8 +329,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m vision") -> int:
     """``prog``: the command as the user typed it (``cashnguns vision`` when the controller runs it)."""
     try:
         args = build_parser(prog).parse_args(argv)
-        logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                            format="%(levelname)s %(name)s: %(message)s")
+        show_logs(args.verbose, level=logging.INFO if args.verbose else logging.WARNING)
         opencv_warnings(shown=args.verbose)
         code: int = args.run(args)
         return code

@@ -21,7 +21,7 @@ import numpy as np
 from vision import markers
 from vision.errors import CalibrationError
 from vision.markers import Detection, MarkerDetector, MarkerKind
-from vision.sources import MIN_EXPOSURE_MS, CameraSettings
+from vision.sources import MAX_JSON_DEPTH, MIN_EXPOSURE_MS, CameraSettings, json_depth
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +120,8 @@ class Calibration:
                 raw = f.read(MAX_FILE_BYTES + 1)
             if len(raw) > MAX_FILE_BYTES:
                 raise ValueError(f"larger than {MAX_FILE_BYTES // 1024} KiB")
+            if json_depth(raw.decode("latin-1")) > MAX_JSON_DEPTH:  # in UTF-8, brackets and quotes are never part of another character
+                raise CalibrationError([f"{path}: nested more than {MAX_JSON_DEPTH} deep, not a calibration file"])
             with np.errstate(over="ignore", invalid="ignore"):  # a number past float32 is named below, not warned of
                 return cls.from_json(json.loads(raw))
         except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError, AttributeError) as exc:

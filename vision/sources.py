@@ -520,7 +520,7 @@ class ClipInfo:
     thrower: int
 
 
-def _json_depth(text: str) -> int:
+def json_depth(text: str) -> int:
     """How deeply ``text``'s arrays and objects nest (brackets inside strings not counted)."""
     depth = deepest = 0
     in_string = escaped = False
@@ -559,7 +559,7 @@ def read_clip_json(folder: Path) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ClipError(f"{path}: not UTF-8 text") from None
-    if _json_depth(text) > MAX_JSON_DEPTH:
+    if json_depth(text) > MAX_JSON_DEPTH:
         raise ClipError(f"{path}: nested more than {MAX_JSON_DEPTH} deep, not a clip description")
     try:
         data = json.loads(text, parse_constant=_no_constant)

@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from ..cli import OneLineParser, show_logs
 from ..errors import CashNGunsError, ctrl_c_in
 from ..seats import LANGUAGES, seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
@@ -56,7 +57,7 @@ def _seconds(most: float) -> Callable[[str], float]:
 
 
 def _parser(prog: str = "cashnguns selftest") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=prog,
         description="Blink each seat LED, light the count LEDs, play each sound, and show each tilt sensor live. "
                     + TILT_NOTE,
@@ -306,7 +307,7 @@ def main(argv: list[str], prog: str = "cashnguns selftest") -> int:
         args = _parser(prog).parse_args(argv)
     except SystemExit as exit:  # --help, or a usage error already printed
         return int(exit.code or 0)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    show_logs()
     try:
         return run(args, sys.stdout)
     except (ValueError, RuntimeError, CashNGunsError) as error:

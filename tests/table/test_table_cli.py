@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import importlib
+import io
+import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -156,7 +161,30 @@ def test_the_commands_of_the_lower_packages_show_the_command_typed(argv, capsys)
 def test_a_usage_error_of_a_lower_package_names_the_command_typed(capsys):
     assert main(["vision", "judge"]) == 2
     err = capsys.readouterr().err
-    assert "cashnguns vision judge: error: the following arguments are required: clip" in err and "python -m" not in err
+    assert err == "cashnguns vision judge: the following arguments are required: clip (try --help)\n"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["demo", "--players", "abc"], "cashnguns demo: --players: 'abc' is not a whole number (try --help)"),
+    (["demo", "--seed", "1e300"], "cashnguns demo: --seed: '1e300' is not a whole number (try --help)"),
+    (["demo", "--fast", "--bogus"], "cashnguns demo: unrecognized arguments: --bogus (try --help)"),
+    (["play", "--config"], "cashnguns play: --config: needs a value after it (try --help)"),
+    (["replay"], "cashnguns replay: the following arguments are required: record (try --help)"),
+    (["resume", "x.log", "--salve"], "cashnguns resume: unrecognized arguments: --salve (try --help)"),
+    (["vision", "synth", "out", "--count", "NaN"],
+     "cashnguns vision synth: --count: 'NaN' is not a whole number from 1 to 100000 (try --help)"),
+    (["vision", "markers", "--bogus"], "cashnguns vision markers: unrecognized arguments: --bogus (try --help)"),
+    (["hub", "sim", "--seats", "x"], "cashnguns hub sim: --seats: 'x' is not a whole number from 1 to 9 (try --help)"),
+    (["hub", "watch"], "cashnguns hub watch: the following arguments are required: url (try --help)"),
+    (["selftest", "--step", "abc"], "cashnguns selftest: --step: 'abc' is not a number of seconds from 0 to 10 (try --help)"),
+])
+def test_a_bad_option_is_one_line_naming_the_command_and_the_option(argv, line, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exit:  # the controller's own commands exit from the parser
+        code = exit.code
+    assert code == 2
+    assert capsys.readouterr().err == line + "\n"
 
 
 def test_selftest_help_is_plain_and_says_what_the_tilt_switch_tells(capsys):
@@ -301,7 +329,7 @@ def test_vision_and_hub_options_have_help_with_their_defaults(monkeypatch):
 
     commands = _subcommands(vision_parser())
     checked = {f"vision {name}": commands[name] for name in ("calibrate", "markers", "judge", "synth")}
-    import argparse as ap
+    from firmware_bridge.cli import OneLineParser
 
     captured = {}
 
@@ -309,7 +337,7 @@ def test_vision_and_hub_options_have_help_with_their_defaults(monkeypatch):
         captured["hub"] = self
         raise SystemExit(0)
 
-    monkeypatch.setattr(ap.ArgumentParser, "parse_args", fake_parse)
+    monkeypatch.setattr(OneLineParser, "parse_args", fake_parse)
     with pytest.raises(SystemExit):
         hub_main([])
     monkeypatch.undo()
@@ -341,6 +369,42 @@ def test_resume_refuses_a_folder_as_the_record(tmp_path, capsys):
     assert capsys.readouterr().err == f"--record: {tmp_path} is a folder: give the path of a file to write\n"
 
 
+
+@pytest.mark.parametrize("option", ["--record", "--log"])
+@pytest.mark.parametrize("under", ["a-file", "a-file/sub"])
+def test_a_record_or_log_under_a_file_is_refused_before_the_game(tmp_path, capsys, option, under):
+    (tmp_path / "a-file").write_text("")
+    paths = {"--record": tmp_path / "game.record.json", "--log": tmp_path / "game.log"}
+    paths[option] = tmp_path / under / "x"
+    assert main(["demo", "--fast", "--no-camera", "--ruleset", "classic", "--players", "4",
+                 "--record", str(paths["--record"]), "--log", str(paths["--log"])]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"{option}: cannot write {paths[option]}: a file is where a folder must be\n"
+    assert "Round 1" not in captured.out and not paths["--log"].exists()
+
+
+def test_a_read_only_place_is_named_and_an_existing_file_is_left_as_it_was(tmp_path, monkeypatch):
+    from controller.__main__ import unwritable
+
+    there = tmp_path / "old.record.json"
+    there.write_text("kept")
+    assert unwritable(there) is None and there.read_text() == "kept"
+    assert unwritable(tmp_path / "new" / "r.json") is None and list((tmp_path / "new").iterdir()) == []
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr("tempfile.mkstemp", read_only)
+    assert unwritable(tmp_path / "r.json") == f"cannot write {tmp_path / 'r.json'}: {os.strerror(errno.EROFS)}"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="every folder can be written by root")
+def test_a_folder_without_the_right_to_write_is_refused_before_the_game(tmp_path, capsys):
+    (tmp_path / "locked").mkdir(mode=0o555)
+    record = tmp_path / "locked" / "game.record.json"
+    assert main(["demo", "--fast", "--no-camera", "--record", str(record), "--log", str(tmp_path / "g.log")]) == 2
+    assert capsys.readouterr().err == f"--record: cannot write {record}: Permission denied\n"
+
 def test_a_table_that_cannot_open_offers_no_game_to_resume(tmp_path, monkeypatch, capsys):
     from controller.errors import DeviceError
     from controller.table import runner
@@ -355,3 +419,43 @@ def test_a_table_that_cannot_open_offers_no_game_to_resume(tmp_path, monkeypatch
     assert "Game log" not in out and "resume" not in out, out
     assert err.count("\n") == 1 and "no GPIO pins here" in err and "nothing to resume" in err, err
     assert not log.exists()
+
+
+
+@pytest.mark.parametrize("why", ["no GPIO pins here (not a Raspberry Pi)", "aplay not found"])
+def test_play_announces_no_seed_and_no_seats_for_a_game_it_then_refuses(tmp_path, monkeypatch, capsys, why):
+    from controller.errors import DeviceError
+    from controller.table import runner
+
+    def open_table(*args, **kwargs):
+        raise DeviceError(why)
+
+    monkeypatch.setattr(runner, "open_table", open_table)
+    assert main(["play", "--log", str(tmp_path / "t.log"), "--record", str(tmp_path / "t.record.json")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and why in err
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _logged(handler: logging.Handler, level: int, text: str) -> str:
+    handler.handle(logging.LogRecord("controller.table.gamelog", level, __file__, 1, text, None, None))
+    stream = handler.stream  # type: ignore[attr-defined]
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("package", ["controller", "vision", "firmware_bridge"])
+def test_log_lines_at_a_terminal_are_words_a_player_knows(package):
+    log_handler = importlib.import_module(f"{package}.cli").log_handler
+    assert _logged(log_handler(stream=_Terminal()), logging.WARNING, "g.log: dropping a line") == "warning: g.log: dropping a line\n"
+    assert _logged(log_handler(stream=_Terminal()), logging.INFO, "hub connected") == "hub connected\n"
+
+
+@pytest.mark.parametrize("package", ["controller", "vision", "firmware_bridge"])
+@pytest.mark.parametrize("terminal, verbose", [(False, False), (True, True)])
+def test_log_lines_in_a_file_or_verbose_keep_the_time_and_the_logger(package, terminal, verbose):
+    log_handler = importlib.import_module(f"{package}.cli").log_handler
+    line = _logged(log_handler(verbose, stream=_Terminal() if terminal else io.StringIO()), logging.WARNING, "g.log: dropping")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING controller\.table\.gamelog: g\.log: dropping\n", line), line

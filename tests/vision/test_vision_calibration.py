@@ -223,3 +223,19 @@ def test_a_calibration_file_with_markers_where_none_can_be_is_refused(scene, tmp
     with pytest.raises(CalibrationError) as err:
         Calibration.load(_edited(scene, tmp_path, edit))
     assert message in err.value.problems[0]
+
+
+@pytest.mark.parametrize("depth", [17, 100_000])
+def test_a_deeply_nested_calibration_file_is_named_as_such(tmp_path, depth):
+    path = tmp_path / "calibration.json"
+    path.write_text('{"warnings": ["[[[ in a string is not nesting"], "deep": ' + "[" * depth + "]" * depth + "}")
+    with pytest.raises(CalibrationError) as err:
+        Calibration.load(path)
+    assert err.value.problems == [f"{path}: nested more than 16 deep, not a calibration file"]
+
+
+def test_a_saved_calibration_is_not_too_deep_to_load(scene, tmp_path):
+    frame, _ = scene
+    path = tmp_path / "calibration.json"
+    calibrate([frame], SPEC.seats).save(path)
+    assert Calibration.load(path).seats.keys() == calibrate([frame], SPEC.seats).seats.keys()
