@@ -49,17 +49,36 @@ TUNED_SEED = 300
 HELD_OUT_SEED = 9_000_000
 
 
+# the aim reader's own modules, each after those it imports: another checkout's are loaded in this order
+READER_MODULES = ("aim_reading", "aim_rests", "aim_places", "aim_judgement", "aims")
+
+
 def _reader_module(repo: Path | None) -> ModuleType:
-    """The aim reader of this tree, or of another checkout ``repo`` (its vision/aims.py, loaded beside this
-    one's: the markers, calibration, frame sources, table plane and cell comparisons it imports are this tree's)."""
+    """The aim reader of this tree, or of another checkout ``repo``: its vision/aims.py and whichever of the
+    reader's own modules (``READER_MODULES``) it has, loaded beside this one's, each importing the checkout's
+    (the markers, calibration, frame sources, table plane and cell comparisons they import are this tree's)."""
     if repo is None:
         return aims
-    spec = importlib.util.spec_from_file_location("aims_of_" + repo.name, repo / "vision" / "aims.py")
-    if spec is None or spec.loader is None:
+    if not (repo / "vision" / "aims.py").exists():
         raise SystemExit(f"{repo}: no vision/aims.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    ours = {name: sys.modules.get(f"vision.{name}") for name in READER_MODULES}
+    module = aims
+    try:
+        for name in READER_MODULES:
+            path = repo / "vision" / f"{name}.py"
+            spec = importlib.util.spec_from_file_location(f"{name}_of_{repo.name}", path)
+            if not path.exists() or spec is None or spec.loader is None:
+                continue
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            sys.modules[f"vision.{name}"] = module  # what the checkout's next modules import
+            spec.loader.exec_module(module)
+    finally:
+        for name, own in ours.items():
+            if own is not None:
+                sys.modules[f"vision.{name}"] = own
+            else:
+                sys.modules.pop(f"vision.{name}", None)
     return module
 
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import aim_cells, aim_evaluation, aim_partial, aim_synth, aims, markers
+from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_synth, aims, markers
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
 from vision.table_plane import TablePlane
 
@@ -183,7 +183,7 @@ def _held_rest(plane: TablePlane, direction: float, pitch_deg: float, noisy: int
     clean = _card_image(np.array([30.0, 10.0, 24.0]), direction, math.radians(pitch_deg), 0.0, focal=450.0)
     for k in range(30):
         reader._record(0, clean + rng.normal(0.0, 1.5 if k % 10 < noisy else 0.3, (4, 2)), k / 30)
-    rests = reader._rests(0, reader._sights[0])
+    rests = reader.seat_judge().finder.rests(0, reader._sights[0])
     assert len(rests) == 1
     return rests[0]
 
@@ -291,10 +291,10 @@ def test_a_line_that_may_point_at_a_standee_not_found_asks():
 def test_a_standee_not_found_stands_between_its_neighbours_found():
     standees = _plane().standees
     found = {s: p for s, p in standees.items() if s != 3}
-    places = aims._missing_places(found, 3, 6)
+    places = aim_judgement.missing_places(found, 3, 6)
     assert min(float(np.linalg.norm(p - standees[3])) for p in places) < 3.0
     assert all(float(np.linalg.norm(p - standees[s])) > 5.0 for p in places for s in (0, 1, 5))
-    assert aims._missing_places({s: standees[s] for s in (0, 3)}, 1, 6) == []  # too few found: anywhere
+    assert aim_judgement.missing_places({s: standees[s] for s in (0, 3)}, 1, 6) == []  # too few found: anywhere
 
 
 def _with_marker(marker_id: int, quad: np.ndarray, seed: int = 0) -> np.ndarray:
@@ -621,7 +621,7 @@ def test_a_place_is_bare_by_the_frame_s_own_change_even_when_arms_cover_half_the
     reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
     for deadline, bare in ((later, True), (card, False)):
         reader.first_frame, reader.deadline_frame = first, deadline
-        assert reader._bare(box) is bare
+        assert reader.seat_judge().places._bare(box) is bare
 
 
 def test_a_late_pointer_s_pause_as_it_comes_into_view_is_not_its_aim():
@@ -724,7 +724,7 @@ def test_the_table_shows_at_the_deadline_through_a_shaken_camera_and_bright_arms
     box = (64.0, 64.0, 136.0, 136.0)
     reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
     reader.first_frame, reader.deadline_frame = first, later
-    assert reader._bare(box)
+    assert reader.seat_judge().places._bare(box)
     covered = later.copy()
     cv2.fillConvexPoly(covered, np.array([[80, 80], [120, 80], [120, 120], [80, 120]]), 150)  # an arm over it
     aim = _late_reader(first, covered, quad)
@@ -733,7 +733,7 @@ def test_the_table_shows_at_the_deadline_through_a_shaken_camera_and_bright_arms
     card[:, 260:] = 200
     reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
     reader.first_frame, reader.deadline_frame = first, card
-    assert not reader._bare(box)
+    assert not reader.seat_judge().places._bare(box)
 
 
 def test_the_camera_s_gain_is_read_where_the_frame_did_not_change():

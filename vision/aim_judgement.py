@@ -1,0 +1,425 @@
+"""Each seat's conclusion at the end of the count (``SeatJudge.judge``): the rest that holds at the deadline,
+or the first after it (late), with what makes a seat unsure (a line between two seats, a rest only glimpsed
+or brief, a target whose standee was not found, a weapon covered at the deadline), the weapons kept at rest
+under an arm, the pauses of a weapon seen too little to rest, the turns of a swing, and the weapons lost from
+view as they came to rest."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import markers
+from vision.aim_places import DeadlinePlaces
+from vision.aim_reading import COUNT_INTERVAL_S, AimConfig, Rest, SeatAim, Sight, line_target, turn, within_rest
+from vision.aim_rests import RestFinder
+from vision.table_plane import TablePlane
+
+
+@dataclass
+class SeatJudge:
+    """What the reader saw of the count, for the judgement of each seat: its settings, the table plane, the seats
+    that may be aimed at (None: every standee found), the deadline and the end of the watch (seconds after the
+    "3"), the first and last frames fed (likewise), where the standees not found may stand (seat -> places),
+    how the rests are found and what their places showed at the deadline."""
+
+    config: AimConfig
+    plane: TablePlane
+    candidates: list[int] | None
+    deadline: float
+    end: float
+    first_t: float
+    last_t: float
+    missing: dict[int, list[np.ndarray]]
+    finder: RestFinder
+    places: DeadlinePlaces
+
+    def judge(self, seat: int, sights: list[Sight]) -> SeatAim:
+        cfg = self.config
+        if not sights:
+            return SeatAim(seat, None, False, False, 0.3, "the weapon was never seen: held out of view, "
+                           "too low, or covered")
+        runs = self.finder.rests(seat, sights)
+        deadline = self.deadline
+        seen = len(sights)
+        near = [s for s in sights if abs(s.t - deadline) <= cfg.seen_near_deadline_s]
+
+        def result(run: Rest, late: bool, why: str, sure: bool, held: bool = True) -> SeatAim:
+            reasons = [why]
+            other = self._other_target(run, seat)
+            if run.margin_deg < cfg.min_margin_deg or other is not None:
+                sure = False
+                reasons.append(f"the line of fire passes close to seat {other} as well: between two seats"
+                               if other is not None else
+                               f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
+            partly = sum(1 for s in sights if s.still and run.start <= s.t <= run.end)
+            if partly:
+                reasons.append(f"its marker partly covered in {partly} of the frames at rest, seen at the pose read "
+                               "before (within a hand's tremor)")
+            if held and self._glimpsed(run, sights):
+                sure = False
+                reasons.append("seen at that pose only in glimpses, each between stretches out of view: it may "
+                               "have been moving while not seen")
+            if held and self._brief(run, sights):
+                sure = False
+                reasons.append(f"held that pose only {run.end - run.seen_from:.2f} s before moving on or the end of "
+                               "the watch: a swing slowing at its end as much as an aim")
+            hidden = self._missing_target(run, seat)
+            if hidden is not None:
+                sure = False
+                reasons.append(f"seat {hidden}'s standee was not found on the table: the line of fire may point "
+                               "at it")
+            if not cfg.min_height_cm <= run.height_cm <= cfg.max_height_cm:
+                sure = False
+                reasons.append(f"the weapon reads {run.height_cm:.0f} cm above the table")
+            conf = min(0.99, 0.6 + 0.4 * min(1.0, run.margin_deg / 25.0)) if sure else 0.4
+            return SeatAim(seat, run.target, late, sure, conf, "; ".join(reasons), run.margin_deg, run.height_cm,
+                           run.start, seen, run.line)
+
+        holding = [r for r in runs if r.start <= deadline <= r.end]
+        if holding:
+            run = holding[0]
+            if not near:
+                if run.gaps and run.start <= deadline - cfg.deadline_margin_s and not run.seen_at(deadline, 0.0):
+                    return result(run, False, "at rest on its target before the deadline and after it at the same "
+                                  "pose, covered at it", True)
+                if self._kept(run, sights):
+                    return result(run, False, "at rest on its target from before the \"3\", covered at the "
+                                  "deadline and not seen moving", True)
+                return result(run, False, "at rest on its target, but covered at the deadline", False)
+            if run.start > deadline - cfg.deadline_margin_s:
+                return result(run, False, "came to rest just before the deadline", False)
+            return result(run, False, "at rest on its target at the deadline", True)
+        after = [r for r in runs if r.start > deadline]
+        before = [r for r in runs if r.end < deadline]
+        if before and not near:  # at rest before the deadline, then covered across it
+            run = before[-1]
+            if self._kept(run, sights):
+                return result(run, False, "at rest on its target from before the \"3\", then covered and not "
+                              "seen moving", True)
+            if after and after[0].target == run.target:
+                return result(run, False, "at rest on its target before and after the deadline, covered at it",
+                              False)
+            return result(run, False, "at rest on its target before the deadline, then not seen", False)
+        if after:
+            run = self._late_rest(seat, after, sights)
+            if run.start < deadline + cfg.deadline_margin_s:
+                prior = [s for s in sights if s.t < run.seen_from]
+                if (not prior or run.seen_from - prior[-1].t > cfg.max_gap_s) \
+                        and self.places.hidden_there_at_deadline(seat, run):
+                    # not seen coming to rest: out of view until then, and at the deadline its place showed its
+                    # marker or something over it; it may have been at rest there before
+                    return result(run, False, "first seen at rest just after the deadline, out of view before; its "
+                                  "place at the deadline showed its marker or was covered", False)
+                return result(run, True, "came to rest just after the deadline", False)
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
+            there = [s for s in near if within_rest(s, run, tol_a, tol_f)]
+            moving = self._seen_moving(run, sights)
+            if len(there) > len(near) // 2:
+                if self._still_before(run, sights):
+                    return result(run, False, "on its target at the deadline, but seen still only after it: its "
+                                  "readings from before the deadline on lie about the pose it then rests at as "
+                                  "its readings at rest do (the marker's reading scattered, the weapon still)",
+                                  False)
+                return result(run, True, "on its target at the deadline, but not yet still", False)
+            before_rest = [s for s in sights if s.t < run.start]
+            if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \
+                    and within_rest(before_rest[-1], run, tol_a, tol_f):
+                # last seen before the deadline already at the pose it then rests at: arriving, most likely
+                # in time, but out of view when it came to rest
+                return result(run, False, "on its target before the deadline, then covered before it was seen "
+                              "still", False)
+            if not moving:
+                if self.places.empty_at_deadline(sights, run) and not self.places.there_before(seat, run):
+                    return result(run, True, "came to rest after the deadline where the table showed bare at it: "
+                                  "pointed late", True)
+                if self.places.table_under_marker(seat, run):
+                    return result(run, True, "came to rest after the deadline; at the deadline the table showed "
+                                  "where its marker then rests: pointed late", True)
+                if self.places.hidden_there_at_deadline(seat, run):
+                    if self._seen_settling(run, sights):
+                        return result(run, True, "first seen at rest after the deadline, where something covered "
+                                      "its marker's place at the deadline, but seen settling onto that pose just "
+                                      "before, after the deadline: most likely it pointed late", False)
+                    return result(run, False, "first seen at rest after the deadline, where something covered its "
+                                  "marker's place at the deadline: it may have rested there under it", False)
+                return result(run, True, "came to rest after the deadline, not seen moving before", False)
+            return result(run, True, "came to rest on its target after the deadline: pointed late", True)
+        if before:
+            return result(before[-1], False, "at rest before the deadline, moving at it and after", False)
+        window = self._watched()
+        part = [s for s in sights if s.t >= -COUNT_INTERVAL_S * 2]
+        if len(part) >= 0.6 * window * cfg.sample_hz:
+            if self.last_t < deadline + cfg.watched_after_deadline_s:  # it may come to rest after the clip ends
+                return SeatAim(seat, None, False, False, 0.4, "moving as long as the clip shows, which ends "
+                               f"{max(self.last_t - deadline, 0.0):.2f} s after the deadline", seen=seen)
+            return SeatAim(seat, None, False, True, 0.7, "moving the whole count: points at no one", seen=seen)
+        pause = self._pause(seat, sights) if len(part) < cfg.pause_seen_fraction * window * cfg.sample_hz else None
+        swung = pause is not None and self._swing_turn(pause, sights)
+        if swung:
+            pause = None
+        lost = self._lost_moving(sights, -math.inf if pause is None else pause.end)
+        if lost is not None:  # not at rest while seen: the line it was turning onto, for the Godfather
+            late = lost.start >= deadline
+            return result(lost, late, f"last seen turning onto that line {lost.start:+.2f} s after the \"3\", then "
+                          "out of view to the end of the watch: lost from view as it came to rest"
+                          + (" (after the deadline)" if late else "") + ("; it paused on seat "
+                          f"{pause.target} before" if pause is not None else ""), False, held=False)
+        if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
+            late = pause.start > deadline
+            why = f"held still on a target only briefly while seen ({seen} sightings)"
+            if late and not self._seen_moving(pause, sights) and self.places.hidden_there_at_deadline(seat, pause, least=1):
+                late = False  # not seen coming to rest: its place covered at the deadline says it may have been there
+                why += ", after the deadline; its place was covered at the deadline"
+            return result(pause, late, why, False)
+        if swung:
+            return SeatAim(seat, None, False, False, 0.3, "held still only at the turn of a swing while seen (turned "
+                           "into that pose one way and out of it the other): waved about, not aimed", seen=seen)
+        return SeatAim(seat, None, False, False, 0.3, "never at rest on a target while seen, and often out of view",
+                       seen=seen)
+
+    def _late_rest(self, seat: int, after: list[Rest], sights: list[Sight]) -> Rest:
+        """The rest a weapon first at rest after the deadline points with: the first, unless it was a pause that
+        came after the deadline and was seen to end soon (a hand stops for a moment as it brings the weapon into
+        view, then raises it onto its target) and a rest held longer follows it. The pause came after the
+        deadline when the weapon was seen moving onto it after the deadline had nearly come, or its place showed
+        the bare table at the deadline; then the weapon first came to rest late, and the rest it holds is its
+        aim. Otherwise the weapon may have been at that pose before the deadline, unseen: the first rest."""
+        cfg = self.config
+        first = after[0]
+        held = [r for r in after[1:] if not self._brief(r, sights) and not self._glimpsed(r, sights)]
+        if not held or not self._brief(first, sights):
+            return first
+        if first.start >= self.deadline + cfg.deadline_margin_s and self._seen_moving(first, sights):
+            return held[0]
+        if (self.places.empty_at_deadline(sights, first) and not self.places.there_before(seat, first)) \
+                or self.places.table_under_marker(seat, first):
+            return held[0]
+        return first
+
+    def _lost_moving(self, sights: list[Sight], since: float) -> Rest | None:
+        """The line a weapon never at rest was last read on, when from ``since`` on (the end of a pause it moved on
+        from) it was seen turning one way only, by more than twice the rest tolerance, and then not seen again for
+        ``lost_moving_s`` or more to the end of the watch: an arm or another weapon came over it as it came to
+        rest, and the line it was turning onto is the one the frames support. None when it turned back on its way
+        (swung to and fro: a weapon waved about points at no one), turned no more than a hand's tremor (not seen
+        moving: where it was raised to is not known), was seen again, or its last line points at no one."""
+        cfg = self.config
+        tail = [s for s in sights if s.t >= since]
+        if len(tail) < 3 or self._watched_to() - tail[-1].t < cfg.lost_moving_s:
+            return None
+        turned = np.unwrap([s.direction for s in tail])
+        turned = (turned - turned[0]) * (1.0 if turned[-1] >= turned[0] else -1.0)  # along the net turn
+        tol = math.radians(cfg.rest_angle_deg)
+        if turned[-1] <= 2 * tol or float(np.max(np.maximum.accumulate(turned) - turned)) > tol:
+            return None
+        last = tail[-1]
+        if last.target is None:
+            return None
+        return Rest(last.t, last.t, last.target, last.margin_deg, last.foot, last.direction, last.height_cm,
+                    seen_from=last.t)
+
+    def _watched(self) -> float:
+        """Seconds of the count watched from its "1" to the end of the watch: a clip that begins after the "1"
+        or ends before the watch's end shows less of it, and a weapon in view the whole time is seen in as large
+        a share of those frames as in a longer clip."""
+        first = max(-COUNT_INTERVAL_S * 2, self.first_t) if math.isfinite(self.first_t) else -COUNT_INTERVAL_S * 2
+        last = min(self.end, self.last_t) if math.isfinite(self.last_t) else self.end
+        return max(last - first, 1.0 / self.config.sample_hz)
+
+    def _seen_settling(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the weapon was seen settling onto the pose of ``run`` after the deadline: the three or more
+        sightings just before it settled, after the deadline and without a gap longer than ``max_gap_s``, begin
+        beyond the rest tolerances of that pose and come nearer to it one after the other (within a tenth of those
+        tolerances: the reading's noise). A weapon at rest under an arm from before the deadline is at that pose
+        when it shows again; one seen coming onto it after the deadline came to rest then."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        before: list[Sight] = []
+        for s in reversed([s for s in sights if s.t < run.start]):
+            if s.t <= self.deadline or (before[-1].t if before else run.start) - s.t > cfg.max_gap_s:
+                break
+            before.append(s)
+        if len(before) < 3:
+            return False
+        away = [max(abs(turn(s.direction, run.direction)) / tol_a, math.dist(s.foot, run.foot) / run.tol_cm)
+                for s in reversed(before)]
+        return away[0] > 1.0 and all(b <= a + 0.1 for a, b in zip(away, away[1:]))
+
+    def _still_before(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the weapon was already at the pose of ``run`` before the deadline, its rest found later only
+        because its readings scatter more than the rest tolerances allow from one to the next (a small or dim
+        marker: the error of its corners turns and moves the line it gives). The readings just before the rest,
+        without a gap longer than ``max_gap_s`` between them or onto the rest, from ``deadline_margin_s`` or
+        more before the deadline on, are each within the rest tolerances of its pose, and their mean differs
+        from the mean of its readings at rest by no more than a hand's tremor (``still_tremor_deg``,
+        ``still_reach_cells`` of a cell) beyond two standard errors of that scatter, in direction and in the
+        ground point along and across the ray from the camera's nadir: a weapon still settling comes from one
+        side, and its readings' mean lies off that side; a still one's scatter about the same pose."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        read = [s for s in sights if not s.still]
+        at_rest = [s for s in read if run.start <= s.t <= run.end]
+        tail: list[Sight] = []
+        for s in reversed([s for s in read if s.t < run.start]):
+            if (tail[-1].t if tail else run.start) - s.t > cfg.max_gap_s \
+                    or not within_rest(s, run, tol_a, run.tol_cm):
+                break
+            tail.append(s)
+        if len(tail) < 3 or len(at_rest) < 3 or tail[-1].t > self.deadline - cfg.deadline_margin_s:
+            return False
+        radial = np.asarray(run.foot, np.float64) - self.plane.nadir
+        u = radial / max(float(np.linalg.norm(radial)), 1e-9)
+        axes = np.column_stack([u, [-u[1], u[0]]])
+
+        def readings(part: list[Sight]) -> np.ndarray:
+            turns = np.degrees([turn(s.direction, run.direction) for s in part])
+            feet = (np.array([s.foot for s in part]) - np.asarray(run.foot)) @ axes
+            return np.column_stack([turns, feet])
+
+        before, held = readings(tail), readings(at_rest)
+        cell_cm = markers.WEAPON_SIZE_CM / 6  # its 4 x 4 cells and black border: 6 cells a side
+        tremor = np.array([cfg.still_tremor_deg, cfg.still_reach_cells * cell_cm, cfg.still_reach_cells * cell_cm])
+        error = 2.0 * held.std(axis=0, ddof=1) * math.sqrt(1.0 / len(before) + 1.0 / len(held))
+        return bool(np.all(np.abs(before.mean(axis=0) - held.mean(axis=0)) <= tremor + error))
+
+    def _seen_moving(self, run: Rest, sights: list[Sight]) -> list[Sight]:
+        """The sightings from shortly before the deadline until ``run`` began that show the weapon away from the
+        pose of ``run`` (beyond twice the rest tolerances): it was seen moving onto it."""
+        cfg = self.config
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
+        return [s for s in sights if self.deadline - cfg.seen_moving_s <= s.t < run.start
+                and not within_rest(s, run, 2 * tol_a, 2 * tol_f)]
+
+    def _glimpsed(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the rest was seen only in glimpses: never in view for ``glimpse_s`` without going out
+        of view for ``glimpse_gap_s`` or longer. A weapon at rest stays in view (found, or still seen at
+        its pose) but while an arm passes over it; one swung about is seen only where it slows, at the
+        same end of its swing each time, and those glimpses, out of view in between, line up into what
+        looks like one rest."""
+        cfg = self.config
+        times = [s.t for s in sights if run.start <= s.t <= run.end]
+        longest, began = 0.0, times[0] if times else run.start
+        for a, b in zip(times, times[1:] + [math.inf]):
+            if b - a >= cfg.glimpse_gap_s:
+                longest = max(longest, a - began)
+                began = b
+        return longest < cfg.glimpse_s
+
+    def _brief(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the rest was brief and seen to end: held for less than ``sure_rest_s`` and then seen at
+        another pose, or still at the end of what was watched. A weapon swung to and fro slows at the ends
+        of its swing and holds a pose about that long each time; an aim is held (a rest that ends out of
+        view, an arm over it, is judged by ``_kept``)."""
+        cfg = self.config
+        if run.end - run.seen_from >= cfg.sure_rest_s:
+            return False
+        if run.end >= self._watched_to() - cfg.glimpse_gap_s:  # still when the watch (or the clip) ended
+            return True
+        return any(run.end < s.t <= run.end + cfg.max_gap_s for s in sights)
+
+    def _watched_to(self) -> float:
+        """The end of what was watched: the end of the watch, or of the clip if sooner."""
+        return min(self.end, self.last_t) if math.isfinite(self.last_t) else self.end
+
+    def _kept(self, run: Rest, sights: list[Sight]) -> bool:
+        """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)
+        keeps that aim through the deadline when every later sighting still holds the rest pose: it was
+        not seen moving. It must have been at rest that way for ``kept_rest_s`` up to the "3" and still
+        at the "3", and gone out of view no earlier than ``kept_before_deadline_s`` before the deadline."""
+        cfg = self.config
+        if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
+            return False
+        tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
+        later = [s for s in sights if s.t > run.end]
+        moved = [s for s in later if not within_rest(s, run, 2 * tol_a, 2 * tol_f)]
+        return len(moved) <= max(1, len(later) // 10)  # a misread or two, not a move
+
+    def _pause(self, seat: int, sights: list[Sight]) -> Rest | None:
+        """The stillness that most likely was the weapon's aim when no rest was seen: the longest of the
+        short ones (``min_rest_s`` lowered to a third): the one holding at the deadline, else the last
+        before it, else the first after it."""
+        cfg = self.config
+        brief = dataclasses.replace(cfg, min_rest_s=cfg.min_rest_s / 3, min_seen_fraction=0.0)
+        runs = dataclasses.replace(self.finder, config=brief).rests(seat, sights)
+        if not runs:
+            return None
+        holding = [r for r in runs if r.start <= self.deadline <= r.end]
+        before = [r for r in runs if r.end < self.deadline]
+        return holding[0] if holding else before[-1] if before else runs[0]
+
+    def _swing_turn(self, pause: Rest, sights: list[Sight]) -> bool:
+        """Whether ``pause`` was the turn of a swing: read turning into it one way within ``swing_turn_s`` before
+        it and out of it the other way within ``swing_turn_s`` after, each by more than twice the rest tolerance. A
+        weapon waved to and fro slows to a stop at each end of its swing; one brought onto its target comes to
+        rest there and does not turn back the way it came."""
+        cfg = self.config
+        tol = 2 * math.radians(cfg.rest_angle_deg)
+        read = [s for s in sights if not s.still]
+        before = [s for s in read if pause.seen_from - cfg.swing_turn_s <= s.t < pause.seen_from]
+        after = [s for s in read if pause.end < s.t <= pause.end + cfg.swing_turn_s]
+        if not before or not after:
+            return False
+        turned_in = turn(pause.direction, before[0].direction)
+        turned_out = turn(after[-1].direction, pause.direction)
+        return abs(turned_in) > tol and abs(turned_out) > tol and turned_in * turned_out < 0
+
+    def _other_target(self, run: Rest, seat: int) -> int | None:
+        """A second seat the line of fire would point at if it were off by what a reading may be off by
+        (turned by ``line_error_deg`` and moved across by ``line_error_cm``): None when the target holds."""
+        cfg = self.config
+        (x, y), direction = run.line
+        foot = np.array([x, y])
+        across = np.array([-math.sin(direction), math.cos(direction)])
+        for shift in (-cfg.line_error_cm, 0.0, cfg.line_error_cm):
+            for turned in (-cfg.line_error_deg, 0.0, cfg.line_error_deg):
+                got, _ = line_target(foot + across * shift, direction + math.radians(turned),
+                                     self.plane.standees, seat, self.candidates)
+                if got is not None and got != run.target:
+                    return got
+        return None
+
+    def _missing_target(self, run: Rest, seat: int) -> int | None:
+        """A seat whose standee was not found (its markers unread) that the line of fire may point at,
+        wherever between its neighbours it stands: None when there is none."""
+        (x, y), direction = run.line
+        foot = np.array([x, y])
+        for missing, places in self.missing.items():
+            if missing == seat:
+                continue
+            if not places:
+                return missing
+            for place in places:
+                got, margin = line_target(foot, direction, {**self.plane.standees, missing: place}, seat,
+                                          self.candidates)
+                if got == missing or margin < self.config.min_margin_deg:
+                    return missing
+        return None
+
+
+def missing_places(standees: dict[int, np.ndarray], seat: int, seats: int) -> list[np.ndarray]:
+    """Where the standee of ``seat``, not found, may stand: the seats go round the table in order, so
+    between the standees found of the seats before and after it, on the segment joining them or beyond it
+    away from the others (by up to half its length at its middle: the table's edge curves out between
+    them). Empty when that cannot be told (fewer than three standees found): it may stand anywhere."""
+    if len(standees) < 3:
+        return []
+    before = next((seat - k) % seats for k in range(1, seats) if (seat - k) % seats in standees)
+    after = next((seat + k) % seats for k in range(1, seats) if (seat + k) % seats in standees)
+    a, b = standees[before], standees[after]
+    span = b - a
+    length = float(np.linalg.norm(span))
+    if before == after or length < 1e-6:
+        return []
+    normal = np.array([-span[1], span[0]]) / length
+    centre = np.mean(np.array(list(standees.values())), axis=0)
+    if float((centre - (a + b) / 2) @ normal) > 0:
+        normal = -normal  # away from the standees found
+    out = []
+    for f in np.linspace(0.0, 1.0, 9)[1:-1]:
+        for k in np.linspace(0.0, 1.0, 5):
+            out.append(a + span * f + normal * k * 2.0 * length * f * (1 - f))
+    return out

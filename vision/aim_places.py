@@ -1,0 +1,171 @@
+"""What the places where a weapon rests showed at the deadline, against the first frame (the table before
+the count): the bare table (nothing there), the table's own texture under where its marker later rests (the
+marker was not there), something over it (covered), or the marker itself. The two frames are compared at the
+camera's gain and shifted by its shake (``vision.aim_cells``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision import aim_cells, markers
+from vision.aim_reading import AimConfig, Rest, Sight
+
+_PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
+                  + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
+
+
+@dataclass
+class DeadlinePlaces:
+    """The first frame analysed and the frame at the deadline, with every pose of each weapon's marker read
+    (seat -> (t, corners, contrast)) and each weapon's marker pattern (seat -> its cells)."""
+
+    config: AimConfig
+    first_frame: np.ndarray | None
+    deadline_frame: np.ndarray | None
+    read_quads: dict[int, list[tuple[float, np.ndarray, float]]]
+    patterns: dict[int, np.ndarray]
+    _deadline_gain: float | None = field(default=None, init=False, repr=False)  # see _gain_at_deadline
+
+    def _bare(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether the image ``box`` (x0, y0, x1, y1) at the deadline shows what the first frame showed
+        (see ``empty_at_deadline``)."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return False
+        h, w = first.shape[:2]
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(w, int(box[2]) + 1), min(h, int(box[3]) + 1)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return False
+        a = first.astype(np.float32)
+        b = last.astype(np.float32) / self._gain_at_deadline()
+        diff = np.abs(a - b)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        change = aim_cells.least_change(diff, max(8, min(x1 - x0, y1 - y0)))
+        if change is None:
+            return False
+        limit = change * self.config.bare_ratio + self.config.bare_slack
+        dx, dy = aim_cells.shake(a, b, (x0, y0, x1, y1), self.config.shake_px)
+        here = np.abs(a[y0:y1, x0:x1] - np.roll(b, (-dy, -dx), axis=(0, 1))[y0:y1, x0:x1])
+        return float((here.max(axis=2) if here.ndim == 3 else here).mean()) <= limit
+
+    def _gain_at_deadline(self) -> float:
+        """How much brighter the camera shows the table at the deadline than in the first frame (see ``aim_cells.gain``)."""
+        if self._deadline_gain is None:
+            first, last = self.first_frame, self.deadline_frame
+            self._deadline_gain = 1.0 if first is None or last is None or first.shape != last.shape else \
+                aim_cells.gain(markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
+        return self._deadline_gain
+
+    def empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
+        """Whether the place where the weapon later rests showed, at the deadline, what it showed before
+        the count (the bare table, as in the first frame analysed): then nothing was there at the
+        deadline, neither this weapon nor an arm over it. The comparison allows for a change of the
+        camera's gain (whole frames) and for the noise, shake and JPEG of this clip (the same
+        difference measured over the whole frame)."""
+        at_rest = [s for s in sights if run.start <= s.t <= run.end and s.side_px > 0]
+        if not at_rest:
+            return False
+        cx = float(np.median([s.image_centre[0] for s in at_rest]))
+        cy = float(np.median([s.image_centre[1] for s in at_rest]))
+        half = max(8.0, float(np.median([s.side_px for s in at_rest])) * self.config.bare_box)
+        return self._bare((cx - half, cy - half, cx + half, cy + half))
+
+    def _rest_quad(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, float] | None:
+        """The marker's corners in the image during ``run`` (the reading nearest their median place) and its
+        contrast then; None when it was read fewer than ``least`` times in it."""
+        read = [(q, c) for t, q, c in self.read_quads.get(seat, []) if run.start <= t <= run.end]
+        if not read or len(read) < least:
+            return None
+        centres = np.array([q.mean(axis=0) for q, _ in read])
+        return read[int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))]
+
+    def _marker_shows(self, seat: int, cells: np.ndarray, contrast: float) -> bool:
+        """Whether the cells read at a marker's place show that marker's light/dark order (see
+        ``_still_there``)."""
+        cfg = self.config
+        pattern = self.patterns[seat]
+        pairs = _PAIRS[pattern[_PAIRS[:, 0]] != pattern[_PAIRS[:, 1]]]
+        diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
+        diff = np.where(pattern[pairs[:, 0]] > pattern[pairs[:, 1]], diff, -diff)
+        margin = cfg.still_contrast * max(contrast, 1.0)
+        agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
+        return agree >= cfg.still_pairs and 3 * against <= agree
+
+    def there_before(self, seat: int, run: Rest) -> bool:
+        """Whether the weapon's marker already showed in the first frame (before the count) where it rests
+        in ``run``: then the place's look at the deadline says nothing of when it came to rest."""
+        rest, first = self._rest_quad(seat, run), self.first_frame
+        if rest is None or first is None:
+            return False
+        cells = aim_cells.cells(markers.to_gray(first).astype(np.float32), rest[0])
+        return cells is not None and self._marker_shows(seat, cells, rest[1])
+
+    def _deadline_cells(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+        """The cells of the weapon's marker at its pose at rest in ``run``, as the first frame (the table before
+        the count) and the frame at the deadline show them (the latter brought to the former's gain), the
+        difference a cell may show without change (the frame's noise, JPEG and shake) and the marker's
+        contrast; None when unknown."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return None
+        rest = self._rest_quad(seat, run, least)
+        if rest is None:
+            return None
+        quad, contrast = rest
+        a = markers.to_gray(first).astype(np.float32)
+        b = markers.to_gray(last).astype(np.float32) / self._gain_at_deadline()
+        side = float(np.max(np.ptp(quad, axis=0)))
+        (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
+        dx, dy = aim_cells.shake(a, b, (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1), self.config.shake_px)
+        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, quad + np.array([dx, dy], np.float64))
+        if before is None or at is None:
+            return None
+        noise = aim_cells.least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
+        if noise is None:
+            return None
+        return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
+
+    def table_under_marker(self, seat: int, run: Rest) -> bool:
+        """Whether, at the deadline, the table showed through where the weapon's marker lies at rest after it:
+        most of the marker's cells there showed the deadline frame what the first frame showed (the table
+        before the count, its texture cell by cell, a gain change of the camera allowed for), so the marker
+        was not there. A weapon at rest at that pose at the deadline puts its marker over those cells; an arm
+        or another weapon over it hides the table as well: neither shows the table's own texture. The place
+        must have texture enough (its cells differing from one another well beyond the frame's noise) for
+        the table to be told from a plain arm or sleeve of the same colour."""
+        cfg = self.config
+        got = self._deadline_cells(seat, run)
+        if got is None:
+            return False
+        before, at, tolerance, contrast = got
+        spread = float(np.std(before))
+        if spread < cfg.table_texture * tolerance:
+            return False
+        if self._marker_shows(seat, before, contrast):
+            return False  # the weapon was there before the count (and not read until after the deadline)
+        same = np.abs(at - before) <= tolerance
+        if int(same.sum()) < cfg.table_cells * len(same):
+            return False
+        shown = before[same]
+        return float(np.std(shown)) >= cfg.table_texture * tolerance
+
+    def hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
+        """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
+        (most of the marker's cells then showed neither what they showed before the count nor, within the
+        frame's noise, the same: an arm or another weapon over it), or showed the marker itself. A weapon
+        first seen at rest after the deadline and not seen moving before may then have been at rest there,
+        unseen, since before the deadline: the likelier reading for the Godfather to check is in time. Where
+        the table showed (the cells unchanged), the marker was not there: late is the likelier. ``least``: the
+        readings of the marker in ``run`` its pose is taken from."""
+        got = self._deadline_cells(seat, run, least)
+        if got is None:
+            return False
+        before, at, tolerance, contrast = got
+        if self._marker_shows(seat, at, contrast):
+            return True
+        changed = np.abs(at - before) > tolerance
+        return int(changed.sum()) > self.config.covered_cells * len(changed)

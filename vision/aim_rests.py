@@ -1,0 +1,198 @@
+"""When a weapon held still: the rests in its sightings (``RestFinder.rests``), each at least ``min_rest_s``
+long within the rest tolerances (a ground point's along the ray from the camera's nadir widened by the
+error of the marker's apparent size), bridged across an arm over it, joined where they follow one another
+at one pose, with the line of fire of a weapon held pitched read from its card's pose over the rest."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision import markers
+from vision.aim_reading import AimConfig, Rest, Sight, line_target, turn, within_rest
+from vision.table_plane import TablePlane
+
+
+@dataclass(frozen=True)
+class RestFinder:
+    """Finds a weapon's rests on the table ``plane``, their lines' targets among ``candidates`` (None: every
+    standee found), with the tolerances of ``config``."""
+
+    config: AimConfig
+    plane: TablePlane
+    candidates: list[int] | None
+
+    def rests(self, seat: int, sights: list[Sight]) -> list[Rest]:
+        """The times the weapon held still: each a stretch of sightings whose direction and ground point
+        (median of three, against the marker's jitter) stay within the rest tolerances, at least
+        ``min_rest_s`` long (or lasting to the end of what was watched), with its line's target."""
+        cfg = self.config
+        n = len(sights)
+        angles = np.unwrap([s.direction for s in sights])
+        feet = np.array([s.foot for s in sights])
+        times = np.array([s.t for s in sights])
+        if n >= 3:
+            pad_a = np.concatenate([angles[:1], angles, angles[-1:]])
+            pad_f = np.concatenate([feet[:1], feet, feet[-1:]])
+            angles = np.median(np.stack([pad_a[:-2], pad_a[1:-1], pad_a[2:]]), axis=0)
+            feet = np.median(np.stack([pad_f[:-2], pad_f[1:-1], pad_f[2:]]), axis=0)
+        tol_a = math.radians(cfg.rest_angle_deg)
+        runs: list[Rest] = []
+        i = 0
+        while i < n:
+            j = i
+            side = float(np.median([s.side_px for s in sights[i:i + 6]]))
+            tol_f = cfg.rest_move_cm * max(1.0, cfg.rest_marker_px / max(side, 1.0))
+            scaled = self._scaled_feet(feet, feet[i], side, tol_f)  # rest tolerances: 1 in each direction
+            lo_a = hi_a = angles[i]
+            lo_f, hi_f = scaled[i].copy(), scaled[i].copy()
+            gaps: list[tuple[float, float]] = []
+            while j + 1 < n:
+                gap = times[j + 1] - times[j]
+                if gap > cfg.max_gap_s:
+                    # an arm over a weapon held still: bridged when it was still for a while before the gap
+                    # and holds the same pose for a while after it
+                    if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
+                            or j - i < 2 or not self._holds_after(angles, scaled, times, j + 1, lo_a, hi_a, lo_f,
+                                                                          hi_f, 1.0):
+                        break
+                a, f = angles[j + 1], scaled[j + 1]
+                nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
+                nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
+                if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > 1.0:
+                    break
+                if gap > cfg.max_gap_s:
+                    gaps.append((float(times[j]), float(times[j + 1])))
+                lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
+                j += 1
+            span = times[j] - times[i]
+            watched = span - sum(b - a for a, b in gaps)
+            long_enough = span >= cfg.min_rest_s and j - i + 1 >= max(4.0, cfg.min_seen_fraction * watched * cfg.sample_hz)
+            if not long_enough:
+                i += 1
+                continue
+            part = sights[i:j + 1]
+            foot = np.median(np.array([s.foot for s in part]), axis=0)
+            direction = float(np.median(np.unwrap([s.direction for s in part])))
+            pitched = self._pitched_line(part)
+            line_foot, line_direction = pitched if pitched is not None else (foot, direction)
+            target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
+                                         self.candidates)
+            height = float(np.median([s.height_cm for s in part]))
+            # it came to rest when it last entered the rest pose closely (the end of a slow approach
+            # stays within the loose tolerances above)
+            at = self._scaled_feet(foot[None], feet[i], side, tol_f)[0]
+            close = [abs(angles[k] - direction) <= tol_a * cfg.settle_fraction
+                     and float(np.linalg.norm(scaled[k] - at)) <= cfg.settle_fraction
+                     for k in range(i, j + 1)]
+            start = next((i + k for k in range(len(close)) if all(close[k:k + 3])), i)
+            if target is not None:
+                runs.append(Rest(float(times[start]), float(times[j]), target, margin,
+                                 (float(foot[0]), float(foot[1])), direction, height,
+                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f, pitched))
+            i = j + 1
+        return self._joined(runs)
+
+    def _pitched_line(self, part: list[Sight]) -> tuple[tuple[float, float], float] | None:
+        """The line of fire (foot, direction) of a weapon held pitched or rolled through a rest, from its card's
+        pose solved in each frame read (``part``); None when the level reading stands: the card may be about
+        level, or its outline fits two poses of a weapon held upright.
+
+        A card's pitch and roll are its rest's, not one frame's: one frame's corner noise tips a 16-20 px card's
+        solved pose by about 5 degrees, some frames by 15 or more, and then the mirror pose may look the nearer
+        upright. So each of the two
+        mirror poses is followed through the rest (``_pose_family``) and their medians are compared. The card is
+        pitched when both tip beyond ``pitched_noise`` times what the corners' noise gives one frame of a level
+        card of that size (``tilt_noise_deg_px`` over the marker's side in pixels); its pose is the one within
+        ``upright_reach`` of a weapon held upright when the other is not."""
+        cfg = self.config
+        read = [s for s in part if not s.still and s.quad]
+        if len(read) < cfg.pitched_least:
+            return None
+        poses = self.plane.card_pose_arrays(np.array([s.quad for s in read]).reshape(-1, 4, 2), markers.WEAPON_SIZE_CM)
+        solved = poses.solved
+        if int(solved.sum()) < cfg.pitched_least:
+            return None
+        tips = np.stack([poses.pitch[solved], poses.roll[solved]], axis=-1)  # (frame, mirror, pitch and roll)
+        spreads = np.radians([cfg.pitch_spread_deg, cfg.roll_spread_deg])
+        families = []
+        for first in (0, 1):
+            chosen = _pose_family(tips, first)
+            tip = np.median(tips[np.arange(len(tips)), chosen], axis=0)
+            families.append((float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), chosen))
+        (upright, tilt, chosen), (other_upright, other_tilt, _) = sorted(families, key=lambda f: f[0])
+        side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
+        floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
+        if min(tilt, other_tilt) <= floor or upright > cfg.upright_reach or other_upright <= cfg.upright_reach:
+            return None
+        frames = np.arange(len(tips))
+        directions = poses.direction[solved][frames, chosen]
+        ref = float(directions[0])
+        direction = ref + float(np.median([turn(float(d), ref) for d in directions]))
+        foot = np.median(poses.foot[solved][frames, chosen], axis=0)
+        return (float(foot[0]), float(foot[1])), direction
+
+    def _scaled_feet(self, feet: np.ndarray, ref: np.ndarray, side: float, tol_f: float) -> np.ndarray:
+        """Ground points in units of the rest tolerance, along and across the ray from the camera's nadir
+        through ``ref``. Along that ray a ground point also carries the error of the marker's apparent size
+        (``side_noise_px`` on a side of ``side`` px moves it by that share of its distance from the nadir:
+        a still weapon's ground point wanders along the ray, not across it)."""
+        radial = np.asarray(ref, np.float64) - self.plane.nadir
+        reach = float(np.linalg.norm(radial))
+        if reach < 1e-6:
+            return np.asarray(feet, np.float64) / tol_f
+        u = radial / reach
+        v = np.array([-u[1], u[0]])
+        along = tol_f + self.config.side_spread * reach * self.config.side_noise_px / max(side, 1.0)
+        rel = np.asarray(feet, np.float64) - self.plane.nadir
+        return np.column_stack([rel @ u / along, rel @ v / tol_f])
+
+    def _joined(self, runs: list[Rest]) -> list[Rest]:
+        """Rests that follow one another without a gap, on one target at one pose (within the rest
+        tolerances), are one rest: the range of a long rest's tremor, or the tail of the approach it
+        began with, only split it."""
+        cfg = self.config
+        out: list[Rest] = []
+        for run in runs:
+            prev = out[-1] if out else None
+            if prev is not None and run.seen_from - prev.end <= cfg.max_gap_s and run.target == prev.target \
+                    and within_rest(run, prev, math.radians(cfg.rest_angle_deg), max(run.tol_cm, prev.tol_cm)):
+                longer = run if run.end - run.start >= prev.end - prev.start else prev
+                out[-1] = dataclasses.replace(longer, start=prev.start, end=run.end, seen_from=prev.seen_from,
+                                              margin_deg=min(prev.margin_deg, run.margin_deg),
+                                              gaps=prev.gaps + run.gaps)
+            else:
+                out.append(run)
+        return out
+
+    def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
+                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray, tol_f: float) -> bool:
+        """Whether the sightings from ``k`` on hold, three times in a row with no gap longer than
+        ``bridge_gap_s``, a pose within the rest tolerances of the pose held before (direction
+        ``lo_a..hi_a``, ground point ``lo_f..hi_f``)."""
+        cfg = self.config
+        tol_a = math.radians(cfg.rest_angle_deg)
+        for m in range(k, min(k + 3, len(times))):
+            if m > k and times[m] - times[m - 1] > cfg.bridge_gap_s:
+                return False
+            a, f = angles[m], feet[m]
+            if max(hi_a, a) - min(lo_a, a) > tol_a or float(np.max(np.maximum(hi_f, f) - np.minimum(lo_f, f))) \
+                    > tol_f:
+                return False
+        return k + 3 <= len(times)
+
+
+def _pose_family(tips: np.ndarray, first: int, rounds: int = 3) -> np.ndarray:
+    """One of a still card's two mirror poses followed through its frames (``tips``: each frame's two poses' pitch
+    and roll): starting from the median of each frame's ``first`` pose, in each frame the pose nearer the family's
+    median pitch and roll, a few times over. Which of each frame's two poses the family holds."""
+    frames = np.arange(len(tips))
+    chosen = np.full(len(tips), first)
+    for _ in range(rounds):
+        centre = np.median(tips[frames, chosen], axis=0)
+        off = tips - centre
+        chosen = np.argmin(np.hypot(off[..., 0], off[..., 1]), axis=1)
+    return chosen
