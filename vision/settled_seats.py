@@ -179,22 +179,20 @@ class SettledSeats:
 
     def _star_elsewhere(self, t: SeatTrack, strip: np.ndarray | None) -> float | None:
         """cm² of the seat's fall strip the star covers where it lies, when it is seen lying away
-        from this crown; None when it may lie on this crown. Lying away: the last star-sized blob
-        seen farther than a star's width from the crown's place after the crown first moved (the
-        star bounced off it) lies where a star's worth of table changed at the end, alone (a
-        star-sized change, not a part of a fallen standee's)."""
+        from this crown; None when it may lie on this crown. Lying away: the star-sized blobs of the
+        latest frame that showed any after the crown first moved (the star bounced off it) are all
+        farther than a star's width from the crown's place, and one lies where a star's worth of table
+        changed at the end, alone (a star-sized change, not a part of a fallen standee's)."""
         if t.crown is None or strip is None or t.first_move is None:
             return None
         ppc = self._ppc(t)
         away = 2 * STAR_RADIUS_CM * ppc
-        far: list[np.ndarray] = []
-        for frame, centres in reversed(self.star_track):
-            if frame < t.first_move:
-                break
-            far = [c for c in centres if float(np.linalg.norm(c - t.crown.center)) >= away]
-            if far:
-                break
-        if not far:
+        # the latest sighting since the crown first moved: a star-sized blob last seen within a star's width of
+        # the crown may be the star lying on it, whatever was seen farther before (the star passing by a
+        # neighbour, a hand)
+        last: list[np.ndarray] = next((centres for frame, centres in reversed(self.star_track) if frame >= t.first_move and centres), [])
+        far = [c for c in last if float(np.linalg.norm(c - t.crown.center)) >= away]
+        if not far or len(far) < len(last):
             return None
         scale = self.config.motion_scale
         changed = self.motion.changed_now()

@@ -699,3 +699,28 @@ def test_a_crown_whose_watch_box_differs_from_the_armed_reference_is_looked_at(a
     changed[:, :] = True
     changed[y0:y1, x0:x1] = False  # a change elsewhere on the table is not this crown's
     assert not judge._away_from_armed(t, changed)
+
+
+def test_a_star_last_seen_on_the_crown_may_lie_on_it_whatever_was_seen_farther_before(armed, monkeypatch):
+    """A star that bounced towards a neighbour and came back to rest on this crown: a star-sized change lies where
+    it was seen farther away (the neighbour's touch, a hand), but its latest sighting is on this crown. It may lie
+    there, so a fall here needs a star's worth more changed; seen last farther away, it lies elsewhere."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    t.first_move = 2
+    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
+    crown = t.crown.center.astype(np.float64)
+    inward = judge.calibration.table_centre() - crown
+    inward /= np.linalg.norm(inward)
+    far = crown + inward * 12 * ppc  # three star widths away
+    changed = np.zeros(judge.motion.changed_now().shape, np.uint8)
+    cv2.circle(changed, (int(round(far[0] / scale)), int(round(far[1] / scale))), int(round(2.2 * ppc / scale)), 1, -1)
+    _stub(monkeypatch, judge, changed=changed.astype(bool))
+    try:
+        judge._star_track = [(3, [far]), (5, [crown + inward * 0.5 * ppc])]
+        assert judge._settled_table()._star_elsewhere(t, t.lie_mask) is None
+        judge._star_track = [(3, [crown + inward * 0.5 * ppc]), (5, [far])]
+        assert judge._settled_table()._star_elsewhere(t, t.lie_mask) is not None
+    finally:
+        judge._star_track = []
