@@ -473,7 +473,7 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .cli import OneLineParser
+    from firmware_bridge.cli import OneLineParser
 
     parser = OneLineParser(prog="cashnguns", description="The Cash'n Guns table controller.",
                                      formatter_class=HelpFormatter,
@@ -542,7 +542,7 @@ def main(argv: list[str] | None = None) -> int:
         if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
             return _delegate(argv[0], argv[1:])
         args = build_parser().parse_args(argv)
-        from .cli import show_logs
+        from firmware_bridge.cli import show_logs
 
         show_logs(args.verbose)
         code: int = args.run(args)

@@ -3,6 +3,10 @@
 A wrong option (a word where a number goes, an unknown option, a missing argument) is one line naming the
 command and the option, then exit 2; ``--help`` is argparse's own.  Log lines at a terminal read as words
 (``warning: ...``); sent to a file, or with ``--verbose``, they carry the time and the logger's name.
+
+It serves the commands of all three packages (``cashnguns``, ``python -m vision``, the hub's): it lives in the lowest
+one, which needs nothing but the standard library, so that ``vision`` and ``firmware_bridge`` import nothing of
+``controller`` and there is one way to do it.
 """
 
 from __future__ import annotations

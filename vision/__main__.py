@@ -68,9 +68,9 @@ try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
 
     import cv2
 
+    from firmware_bridge.cli import OneLineParser, show_logs
     from vision import sheet, synth
     from vision.calibration import Calibration, calibrate
-    from vision.cli import OneLineParser, show_logs
     from vision.errors import CalibrationError, ClipError, VisionError
     from vision.progress import progress
     from vision.sources import CameraSettings, FrameFolder, FrameStream, PiCamera, UvcCamera, open_video, opencv_warnings

@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from ..cli import OneLineParser, show_logs
+from firmware_bridge.cli import OneLineParser, show_logs
 from ..errors import CashNGunsError, ctrl_c_in
 from ..seats import LANGUAGES, seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent

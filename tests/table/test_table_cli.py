@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import importlib
 import io
 import logging
 import os
@@ -446,16 +445,16 @@ def _logged(handler: logging.Handler, level: int, text: str) -> str:
     return stream.getvalue()
 
 
-@pytest.mark.parametrize("package", ["controller", "vision", "firmware_bridge"])
-def test_log_lines_at_a_terminal_are_words_a_player_knows(package):
-    log_handler = importlib.import_module(f"{package}.cli").log_handler
+def test_log_lines_at_a_terminal_are_words_a_player_knows():
+    from firmware_bridge.cli import log_handler
+
     assert _logged(log_handler(stream=_Terminal()), logging.WARNING, "g.log: dropping a line") == "warning: g.log: dropping a line\n"
     assert _logged(log_handler(stream=_Terminal()), logging.INFO, "hub connected") == "hub connected\n"
 
 
-@pytest.mark.parametrize("package", ["controller", "vision", "firmware_bridge"])
 @pytest.mark.parametrize("terminal, verbose", [(False, False), (True, True)])
-def test_log_lines_in_a_file_or_verbose_keep_the_time_and_the_logger(package, terminal, verbose):
-    log_handler = importlib.import_module(f"{package}.cli").log_handler
+def test_log_lines_in_a_file_or_verbose_keep_the_time_and_the_logger(terminal, verbose):
+    from firmware_bridge.cli import log_handler
+
     line = _logged(log_handler(verbose, stream=_Terminal() if terminal else io.StringIO()), logging.WARNING, "g.log: dropping")
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} WARNING controller\.table\.gamelog: g\.log: dropping\n", line), line
