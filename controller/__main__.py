@@ -476,8 +476,8 @@ def build_parser() -> argparse.ArgumentParser:
     from firmware_bridge.cli import OneLineParser
 
     parser = OneLineParser(prog="cashnguns", description="The Cash'n Guns table controller.",
-                                     formatter_class=HelpFormatter,
-                                     epilog="Ctrl-C stops a game; its game log keeps it: go on with `cashnguns resume LOG`.")
+                           formatter_class=HelpFormatter,
+                           epilog="Ctrl-C stops a game; its game log keeps it: go on with `cashnguns resume LOG`.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
