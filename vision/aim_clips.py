@@ -83,10 +83,8 @@ def _sized_as(frames: Iterator[np.ndarray], calibration: Calibration) -> Iterato
     """The clip's frames, refused when they are not of the size the calibration was made at: its markers' pixels
     would then be other places on the table."""
     for frame in frames:
-        h, w = frame.shape[:2]
-        if (w, h) != tuple(calibration.image_size):
-            cw, ch = calibration.image_size
-            raise AimError(f"its frames are {w}x{h}, but the calibration was made from frames of {cw}x{ch}")
+        if (problem := calibration.size_problem(frame)) is not None:
+            raise AimError(problem)
         yield frame
 
 

@@ -66,6 +66,15 @@ class Calibration:
     def seat_count(self) -> int:
         return len(self.seats)
 
+    def size_problem(self, frame: np.ndarray) -> str | None:
+        """Why ``frame`` cannot be read with this calibration (None when it can): its markers' pixels are places on
+        the table only in frames of the size it was made from."""
+        h, w = frame.shape[:2]
+        if (w, h) == tuple(self.image_size):
+            return None
+        cw, ch = self.image_size
+        return f"its frames are {w}x{h}, but the calibration was made from frames of {cw}x{ch}"
+
     def table_centre(self) -> np.ndarray:
         """The play area's centre in the image: from the corner markers, else the seats' markers."""
         if len(self.corners) == len(markers.CORNER_IDS):

@@ -727,11 +727,8 @@ def judge_frames(frames: Iterable[np.ndarray], *, seats: int, thrower: int, fps:
         raise ValueError("no frames to judge")
     if calibration is None:
         calibration = calibrate(reference, seats, setup=False)
-    else:  # its markers' pixels are places on the table only in frames of the size it was made from
-        h, w = reference[0].shape[:2]
-        if (w, h) != tuple(calibration.image_size):
-            cw, ch = calibration.image_size
-            raise ValueError(f"its frames are {w}x{h}, but the calibration was made from frames of {cw}x{ch}")
+    elif (problem := calibration.size_problem(reference[0])) is not None:
+        raise ValueError(problem)
     judge = ThrowJudge(calibration, seats=seats, thrower=thrower, fps=fps, config=config)
     judge.arm(reference)
     for frame in it:
