@@ -17,18 +17,10 @@ from __future__ import annotations
 
 import sys
 
+from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
+
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input
-EXIT_INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (SIGINT)
-
-
-def _stopped(line: str = "Stopped.") -> int:
-    """Ctrl-C: one line, and the exit code that says so."""
-    print(f"\n{line}", file=sys.stderr)
-    # Under `python -m`, CPython 3.11 turns the exit into a death by SIGINT when a Ctrl-C ended code run from a
-    # string (a dataclass being made), even once caught; the next code run from a string forgets it.
-    exec("")
-    return EXIT_INTERRUPTED
 
 
 try:  # a Ctrl-C while Python loads the modules is one line too
@@ -42,7 +34,7 @@ try:  # a Ctrl-C while Python loads the modules is one line too
     from pathlib import Path
     from typing import TYPE_CHECKING, Any
 except KeyboardInterrupt:
-    raise SystemExit(_stopped()) from None
+    raise SystemExit(stopped()) from None
 
 if TYPE_CHECKING:
     from .console.relay import ConsoleSource
@@ -260,7 +252,7 @@ def _header(setup: Setup) -> None:
 
 def _run_game(setup: Setup, record_path: Path, log_path: Path, *, fast: bool, notices: tuple[str, ...] = (), command: str = "play") -> int:
     """Play the game of ``setup`` to its end; ``command`` (``play``, ``demo``) names the command in its errors."""
-    from .errors import CashNGunsError, ctrl_c_in
+    from .errors import CashNGunsError
     from .table.gamelog import LogError
     from .table.runner import FINAL_HOLD_SECONDS, Progress, start
 
@@ -339,8 +331,8 @@ def _forget_tokens(log_path: Path) -> None:
 def _interrupted(log_path: Path) -> int:
     """The one line after Ctrl-C: how to go on (every input is already synced to the game log)."""
     if log_path.is_file():
-        return _stopped(f"Stopped. The game is kept in its log: go on with: cashnguns resume {log_path}")
-    return _stopped("Stopped before the first move: there is no game to go on with.")
+        return stopped(f"Stopped. The game is kept in its log: go on with: cashnguns resume {log_path}")
+    return stopped("Stopped before the first move: there is no game to go on with.")
 
 
 def _finish(referee: Referee, record_path: Path, log_path: Path) -> int:
@@ -387,7 +379,7 @@ def _go_on(log_path: Path, *, record: str | None, fast: bool, salvage: bool, con
     ``config`` (a table configuration), if given, is the table's hardware and says where the console is
     served; by default the configuration the game was started with is read again.  ``on_going`` is told
     once the log was read back and replayed (an error after that is not the log's damage)."""
-    from .errors import InputFileError, ctrl_c_in
+    from .errors import InputFileError
     from .table.runner import FINAL_HOLD_SECONDS, Progress, resume
 
     progress = Progress()
@@ -447,16 +439,14 @@ def _delegate(command: str, argv: list[str]) -> int:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        from .errors import ctrl_c_in
 
         if ctrl_c_in(exc):  # a Ctrl-C while it loads may come as an ImportError (NumPy's C modules)
-            return _stopped()
+            return stopped()
         print(f"{command}: cannot be run here: {exc}", file=sys.stderr)
         return 1
-    from .errors import CTRL_C
 
     if CTRL_C.is_set():  # a Ctrl-C that Python's import machinery swallowed (said as "Exception ignored in ...")
-        return _stopped()
+        return stopped()
     try:
         return int(module.main(argv, prog=f"cashnguns {command}") or 0)
     except SystemExit as exit:  # argparse's --help, or a usage error already printed
@@ -536,7 +526,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        from .errors import watch_ctrl_c
 
         watch_ctrl_c()
         if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
@@ -548,15 +537,14 @@ def main(argv: list[str] | None = None) -> int:
         code: int = args.run(args)
         return code
     except KeyboardInterrupt:  # Ctrl-C outside a game (a game says how to go on by itself)
-        return _stopped()
+        return stopped()
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # a bug: one line for the person at the table, the traceback in the log with -v
-        from .errors import ctrl_c_in
 
         if ctrl_c_in(exc):
-            return _stopped()
+            return stopped()
         logging.getLogger("controller").debug("internal error", exc_info=True)
         print(f"cashnguns: internal error ({type(exc).__name__}: {str(exc)[:200]}); run with -v for the details",
               file=sys.stderr)

@@ -11,46 +11,10 @@ turn them into :class:`CameraError` and :class:`HubError`.
 
 from __future__ import annotations
 
-import signal
-import threading
-
-CTRL_C = threading.Event()
-"""Set by :func:`watch_ctrl_c`'s handler when a Ctrl-C came."""
-
-
-def _on_ctrl_c(signum: int, frame: object) -> None:
-    CTRL_C.set()
-    raise KeyboardInterrupt
-
-
-def watch_ctrl_c() -> None:
-    """Python's own Ctrl-C (a KeyboardInterrupt), remembered (:data:`CTRL_C`): a library loading at that moment
-    may turn it into another error (NumPy's C modules, an ImportError).  For the commands; nothing changes
-    when a program has its own handler, or when called from a thread other than the main one."""
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _on_ctrl_c)
-
-
 
 def one_line(exc: BaseException) -> str:
     """An error as one short line (OpenCV's and V4L2's messages have several)."""
     return " ".join(str(exc).split())[:200] or type(exc).__name__
-
-
-def ctrl_c_in(exc: BaseException) -> bool:
-    """Whether ``exc`` comes from a Ctrl-C, and must stop the command as a Ctrl-C does rather than be shown
-    as an error: one came while it was raised (:func:`watch_ctrl_c`), or Python 3.11 wrapped one raised while a
-    class was made (in ``__set_name__``: a dataclass of a module being loaded) in a RuntimeError."""
-    if CTRL_C.is_set():
-        return True
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return False
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 class CashNGunsError(Exception):

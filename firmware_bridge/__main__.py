@@ -11,30 +11,7 @@ from __future__ import annotations
 
 import sys
 
-EXIT_STOPPED = 130  # Ctrl-C, as a shell reads a command it stopped
-
-
-def stopped() -> int:
-    """Ctrl-C: one line, and the exit code that says so."""
-    print("\nStopped.", file=sys.stderr)
-    # Under `python -m`, CPython 3.11 turns the exit into a death by SIGINT when a Ctrl-C ended code run from a
-    # string (a dataclass or an enum being made), even once caught; the next code run from a string forgets it.
-    exec("")
-    return EXIT_STOPPED
-
-
-def ctrl_c_in(exc: BaseException) -> bool:
-    """Whether ``exc`` comes from a Ctrl-C: Python 3.11 wraps one raised while a class is made (in
-    ``__set_name__``) in a RuntimeError."""
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return False
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
+from .ctrl_c import ctrl_c_in, stopped
 
 try:  # a Ctrl-C while Python loads the modules is one line too
     import argparse

@@ -32,10 +32,31 @@ class OneLineParser(argparse.ArgumentParser):
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        args = list(sys.argv[1:] if args is None else args)
+        unknown = self._unknown_leading_option(args)
+        if unknown:  # before argparse says a command is missing: the option is what went wrong
+            self.error(f"unrecognized arguments: {unknown}")
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:  # named by the subcommand they were given to
             self._subcommand(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed
+
+    def _unknown_leading_option(self, args: list[str]) -> str | None:
+        """The first option before the subcommand's name that this parser does not know (None if all are
+        known, or if it has no subcommands: argparse then names unknown options itself)."""
+        if not any(isinstance(action, argparse._SubParsersAction) for action in self._actions):
+            return None
+        known = self._option_string_actions
+        for arg in args:
+            if arg == "--" or not arg.startswith("-") or arg == "-":
+                return None
+            name = arg.split("=", 1)[0]
+            if name in known or (not name.startswith("--") and name[:2] in known):  # -vv
+                continue
+            if name.startswith("--") and self.allow_abbrev and any(option.startswith(name) for option in known):
+                continue
+            return arg
+        return None
 
     def _subcommand(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the subcommand ``parsed`` ran (itself if none)."""

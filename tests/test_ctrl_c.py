@@ -18,7 +18,7 @@ import pytest
 import controller.__main__ as cashnguns
 import firmware_bridge.__main__ as hub_cli
 import vision.__main__ as vision_cli
-from controller import errors
+from firmware_bridge import ctrl_c
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -96,7 +96,7 @@ def _wrapped_ctrl_c(*_args, **_kwargs):
 
 
 def test_a_ctrl_c_while_a_class_is_made_stops_each_command(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(errors, "CTRL_C", type(errors.CTRL_C)())  # no Ctrl-C seen before
+    monkeypatch.setattr(ctrl_c, "CTRL_C", type(ctrl_c.CTRL_C)())  # no Ctrl-C seen before
     monkeypatch.setattr(cashnguns, "_replay", _wrapped_ctrl_c)
     assert cashnguns.main(["replay", "x.json"]) == 130
     monkeypatch.setattr(hub_cli, "run_sim", _wrapped_ctrl_c)
@@ -107,7 +107,7 @@ def test_a_ctrl_c_while_a_class_is_made_stops_each_command(monkeypatch, capsys, 
 
 
 def test_a_bug_is_still_a_bug(monkeypatch, capsys):
-    monkeypatch.setattr(errors, "CTRL_C", type(errors.CTRL_C)())
+    monkeypatch.setattr(ctrl_c, "CTRL_C", type(ctrl_c.CTRL_C)())
 
     def bug(_args):
         raise RuntimeError("a bug")

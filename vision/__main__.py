@@ -10,55 +10,16 @@
 
 from __future__ import annotations
 
-import signal
 import sys
+
+from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
-EXIT_STOPPED = 130  # Ctrl-C
 
-
-def stopped() -> int:
-    """Ctrl-C: one line, and the exit code that says so."""
-    print("\nStopped.", file=sys.stderr)
-    # Under `python -m`, CPython 3.11 turns the exit into a death by SIGINT when a Ctrl-C ended code run from a
-    # string (a dataclass or an enum being made), even once caught; the next code run from a string forgets it.
-    exec("")
-    return EXIT_STOPPED
-
-
-_ctrl_c: list[bool] = []  # a Ctrl-C came
-
-
-def _on_ctrl_c(signum: int, frame: object) -> None:
-    """Python's own Ctrl-C (a KeyboardInterrupt), remembered: a library loading at that moment may turn it into
-    another error (NumPy's C modules, an ImportError)."""
-    _ctrl_c.append(True)
-    raise KeyboardInterrupt
-
-
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    try:
-        signal.signal(signal.SIGINT, _on_ctrl_c)
-    except ValueError:  # not the main thread: Python's own handler stays
-        pass
-
-
-def ctrl_c_in(exc: BaseException) -> bool:
-    """Whether ``exc`` comes from a Ctrl-C: one came while it was raised (a library may turn it into another
-    error), or Python 3.11 wrapped one raised while a class was made (in ``__set_name__``) in a RuntimeError."""
-    if _ctrl_c:
-        return True
-    seen: BaseException | None = exc
-    for _ in range(8):
-        if seen is None:
-            return False
-        if isinstance(seen, KeyboardInterrupt):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
+EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
+EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
+watch_ctrl_c()
 try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
     import argparse
     import json
@@ -81,7 +42,7 @@ except Exception as exc:
     if not ctrl_c_in(exc):
         raise
     raise SystemExit(stopped()) from None
-if _ctrl_c:  # a Ctrl-C that Python's import machinery swallowed (said as "Exception ignored in ...") stops too
+if CTRL_C.is_set():  # a Ctrl-C that Python's import machinery swallowed (said as "Exception ignored in ...") stops too
     raise SystemExit(stopped())
 
 

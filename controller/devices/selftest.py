@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import TextIO
 
 from firmware_bridge.cli import OneLineParser, show_logs
-from ..errors import CashNGunsError, ctrl_c_in
+from firmware_bridge.ctrl_c import ctrl_c_in
+from ..errors import CashNGunsError
 from ..seats import LANGUAGES, seat_label
 from .interfaces import SeatFault, SeatStatus, TiltEvent
 from .opening import NoGpioPins, TableDevices, mock_pins_requested, open_devices

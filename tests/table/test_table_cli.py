@@ -168,6 +168,10 @@ def test_a_usage_error_of_a_lower_package_names_the_command_typed(capsys):
     (["demo", "--seed", "1e300"], "cashnguns demo: --seed: '1e300' is not a whole number (try --help)"),
     (["demo", "--fast", "--bogus"], "cashnguns demo: unrecognized arguments: --bogus (try --help)"),
     (["play", "--config"], "cashnguns play: --config: needs a value after it (try --help)"),
+    (["--bogus"], "cashnguns: unrecognized arguments: --bogus (try --help)"),  # not "COMMAND is required"
+    (["-v", "--bogus", "demo"], "cashnguns: unrecognized arguments: --bogus (try --help)"),
+    (["vision", "--bogus"], "cashnguns vision: unrecognized arguments: --bogus (try --help)"),
+    (["hub", "--bogus", "sim"], "cashnguns hub: unrecognized arguments: --bogus (try --help)"),
     (["replay"], "cashnguns replay: the following arguments are required: record (try --help)"),
     (["resume", "x.log", "--salve"], "cashnguns resume: unrecognized arguments: --salve (try --help)"),
     (["vision", "synth", "out", "--count", "NaN"],
