@@ -230,6 +230,22 @@ def test_an_arm_over_a_still_weapon_is_bridged_when_it_holds_the_same_pose_after
     assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
 
 
+def test_a_weapon_covered_to_the_end_of_the_watch_asks_and_one_seen_again_keeps_its_aim() -> None:
+    """At rest on seat 3 from a second before the "3" to just before it, then covered and never read again: it may
+    have been turned onto another seat under what covered it (a neighbour's weapon brought over it), so it asks.
+    Read twice at that pose at the end of the watch (too few to bridge the gap), the aim was kept: sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    rest = [_sight(t / 30, foot, direction, plane, 0) for t in range(-30, 0)]
+    aim = _read(rest, plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    _, other = _pose(plane, 0, 2)
+    aim = _read(rest + [_sight(t / 30, foot, other, plane, 0) for t in range(52, 54)], plane=plane)
+    assert not aim.sure, aim.reason  # seen again at another pose: it moved
+    aim = _read(rest + [_sight(t / 30, foot, direction, plane, 0) for t in range(52, 54)], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
+
+
 def test_a_weapon_seen_at_another_pose_after_the_arm_asks():
     plane = _plane()
     foot, direction = _pose(plane, 0, 3)
