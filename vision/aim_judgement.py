@@ -327,14 +327,18 @@ class SeatJudge:
 
     def _kept(self, run: Rest, sights: list[Sight]) -> bool:
         """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)
-        keeps that aim through the deadline when every later sighting still holds the rest pose: it was
-        not seen moving. It must have been at rest that way for ``kept_rest_s`` up to the "3" and still
-        at the "3", and gone out of view no earlier than ``kept_before_deadline_s`` before the deadline."""
+        keeps that aim through the deadline when it was read again at that pose after (``kept_seen_again``
+        times or more) and every later sighting still holds the rest pose: it was not seen moving. It must
+        have been at rest that way for ``kept_rest_s`` up to the "3" and still at the "3", and gone out of
+        view no earlier than ``kept_before_deadline_s`` before the deadline. One never read again (covered to
+        the end of the watch) may have been turned under what covered it: that it stayed is not seen."""
         cfg = self.config
         if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
             return False
         tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
         later = [s for s in sights if s.t > run.end]
+        if sum(1 for s in later if not s.still and within_rest(s, run, tol_a, tol_f)) < cfg.kept_seen_again:
+            return False
         moved = [s for s in later if not within_rest(s, run, 2 * tol_a, 2 * tol_f)]
         return len(moved) <= max(1, len(later) // 10)  # a misread or two, not a move
 

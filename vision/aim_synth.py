@@ -41,6 +41,7 @@ PAD = 40
 DEADLINE = 0.5  # seconds after the "3"
 ARRIVE_IN_TIME = (-1.1, DEADLINE - 0.18)  # when an in-time weapon comes to rest, after the "3"
 ARRIVE_LATE = (DEADLINE + 0.18, DEADLINE + 0.95)
+VERY_LATE = (DEADLINE + 0.95, DEADLINE + 1.35)  # late pointers that come in at the end of the watch (``late_arrival``)
 AFTER_DEADLINE_S = 1.6
 CLEAR_START_S = 0.45  # the table is seen clear of weapons for this long at the start of a clip  # the clip goes on this long after the deadline
 
@@ -184,6 +185,10 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
     }
     wanted_weapons = overrides.pop("behaviours", None)
     fixed = overrides.pop("aims", None)  # {seat: (target or None, late)}: what the players really do
+    late_arrival = tuple(overrides.pop("late_arrival", ARRIVE_LATE))  # when late pointers come to rest (after the "3")
+    if len(late_arrival) != 2 or not DEADLINE < late_arrival[0] <= late_arrival[1] <= DEADLINE + AFTER_DEADLINE_S:
+        raise ValueError(f"late_arrival {late_arrival}: from the deadline ({DEADLINE} s) to the clip's end "
+                         f"({DEADLINE + AFTER_DEADLINE_S} s after the \"3\")")
     if fixed is not None:
         wanted_weapons = [("absent" if s not in fixed else "never_hidden" if fixed[s][0] is None
                            else "late" if fixed[s][1] else "in_time") for s in range(seats)]
@@ -201,7 +206,7 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
                               "fill": 0.95, "yaw_deg": float(rng.uniform(-10, 10)),
                               "table_w": min(spec.table_w, 85.0), "table_h": min(spec.table_h, 64.0)})
     weapons, cover = _plan_weapons(rng, spec, wanted_weapons, None if fixed is None else
-                                   {s: t for s, (t, _) in fixed.items()})
+                                   {s: t for s, (t, _) in fixed.items()}, late_arrival)
     # a lens in focus enough for the weapons' 3 cm markers (as the calibration asks of the table's): defocus
     # up to 1 px; beyond it no 3 cm marker decodes at 640x480
     look = {"blur_sigma": float(rng.uniform(0.3, 1.0)), "exposure": float(rng.uniform(0.2, 1.0))}
@@ -223,7 +228,7 @@ def _smallest_marker_px(spec: AimSpec) -> float:
 
 
 def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | None,
-                  targets: dict[int, int | None] | None = None
+                  targets: dict[int, int | None] | None = None, late_arrival: tuple[float, ...] = ARRIVE_LATE
                   ) -> tuple[tuple[WeaponPlan, ...], tuple[int, int, float, float] | None]:
     standees = standee_positions(spec)
     camera = _Camera(spec)
@@ -247,7 +252,7 @@ def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | N
             target = targets.get(seat)  # type: ignore[assignment]
         plan = None
         for _ in range(80):
-            plan = _one_weapon(rng, spec, seat, behaviour, target, standees, camera)
+            plan = _one_weapon(rng, spec, seat, behaviour, target, standees, camera, late_arrival)
             if plan is not None:
                 break
             if targets is None:
@@ -263,7 +268,8 @@ def _plan_weapons(rng: np.random.Generator, spec: AimSpec, wanted: list[str] | N
 
 
 def _one_weapon(rng: np.random.Generator, spec: AimSpec, seat: int, behaviour: str, target: int | None,
-                standees: list[np.ndarray], camera: _Camera) -> WeaponPlan | None:
+                standees: list[np.ndarray], camera: _Camera, late_arrival: tuple[float, ...] = ARRIVE_LATE
+                ) -> WeaponPlan | None:
     pos = standees[seat]
     out = pos / np.linalg.norm(pos)
     side = np.array([-out[1], out[0]])
@@ -297,7 +303,7 @@ def _one_weapon(rng: np.random.Generator, spec: AimSpec, seat: int, behaviour: s
             if got1 != first or a1 < 9.0:
                 return None
     if behaviour == "late":
-        arrive = float(rng.uniform(*ARRIVE_LATE))
+        arrive = float(rng.uniform(late_arrival[0], late_arrival[1]))
     elif behaviour == "switch":
         arrive = float(rng.uniform(-0.2, ARRIVE_IN_TIME[1]))
     else:

@@ -43,3 +43,18 @@ def test_shadows_blended_where_they_fall_are_blended_as_over_their_whole_box(sti
     expected = (expected * (1 - soft[..., None])).astype(np.uint8)
     still_scene._shade(img, groups)
     assert np.array_equal(img, expected) and not np.array_equal(img, still_scene.static)
+
+
+def test_late_pointers_come_in_when_asked_and_the_default_draws_stay() -> None:
+    """``late_arrival``: late pointers that come to rest at the end of the watch (``VERY_LATE``), brought in over
+    the picture's edge after the deadline; without it every seed draws the clip it always drew."""
+    for seed in range(8_490_100, 8_490_104):
+        spec = aim_synth.random_spec(seed, seats=5, behaviours=["late"] * 5, late_arrival=aim_synth.VERY_LATE)
+        late = [w for w in spec.weapons if w.behaviour == "late"]
+        assert late
+        for plan in late:
+            assert aim_synth.VERY_LATE[0] <= plan.arrive_at <= aim_synth.VERY_LATE[1]
+            assert plan.appear_at > aim_synth.DEADLINE  # out of the picture, or below the table's edge, until then
+        assert aim_synth.random_spec(seed) == aim_synth.random_spec(seed, late_arrival=aim_synth.ARRIVE_LATE)
+    with pytest.raises(ValueError, match="late_arrival"):
+        aim_synth.random_spec(1, late_arrival=(0.2, 1.0))  # before the deadline: not late
