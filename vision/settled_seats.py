@@ -263,12 +263,13 @@ class SettledSeats:
             blob = labels == i
             core = blob & changed  # what changed, without the arm trace's lower threshold and margin
             area = float(core.sum()) * cm2_per_pixel
-            if went_first:
-                near = float((core & self._reach(t)).sum()) * cm2_per_pixel
-                # what a fall changes, at most: seen from above, where it stood changed little; a hand
-                # resting there after a swing, with its forearm, changes more
-                if area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area:
-                    continue
+            # what a fall changes, at most: seen from above, where it stood changed little; a hand
+            # resting there after a swing, with its forearm, changes more. The part of the change
+            # nearer another seat's standee is that standee's when it too was seen moving before
+            # anything from the border reached it (a fall beside a touched neighbour: both changes
+            # in one piece); else it counts, as a hand's may
+            if went_first and any(self._fits_a_fall(t, part) for part in (core, self._own_part(t, core))):
+                continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
@@ -276,6 +277,35 @@ class SettledSeats:
             if area > MAX_STANDEE_AREA_CM2:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
+
+    def _fits_a_fall(self, t: SeatTrack, part: np.ndarray) -> bool:
+        """Whether a change (low-resolution mask) is no more than a fallen standee changes, within a
+        standee's length of where it stood."""
+        area = float(part.sum()) * self._cm2_per_pixel(t)
+        near = float((part & self._reach(t)).sum()) * self._cm2_per_pixel(t)
+        return area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area
+
+    def _own_part(self, t: SeatTrack, core: np.ndarray) -> np.ndarray:
+        """The part of ``core`` (a low-resolution mask) that lies nearer this seat's crown or base place
+        than any other seat's, together with what lies nearer a seat whose standee was not seen moving
+        before anything from the border reached it: all of ``core`` but what other standees seen moving
+        first explain by lying nearer them."""
+        ys, xs = np.nonzero(core)
+        if len(xs) == 0:
+            return core
+        points = np.stack([xs, ys], axis=1).astype(np.float64) * self.config.motion_scale
+        seats: list[int] = []
+        distances: list[np.ndarray] = []
+        for seat, other in sorted(self.tracks.items()):
+            marks = [m.center for m in (other.crown, other.base) if m is not None]
+            if marks:
+                seats.append(seat)
+                distances.append(np.min([np.linalg.norm(points - m, axis=1) for m in marks], axis=0))
+        nearest = np.asarray(seats)[np.argmin(np.stack(distances), axis=0)]
+        explained = np.array([s != t.seat and self._went_first(self.tracks[s]) for s in nearest.tolist()], bool)
+        own = core.copy()
+        own[ys[explained], xs[explained]] = False
+        return own
 
     def _went_first(self, t: SeatTrack) -> bool:
         """The crown was seen moving away from its place before any hand or arm reached its card,
