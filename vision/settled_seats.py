@@ -182,7 +182,8 @@ class SettledSeats:
         from this crown; None when it may lie on this crown. Lying away: the star-sized blobs of the
         latest frame that showed any after the crown first moved (the star bounced off it) are all
         farther than a star's width from the crown's place, and one lies where a star's worth of table
-        changed at the end, alone (a star-sized change, not a part of a fallen standee's)."""
+        changed at the end, alone (a star-sized change, not a part of a fallen standee's), in the latest
+        frame or in the median of the settled frames."""
         if t.crown is None or strip is None or t.first_move is None:
             return None
         ppc = self._ppc(t)
@@ -194,19 +195,26 @@ class SettledSeats:
         far = [c for c in last if float(np.linalg.norm(c - t.crown.center)) >= away]
         if not far or len(far) < len(last):
             return None
-        scale = self.config.motion_scale
-        changed = self.motion.changed_now()
-        cm2_per_pixel = self._cm2_per_pixel(t)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-        for c in far:
+        # the latest frame, then the median of the settled frames: in a dim, noisy room one frame's
+        # noise may hide the star lying still where the noise averaged out shows it whole
+        for changed in (self.motion.changed_now(), self._changed_at_rest()):
+            if changed is not None and (lying := self._star_lying(t, far, changed)) is not None:
+                return float((lying & strip).sum()) * self._cm2_per_pixel(t)
+        return None
+
+    def _star_lying(self, t: SeatTrack, centres: list[np.ndarray], changed: np.ndarray) -> np.ndarray | None:
+        """The star-sized change (low-resolution mask) at one of ``centres`` (image px) in ``changed``,
+        alone: a star's worth of table, not a part of a larger change; None without one."""
+        scale, ppc = self.config.motion_scale, self._ppc(t)
+        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        for c in centres:
             disc = np.zeros(changed.shape, np.uint8)
             cv2.circle(disc, (int(round(c[0] / scale)), int(round(c[1] / scale))),
                        max(1, int(round((STAR_RADIUS_CM + 1) * ppc / scale))), 1, -1)
             ids = set(np.unique(labels[disc.astype(bool) & changed]).tolist()) - {0}
             star = np.isin(labels, sorted(ids)) if ids else np.zeros(changed.shape, bool)
-            area = float(star.sum()) * cm2_per_pixel
-            if 0.5 * STAR_AREA_CM2 <= area <= 2.5 * STAR_AREA_CM2:
-                return float((star & strip).sum()) * cm2_per_pixel
+            if 0.5 * STAR_AREA_CM2 <= float(star.sum()) * self._cm2_per_pixel(t) <= 2.5 * STAR_AREA_CM2:
+                return star
         return None
 
     def _fall_way(self, t: SeatTrack) -> np.ndarray | None:

@@ -9,7 +9,7 @@ import pytest
 
 from vision import markers, synth
 from vision.calibration import calibrate
-from vision.motion import Blob, BlobKind
+from vision.motion import SETTLED_FRAMES, Blob, BlobKind
 from vision.seat_track import FALL_CHANGE_MAX_CM2
 from vision.synth import Scenario
 from vision.throws import JudgeConfig, Outcome, ThrowJudge, _fits_among
@@ -756,3 +756,31 @@ def test_a_fall_in_one_piece_with_a_touched_neighbour_s_change_is_no_hand(armed,
     finally:
         t.reset()
         o.reset()
+
+
+def test_a_star_lying_away_seen_only_in_the_settled_frames_median_lies_elsewhere(armed, monkeypatch):
+    """In a dim, noisy room one frame's noise can hide the star lying still 10 cm from a crown it
+    bounced off; the median of the settled frames shows it there, a star's worth alone: it does not
+    lie on that crown. Not seen in either, it may."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    table = judge._settled_table()
+    ppc, scale = table._ppc(t), judge.config.motion_scale
+    inward = judge.calibration.table_centre() - t.crown.center
+    at = t.crown.center + inward / np.linalg.norm(inward) * 10 * ppc
+    star = np.zeros(t.card_mask.shape, np.uint8)
+    cv2.circle(star, tuple(int(v) for v in np.round(at / scale)), max(1, int(round(2.2 * ppc / scale))), 1, -1)
+    shape = t.card_mask.shape
+    saved = judge._star_track, judge._still
+    monkeypatch.setattr(judge.motion, "changed_now", lambda: np.zeros(shape, bool))
+    try:
+        t.reset()
+        t.first_move = 2
+        judge._star_track, judge._still = [(5, [at.astype(np.float32)])], SETTLED_FRAMES
+        for at_rest, elsewhere in ((star.astype(bool), True), (np.zeros(shape, bool), False)):
+            monkeypatch.setattr(judge.motion, "changed_at_rest", lambda m=at_rest: m)
+            found = judge._settled_table()._star_elsewhere(t, t.lie_mask)
+            assert (found is not None) is elsewhere
+    finally:
+        judge._star_track, judge._still = saved
+        t.reset()
