@@ -182,7 +182,8 @@ class SettledSeats:
         from this crown; None when it may lie on this crown. Lying away: the star-sized blobs of the
         latest frame that showed any after the crown first moved (the star bounced off it) are all
         farther than a star's width from the crown's place, and one lies where a star's worth of table
-        changed at the end, alone (a star-sized change, not a part of a fallen standee's)."""
+        changed at the end, alone (a star-sized change, not a part of a fallen standee's), in the latest
+        frame or in the median of the settled frames."""
         if t.crown is None or strip is None or t.first_move is None:
             return None
         ppc = self._ppc(t)
@@ -194,19 +195,26 @@ class SettledSeats:
         far = [c for c in last if float(np.linalg.norm(c - t.crown.center)) >= away]
         if not far or len(far) < len(last):
             return None
-        scale = self.config.motion_scale
-        changed = self.motion.changed_now()
-        cm2_per_pixel = self._cm2_per_pixel(t)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-        for c in far:
+        # the latest frame, then the median of the settled frames: in a dim, noisy room one frame's
+        # noise may hide the star lying still where the noise averaged out shows it whole
+        for changed in (self.motion.changed_now(), self._changed_at_rest()):
+            if changed is not None and (lying := self._star_lying(t, far, changed)) is not None:
+                return float((lying & strip).sum()) * self._cm2_per_pixel(t)
+        return None
+
+    def _star_lying(self, t: SeatTrack, centres: list[np.ndarray], changed: np.ndarray) -> np.ndarray | None:
+        """The star-sized change (low-resolution mask) at one of ``centres`` (image px) in ``changed``,
+        alone: a star's worth of table, not a part of a larger change; None without one."""
+        scale, ppc = self.config.motion_scale, self._ppc(t)
+        _, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        for c in centres:
             disc = np.zeros(changed.shape, np.uint8)
             cv2.circle(disc, (int(round(c[0] / scale)), int(round(c[1] / scale))),
                        max(1, int(round((STAR_RADIUS_CM + 1) * ppc / scale))), 1, -1)
             ids = set(np.unique(labels[disc.astype(bool) & changed]).tolist()) - {0}
             star = np.isin(labels, sorted(ids)) if ids else np.zeros(changed.shape, bool)
-            area = float(star.sum()) * cm2_per_pixel
-            if 0.5 * STAR_AREA_CM2 <= area <= 2.5 * STAR_AREA_CM2:
-                return float((star & strip).sum()) * cm2_per_pixel
+            if 0.5 * STAR_AREA_CM2 <= float(star.sum()) * self._cm2_per_pixel(t) <= 2.5 * STAR_AREA_CM2:
+                return star
         return None
 
     def _fall_way(self, t: SeatTrack) -> np.ndarray | None:
@@ -263,12 +271,13 @@ class SettledSeats:
             blob = labels == i
             core = blob & changed  # what changed, without the arm trace's lower threshold and margin
             area = float(core.sum()) * cm2_per_pixel
-            if went_first:
-                near = float((core & self._reach(t)).sum()) * cm2_per_pixel
-                # what a fall changes, at most: seen from above, where it stood changed little; a hand
-                # resting there after a swing, with its forearm, changes more
-                if area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area:
-                    continue
+            # what a fall changes, at most: seen from above, where it stood changed little; a hand
+            # resting there after a swing, with its forearm, changes more. The part of the change
+            # nearer another seat's standee is that standee's when it too was seen moving before
+            # anything from the border reached it (a fall beside a touched neighbour: both changes
+            # in one piece); else it counts, as a hand's may
+            if went_first and any(self._fits_a_fall(t, part) for part in (core, self._own_part(t, core))):
+                continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
@@ -276,6 +285,35 @@ class SettledSeats:
             if area > MAX_STANDEE_AREA_CM2:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
+
+    def _fits_a_fall(self, t: SeatTrack, part: np.ndarray) -> bool:
+        """Whether a change (low-resolution mask) is no more than a fallen standee changes, within a
+        standee's length of where it stood."""
+        area = float(part.sum()) * self._cm2_per_pixel(t)
+        near = float((part & self._reach(t)).sum()) * self._cm2_per_pixel(t)
+        return area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area
+
+    def _own_part(self, t: SeatTrack, core: np.ndarray) -> np.ndarray:
+        """The part of ``core`` (a low-resolution mask) that lies nearer this seat's crown or base place
+        than any other seat's, together with what lies nearer a seat whose standee was not seen moving
+        before anything from the border reached it: all of ``core`` but what other standees seen moving
+        first explain by lying nearer them."""
+        ys, xs = np.nonzero(core)
+        if len(xs) == 0:
+            return core
+        points = np.stack([xs, ys], axis=1).astype(np.float64) * self.config.motion_scale
+        seats: list[int] = []
+        distances: list[np.ndarray] = []
+        for seat, other in sorted(self.tracks.items()):
+            marks = [m.center for m in (other.crown, other.base) if m is not None]
+            if marks:
+                seats.append(seat)
+                distances.append(np.min([np.linalg.norm(points - m, axis=1) for m in marks], axis=0))
+        nearest = np.asarray(seats)[np.argmin(np.stack(distances), axis=0)]
+        explained = np.array([s != t.seat and self._went_first(self.tracks[s]) for s in nearest.tolist()], bool)
+        own = core.copy()
+        own[ys[explained], xs[explained]] = False
+        return own
 
     def _went_first(self, t: SeatTrack) -> bool:
         """The crown was seen moving away from its place before any hand or arm reached its card,

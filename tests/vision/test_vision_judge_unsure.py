@@ -9,7 +9,8 @@ import pytest
 
 from vision import markers, synth
 from vision.calibration import calibrate
-from vision.motion import Blob, BlobKind
+from vision.motion import SETTLED_FRAMES, Blob, BlobKind
+from vision.seat_track import FALL_CHANGE_MAX_CM2
 from vision.synth import Scenario
 from vision.throws import JudgeConfig, Outcome, ThrowJudge, _fits_among
 
@@ -724,3 +725,62 @@ def test_a_star_last_seen_on_the_crown_may_lie_on_it_whatever_was_seen_farther_b
         assert judge._settled_table()._star_elsewhere(t, t.lie_mask) is not None
     finally:
         judge._star_track = []
+
+
+def test_a_fall_in_one_piece_with_a_touched_neighbour_s_change_is_no_hand(armed, monkeypatch):
+    """A standee knocked over sideways towards the seat beside, whose standee the star touched: both
+    changes lie in one piece, reaching the border as a hand would, larger than one fall changes. The
+    part nearer the neighbour is its own when its crown too was seen moving before anything came in
+    from the border; when it was not, that part may be a hand's and the seat stays covered."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    other = next(s for s in ((seat + 1) % judge.seats, (seat - 1) % judge.seats) if judge.tracks[s].crown is not None)
+    o = judge.tracks[other]
+    scale, ppc = judge.config.motion_scale, judge._settled_table()._ppc(t)
+    piece = np.zeros(t.card_mask.shape, np.uint8)
+    a, b = t.crown.center / scale, o.crown.center / scale
+    cv2.line(piece, tuple(int(v) for v in np.round(a)), tuple(int(v) for v in np.round(b)), 1,
+             max(1, int(round(8 * ppc / scale))))
+    changed = piece.astype(bool) | t.card_mask
+    table = judge._settled_table()
+    assert float(changed.sum()) * table._cm2_per_pixel(t) > FALL_CHANGE_MAX_CM2
+    assert float((changed & t.fall_mask).sum()) < 0.6 * float(changed.sum())
+    _stub(monkeypatch, judge, arm=changed, changed=changed)
+    try:
+        for track in (t, o):
+            track.reset()
+            track.first_move, track.arm_first, track.last_seen_shift = 2, 5, 2.0
+        assert not judge._settled_table().arm_over(t)
+        o.first_move = None  # the neighbour never seen moving: what lies nearer it may be a hand
+        assert judge._settled_table().arm_over(t)
+    finally:
+        t.reset()
+        o.reset()
+
+
+def test_a_star_lying_away_seen_only_in_the_settled_frames_median_lies_elsewhere(armed, monkeypatch):
+    """In a dim, noisy room one frame's noise can hide the star lying still 10 cm from a crown it
+    bounced off; the median of the settled frames shows it there, a star's worth alone: it does not
+    lie on that crown. Not seen in either, it may."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    table = judge._settled_table()
+    ppc, scale = table._ppc(t), judge.config.motion_scale
+    inward = judge.calibration.table_centre() - t.crown.center
+    at = t.crown.center + inward / np.linalg.norm(inward) * 10 * ppc
+    star = np.zeros(t.card_mask.shape, np.uint8)
+    cv2.circle(star, tuple(int(v) for v in np.round(at / scale)), max(1, int(round(2.2 * ppc / scale))), 1, -1)
+    shape = t.card_mask.shape
+    saved = judge._star_track, judge._still
+    monkeypatch.setattr(judge.motion, "changed_now", lambda: np.zeros(shape, bool))
+    try:
+        t.reset()
+        t.first_move = 2
+        judge._star_track, judge._still = [(5, [at.astype(np.float32)])], SETTLED_FRAMES
+        for at_rest, elsewhere in ((star.astype(bool), True), (np.zeros(shape, bool), False)):
+            monkeypatch.setattr(judge.motion, "changed_at_rest", lambda m=at_rest: m)
+            found = judge._settled_table()._star_elsewhere(t, t.lie_mask)
+            assert (found is not None) is elsewhere
+    finally:
+        judge._star_track, judge._still = saved
+        t.reset()
