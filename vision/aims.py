@@ -35,7 +35,9 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    time when its readings from before the deadline on lie about that rest pose as its readings at rest do (a
    small marker's reading scatters, the weapon was still), late when they lie off to one side (still settling).
    A rest whose marker was read fewer than ``min_rest_reads`` times (its other sightings partly covered, at the
-   pose read before) is unsure: its line is one or two readings, and a misread one would be copied.
+   pose read before) is unsure: its line is one or two readings, and a misread one would be copied. So is a rest
+   at the deadline seen from then on only partly covered whose line passes closer to a second seat than the
+   nearest turn a partly covered marker is told from (``still_turns_deg``): a smaller turn would not show.
    A marker partly covered still counts as seen at the pose last read (``_still_there``) only when that pose was
    held: one read while the weapon turned or moved beyond the rest tolerances since the reading before was passed
    through, and the weapon is not still there.

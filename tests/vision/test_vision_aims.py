@@ -279,6 +279,24 @@ def test_a_rest_whose_marker_was_read_only_twice_asks() -> None:
     assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
 
 
+
+def test_a_rest_seen_only_partly_covered_from_the_deadline_on_asks_when_its_line_is_near_a_second_seat() -> None:
+    """At rest through the deadline (0.5 s after the "3"), its marker read to +0.2 s and from then on only still
+    seen partly covered at that pose: such a sighting cannot tell a turn of a few degrees, and a line 8.5 degrees
+    from seat 4 turned by 5 points at it. It asks, handed seat 3. Read through the deadline, or with its line far
+    from any second seat, it is sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    for turned, sure in ((9.0, False), (0.0, True)):
+        line = direction + math.radians(turned)
+        rest = [_sight(t / 30, foot, line, plane, 0) for t in range(-30, 60)]
+        covered = [dataclasses.replace(s, still=True) if s.t > 0.2 else s for s in rest]
+        aim = _read(covered, plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, False, sure), aim.reason
+        assert ("too small to show" in aim.reason) != sure, aim.reason
+        aim = _read([dataclasses.replace(s, still=True) if s.t > 0.6 else s for s in rest], plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
+
 def test_a_weapon_seen_at_another_pose_after_the_arm_asks():
     plane = _plane()
     foot, direction = _pose(plane, 0, 3)
