@@ -63,6 +63,17 @@ class SeatJudge:
                 sure = False
                 reasons.append("seen at that pose only in glimpses, each between stretches out of view: it may "
                                "have been moving while not seen")
+            reads = self._reads(run, sights)
+            if held and reads < cfg.min_rest_reads:
+                sure = False
+                reasons.append(f"its marker read at that pose only {reads} time{'s' if reads != 1 else ''}, covered "
+                               "in the other frames: its line rests on too few readings")
+            unseen = min(abs(a) for a in cfg.still_turns_deg)
+            if held and run.margin_deg < unseen and self._only_still_at_deadline(run, sights):
+                sure = False
+                reasons.append("at the deadline and after it its marker only showed partly covered at the pose read "
+                               f"before, and its line passes {run.margin_deg:.0f} degrees from a second seat: a turn "
+                               "under the cover too small to show would point it there")
             if held and self._brief(run, sights):
                 sure = False
                 reasons.append(f"held that pose only {run.end - run.seen_from:.2f} s before moving on or the end of "
@@ -325,13 +336,32 @@ class SeatJudge:
         """The end of what was watched: the end of the watch, or of the clip if sooner."""
         return min(self.end, self.last_t) if math.isfinite(self.last_t) else self.end
 
+    @staticmethod
+    def _reads(run: Rest, sights: list[Sight]) -> int:
+        """How many times the marker was read (not only still seen: a partly covered marker's sighting copies
+        the pose read before) from the rest's first sighting to its end: the readings its line is the median of."""
+        first = run.seen_from if math.isfinite(run.seen_from) else run.start
+        return sum(1 for s in sights if not s.still and first <= s.t <= run.end)
+
+    def _only_still_at_deadline(self, run: Rest, sights: list[Sight]) -> bool:
+        """Whether a rest holding at the deadline was seen from then on only partly covered (still sightings at
+        the pose read before, none read). Such a sighting tells the pose read before from one turned by the
+        nearest of ``still_turns_deg`` (10 degrees), not from one turned by less: a turn of up to half of it
+        passes unseen, and turns the line's margin to a second seat (the difference of the two seats' angles
+        from it) by twice that."""
+        if not run.start <= self.deadline <= run.end:
+            return False
+        since = self.deadline - self.config.seen_near_deadline_s
+        return not any(not s.still and since <= s.t <= run.end for s in sights)
+
     def _kept(self, run: Rest, sights: list[Sight]) -> bool:
         """A weapon at rest on its target from before the "3" until it went out of view (an arm over it)
         keeps that aim through the deadline when it was read again at that pose after (``kept_seen_again``
         times or more) and every later sighting still holds the rest pose: it was not seen moving. It must
         have been at rest that way for ``kept_rest_s`` up to the "3" and still at the "3", and gone out of
         view no earlier than ``kept_before_deadline_s`` before the deadline. One never read again (covered to
-        the end of the watch) may have been turned under what covered it: that it stayed is not seen."""
+        the end of the watch) may have been turned under what covered it: that it stayed is not seen; one read
+        again only once or twice stands on a reading or two, as thin as a misread (a bridged rest needs three)."""
         cfg = self.config
         if run.start > -cfg.kept_rest_s or run.end < min(0.0, self.deadline - cfg.kept_before_deadline_s):
             return False

@@ -53,7 +53,10 @@ class AimConfig:
     # than this is the slow end of a swing as much as an aim: unsure
     kept_rest_s: float = 0.15  # at rest this long before the "3", then covered: the aim is kept (see _kept) ...
     kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
-    kept_seen_again: int = 2  # ... and was read at that pose this many times after it (see _kept)
+    kept_seen_again: int = 3  # ... and was read at that pose this many times after it (see _kept), as a
+    # bridged rest is (``RestFinder``: three times at that pose after the gap)
+    min_rest_reads: int = 3  # a rest whose marker was read fewer times than this (its other sightings
+    # partly covered, at the pose read before) gives its line from one or two readings: unsure
     bare_box: float = 1.5  # half-side of the place compared for a bare table, in marker sides
     shake_px: int = 3  # the first frame and the frame at the deadline are compared shifted by up to this much
     # (a camera shaken, a table bumped), at the shift that matches the place best

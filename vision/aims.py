@@ -20,8 +20,8 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    (0.5 s after the "3") is an aim in time, the first run that begins after it an aim pointed late.
    A weapon hidden at the deadline, resting near the deadline, or whose line passes between two
    seats is unsure: the Godfather decides that seat. Two exceptions, both physical: a weapon at
-   rest on its target from before the "3" that goes out of view (an arm over it) and is not seen
-   moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
+   rest on its target from before the "3" that goes out of view (an arm over it), is read again at that
+   pose ``kept_seen_again`` times and is not seen moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
    when the place where it rests showed at the deadline what it showed before the count (the bare
    table: neither the weapon nor an arm was there), or when the table's own texture showed at the
    deadline in most of the cells where its marker then rests (something passing beside it changes the
@@ -34,6 +34,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    A weapon on its target at the deadline whose rest is found only after it asks; the reading handed over is in
    time when its readings from before the deadline on lie about that rest pose as its readings at rest do (a
    small marker's reading scatters, the weapon was still), late when they lie off to one side (still settling).
+   A rest whose marker was read fewer than ``min_rest_reads`` times (its other sightings partly covered, at the
+   pose read before) is unsure: its line is one or two readings, and a misread one would be copied. So is a rest
+   at the deadline seen from then on only partly covered whose line passes closer to a second seat than the
+   nearest turn a partly covered marker is told from (``still_turns_deg``): a smaller turn would not show.
    A marker partly covered still counts as seen at the pose last read (``_still_there``) only when that pose was
    held: one read while the weapon turned or moved beyond the rest tolerances since the reading before was passed
    through, and the weapon is not still there.

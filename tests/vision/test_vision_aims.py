@@ -247,7 +247,8 @@ def test_an_arm_over_a_still_weapon_is_bridged_when_it_holds_the_same_pose_after
 def test_a_weapon_covered_to_the_end_of_the_watch_asks_and_one_seen_again_keeps_its_aim() -> None:
     """At rest on seat 3 from a second before the "3" to just before it, then covered and never read again: it may
     have been turned onto another seat under what covered it (a neighbour's weapon brought over it), so it asks.
-    Read twice at that pose at the end of the watch (too few to bridge the gap), the aim was kept: sure."""
+    Read twice at that pose at the end of the watch, it still asks: two readings are as thin as a misread. Read
+    three times there (as a bridged rest is), the aim was kept: sure."""
     plane = _plane()
     foot, direction = _pose(plane, 0, 3)
     rest = [_sight(t / 30, foot, direction, plane, 0) for t in range(-30, 0)]
@@ -257,8 +258,44 @@ def test_a_weapon_covered_to_the_end_of_the_watch_asks_and_one_seen_again_keeps_
     aim = _read(rest + [_sight(t / 30, foot, other, plane, 0) for t in range(52, 54)], plane=plane)
     assert not aim.sure, aim.reason  # seen again at another pose: it moved
     aim = _read(rest + [_sight(t / 30, foot, direction, plane, 0) for t in range(52, 54)], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    aim = _read(rest + [_sight(t / 30, foot, direction, plane, 0) for t in range(52, 55)], plane=plane)
     assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
 
+
+def test_a_rest_whose_marker_was_read_only_twice_asks() -> None:
+    """At rest on seat 3 through the deadline, its marker read in the first two frames and then partly covered to
+    the end of the watch (each later sighting only shows it still at the pose read before): its line is those two
+    readings, and a misread one would be copied frame after frame. It asks, handed seat 3; read a third time at
+    that pose, it is sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    rest = [_sight(t / 30, foot, direction, plane, 0) for t in range(-30, 60)]
+    covered = rest[:2] + [dataclasses.replace(s, still=True) for s in rest[2:]]
+    aim = _read(covered, plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    assert "read at that pose only 2 times" in aim.reason, aim.reason
+    aim = _read(rest[:3] + covered[3:], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
+
+
+
+def test_a_rest_seen_only_partly_covered_from_the_deadline_on_asks_when_its_line_is_near_a_second_seat() -> None:
+    """At rest through the deadline (0.5 s after the "3"), its marker read to +0.2 s and from then on only still
+    seen partly covered at that pose: such a sighting cannot tell a turn of a few degrees, and a line 8.5 degrees
+    from seat 4 turned by 5 points at it. It asks, handed seat 3. Read through the deadline, or with its line far
+    from any second seat, it is sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    for turned, sure in ((9.0, False), (0.0, True)):
+        line = direction + math.radians(turned)
+        rest = [_sight(t / 30, foot, line, plane, 0) for t in range(-30, 60)]
+        covered = [dataclasses.replace(s, still=True) if s.t > 0.2 else s for s in rest]
+        aim = _read(covered, plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, False, sure), aim.reason
+        assert ("too small to show" in aim.reason) != sure, aim.reason
+        aim = _read([dataclasses.replace(s, still=True) if s.t > 0.6 else s for s in rest], plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
 
 def test_a_weapon_seen_at_another_pose_after_the_arm_asks():
     plane = _plane()
