@@ -112,6 +112,11 @@ class ClipSpec:
     # a touched standee's first swing, degrees (drawn in this range for each one the star touches)
     touch_min_deg: float = 4.0
     touch_max_deg: float = 14.0
+    # where the standees stand: their bases this far (cm) inside the play area's long and short edges
+    seat_inset_cm: tuple[float, float] = (10.0, 9.0)
+    # None: the camera frames the play area's corners (``fill``); else the upright standees' crown cards and
+    # the corners with this many pixels to spare at the nearest image border (a fallen one may lie outside it)
+    frame_margin_px: float | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,9 @@ class Truth:
     def as_json(self) -> dict[str, list[int]]:
         return {"knocked": sorted(self.knocked), "touched": sorted(self.touched)}
 
+
+# a standee at least this tall (cm), framed at the edge of the view, is in condition ``edge:tall``
+EDGE_TALL_CM = 12.0
 
 # a touch swinging its standee at most this much (degrees) is a light one; the usual range is 4-14
 LIGHT_TOUCH_DEG = 9.0
@@ -151,6 +159,8 @@ def variation_tags(spec: ClipSpec) -> list[str]:
     tags.append("print:faint" if spec.print_white - spec.print_black < 170 else "print:crisp")
     tags.append(f"table:{spec.table_kind}")
     tags.append("blur:strong" if spec.blur_sigma >= 1.0 else "blur:mild")
+    if spec.frame_margin_px is not None and spec.standee_h_cm >= EDGE_TALL_CM:
+        tags.append("edge:tall")
     if _all_hard_at_once(spec, tags):
         tags.append("hard:combined")
     return tags
@@ -182,9 +192,13 @@ def seat_angle(seat: int, seats: int) -> float:
     return -math.pi / 2 - 2 * math.pi * seat / seats
 
 
-def standee_position(seat: int, seats: int) -> np.ndarray:
+USUAL_INSET_CM = (10.0, 9.0)
+
+
+def standee_position(seat: int, seats: int, inset: tuple[float, float] = USUAL_INSET_CM) -> np.ndarray:
+    """A standee's base centre: on an ellipse ``inset`` cm inside the play area's long and short edges."""
     a = seat_angle(seat, seats)
-    return np.array([(PLAY_W / 2 - 10) * math.cos(a), (PLAY_H / 2 - 9) * math.sin(a)])
+    return np.array([(PLAY_W / 2 - inset[0]) * math.cos(a), (PLAY_H / 2 - inset[1]) * math.sin(a)])
 
 
 def corner_positions() -> list[np.ndarray]:
@@ -201,9 +215,9 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
 
 # ----------------------------------------------------------------------------- spec drawing
 
-def clear_targets(seats: int, thrower: int) -> list[int]:
+def clear_targets(seats: int, thrower: int, inset: tuple[float, float] = USUAL_INSET_CM) -> list[int]:
     """Seats the thrower can hit in a straight line without another standee in the way."""
-    pos = [standee_position(s, seats) for s in range(seats)]
+    pos = [standee_position(s, seats, inset) for s in range(seats)]
     start = pos[thrower] * 1.3
     return [s for s in range(seats) if s != thrower
             and all(_segment_distance(pos[b], start, pos[s]) >= 9.0 for b in range(seats) if b not in (s, thrower))]
@@ -219,7 +233,7 @@ def random_spec(seed: int, **overrides: Any) -> ClipSpec:
         [s.value for s in Scenario], p=[0.2, 0.1, 0.25, 0.25, 0.2]))
     hand = overrides.pop("hand", None) or HandMove(rng.choice(
         [h.value for h in HandMove], p=[0.3, 0.15, 0.2, 0.15, 0.2]))
-    others = clear_targets(seats, thrower)
+    others = clear_targets(seats, thrower, overrides.get("seat_inset_cm", USUAL_INSET_CM))
     hits: tuple[tuple[int, str], ...] = ()
     if scenario in (Scenario.TOUCH, Scenario.KNOCK):
         hits = ((int(rng.choice(others)), "touched" if scenario is Scenario.TOUCH else "knocked"),)
@@ -297,6 +311,7 @@ def _condition(tag: str, rng: np.random.Generator) -> dict[str, Any]:
         "shake:strong": lambda: {"shake_px": float(rng.uniform(1.0, 2.0))},
         "rest:crown": lambda: {"scenario": Scenario.TOUCH, "rest": StarRest.CROWN},
         "hard:combined": lambda: _combined(rng),
+        "edge:tall": lambda: _edge_tall(rng),
     }
     return draws[tag]()
 
@@ -321,9 +336,17 @@ def _combined(rng: np.random.Generator) -> dict[str, Any]:
     return values
 
 
+def _edge_tall(rng: np.random.Generator) -> dict[str, Any]:
+    """Tall, wide standees close to the play area's edges, the camera framing their upright crowns a few
+    pixels inside the image border: a standee knocked outwards lies partly out of the picture."""
+    return {"standee_h_cm": float(rng.uniform(EDGE_TALL_CM, 15.0)), "standee_w_cm": float(rng.uniform(5.0, 7.5)),
+            "seat_inset_cm": (float(rng.uniform(5.0, 9.0)), float(rng.uniform(5.0, 9.0))),
+            "frame_margin_px": float(rng.uniform(4.0, 30.0))}
+
+
 CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
               "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over",
-              "hard:combined", "scenario:multi-light")
+              "hard:combined", "scenario:multi-light", "edge:tall")
 
 
 def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:
@@ -375,6 +398,18 @@ def _rot_z(a: float) -> np.ndarray:
     return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
 
 
+def upright_crowns(spec: ClipSpec) -> np.ndarray:
+    """(N,3) world corners of every standee's crown card while it stands (the card's diagonal reach)."""
+    reach = spec.crown_card_cm / math.sqrt(2)
+    pts = []
+    for seat in range(spec.seats):
+        pos = standee_position(seat, spec.seats, spec.seat_inset_cm)
+        for k in range(8):
+            a = k * math.pi / 4
+            pts.append([pos[0] + reach * math.cos(a), pos[1] + reach * math.sin(a), spec.standee_h_cm + 0.1])
+    return np.array(pts)
+
+
 def make_camera(spec: ClipSpec) -> Camera:
     looking_down = np.array([[1.0, 0, 0], [0, -1, 0], [0, 0, -1]])
     rotation = _rot_z(math.radians(spec.yaw_deg)) @ _rot_x(math.radians(spec.tilt_deg)) @ looking_down
@@ -383,8 +418,13 @@ def make_camera(spec: ClipSpec) -> Camera:
     centre = -axis * distance
     cam = Camera(rotation, centre, 1.0, np.zeros(2))
     corners = np.array([[sx * PLAY_W / 2, sy * PLAY_H / 2, 0] for sx in (-1, 1) for sy in (-1, 1)])
-    n = cam.project(corners)
-    focal = min(WIDTH * spec.fill / 2 / np.abs(n[:, 0]).max(), HEIGHT * 0.97 / 2 / np.abs(n[:, 1]).max())
+    if spec.frame_margin_px is None:
+        n = cam.project(corners)
+        focal = min(WIDTH * spec.fill / 2 / np.abs(n[:, 0]).max(), HEIGHT * 0.97 / 2 / np.abs(n[:, 1]).max())
+    else:
+        n = cam.project(np.vstack([corners, upright_crowns(spec)]))
+        focal = min((WIDTH / 2 - spec.frame_margin_px) / np.abs(n[:, 0]).max(),
+                    (HEIGHT / 2 - spec.frame_margin_px) / np.abs(n[:, 1]).max())
     return Camera(rotation, centre, float(focal), np.array([WIDTH / 2 + PAD, HEIGHT / 2 + PAD]))
 
 
@@ -439,7 +479,8 @@ def _table_texture(rng: np.random.Generator, kind: str = "felt") -> tuple[np.nda
     return np.clip(base[None, None, :] + grain[..., None], 0, 255).astype(np.uint8), extent
 
 
-def _flat_cards(seats: int, ink: tuple[int, int] = (0, 235)) -> list[tuple[np.ndarray, np.ndarray]]:
+def _flat_cards(seats: int, ink: tuple[int, int] = (0, 235),
+                inset: tuple[float, float] = USUAL_INSET_CM) -> list[tuple[np.ndarray, np.ndarray]]:
     """Corner and base marker cards lying on the table: (texture, world corners TL TR BR BL)."""
     def quad(centre: np.ndarray, side_cm: float, angle: float) -> np.ndarray:
         half = side_cm / 2
@@ -450,7 +491,7 @@ def _flat_cards(seats: int, ink: tuple[int, int] = (0, 235)) -> list[tuple[np.nd
     cards = [(_card_texture(i, 6.0, markers.CORNER_SIZE_CM, CARD_PX_PER_CM, ink), quad(centre, 6.0, 0.0))
              for i, centre in enumerate(corner_positions())]
     for seat in range(seats):
-        pos = standee_position(seat, seats)
+        pos = standee_position(seat, seats, inset)
         inward = -pos / np.linalg.norm(pos)
         angle = math.atan2(inward[1], inward[0]) - math.pi / 2
         cards.append((_card_texture(markers.base_id(seat), BASE_CARD, markers.BASE_SIZE_CM, CARD_PX_PER_CM, ink),
@@ -595,7 +636,7 @@ class Scene:
         self.standees = []
         ink = (spec.print_black, spec.print_white)
         for seat in range(spec.seats):
-            pos = standee_position(seat, spec.seats)
+            pos = standee_position(seat, spec.seats, spec.seat_inset_cm)
             self.standees.append(Standee(
                 seat, pos, -pos / np.linalg.norm(pos),
                 _character_texture(rng, spec.standee_w_cm, spec.standee_h_cm),
@@ -665,14 +706,15 @@ class Scene:
         hmat = cv2.getPerspectiveTransform(src, dst)
         img = cv2.warpPerspective(tex, hmat, (WIDTH + 2 * PAD, HEIGHT + 2 * PAD), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REFLECT)
-        for card, quad in _flat_cards(self.spec.seats, (self.spec.print_black, self.spec.print_white)):
+        for card, quad in _flat_cards(self.spec.seats, (self.spec.print_black, self.spec.print_white),
+                                      self.spec.seat_inset_cm):
             self._draw_quad(img, card, quad)
         return img
 
     def _arm(self, rng: np.random.Generator, seat: int, t0: float, t1: float, depth: float,
              reach: np.ndarray | None = None, hold: float = 0.0) -> ArmMove:
         """An arm from behind ``seat``, reaching ``depth`` of the way to the centre (or to ``reach``)."""
-        pos = standee_position(seat, self.spec.seats)
+        pos = standee_position(seat, self.spec.seats, self.spec.seat_inset_cm)
         outward = pos / np.linalg.norm(pos)
         side = np.array([-outward[1], outward[0]]) * rng.uniform(-8, 8)
         start = pos + outward * 60 + side
@@ -696,7 +738,7 @@ class Scene:
         """The star's path for the spec's scenario; also arms the standees' falls and wobbles."""
         spec = self.spec
         seats = spec.seats
-        thrower_pos = standee_position(spec.thrower, seats)
+        thrower_pos = standee_position(spec.thrower, seats, spec.seat_inset_cm)
         out = thrower_pos / np.linalg.norm(thrower_pos)
         lateral = np.array([-out[1], out[0]])
         v = spec.star_speed_cm_s
@@ -1046,6 +1088,7 @@ def still_scene(spec: ClipSpec) -> np.ndarray:
 
 __all__ = [
     "CONDITIONS",
+    "EDGE_TALL_CM",
     "HARD_TAGS",
     "Clip",
     "ClipSpec",
@@ -1057,6 +1100,8 @@ __all__ = [
     "clip_set",
     "condition_set",
     "is_hard",
+    "standee_position",
+    "upright_crowns",
     "random_spec",
     "render_clip",
     "still_scene",

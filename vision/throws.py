@@ -74,6 +74,26 @@ __all__ = ["JudgeConfig", "Outcome", "SeatEvidence", "State", "ThrowJudge", "Ver
 log = logging.getLogger(__name__)
 
 
+# a card's marker, however its standee lies or turns, shows one side at least this share of its length when
+# armed: lying down puts it a standee's height (15 cm at most) farther from a camera 60 cm away or more, and a
+# card turns about one axis only, so one side keeps its length; a "marker" smaller all round is a pattern a few
+# pixels across read by chance (in noise, or in the star lying on the card)
+LEAST_SIDE_SHARE = 0.5
+
+
+def _card_sized(det: Detection | None, side: float) -> Detection | None:
+    """``det`` if one of its sides is ``LEAST_SIDE_SHARE`` of ``side`` (the marker's armed side) long or more."""
+    if det is None:
+        return None
+    c = det.corners
+    longest = float(max(np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)))
+    if longest >= LEAST_SIDE_SHARE * side:
+        return det
+    log.debug("marker %d read %.1f px across where it was %.1f px: no reading of its card", det.marker_id,
+              longest, side)
+    return None
+
+
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -154,10 +174,10 @@ class ThrowJudge(CrownLooks):
             crown = base = None
             if marks.crown is not None:
                 crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
-                                   2.0 * _side(marks.crown), upscale=1, rest=rest)
+                                   2.0 * _side(marks.crown), upscale=1, rest=rest, side=_side(marks.crown))
             if marks.base is not None:
                 base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
-                                  2.0 * _side(marks.base), upscale=2, rest=rest)
+                                  2.0 * _side(marks.base), upscale=2, rest=rest, side=_side(marks.base))
             if crown is None or (base is None and marks.base is None):
                 # unread by the calibration in single frames (glare, a dim room, blur): looked for
                 # in the resting image, where noise and compression blocks averaged out
@@ -262,13 +282,15 @@ class ThrowJudge(CrownLooks):
         return band(low, centre, along, back=half_len, ahead=half_len, half_wide=FALL_WIDTH_CM / 2 * ppc, scale=self.config.motion_scale)
 
     def _find(self, frames: list[np.ndarray], shifts: list[tuple[float, float]], marker_id: int,
-              centre: np.ndarray, half: float, upscale: int, rest: np.ndarray | None = None) -> Detection | None:
+              centre: np.ndarray, half: float, upscale: int, rest: np.ndarray | None = None, *,
+              side: float) -> Detection | None:
         """The marker near ``centre`` in the latest of ``frames`` that shows it, moved back by that
         frame's shift against the reference (so in the reference's frame); None if none shows it.
-        ``rest``: the median of ``frames`` registered to the reference, looked at first."""
+        ``rest``: the median of ``frames`` registered to the reference, looked at first. ``side``: the
+        marker's side when armed (pixels); a reading with no side ``LEAST_SIDE_SHARE`` of it long is none."""
         size = (frames[0].shape[1], frames[0].shape[0])
         if rest is not None:  # the resting state: sensor noise and compression blocks averaged out
-            found = self.detector.find_in(rest, box_around(centre, half, size), marker_id, upscale)
+            found = _card_sized(self.detector.find_in(rest, box_around(centre, half, size), marker_id, upscale), side)
             if found is not None:
                 return found
         latest = True
@@ -279,6 +301,7 @@ class ThrowJudge(CrownLooks):
                 latest = False
             else:
                 found = self.detector.detect_in(frame, box, upscale).get(marker_id)
+            found = _card_sized(found, side)
             if found is not None:
                 return Detection(marker_id, found.corners - np.asarray(shift, np.float32))
         return None
@@ -616,10 +639,10 @@ class ThrowJudge(CrownLooks):
             self._rest_end = median_at_rest(frames, offsets)
         rest = self._rest_end
         crown = self._find(frames, offsets, t.crown.marker_id, t.crown.center, 1.7 * t.crown.side_px + 1, upscale=1,
-                           rest=rest)
+                           rest=rest, side=t.crown.side_px)
         if t.base is not None:
             base = self._find(frames, offsets, t.base.marker_id, t.base.center, 1.5 * t.base.side_px, upscale=2,
-                              rest=rest)
+                              rest=rest, side=t.base.side_px)
             ev.base_seen_at_end = base is not None
         still, offset = (rest, (0.0, 0.0)) if rest is not None else (frames[-1], offsets[-1])
         if crown is None:
@@ -642,6 +665,7 @@ class ThrowJudge(CrownLooks):
             at = np.asarray(offset, np.float32)
             far = self.detector.detect_in(still, box_around(t.crown.center + at, reach, (still.shape[1], still.shape[0])),
                                           upscale=1).get(t.crown.marker_id)
+            far = _card_sized(far, t.crown.side_px)
             crown = None if far is None else Detection(far.marker_id, far.corners - at)
         ev.crown_seen_at_end = crown is not None
         if crown is None:

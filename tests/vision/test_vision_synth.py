@@ -73,3 +73,52 @@ def test_a_light_second_touch_swings_its_standee_a_little():
         assert spec.touch_min_deg <= np.degrees(params["amp"]) <= spec.touch_max_deg
         swing = max(abs(second.tilt(t_hit + k / 240)[0]) for k in range(60))
         assert np.radians(0.4 * spec.touch_min_deg) < swing < np.radians(spec.touch_max_deg)
+
+
+def _in_view(camera, pts, margin=0.0):
+    px = camera.project(pts) - synth.PAD
+    return (px[:, 0] >= margin) & (px[:, 0] <= synth.WIDTH - margin) & (px[:, 1] >= margin) & (
+        px[:, 1] <= synth.HEIGHT - margin)
+
+
+def test_tall_standees_at_the_edge_of_the_view_keep_to_the_table_conventions():
+    """``edge:tall``: standees 12-15 cm tall standing 5-9 cm inside the play area's edges, a camera 60-100 cm
+    high that sees every upright crown card and every corner marker, the nearest a few pixels from the border."""
+    for spec in synth.condition_set(10, "edge:tall", seed=3):
+        assert synth.EDGE_TALL_CM <= spec.standee_h_cm <= 15.0 and 5.0 <= spec.standee_w_cm <= 7.5
+        assert all(5.0 <= d <= 9.0 for d in spec.seat_inset_cm) and 60 <= spec.camera_height_cm <= 100
+        camera = synth.make_camera(spec)
+        crowns = synth.upright_crowns(spec)
+        corners = np.array([[x, y, 0.0] for x, y in synth.corner_positions()])
+        assert _in_view(camera, crowns).all() and _in_view(camera, corners).all()
+        assert spec.frame_margin_px is not None
+        area = np.array([[sx * synth.PLAY_W / 2, sy * synth.PLAY_H / 2, 0.0] for sx in (-1, 1) for sy in (-1, 1)])
+        framed = np.vstack([crowns, area])  # framed to the nearest of them
+        assert _in_view(camera, framed, spec.frame_margin_px - 0.5).all()
+        assert not _in_view(camera, framed, spec.frame_margin_px + 0.5).all()
+        scene = synth.Scene(spec)
+        for seat, standee in enumerate(scene.standees):
+            assert np.allclose(standee.position, synth.standee_position(seat, spec.seats, spec.seat_inset_cm))
+
+
+def test_a_tall_standee_knocked_outwards_at_the_edge_leaves_the_picture():
+    """Its crown card, in view while it stands, lies partly out of the picture once it is down."""
+    spec = synth.condition_set(4, "edge:tall", seed=70)[3]
+    (seat, outcome), = spec.hits
+    assert outcome == "knocked"
+    scene = synth.Scene(spec)
+    standee = scene.standees[seat]
+    (_, _, direction, _), = standee.events
+    assert np.dot(direction, standee.inward) < 0  # falls outwards
+    crown_up = dict(standee.quads(0.0))["crown"]
+    crown_down = dict(standee.quads(scene.duration))["crown"]
+    assert _in_view(scene.camera, crown_up).all() and not _in_view(scene.camera, crown_down).all()
+
+
+def test_the_usual_conditions_place_and_frame_as_before():
+    for seed in range(20):
+        spec = synth.random_spec(seed)
+        assert spec.seat_inset_cm == (10.0, 9.0) and spec.frame_margin_px is None
+        assert "edge:tall" not in synth.variation_tags(spec)
+    assert np.allclose(synth.standee_position(2, 7), [
+        (synth.PLAY_W / 2 - 10) * np.cos(synth.seat_angle(2, 7)), (synth.PLAY_H / 2 - 9) * np.sin(synth.seat_angle(2, 7))])

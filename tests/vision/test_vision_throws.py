@@ -8,9 +8,10 @@ import pytest
 from vision import synth
 from vision.calibration import calibrate
 from vision.errors import ClipError
+from vision.markers import Detection
 from vision.seat_track import SeatTrack
 from vision.synth import HandMove, Scenario
-from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, judge_frames
+from vision.throws import JudgeConfig, Outcome, State, ThrowJudge, _card_sized, judge_frames
 from vision.unread_seats import _inside_ring, _numbering_way
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
@@ -367,3 +368,24 @@ def test_a_star_dropped_onto_a_crown_that_did_not_move_is_nothing():
     ev = verdict.seats[seat]
     assert ev.outcome is Outcome.NOTHING and ev.covered_swing_cm is None
     assert verdict.knocked == [] and verdict.touched == []
+
+
+def test_a_marker_read_a_few_pixels_across_is_no_reading_of_its_card():
+    armed = 20.0
+    speck = Detection(17, np.array([[107.7, 166.3], [104.9, 166.6], [104.7, 166.0], [107.7, 165.8]], np.float32))
+    assert _card_sized(speck, armed) is None
+    # a card seen edge-on (a fallen standee's crown, standing up at the end of it): one side keeps its length
+    edge_on = Detection(17, np.array([[100, 100], [118, 101], [118, 104], [100, 103]], np.float32))
+    assert _card_sized(edge_on, armed) is edge_on
+
+
+def test_a_star_resting_on_a_tall_crown_at_the_edge_is_not_read_as_a_fallen_card():
+    """The star lies on the crown it touched (a dim, noisy room, the thrower's arm over the seat as it hit):
+    the rest image's marker reading around the crown is a speck a few pixels across, no card lying there."""
+    spec = synth.condition_set(15, "edge:tall", seed=71)[14]
+    (seat, outcome), = spec.hits
+    assert outcome == "touched" and spec.rest is synth.StarRest.CROWN
+    verdict = _judge(spec, synth.render_clip(spec))
+    ev = verdict.seats[seat]
+    assert ev.outcome is not Outcome.KNOCKED and ev.crown_seen_at_end is not True
+    assert verdict.knocked == [] and verdict.needs_godfather
