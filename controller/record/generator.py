@@ -501,8 +501,8 @@ class _RoundPlayer:
         touched: list[int] = []
         if rng.random() >= style.miss:
             (touched if rng.random() < style.touch_only else knocked).append(target)
-            if rng.random() < style.wild:
-                others = [s for s in rnd.seated if s not in (thrower, target)]
+            others = [s for s in rnd.seated if s not in (thrower, target)]
+            if rng.random() < style.wild and others:  # the random draw first: every other game stays the same
                 (touched if rng.random() < 0.5 else knocked).append(rng.choice(others))
         rr.shuriken.append(Throw(names[thrower], [names[s] for s in knocked], [names[s] for s in touched], names[target]))
         return mv.Throw(thrower, tuple(knocked), tuple(touched), target)

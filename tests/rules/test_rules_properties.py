@@ -170,6 +170,12 @@ def test_five_hundred_random_games_with_powers_and_objects_keep_the_invariants(g
     keeps_the_invariants_with_cards(game, seed, cards)
 
 
+def test_a_throw_that_goes_wild_with_only_its_target_left_beside_the_thrower():
+    # yakuzas, 6 players, seed 90006: a round of the game comes to a throw with two seated players only, and the
+    # throw that strays into a second seat had none to stray into
+    keeps_the_invariants_with_cards((RuleSet.YAKUZAS, 6), 90006, (True, True))
+
+
 def test_the_generator_uses_every_card():
     used = Counter()
     for seed in range(40):
