@@ -113,8 +113,11 @@ class SettledSeats:
         # unless the star is seen lying elsewhere, where it counts only what of it lies in the strip
         star = 0.0
         if t.contact:
+            # the star seen lying away counts only its part in the strip, and never more than a star
+            # that may lie on the crown: its blob there, with its shadow and a dim room's blur, can
+            # be twice a star's size, and knowing where it lies asks no more of a fall than not knowing
             elsewhere = self._star_elsewhere(t, strip)
-            star = STAR_AREA_CM2 if elsewhere is None else elsewhere
+            star = STAR_AREA_CM2 if elsewhere is None else min(elsewhere, STAR_AREA_CM2)
         fallen_area = cfg.fallen_area_cm2 + star
         if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None:
             # lost under a hand or arm come in from the border and never seen moving: a hand resting

@@ -784,3 +784,30 @@ def test_a_star_lying_away_seen_only_in_the_settled_frames_median_lies_elsewhere
     finally:
         judge._star_track, judge._still = saved
         t.reset()
+
+
+def test_a_star_lying_away_asks_no_more_of_a_fall_than_one_that_may_lie_on_the_crown(armed, monkeypatch):
+    """A standee knocked over in a dim room beside the star it bounced off: the star lies still in its
+    fall strip, its blob (with its shadow and the blur) twice a star's size. Seen lying away from the
+    crown, the star counts no more than a star that may lie on it: a fall still needs a standee's worth
+    and a star's; less than that is no fall, wherever the star lies."""
+    from vision.motion import STAR_AREA_CM2
+    from vision.settled_seats import SettledSeats
+
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc = judge._settled_table()._ppc(t)
+    least = JudgeConfig().fallen_area_cm2 + STAR_AREA_CM2
+    for area, star, knocked in ((least + 4, 2 * STAR_AREA_CM2, True), (least + 4, None, True),
+                                (least - 4, 2 * STAR_AREA_CM2, False), (least - 4, 0.5 * STAR_AREA_CM2, True),
+                                (least - 4, None, False)):
+        pixels = int(area * (ppc / judge.config.motion_scale) ** 2)
+        t.reset()
+        t.examined, t.first_move, t.contact = 6, 2, True
+        ThrowJudge._note_seen(t, 3.5, sure=True)  # last seen 3.5 cm from its place, never back
+        _stub(monkeypatch, judge, changed=_lying_fall(judge, t, pixels))
+        monkeypatch.setattr(SettledSeats, "_star_elsewhere", lambda self, t, strip, s=star: s)
+        ev = judge._seat_evidence(t)
+        monkeypatch.undo()
+        assert (ev.outcome is Outcome.KNOCKED) is knocked, (area, star, ev.reason)
+    t.reset()
