@@ -439,12 +439,10 @@ def _delegate(command: str, argv: list[str]) -> int:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-
         if ctrl_c_in(exc):  # a Ctrl-C while it loads may come as an ImportError (NumPy's C modules)
             return stopped()
         print(f"{command}: cannot be run here: {exc}", file=sys.stderr)
         return 1
-
     if CTRL_C.is_set():  # a Ctrl-C that Python's import machinery swallowed (said as "Exception ignored in ...")
         return stopped()
     try:
@@ -526,7 +524,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-
         watch_ctrl_c()
         if argv[:1] and argv[0] in DELEGATED:  # their options are their own: pass them through untouched
             return _delegate(argv[0], argv[1:])
@@ -542,7 +539,6 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # a bug: one line for the person at the table, the traceback in the log with -v
-
         if ctrl_c_in(exc):
             return stopped()
         logging.getLogger("controller").debug("internal error", exc_info=True)

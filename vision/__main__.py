@@ -17,9 +17,7 @@ from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
 
-EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
-EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
-watch_ctrl_c()
+watch_ctrl_c()  # before OpenCV loads
 try:  # OpenCV takes a moment to load: a Ctrl-C meanwhile is one line too
     import argparse
     import json

@@ -21,7 +21,8 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    A weapon hidden at the deadline, resting near the deadline, or whose line passes between two
    seats is unsure: the Godfather decides that seat. Two exceptions, both physical: a weapon at
    rest on its target from before the "3" that goes out of view (an arm over it), is read again at that
-   pose ``kept_seen_again`` times and is not seen moving after keeps that aim; a weapon first seen after the deadline, already at rest, is late
+   pose ``kept_seen_again`` times and is not seen moving after keeps that aim; a weapon first seen after
+   the deadline, already at rest, is late
    when the place where it rests showed at the deadline what it showed before the count (the bare
    table: neither the weapon nor an arm was there), or when the table's own texture showed at the
    deadline in most of the cells where its marker then rests (something passing beside it changes the

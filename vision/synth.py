@@ -38,6 +38,7 @@ def lens_maps(focal: float, k1: float, *, pad: int, width: int = WIDTH, height: 
     k = 1 + k1 * (xn * xn + yn * yn)
     return (xn * k * focal + width / 2 + pad).astype(np.float32), (yn * k * focal + height / 2 + pad).astype(np.float32)
 PLAY_W, PLAY_H = 80.0, 60.0  # play area, cm
+USUAL_INSET_CM = (10.0, 9.0)  # the standees' bases this far inside the play area's long and short edges
 STANDEE_W, STANDEE_H = 6.0, 11.0
 CROWN_CARD = 5.0  # crown card side, cm (4 cm marker + margins)
 BASE_CARD = 3.8  # base marker card side, cm (3 cm marker + margins)
@@ -113,7 +114,7 @@ class ClipSpec:
     touch_min_deg: float = 4.0
     touch_max_deg: float = 14.0
     # where the standees stand: their bases this far (cm) inside the play area's long and short edges
-    seat_inset_cm: tuple[float, float] = (10.0, 9.0)
+    seat_inset_cm: tuple[float, float] = USUAL_INSET_CM
     # None: the camera frames the play area's corners (``fill``); else the upright standees' crown cards and
     # the corners with this many pixels to spare at the nearest image border (a fallen one may lie outside it)
     frame_margin_px: float | None = None
@@ -190,9 +191,6 @@ def is_hard(spec: ClipSpec) -> bool:
 def seat_angle(seat: int, seats: int) -> float:
     """Angle (radians) of a seat around the table centre; seat 0 at the near edge, clockwise."""
     return -math.pi / 2 - 2 * math.pi * seat / seats
-
-
-USUAL_INSET_CM = (10.0, 9.0)
 
 
 def standee_position(seat: int, seats: int, inset: tuple[float, float] = USUAL_INSET_CM) -> np.ndarray:
