@@ -172,11 +172,18 @@ class SeatJudge:
         swung = pause is not None and self._swing_turn(pause, sights)
         if swung:
             pause = None
-        lost = self._lost_moving(sights, -math.inf if pause is None else pause.end)
+        since = -math.inf if pause is None else pause.end
+        lost = self._lost_moving(sights, since)
         if lost is not None:  # not at rest while seen: the line it was turning onto, for the Godfather
             late = lost.start >= deadline
-            return result(lost, late, f"last seen turning onto that line {lost.start:+.2f} s after the \"3\", then "
-                          "out of view to the end of the watch: lost from view as it came to rest"
+            tail = [s for s in sights if s.t >= since]
+            again = self._seen_again(tail)
+            how = "moving forward along" if self._pushed_along(lost, tail) else "turning onto"
+            then = (f"out of view for {again[0].t - lost.end:.2f} s and seen again at that pose only "
+                    f"{len(again)} time{'s' if len(again) != 1 else ''} at the end of the watch") if again else \
+                "out of view to the end of the watch"
+            return result(lost, late, f"last seen {how} that line {lost.start:+.2f} s after the \"3\", then "
+                          f"{then}: lost from view as it came to rest"
                           + (" (after the deadline)" if late else "") + ("; it paused on seat "
                           f"{pause.target} before" if pause is not None else ""), False, held=False)
         if pause is not None:  # seen too little to call it a rest: the likeliest reading, for the Godfather
@@ -217,21 +224,66 @@ class SeatJudge:
         ``lost_moving_s`` or more to the end of the watch: an arm or another weapon came over it as it came to
         rest, and the line it was turning onto is the one the frames support. None when it turned back on its way
         (swung to and fro: a weapon waved about points at no one), turned no more than a hand's tremor (not seen
-        moving: where it was raised to is not known), was seen again, or its last line points at no one."""
+        moving: where it was raised to is not known, unless it was seen pushed forward along its line, see
+        ``_pushed_along``), was seen again (but at that pose, see ``_seen_again``: it came to rest there), or its
+        last line points at no one."""
         cfg = self.config
         tail = [s for s in sights if s.t >= since]
-        if len(tail) < 3 or self._watched_to() - tail[-1].t < cfg.lost_moving_s:
-            return None
-        turned = np.unwrap([s.direction for s in tail])
-        turned = (turned - turned[0]) * (1.0 if turned[-1] >= turned[0] else -1.0)  # along the net turn
-        tol = math.radians(cfg.rest_angle_deg)
-        if turned[-1] <= 2 * tol or float(np.max(np.maximum.accumulate(turned) - turned)) > tol:
+        again = self._seen_again(tail)
+        tail = tail[:len(tail) - len(again)]
+        if len(tail) < 3 or (not again and self._watched_to() - tail[-1].t < cfg.lost_moving_s):
             return None
         last = tail[-1]
         if last.target is None:
             return None
-        return Rest(last.t, last.t, last.target, last.margin_deg, last.foot, last.direction, last.height_cm,
+        lost = Rest(last.t, last.t, last.target, last.margin_deg, last.foot, last.direction, last.height_cm,
                     seen_from=last.t)
+        turned = np.unwrap([s.direction for s in tail])
+        turned = (turned - turned[0]) * (1.0 if turned[-1] >= turned[0] else -1.0)  # along the net turn
+        tol = math.radians(cfg.rest_angle_deg)
+        if turned[-1] > 2 * tol and float(np.max(np.maximum.accumulate(turned) - turned)) <= tol:
+            return lost
+        return lost if self._pushed_along(lost, tail) else None
+
+    def _seen_again(self, tail: list[Sight]) -> list[Sight]:
+        """The sightings after the last gap of ``lost_moving_s`` or more in ``tail``, when every one of them lies
+        within twice the rest tolerances of the pose last seen before the gap: the weapon seen again, at the end
+        of the watch, where it was lost from view. Empty otherwise."""
+        cfg = self.config
+        cut = next((i for i in range(len(tail) - 1, 0, -1) if tail[i].t - tail[i - 1].t >= cfg.lost_moving_s), None)
+        if cut is None:
+            return []
+        before, after = tail[cut - 1], tail[cut:]
+        tol_a = 2 * math.radians(cfg.rest_angle_deg)
+        tol_f = 2 * Rest(0.0, 0.0, 0, 0.0, before.foot, before.direction, 0.0).tol_cm
+        return after if all(within_rest(s, before, tol_a, tol_f) for s in after) else []
+
+    def _pushed_along(self, lost: Rest, sights: list[Sight]) -> bool:
+        """Whether a weapon lost from view at ``lost`` was last seen pushed forward along its line of fire: its
+        last ``min_rest_reads`` readings or more, without a gap longer than ``max_gap_s`` between them, all on
+        the target of ``lost``, their direction within the rest tolerance of one another (not turning), and
+        the ground point moving forward, the way the weapon points, by more than a still hand's scatter
+        (``rest_move_cm``) and no more across the line than along it. A hand thrusting its weapon at a target
+        keeps it pointed there as it moves; one only bringing it into view (from below the table's edge, as it
+        rises) holds it still or moves it any way, and one waved about turns."""
+        cfg = self.config
+        read = [s for s in sights if not s.still and s.t <= lost.end]
+        run: list[Sight] = []
+        for s in reversed(read):
+            if run and run[-1].t - s.t > cfg.max_gap_s:
+                break
+            run.append(s)
+        run.reverse()
+        if len(run) < cfg.min_rest_reads or any(s.target != lost.target for s in run):
+            return False
+        directions = np.unwrap([s.direction for s in run])
+        if float(np.ptp(directions)) > math.radians(cfg.rest_angle_deg):
+            return False
+        heading = float(np.median(directions))
+        moved = np.asarray(run[-1].foot, np.float64) - np.asarray(run[0].foot, np.float64)
+        along = float(moved @ [math.cos(heading), math.sin(heading)])
+        across = abs(float(moved @ [-math.sin(heading), math.cos(heading)]))
+        return along > cfg.rest_move_cm and across <= along
 
     def _watched(self) -> float:
         """Seconds of the count watched from its "1" to the end of the watch: a clip that begins after the "1"

@@ -753,6 +753,47 @@ def test_a_weapon_lost_from_view_as_it_turns_onto_its_target_hands_that_line():
     assert "lost from view" not in aim.reason, aim.reason  # seen again: not lost
 
 
+def test_a_weapon_lost_from_view_as_it_is_pushed_forward_along_its_line_hands_that_line() -> None:
+    """A weapon read three times on seat 3's line, its direction steady and its ground point moving forward the
+    way it points (a hand thrusting it at its target), then covered to the end of the watch: it asks, handed seat
+    3. Read at the same three poses standing still (only brought into view), moved across its line, or drawn
+    back, it was not seen going anywhere: handed no one."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    ahead = np.array([math.cos(direction), math.sin(direction)])
+    across = np.array([-ahead[1], ahead[0]])
+
+    def read(step: np.ndarray) -> SeatAim:
+        feet = [np.asarray(foot) + step * (k - 2) for k in range(3)]
+        return _read([_sight(-0.5 + k / 30, (float(f[0]), float(f[1])), direction, plane, 0)
+                      for k, f in enumerate(feet)], plane=plane)
+
+    aim = read(ahead * 3.5)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    assert "moving forward along that line" in aim.reason, aim.reason
+    for step in (ahead * 0.0, across * 3.5, -ahead * 3.5):
+        aim = read(step)
+        assert aim.target is None and not aim.sure, aim.reason
+
+
+def test_a_weapon_lost_as_it_turns_onto_its_target_and_seen_again_there_at_the_end_hands_that_line() -> None:
+    """Turned one way onto seat 3 after the deadline and covered before it was seen still, then read again twice
+    at that pose near the end of the watch (too few to be a rest): it came to rest there; it asks, handed seat 3,
+    late. Read again at another pose, it is not handed the line it was lost on."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    _, first = _pose(plane, 0, 2)
+    _, other = _pose(plane, 0, 4)
+    held = [_sight(0.6 + k / 30, foot, first, plane, 0) for k in range(5)]
+    onto = held + [_sight(0.6 + (5 + k) / 30, foot, first + _turn(direction, first) * f, plane, 0)
+                   for k, f in enumerate([0.2, 0.45, 0.7, 0.9])]
+    aim = _read(onto + [_sight(1.9 + k / 30, foot, direction, plane, 0) for k in range(2)], plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    assert "seen again at that pose only 2 times" in aim.reason, aim.reason
+    aim = _read(onto + [_sight(1.9 + k / 30, foot, other, plane, 0) for k in range(2)], plane=plane)
+    assert "lost from view" not in aim.reason and aim.target != 3, aim.reason
+
+
 def _turn(a: float, b: float) -> float:
     return (a - b + math.pi) % (2 * math.pi) - math.pi
 
