@@ -5,8 +5,10 @@
 Each clip is rendered into a temporary folder (PNG frames of the JPEG-compressed image), judged by the project's
 command line exactly as a user would run it (`python -m vision judge CLIP --json`, and `python -m vision aims
 CLIP --json` when that command exists), compared with its `truth.json`, then deleted (unless --keep). A third of
-the clips are in hard conditions (dim and noisy, bright with a strong light gradient, JPEG 40-55, motion blur
-with defocus and camera shake). The set is seeded and was never used to tune anything.
+the clips are in hard conditions (dim and noisy, bright with a strong light gradient, over-bright with clipped
+highlights, JPEG 40-55, motion blur with defocus and camera shake; and mixed with these, auto-exposure stepping
+mid-clip, rolling flicker, a slow drift on a 2 px shake, tilt up to 25 degrees). The set is seeded and was never
+used to tune anything.
 
 Throws, per clip: exactly right (knocked and touched both as in the truth), wrong but asks the Godfather
 (`needs_godfather`), wrong and sure, refused (the command failed, e.g. could not calibrate), and false knocked

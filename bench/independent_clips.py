@@ -4,6 +4,9 @@ It shares no code with `vision/`: the scene is built in 3-D (centimetres, table 
 pinhole camera with lens distortion (cv2.projectPoints for every point the ground truth and the checks need).
 Frames are formed as the ideal pinhole image, supersampled twice, then bent by the lens (a remap computed from
 cv2.undistortPoints), shaken, lit, blurred by motion over the exposure, given sensor noise and JPEG-compressed.
+Hard clips add what changes while a clip runs: the auto-exposure reacting and settling, a lamp's flicker read by a
+rolling shutter (bands moving down the frame), a slow drift of the camera on a shake up to 2 px, a camera tilted up
+to 25 degrees, and over-bright light whose highlights clip and bleed.
 
 Two kinds of clip:
 
@@ -303,6 +306,26 @@ class Look:
     lamp: Vec = field(default_factory=lambda: np.array([20.0, 30.0, 180.0]))
     shadow: float = 0.35
     defocus: float = 0.0
+    # auto-exposure reacting mid-clip: the gain moves by `ae_step` (a fraction, either way) over `ae_rise` s from
+    # `ae_at` s, then settles over `ae_settle` s to `ae_keep` of that step
+    ae_step: float = 0.0
+    ae_at: float = 0.0
+    ae_rise: float = 0.3
+    ae_settle: float = 0.6
+    ae_keep: float = 0.5
+    # rolling flicker: a lamp at `lamp_hz` (twice the mains) read by a rolling shutter of `readout` s per frame:
+    # horizontal bands of +-`bands` of the light, moving from frame to frame
+    bands: float = 0.0
+    lamp_hz: float = 100.0
+    readout: float = 0.025
+    band_phase: float = 0.0
+    # slow drift of the whole view (the table bumped, a clamp settling): the image moves by `drift` px (x, y)
+    # along a smooth step from `drift_at` s over `drift_for` s
+    drift: tuple[float, float] = (0.0, 0.0)
+    drift_at: float = 0.0
+    drift_for: float = 1.0
+    # over-bright: the highlights clip and bleed into what is next to them (sensor bloom)
+    bloom: float = 0.0
 
 
 class Renderer:
@@ -338,6 +361,7 @@ class Renderer:
         self.light = (field_[..., None] * np.array(look.tint, np.float32).reshape(1, 1, 3)).astype(np.float32)
         self.static: Vec | None = None
         self.shake = np.zeros(2)
+        self.rows = ys[:, :1, None]  # the row of each pixel, for the rolling shutter
         self.mips: dict[int, list[Vec]] = {}
         self.keep: list[Vec] = []
         self.noise_bank = [rng.normal(0, 1, (h + 40, w + 40, 3)).astype(np.float32) for _ in range(3)]
@@ -508,8 +532,33 @@ class Renderer:
                 self.draw_poly(img, it)
         return img
 
+    def drift_at(self, t: float) -> Vec:
+        """How far the slow drift has moved the image at time t (pixels, x and y)."""
+        lk = self.look
+        k = min(1.0, max(0.0, (t - lk.drift_at) / max(1e-6, lk.drift_for)))
+        return np.array(lk.drift, float) * (k * k * (3 - 2 * k))
+
+    def exposure_gain(self, t: float) -> float:
+        """The auto-exposure's gain at time t (1 before it reacts)."""
+        lk = self.look
+        if lk.ae_step == 0 or t <= lk.ae_at:
+            return 1.0
+        if t < lk.ae_at + lk.ae_rise:
+            k = (t - lk.ae_at) / lk.ae_rise
+            return 1 + lk.ae_step * (0.5 - 0.5 * math.cos(math.pi * k))
+        k = min(1.0, (t - lk.ae_at - lk.ae_rise) / lk.ae_settle)
+        return 1 + lk.ae_step * (1 - (1 - lk.ae_keep) * (0.5 - 0.5 * math.cos(math.pi * k)))
+
+    def band_gain(self, t: float) -> Vec:
+        """The rolling flicker's light on each row at time t (rows x 1 x 1): each row is read `readout / height`
+        later than the one above it, under a lamp whose light swings at `lamp_hz`."""
+        lk = self.look
+        row_t = t + self.rows * (lk.readout / self.cam.height)
+        return (1 + lk.bands * np.sin(2 * math.pi * lk.lamp_hz * row_t + lk.band_phase)).astype(np.float32)
+
     def finish(self, ideal: Vec, t: float) -> Vec:
-        """Lens, shake, light, noise and JPEG: the ideal supersampled image to the camera's frame."""
+        """Lens, shake and drift, light (flicker, bands, auto-exposure), bloom, noise and JPEG: the ideal
+        supersampled image to the camera's frame."""
         lk = self.look
         small = cv2.resize(ideal, (self.iw, self.ih), interpolation=cv2.INTER_AREA)
         if lk.defocus > 0:
@@ -517,10 +566,17 @@ class Renderer:
         if lk.shake_px > 0:
             self.shake = 0.6 * self.shake + self.rng.normal(0, lk.shake_px * 0.8, 2)
             self.shake = np.clip(self.shake, -lk.shake_px, lk.shake_px)
-        img = cv2.remap(small, self.map_x + np.float32(self.shake[0]), self.map_y + np.float32(self.shake[1]),
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        move = self.drift_at(t)  # the image moves by +move: each pixel looks at what was -move away
+        img = cv2.remap(small, self.map_x + np.float32(self.shake[0] - move[0]),
+                        self.map_y + np.float32(self.shake[1] - move[1]), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
         flick = 1 + lk.flicker * math.sin(2 * math.pi * 10 * t)  # 50 Hz lamp beating with the frame rate
-        img = img * self.light * (lk.brightness * flick)
+        img = img * self.light * (lk.brightness * flick * self.exposure_gain(t))
+        if lk.bands > 0:
+            img = img * self.band_gain(t)
+        if lk.bloom > 0:  # light past the sensor's full well spills into the pixels around it
+            over = cv2.GaussianBlur(np.maximum(img - 255, 0).max(axis=2), (0, 0), 2.5)
+            img = img + lk.bloom * over[..., None]
         gain = min(4.0, max(1.0, 0.85 / lk.brightness))
         shot = np.sqrt(np.clip(img, 0, 255) * 0.08 + lk.noise ** 2)
         bank = self.noise_bank[int(self.rng.integers(len(self.noise_bank)))]
@@ -575,19 +631,33 @@ def seat_positions(rng: np.random.Generator, seats: int, W: float, D: float, ins
     return out
 
 
-def build_table(rng: np.random.Generator, seats: int, cam_height: float) -> tuple[Table, Camera, float]:
+def build_table(rng: np.random.Generator, seats: int, cam_height: float, hard: bool = False,
+                tilt: float | None = None) -> tuple[Table, Camera, float]:
     """A table, its standees and a camera that sees all of it, set up as calibration asks: every base marker at
-    least 15 px across (else the player would bring the camera closer). Returns the table, camera and HFOV."""
+    least 15 px across (else the player would bring the camera closer). Returns the table, camera and HFOV.
+    Hard clips may tilt the camera up to 25 degrees; `tilt` sets it."""
     narrow = 0.0
-    for _ in range(60):
-        table, cam, hfov = _build_table(rng, seats, cam_height, narrow)
+    if tilt is None and hard and rng.random() < 0.35:
+        tilt = float(rng.uniform(20, 25))
+    for n in range(60):
+        table, cam, hfov = _build_table(rng, seats, cam_height, narrow, tilt)
         smallest = min(_projected_side(cam, q) for q in table.base_cards)
-        if smallest >= 15.0 and not _hidden_flat_markers(cam, table):
+        hidden = _hidden_flat_markers(cam, table)
+        if tilt is not None and tilt > 20:  # so steep a view hides some base markers behind the near standees
+            hidden = [i for i in hidden if i < 4]
+        if smallest >= 15.0 and not hidden:
             return table, cam, hfov
         if smallest < 15.0:  # the player brings the camera closer, or zooms in
             cam_height = max(60.0, cam_height - 4)
             narrow = min(24.0, narrow + 3)
+        if tilt is not None and n >= 8:  # and, that not being enough, tilts it less
+            tilt = max(0.0, tilt - 1.0)
     raise RuntimeError("no camera set-up shows every base marker large enough")
+
+
+def camera_tilt(cam: Camera) -> float:
+    """Degrees between the camera's axis and straight down."""
+    return math.degrees(math.acos(min(1.0, -float(cam.R[2, 2]))))
 
 
 def _hidden_flat_markers(cam: Camera, table: Table) -> list[int]:
@@ -615,9 +685,11 @@ def _projected_side(cam: Camera, q: Quad) -> float:
 
 
 def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
-                 narrow: float = 0.0) -> tuple[Table, Camera, float]:
+                 narrow: float = 0.0, tilt_deg: float | None = None) -> tuple[Table, Camera, float]:
     aspect = rng.uniform(1.15, 1.6)
     tilt = rng.uniform(0, 20) if rng.random() < 0.8 else rng.uniform(0, 5)
+    if tilt_deg is not None:
+        tilt = tilt_deg
     k1 = -rng.uniform(0, 0.15) if rng.random() < 0.85 else rng.uniform(0, 0.06)
     hfov = max(50.0, rng.uniform(56, 80) - narrow)  # webcams: about 50-80 degrees across
     look_at = np.array([rng.uniform(-3, 3), rng.uniform(-3, 3), 0.0])
@@ -955,7 +1027,7 @@ def random_look(rng: np.random.Generator, hard: bool) -> tuple[Look, list[str]]:
     tags = []
     lk = Look()
     if hard:
-        kind = rng.choice(["dim", "bright", "jpeg", "blur", "mixed"])
+        kind = rng.choice(["dim", "bright", "over-bright", "jpeg", "blur", "mixed"])
     else:
         kind = "clean"
     lk.brightness = rng.uniform(0.75, 1.1)
@@ -979,6 +1051,11 @@ def random_look(rng: np.random.Generator, hard: bool) -> tuple[Look, list[str]]:
         lk.brightness = rng.uniform(1.25, 1.45)
         lk.gradient = rng.uniform(0.2, 0.35)
         tags.append("bright+gradient")
+    if kind == "over-bright":  # paper and lit standees clip, and bleed into the print next to them
+        lk.brightness = rng.uniform(1.5, 1.8)
+        lk.gradient = rng.uniform(0.1, 0.25)
+        lk.bloom = rng.uniform(0.15, 0.35)
+        tags.append("over-bright")
     if kind in ("jpeg", "mixed"):
         lk.jpeg = int(rng.integers(40, 55))
         tags.append("jpeg40-55")
@@ -987,6 +1064,29 @@ def random_look(rng: np.random.Generator, hard: bool) -> tuple[Look, list[str]]:
         lk.defocus = rng.uniform(0.6, 1.1)
         lk.shake_px = rng.uniform(0.8, 1.5)
         tags.append("blur+shake")
+    if hard:  # what changes while the clip runs, mixed with the kinds above
+        if rng.random() < 0.4:  # the camera's gain reacting (an arm entering the view), then settling
+            lk.ae_step = rng.uniform(0.1, 0.3) * rng.choice([-1, 1])
+            lk.ae_at = rng.uniform(0.2, 1.6)
+            lk.ae_rise = rng.uniform(0.2, 0.5)
+            lk.ae_settle = rng.uniform(0.4, 1.0)
+            lk.ae_keep = rng.uniform(0.2, 0.8)
+            tags.append("auto-exposure")
+        if rng.random() < 0.4:  # a 50 or 60 Hz lamp under a rolling shutter
+            lk.bands = rng.uniform(0.02, 0.08)
+            mains = 50.0 if rng.random() < 0.7 else 60.0
+            lk.lamp_hz = 2 * mains * (1 + rng.uniform(-0.003, 0.003))  # the camera's clock is not the mains'
+            lk.readout = rng.uniform(0.015, 0.032)
+            lk.band_phase = rng.uniform(0, 2 * math.pi)
+            tags.append("rolling-flicker")
+        if rng.random() < 0.4:  # the table bumped or a clamp settling, on top of a shake up to 2 px
+            ang = rng.uniform(0, 2 * math.pi)
+            size = rng.uniform(1, 4)
+            lk.drift = (size * math.cos(ang), size * math.sin(ang))
+            lk.drift_at = rng.uniform(0.0, 1.5)
+            lk.drift_for = rng.uniform(0.3, 2.0)
+            lk.shake_px = max(lk.shake_px, rng.uniform(1.0, 2.0))
+            tags.append("drift+shake2px")
     if not tags:
         tags.append("clean")
     return lk, tags
@@ -1018,8 +1118,10 @@ def throw_scene(seed: int, hard: bool) -> Scene:
     rng = np.random.default_rng(seed)
     seats = int(rng.integers(6, 10))  # throws belong to the Yakuzas expansion: 6-9 players
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard)
     look, tags = random_look(rng, hard)
+    if camera_tilt(cam) > 20:
+        tags.append("tilt20-25")
     renderer = Renderer(cam, look, rng)
     thrower = int(rng.integers(seats))
     outcome = str(rng.choice(["knock", "knock", "touch", "touch", "knock_ricochet", "miss_table", "miss_between",
@@ -1141,6 +1243,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
     tags.append(f"{seats}-seats")
     truth = {"knocked": sorted(knocked), "touched": sorted(touched), "outcome": outcome, "conditions": tags,
              "hard": hard, "thrower": thrower, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
+             "tilt_deg": round(camera_tilt(cam), 1),
              "table_cm": [round(table.width, 1), round(table.depth, 1)], "seed": seed}
     meta = {"fps": fps, "seats": seats, "thrower": thrower}
     return Scene(fps, end, meta, truth, renderer, table, items, {"star": flight.fn, "rest_t": flight.rest_t})
@@ -1209,8 +1312,10 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     rng = np.random.default_rng(seed + 500_000)
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard)
     look, tags = random_look(rng, hard)
+    if camera_tilt(cam) > 20:
+        tags.append("tilt20-25")
     renderer = Renderer(cam, look, rng)
     fps = int(rng.choice([30, 60]))
     three_at = round(float(rng.uniform(1.0, 2.0)), 3)
@@ -1418,6 +1523,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
              "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
              "three_at": three_at, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
+             "tilt_deg": round(camera_tilt(cam), 1),
              "table_cm": [round(table.width, 1), round(table.depth, 1)]}
     meta = {"fps": fps, "seats": seats, "three_at": three_at}
     return Scene(fps, duration, meta, truth, renderer, table, items,

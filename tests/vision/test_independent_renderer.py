@@ -139,6 +139,112 @@ def test_the_clip_folder_follows_the_clip_format(tmp_path):
     assert cv2.imread(str(frames[0])).shape == (480, 640, 3)
 
 
+def markers_where_the_camera_puts_them(scene, frame, move=(0.0, 0.0), tol=1.5):
+    """Every corner and crown marker of a still scene decoded within `tol` px of where the camera model (and the
+    drift drawn, `move`) puts it; returns the corner markers' centres."""
+    found = detect(frame)
+    cam = scene.renderer.cam
+    centres = {}
+    for i, card in enumerate(scene.table.corner_cards):
+        assert i in found, (i, sorted(found))
+        expected = cam.project(card.corners.mean(axis=0)[None])[0] + np.asarray(move)
+        centres[i] = found[i].mean(axis=0)
+        assert np.linalg.norm(centres[i] - expected) < tol, (i, centres[i], expected)
+    for st in scene.table.standees:
+        assert 10 + st.seat in found, (st.seat, sorted(found))
+        expected = cam.project(st.crown_centre(0)[None])[0] + np.asarray(move)
+        assert np.linalg.norm(found[10 + st.seat].mean(axis=0) - expected) < tol
+    return centres
+
+
+def still_scene(seed: int = 11):
+    """A clean throw scene filmed before anything moves (its first 0.2 s), shake off."""
+    scene = ic.make_scene("throw", seed, False)
+    scene.renderer.look.shake_px = 0.0
+    return scene
+
+
+def test_the_auto_exposure_moves_the_gain_as_drawn_and_the_markers_still_read():
+    scene, plain = still_scene(), still_scene()
+    for s in (scene, plain):
+        s.renderer.look.ae_step, s.renderer.look.ae_at, s.renderer.look.ae_rise = 0.1, 0.0, 0.2
+        s.renderer.look.ae_settle, s.renderer.look.ae_keep = 0.4, 0.5
+    plain.renderer.look.ae_step = 0.0
+    r = scene.renderer
+    assert r.exposure_gain(0.0) == 1.0 and r.exposure_gain(0.2) == pytest.approx(1.1)
+    assert r.exposure_gain(0.6) == pytest.approx(1.05) and r.exposure_gain(0.1) == pytest.approx(1.05)
+    # at its peak (frame 12 of 60 fps): the whole frame 10 % brighter than the same frame without it
+    for s in (scene, plain):
+        for i in range(12):
+            s.frame(i)
+    lit, base = scene.frame(12).astype(float), plain.frame(12).astype(float)
+    unclipped = (base > 20) & (base < 200)
+    assert float(np.median(lit[unclipped] / base[unclipped])) == pytest.approx(1.1, abs=0.02)
+    markers_where_the_camera_puts_them(scene, lit.astype(np.uint8))
+
+
+def test_the_rolling_flicker_draws_bands_that_move_down_the_frame_and_the_markers_still_read():
+    scene, plain = still_scene(), still_scene()
+    scene.renderer.look.bands, scene.renderer.look.lamp_hz, scene.renderer.look.readout = 0.02, 100.0, 0.025
+    ratios = []
+    for i in range(2):
+        banded, base = scene.frame(i).astype(float), plain.frame(i).astype(float)
+        ratios.append(banded.mean(axis=(1, 2)) / base.mean(axis=(1, 2)))
+        drawn = scene.renderer.band_gain(i / scene.fps).ravel()
+        assert np.corrcoef(ratios[-1], drawn)[0, 1] > 0.9  # the rows differ as the lamp under the shutter says
+        assert np.ptp(ratios[-1]) > 0.03
+        if i == 0:
+            markers_where_the_camera_puts_them(scene, banded.astype(np.uint8))
+    assert np.corrcoef(ratios[0], ratios[1])[0, 1] < 0.5  # a 100 Hz lamp at 60 fps: the bands moved
+
+
+def test_the_drift_moves_the_corner_markers_by_what_was_drawn():
+    scene = still_scene()
+    scene.renderer.look.drift, scene.renderer.look.drift_at, scene.renderer.look.drift_for = (3.0, -2.0), 0.0, 0.1
+    assert np.allclose(scene.renderer.drift_at(0.05), (1.5, -1.0)) and np.allclose(scene.renderer.drift_at(1), (3, -2))
+    before = markers_where_the_camera_puts_them(scene, scene.frame(0))
+    after = markers_where_the_camera_puts_them(scene, scene.frame(9), move=(3.0, -2.0))
+    for i in before:
+        assert np.linalg.norm(after[i] - before[i] - np.array([3.0, -2.0])) < 0.3, (i, after[i] - before[i])
+
+
+def test_the_mildest_drift_on_a_2_px_shake_keeps_the_markers_where_they_are_drawn():
+    scene = still_scene()
+    lk = scene.renderer.look
+    lk.drift, lk.drift_at, lk.drift_for, lk.shake_px = (1.0, 0.0), 0.0, 0.3, 2.0
+    for i in range(12):
+        frame = scene.frame(i)
+    markers_where_the_camera_puts_them(scene, frame, move=(1.0, 0.0), tol=1.5 + 2.0)
+
+
+def test_an_over_bright_frame_clips_its_highlights_and_the_markers_still_read():
+    scene, plain = still_scene(), still_scene()
+    lk = scene.renderer.look
+    lk.brightness, lk.bloom = 1.5, 0.15
+    frame = scene.frame(0)
+    clipped = (frame.min(axis=2) >= 250).mean()
+    assert clipped > 0.01 and clipped > 3 * (plain.frame(0).min(axis=2) >= 250).mean()  # the paper clipped white
+    markers_where_the_camera_puts_them(scene, frame)
+
+
+def test_a_camera_tilted_past_20_degrees_still_shows_the_corners_and_crowns():
+    table, cam, _ = ic.build_table(np.random.default_rng(5), 7, 80.0, tilt=24.0)
+    assert ic.camera_tilt(cam) > 23
+    r = ic.Renderer(cam, ic.Look(), np.random.default_rng(0))
+    r.bake_static(table.corner_cards + table.base_cards, table.table_quad, table.floor,
+                  [s.parts(0)[0].corners for s in table.standees], [s.parts(0) for s in table.standees])
+    scene = ic.Scene(60, 1.0, {}, {}, r, table, lambda t: ([], []))
+    markers_where_the_camera_puts_them(scene, scene.frame(0))
+
+
+def test_the_new_effects_are_drawn_in_hard_clips_only():
+    hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
+    good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
+    for tag in ("auto-exposure", "rolling-flicker", "drift+shake2px", "over-bright"):
+        assert any(tag in t for t in hard), tag
+        assert not any(tag in t for t in good), tag
+
+
 @pytest.mark.slow
 def test_the_judge_on_independent_clips_in_good_conditions(tmp_path):
     """Nine throws in good light from the independent renderer, judged by the command a user runs: at most one
