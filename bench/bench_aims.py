@@ -37,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import cv2
 
@@ -152,25 +153,25 @@ def taps(seed: int) -> dict[str, float]:
     from controller.table.runner import Setup, start
     from controller.table.session import Session
 
-    steps: list[tuple[dict, dict, dict]] = []  # (pending, legal targets, plans) per aims step
-    plans: dict[int, dict] = {}
+    steps: list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = []  # (pending, legal targets, plans) per aims step
+    plans: dict[int, dict[str, Any]] = {}
     wrong_sure: list[int] = []  # per aims step: seats read wrong and sure, at the count and at the second count
     refused_read_right: list[int] = []  # per aims step: seats refused at the count whose reading is where the weapon points
-    reads: list[tuple] = []  # the readings of this aims step: the count's, then the second count's (if any)
+    reads: list[tuple[Any, dict[int, tuple[int | None, bool]]]] = []  # the readings of this aims step: the count's, then the second count's (if any)
     original_plans, original_aims, original_read = Bots.aim_plans, Session._aims, SimulatedCamera.read_aims
 
-    def spy_plans(self, prompt):
+    def spy_plans(self: Any, prompt: Any) -> Any:
         got = original_plans(self, prompt)
         plans[prompt.round] = got
         return got
 
-    def spy_read(self, **kw):
+    def spy_read(self: Any, **kw: Any) -> Any:
         seen = original_read(self, **kw)
         if seen is not None and kw.get("truth"):
             reads.append((seen, kw["truth"]))
         return seen
 
-    def spy_aims(self, prompt, camera):
+    def spy_aims(self: Any, prompt: Any, camera: Any) -> Any:
         reads.clear()
         out = original_aims(self, prompt, camera)
         if self.pending is not None and self.pending.get("kind") == "aims":
@@ -186,7 +187,7 @@ def taps(seed: int) -> dict[str, float]:
                 and seen.aims.get(seat_of(name)) == truth.get(seat_of(name), (None, False))[0]))
         return out
 
-    Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = spy_plans, spy_aims, spy_read  # type: ignore
+    Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = spy_plans, spy_aims, spy_read  # type: ignore[method-assign]
     try:
         names = ["Aiko", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hana", "Ivo"]
         config = table_config.from_dict({"game": {"ruleset": "yakuzas", "players": names, "seed": seed}})
@@ -194,7 +195,7 @@ def taps(seed: int) -> dict[str, float]:
             start(Setup(config, seed, simulate=True, camera=True), log_path=Path(folder) / "game.log",
                   say=lambda _l: None)
     finally:
-        Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = original_plans, original_aims, original_read
+        Bots.aim_plans, Session._aims, SimulatedCamera.read_aims = original_plans, original_aims, original_read  # type: ignore[method-assign]
     rows = []
     for pending, legal, plan in steps:
         taps_ = 0
@@ -203,7 +204,7 @@ def taps(seed: int) -> dict[str, float]:
             allowed = legal.get(name, [])
             target = pending["aims"][name]
             if name in pending["late"]:
-                filled: tuple | None = (None, True)
+                filled: tuple[str | None, bool] | None = (None, True)
             elif name not in pending["refused"] and (target in allowed if target is not None else not allowed):
                 filled = (target, False)
             elif len(allowed) <= 1:

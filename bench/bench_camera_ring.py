@@ -38,7 +38,7 @@ class FakeCamera:
     def __init__(self, clock: Clock, fps: float) -> None:
         self.clock, self.fps = clock, fps
 
-    def read(self):
+    def read(self) -> np.ndarray:
         self.clock.t += 1 / self.fps
         return np.full((480, 640, 3), 90, np.uint8)
 

@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "console")]
@@ -54,7 +55,7 @@ def godfather_times(url: str, n: int = 20) -> list[float]:
     return [answer_time(url) for _ in range(n)]
 
 
-def flood() -> dict:
+def flood() -> dict[str, Any]:
     from flood import (
         close_all,
         half_open,
@@ -68,6 +69,7 @@ def flood() -> dict:
     code = SERVER.format(root=str(ROOT), kit=str(ROOT / "tests" / "console"))
     proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)))  # noqa: PLW1509 (no threads yet)
+    assert proc.stdin is not None and proc.stdout is not None
     try:
         port, token = proc.stdout.readline().split()
         url = f"http://127.0.0.1:{port}/api/state?token={token}"
@@ -122,7 +124,7 @@ def flood() -> dict:
 STYLES = "random,cash,paintings,diamonds"
 
 
-def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES, camera_aims: bool = False) -> dict:
+def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES, camera_aims: bool = False) -> dict[str, Any]:
     """Taps per round (``seed`` 0: the games the tests play; else another game of each); ``own_pages``
     False: nobody but the Godfather uses the console; ``styles``: how the bots take their loot;
     ``camera_aims``: the simulated camera reads the aims (as ``demo`` has it)."""
@@ -137,20 +139,20 @@ def taps(seed: int = 0, *, own_pages: bool = True, styles: str = STYLES, camera_
             failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED")]
             print(f"taps, seed {seed}: {', '.join(failed) or 'the browser test failed'}", file=sys.stderr)
         data = json.loads(out.read_text()) if out.exists() else {}
-    out = {}
+    result = {}
     for game, figures in data.items():
         rounds = {int(k): v for k, v in figures["per round"].items() if int(k) <= 3}
         steps = {int(k): v for k, v in figures["by step"].items() if int(k) <= 3}
         players = {int(k): v for k, v in figures.get("players per round", {}).items() if int(k) <= 3}
         by_players = {int(k): v for k, v in figures.get("players by step", {}).items() if int(k) <= 3}
-        out[game] = {"per round": [rounds[k] for k in sorted(rounds)], "median": statistics.median(rounds.values()),
+        result[game] = {"per round": [rounds[k] for k in sorted(rounds)], "median": statistics.median(rounds.values()),
                      "by step, rounds 1-3": [steps.get(k, {}) for k in sorted(rounds)],
                      "players' taps per round (on their own pages)": [players.get(k, 0) for k in sorted(rounds)],
                      "players' taps by step": [by_players.get(k, {}) for k in sorted(rounds)]}
-    return out
+    return result
 
 
-def game_splits(seeds: range, styles: str) -> list[dict]:
+def game_splits(seeds: range, styles: str) -> list[dict[str, Any]]:
     """The splits of rounds 1-3 of 5-player 2nd edition games played by the bots: what the Godfather's
     page is given (the turns and the likely cards, the table) and what the players really took."""
     import copy
@@ -176,6 +178,7 @@ def game_splits(seeds: range, styles: str) -> list[dict]:
             other = Bots(played, bots.seed, bots.temper)
             while played.step is Step.PICKS and played.prompt().round == prompt.round and played.prompt().players:
                 pick = other.answer(played.prompt())
+                assert isinstance(pick, I.Pick)
                 truth.append((pick.player, str(pick.take)))
                 played.submit(pick)
             out.append({"split": split_plan(referee), "table": [str(x) for x in prompt.options["table"]],
@@ -185,10 +188,10 @@ def game_splits(seeds: range, styles: str) -> list[dict]:
     return out
 
 
-def split_taps(splits: list[dict]) -> list[int]:
+def split_taps(splits: list[dict[str, Any]]) -> list[int]:
     """The Godfather's taps for each split, on the console's own page (its picks panel, drawn by
     console.js in Chromium), entered by the tap driver's rule (tests/console/tap_driver.py)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Page, sync_playwright
     from tap_driver import ARGS, CHROMIUM, Godfather
 
     from controller.console.labels import labels
@@ -198,8 +201,8 @@ def split_taps(splits: list[dict]) -> list[int]:
                                                          f"<style>{(static / 'console.css').read_text()}</style>")
     html = re.sub(r'<script src="/static/console.js"[^>]*></script>', lambda _: f"<script>{(static / 'console.js').read_text()}</script>", html)
 
-    class Counter(Godfather):
-        def __init__(self, page) -> None:  # only the page: no table behind it
+    class Counter(Godfather):  # type: ignore[misc]  # the tests' tap driver, on sys.path only at run time
+        def __init__(self, page: Page) -> None:  # only the page: no table behind it
             self.page = page
             self.taps = 0
 
@@ -270,11 +273,11 @@ def main() -> None:
         # seeds 1000-1099 were used to choose the page's rules for the split; 2000-2099 never were
         runs = [("tuned on", range(1000, 1100), STYLES), ("never tuned on", range(2000, 2100), STYLES)]
         runs += [("never tuned on", range(3000, 3040), style) for style in ("cash", "paintings", "diamonds", "random")]
-        for name, seeds, styles in runs:
-            games = game_splits(seeds, styles)
+        for name, split_seeds, styles in runs:
+            games = game_splits(split_seeds, styles)
             counts = split_taps(games)
             picks = [len(g["truth"]) for g in games]
-            print(f"splits, seeds {seeds.start}-{seeds.stop - 1} ({name}), loot taken {styles}: {len(games)} splits, "
+            print(f"splits, seeds {split_seeds.start}-{split_seeds.stop - 1} ({name}), loot taken {styles}: {len(games)} splits, "
                   f"cards taken {statistics.mean(picks):.2f} a split; the Godfather's taps: mean {statistics.mean(counts):.2f}, "
                   f"median {statistics.median(counts)}, at most {max(counts)}, ratio to one tap per card taken "
                   f"{sum(counts) / sum(picks):.2f}", flush=True)

@@ -19,35 +19,41 @@ and how late probe timers set every 10 ms through the count run; medians and max
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import platform
 import statistics
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.devices import load_config
 from controller.devices.clock import MonotonicClock
-from controller.devices.opening import open_devices
+from controller.devices.opening import TableDevices, open_devices
 from controller.devices.simulation import ClockedMockFactory
 from controller.table.gamelog import GameLog
+
+if TYPE_CHECKING:
+    from _typeshed import HasFileno
 
 INTERVAL = 0.8
 SEATS = 6
 
 
-def slow_fsync(ms: float):
+def slow_fsync(ms: float) -> Callable[[int | HasFileno], None]:
     real = os.fsync
 
-    def fsync(fd: int) -> None:
+    def fsync(fd: int | HasFileno) -> None:
         time.sleep(ms / 1000)
         real(fd)
 
     return fsync
 
 
-def one_count(devices, factory: ClockedMockFactory, pins, late_counts: list[float], late_probes: list[float]) -> None:
+def one_count(devices: TableDevices, factory: ClockedMockFactory, pins: Sequence[int | str], late_counts: list[float], late_probes: list[float]) -> None:
     clock = devices.clock
     t0 = clock.now() + 0.05
 
@@ -61,7 +67,7 @@ def one_count(devices, factory: ClockedMockFactory, pins, late_counts: list[floa
     devices.judge.counts.start(at=t0, on_count=given)
     for k in range(int((3 * INTERVAL) / 0.01)):
         when = t0 + k * 0.01
-        clock.call_at(when, lambda when=when: probe(when))
+        clock.call_at(when, functools.partial(probe, when))
     down_at = t0 + 2 * INTERVAL - 0.1
     for seat in range(SEATS):
         time.sleep(max(0.0, down_at + seat * 0.01 - clock.now()))
@@ -77,7 +83,7 @@ def main() -> None:
     parser.add_argument("--counts", type=int, default=6, help="counts per way of logging")
     parser.add_argument("--fsync-ms", type=float, default=50.0, help="extra time each fsync takes")
     args = parser.parse_args()
-    os.fsync = slow_fsync(args.fsync_ms)  # type: ignore[assignment]
+    os.fsync = slow_fsync(args.fsync_ms)  # type: ignore[assignment]  # a slow disk, for this run only
     config = load_config()
     config = replace(config, sound=replace(config.sound, output="none"))  # the speaker's clips: not measured here
     clock = MonotonicClock()

@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -40,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 
 
-def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict | None, str]:
+def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict[str, Any] | None, str]:
     """The command's JSON, or None and the one line it wrote on stderr."""
     try:
         done = subprocess.run([PYTHON, "-m", "vision", command, str(clip), "--json"], check=False, cwd=ROOT,
@@ -62,7 +63,7 @@ def has_command(command: str) -> bool:
     return done.returncode == 0
 
 
-def score_throw(truth: dict, out: dict | None) -> dict:
+def score_throw(truth: dict[str, Any], out: dict[str, Any] | None) -> dict[str, Any]:
     if out is None:
         return {"class": "refused", "false_knocked": False}
     knocked = sorted(int(s) for s in out.get("knocked", []))
@@ -73,7 +74,7 @@ def score_throw(truth: dict, out: dict | None) -> dict:
     return {"class": cls, "false_knocked": bool(set(knocked) - set(truth["knocked"])), "asks": asks}
 
 
-def score_aims(truth: dict, out: dict | None) -> dict:
+def score_aims(truth: dict[str, Any], out: dict[str, Any] | None) -> dict[str, Any]:
     seats = list(truth["aims"])
     if out is None:
         return {"class": "refused", "seats": {s: "refused" for s in seats}}
@@ -95,7 +96,7 @@ def score_aims(truth: dict, out: dict | None) -> dict:
     return {"class": "exact" if exact else ("asks" if asks else "sure"), "seats": per}
 
 
-def groups_of(truth: dict, kind: str) -> list[str]:
+def groups_of(truth: dict[str, Any], kind: str) -> list[str]:
     g = ["all", "hard" if truth["hard"] else "good conditions"]
     g += [c for c in truth["conditions"] if not c.endswith("-seats") and c != "clean"]
     if kind == "throw":
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report(results: list[dict], args: argparse.Namespace, aims_cmd: bool, render_s: float, judge_s: float) -> str:
+def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bool, render_s: float, judge_s: float) -> str:
     lines = ["## Vision on independently rendered clips (`bench/bench_independent.py`)", ""]
     lines.append(f"Machine: {platform.machine()}, {os.cpu_count()} cores shared, Python {platform.python_version()}; "
                  f"date {time.strftime('%Y-%m-%d', time.gmtime())}. Command: `.venv/bin/python "
@@ -162,7 +163,7 @@ def report(results: list[dict], args: argparse.Namespace, aims_cmd: bool, render
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]
     if throws:
-        rows: dict[str, list[dict]] = defaultdict(list)
+        rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in throws:
             for g in groups_of(r["truth"], "throw"):
                 rows[g].append(r)

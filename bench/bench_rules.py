@@ -16,6 +16,7 @@ import platform
 import statistics
 import sys
 import time
+from typing import Any
 
 from controller.record import from_dict, replay
 from controller.record.generator import random_record
@@ -26,7 +27,7 @@ def per_second(count: int, seconds: float) -> float:
     return count / seconds if seconds else float("inf")
 
 
-def bench_games(ruleset: str, players: int, games: int, runs: int) -> dict:
+def bench_games(ruleset: str, players: int, games: int, runs: int) -> dict[str, Any]:
     end_to_end, replay_only, parse_only = [], [], []
     for run in range(runs):
         seeds = range(run * games, (run + 1) * games)

@@ -18,7 +18,10 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from controller.table import config as table_config
 from controller.table.runner import Setup, start
@@ -41,11 +44,11 @@ class Stopwatch:
         self.totals: dict[str, float] = {}
         self._depth = 0
 
-    def wrap(self, owner, name: str, part: str) -> None:
+    def wrap(self, owner: object, name: str, part: str) -> None:
         original = getattr(owner, name)
         watch = self
 
-        def timed(*args, **kwargs):
+        def timed(*args: Any, **kwargs: Any) -> Any:
             if watch._depth:  # nested inside another timed part: counted there
                 return original(*args, **kwargs)
             watch._depth += 1
@@ -59,11 +62,11 @@ class Stopwatch:
         setattr(owner, name, timed)
         self._undo.append((owner, name, original))
 
-    def __enter__(self):
-        self._undo = []
+    def __enter__(self) -> Stopwatch:
+        self._undo: list[tuple[object, str, Callable[..., Any]]] = []
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: type[BaseException] | BaseException | TracebackType | None) -> None:
         for owner, name, original in reversed(self._undo):
             setattr(owner, name, original)
 

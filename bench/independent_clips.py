@@ -32,6 +32,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -40,6 +41,11 @@ DICT = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 SUPER = 1  # supersampling of the ideal image (textures are mipmapped and edges antialiased without it)
 G = 981.0  # cm/s^2
 Vec = np.ndarray
+Colour = tuple[float, float, float]  # BGR, 0-255
+
+
+def colour_of(bgr: Vec) -> Colour:
+    return float(bgr[0]), float(bgr[1]), float(bgr[2])
 
 
 # ----------------------------------------------------------------------------------------------- geometry
@@ -86,7 +92,7 @@ class Camera:
 
     def depth(self, pts: Vec) -> Vec:
         p = np.asarray(pts, float).reshape(-1, 3)
-        return (p @ self.R.T + self.tvec.reshape(1, 3))[:, 2]
+        return np.asarray((p @ self.R.T + self.tvec.reshape(1, 3))[:, 2])
 
 
 def make_camera(rng: np.random.Generator, width: int, height: int, height_cm: float, tilt_deg: float,
@@ -267,11 +273,11 @@ class Standee:
 
     def crown_normal(self, t: float) -> Vec:
         R, _ = self.pose(t)
-        return R @ np.array([0.0, 0.0, 1.0])
+        return np.asarray(R @ np.array([0.0, 0.0, 1.0]))
 
     def crown_centre(self, t: float) -> Vec:
         R, tr = self.pose(t)
-        return R @ (self.pos + np.array([0, 0, self.base_h + self.height + 0.15])) + tr
+        return np.asarray(R @ (self.pos + np.array([0, 0, self.base_h + self.height + 0.15])) + tr)
 
     def card_rect(self) -> tuple[Vec, Vec, Vec, float, float]:
         """Upright card as centre, in-plane unit axes and half sizes (for collisions)."""
@@ -554,7 +560,7 @@ class Renderer:
         later than the one above it, under a lamp whose light swings at `lamp_hz`."""
         lk = self.look
         row_t = t + self.rows * (lk.readout / self.cam.height)
-        return (1 + lk.bands * np.sin(2 * math.pi * lk.lamp_hz * row_t + lk.band_phase)).astype(np.float32)
+        return np.asarray((1 + lk.bands * np.sin(2 * math.pi * lk.lamp_hz * row_t + lk.band_phase)).astype(np.float32))
 
     def finish(self, ideal: Vec, t: float) -> Vec:
         """Lens, shake and drift, light (flicker, bands, auto-exposure), bloom, noise and JPEG: the ideal
@@ -842,14 +848,14 @@ def ballistic(p0: Vec, p1: Vec, T: float) -> Callable[[float], Vec]:
     v0 = (p1 - p0 - 0.5 * g * T * T) / T
 
     def f(t: float) -> Vec:
-        return p0 + v0 * t + 0.5 * g * t * t
+        return np.asarray(p0 + v0 * t + 0.5 * g * t * t)
     return f
 
 
 def ballistic_v(p0: Vec, p1: Vec, T: float, t: float) -> Vec:
     g = np.array([0, 0, -G])
     v0 = (p1 - p0 - 0.5 * g * T * T) / T
-    return v0 + g * t
+    return np.asarray(v0 + g * t)
 
 
 def plan_flight(rng: np.random.Generator, table: Table, thrower: int, outcome: str, t_rel: float,
@@ -1034,7 +1040,7 @@ def random_look(rng: np.random.Generator, hard: bool) -> tuple[Look, list[str]]:
     lk.gradient = rng.uniform(0, 0.15)
     lk.gradient_dir = rng.uniform(0, 2 * math.pi)
     lk.vignette = rng.uniform(0.05, 0.25)
-    lk.tint = tuple(rng.uniform(0.9, 1.08, 3))  # type: ignore[assignment]
+    lk.tint = tuple(rng.uniform(0.9, 1.08, 3))
     lk.noise = rng.uniform(1, 3)
     lk.jpeg = int(rng.integers(70, 91))
     lk.exposure = rng.uniform(1 / 250, 1 / 100)
@@ -1097,12 +1103,12 @@ class Scene:
     """A renderable clip: times, a function giving the items at a time, the truth."""
     fps: int
     duration: float
-    meta: dict
-    truth: dict
+    meta: dict[str, Any]
+    truth: dict[str, Any]
     renderer: Renderer
     table: Table
     frame_items: Callable[[float], tuple[list[Vec], list[Quad | Poly]]]
-    probes: dict = field(default_factory=dict)  # for the self-checks: star position, weapon poses
+    probes: dict[str, Any] = field(default_factory=dict)  # for the self-checks: star position, weapon poses
 
     def frame(self, i: int) -> Vec:
         t = i / self.fps
@@ -1145,7 +1151,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
     # the thrower's arm: wind-up, release, follow-through, out of the view again
     shoulder = ts.pos - ts.inward * rng.uniform(30, 40) + ts.right * rng.uniform(-12, 12) + np.array([0, 0, 38.0])
     skin = SKINS[int(rng.integers(len(SKINS)))]
-    sleeve = tuple(float(c) for c in rng.uniform(20, 200, 3))
+    sleeve = colour_of(rng.uniform(20, 200, 3))
     aim_dir = unit(flight.fn(t_rel + 0.05) - release)
 
     def thrower_hand(t: float) -> Vec | None:
@@ -1156,17 +1162,17 @@ def throw_scene(seed: int, hard: bool) -> Scene:
         follow = release + aim_dir * 12 - np.array([0, 0, 6])
         if t < t_rel - 0.12:
             k = (t - t_in) / max(1e-3, (t_rel - 0.12 - t_in))
-            return shoulder + (back - shoulder) * (0.5 - 0.5 * math.cos(math.pi * k))
+            return np.asarray(shoulder + (back - shoulder) * (0.5 - 0.5 * math.cos(math.pi * k)))
         if t < t_rel:
             k = (t - (t_rel - 0.12)) / 0.12
-            return back + (release - back) * k * k
+            return np.asarray(back + (release - back) * k * k)
         k = (t - t_rel) / (t_out - t_rel)
         if k < 0.4:
-            return release + (follow - release) * (k / 0.4)
-        return follow + (shoulder - follow) * ((k - 0.4) / 0.6)
+            return np.asarray(release + (follow - release) * (k / 0.4))
+        return np.asarray(follow + (shoulder - follow) * ((k - 0.4) / 0.6))
     rng_arm = (min(rng.uniform(0.35, 0.6), t_rel - 0.2), rng.uniform(0.35, 0.7))  # the table alone at first
     # other hands over seats (hard clips, sometimes): a player reaching in before the throw or after it settled
-    extra: list[tuple[float, float, Vec, Vec, tuple, tuple]] = []
+    extra: list[tuple[float, float, Vec, Vec, Colour, Colour]] = []
     if rng.random() < (0.5 if hard else 0.12):
         who = int(rng.integers(seats))
         st = table.standees[who]
@@ -1177,7 +1183,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
         else:
             t0 = flight.rest_t + rng.uniform(0.4, 0.7)
         extra.append((t0, t0 + rng.uniform(0.4, 0.8), sh2, reach, SKINS[int(rng.integers(len(SKINS)))],
-                      tuple(float(c) for c in rng.uniform(20, 200, 3))))
+                      colour_of(rng.uniform(20, 200, 3))))
         tags.append("hand-over-seat")
         end = max(end, t0 + 1.5)
     points = int(rng.choice([4, 4, 4, 6, 8]))
@@ -1197,7 +1203,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
         ang = spin * tf * (1 - 0.5 * tf / max(1e-3, flight.rest_t - t_rel))
         flying = t_rel < t < flight.rest_t and p[2] > 1.5
         R = rot_z(ang) @ (rot_axis(tilt_axis, tilt_ang) if flying else np.eye(3))
-        return outline @ R.T + p
+        return np.asarray(outline @ R.T + p)
 
     static_seats = [s for s in table.standees if s.seat not in moving]
 
@@ -1214,7 +1220,7 @@ def throw_scene(seed: int, hard: bool) -> Scene:
             out: list[Poly] = []
             h = thrower_hand(tt)
             if h is not None:
-                out += arm_polys(shoulder, h, skin, sleeve, cam.centre)  # type: ignore[arg-type]
+                out += arm_polys(shoulder, h, skin, sleeve, cam.centre)
             for t0, t1, sh2, reach, sk, sl in extra:
                 if t0 <= tt <= t1:
                     k = math.sin(math.pi * (tt - t0) / (t1 - t0))
@@ -1252,14 +1258,14 @@ def throw_scene(seed: int, hard: bool) -> Scene:
 # ----------------------------------------------------------------------------------------------- aims
 
 
-def gun_parts(pos: Vec, yaw: float, pitch: float, seat: int, tanto: bool, body: tuple, paper: int, ink: int,
+def gun_parts(pos: Vec, yaw: float, pitch: float, seat: int, tanto: bool, body: Colour, paper: int, ink: int,
               card_tex: Vec) -> tuple[list[Quad | Poly], Vec]:
     """A foam gun (or a tanto) at `pos` (the marker card's centre), pointing along yaw/pitch; returns parts and muzzle."""
     f = np.array([math.cos(yaw) * math.cos(pitch), math.sin(yaw) * math.cos(pitch), -math.sin(pitch)])
     rt = unit(cross(f, np.array([0.0, 0.0, 1.0])))  # to the right seen from above
     up = cross(rt, f)
     parts: list[Quad | Poly] = []
-    dark = tuple(c * 0.7 for c in body)
+    dark = colour_of(np.array(body) * 0.7)
     if tanto:
         blade = [pos + f * 3, pos + f * 22 + rt * 0.0, pos + f * 19 + rt * 1.5, pos + f * 3 + rt * 1.5]
         blade = [p - rt * 0.75 - up * 0.5 for p in blade]
@@ -1392,7 +1398,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
     for p in plans:
         st = table.standees[p.seat]
         tanto = tantos[p.seat]
-        body = tuple(float(c) for c in rng.uniform(20, 230, 3))
+        body = colour_of(rng.uniform(20, 230, 3))
         card = marker_card(30 + p.seat, 3.0, 3.7, paper=paper, ink=ink)
         shoulder = shoulders.get(p.seat, st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10)
                                  + np.array([0, 0, rng.uniform(30, 40)]))
@@ -1401,13 +1407,13 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         tremor = (rng.uniform(0.05, 0.2), rng.uniform(0.2, 0.8))  # cm, degrees
         phase = rng.uniform(0, 10, 6)
         skin = SKINS[int(rng.integers(len(SKINS)))]
-        sleeve = tuple(float(c) for c in rng.uniform(20, 200, 3))
+        sleeve = colour_of(rng.uniform(20, 200, 3))
         guns.append({"tanto": tanto, "body": body, "card": card, "shoulder": shoulder, "start": start,
                      "move": move, "tremor": tremor, "phase": phase, "skin": skin, "sleeve": sleeve,
                      "start_yaw": math.atan2(st.inward[1], st.inward[0]) + rng.uniform(-1, 1),
                      "enter": rng.uniform(0.2, 0.6)})
     # occluding hands (sometimes): another arm passing over a resting gun
-    occl: list[tuple[float, float, Vec, Vec, tuple, tuple]] = []
+    occl: list[tuple[float, float, Vec, Vec, Colour, Colour]] = []
     if rng.random() < (0.5 if hard else 0.15):
         cands = [p for p in plans if p.pose is not None]
         if cands:
@@ -1417,11 +1423,11 @@ def aim_scene(seed: int, hard: bool) -> Scene:
             over = p.pose[0] + np.array([0, 0, 6.0])  # type: ignore[index]
             t0 = max(p.t_arrive + 0.1, rng.uniform(three_at - 0.2, deadline + 0.3))
             occl.append((t0, t0 + rng.uniform(0.3, 0.7), sh2, over, SKINS[int(rng.integers(len(SKINS)))],
-                         tuple(float(c) for c in rng.uniform(20, 200, 3))))
+                         colour_of(rng.uniform(20, 200, 3))))
             tags.append("hand-over-weapon")
             duration = max(duration, t0 + 1.5)
 
-    def gun_pose(p: AimPlan, g: dict, t: float) -> tuple[Vec, float, float] | None:
+    def gun_pose(p: AimPlan, g: dict[str, Any], t: float) -> tuple[Vec, float, float] | None:
         st = table.standees[p.seat]
         ph = g["phase"]
         if p.kind == "hidden":

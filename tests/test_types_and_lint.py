@@ -1,6 +1,6 @@
 """The type checker and the linter (both in the ``dev`` extra), configured in pyproject.toml, report nothing.
 
-mypy checks the three packages in its strict mode (``strict = true`` in ``[tool.mypy]``); ruff lints the
+mypy checks the three packages and the benchmarks in its strict mode (``strict = true`` in ``[tool.mypy]``); ruff lints the
 whole tree with the rules of ``[tool.ruff.lint]``.
 """
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MYPY_PATHS = ["controller", "vision", "firmware_bridge"]
+MYPY_PATHS = ["controller", "vision", "firmware_bridge", "bench"]
 RUFF_PATHS = ["."]
 
 
