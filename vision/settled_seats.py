@@ -264,8 +264,9 @@ class SettledSeats:
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
         view also reaches the border, but lies inside its strip), unless the standee itself went
         first: its crown seen moving away, and never back, before anything from the border reached
-        it (or in that frame, tipping out of the view: ``tipped_out_of_view``), and the change no larger than a standee lying flat, within a standee's length of where
-        it stood (fallen towards the edge of the view, in any direction)."""
+        it (or in that frame, tipping out of the view: ``tipped_out_of_view``), and the change no
+        larger than a standee lying flat, within a standee's length of where it stood (fallen towards
+        the edge of the view, in any direction)."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
