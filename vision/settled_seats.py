@@ -105,10 +105,11 @@ class SettledSeats:
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
             ev.confidence = 0.3
             return ev
-        # the change reaching the border is its own, not a hand's: said whatever the outcome
-        out_of_view = ("; the change at the image border is its own fall out of the view, not a hand: its crown went "
-                       "towards that border in the frame the change first reached its card, nothing from the "
-                       "border near it before" if self.tipped_out_of_view(t) else "")
+        # a change from the border over its card that is its own, not a hand's: said whatever the outcome
+        own = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any()) and self.tipped_out_of_view(t)
+        out_of_view = ("; the change reaching its card from the image border is its own fall out of the view, not a "
+                       "hand: its crown went towards that border in the frame the change first reached its card, "
+                       "nothing from the border near it before" if own else "")
         place_changed = card_share >= cfg.covered_share
         # seen moving and then back at its place: it swung and stands; a star resting on its crown,
         # raised towards the camera and casting a shadow, changes more than a star on the table
