@@ -31,6 +31,7 @@ STANDEE_WIDTH_CM = 7.5  # the widest standee
 # a light swing, less than a touch's worth, is a touch only where the star came within its own radius
 # and the widest standee's width of the crown: farther, it could not have met that standee
 LIGHT_TOUCH_REACH_CM = STAR_RADIUS_CM + STANDEE_WIDTH_CM
+HAND_NEAR_CM = 5.0  # a hand or arm this close to a crown card's edge comes near it (a hand's width)
 TURN_DEG = 60.0  # the star's way turning this much in flight: it met something
 TURN_WINDOW_S = 0.07  # the star's way into and out of a sighting, over at most this long each
 COVERED_HALF = 0.85  # half the side (in crown marker sides) of the patch followed when the star covers the crown
@@ -76,6 +77,10 @@ class SeatTrack:
     watch_until: int = -1  # frame until which the crown is looked at whatever moves (the star passed near)
     first_move: int | None = None  # frame when the crown was first seen moved a touch's worth from its place
     arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
+    near: tuple[int, int, int, int] = (0, 0, 0, 0)  # low-resolution box a hand's width around the crown card
+    # first of the unbroken run of frames, up to the one a hand or arm first covered its card (``arm_first``),
+    # with a hand or arm from the border in ``near``
+    arm_near_since: int | None = None
     last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
     last_seen_px: np.ndarray | None = None  # the same displacement in image px (the way it went)
     pending_seen: float | None = None  # a weak reading (the card's look alone, not sharp) waiting for a second
@@ -105,7 +110,7 @@ class SeatTrack:
         self.hidden_free = self.hidden_in_flight = 0
         self.star_nearest_px = None
         self.contact = False
-        self.first_change = self.first_move = self.arm_first = None
+        self.first_change = self.first_move = self.arm_first = self.arm_near_since = None
         self.last_seen_shift = self.pending_seen = None
         self.last_seen_px = None
         self.last_seen_sure = False

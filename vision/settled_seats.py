@@ -105,6 +105,11 @@ class SettledSeats:
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
             ev.confidence = 0.3
             return ev
+        # a change from the border over its card that is its own, not a hand's: said whatever the outcome
+        own = t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any()) and self.tipped_out_of_view(t)
+        out_of_view = ("; the change reaching its card from the image border is its own fall out of the view, not a "
+                       "hand: its crown went towards that border in the frame the change first reached its card, "
+                       "nothing from the border near it before" if own else "")
         place_changed = card_share >= cfg.covered_share
         # seen moving and then back at its place: it swung and stands; a star resting on its crown,
         # raised towards the camera and casting a shadow, changes more than a star on the table
@@ -135,6 +140,7 @@ class SettledSeats:
             ev.reason = (f"crown marker gone, {gone}, and {area:.0f} cm² changed along its fall line in {seen_in} "
                          f"(a fallen standee, at least {fallen_area:g} cm²)"
                          f"{', base marker still seen' if ev.base_seen_at_end else ''}")
+            ev.reason += out_of_view
             ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_changed else 0.05)
             if latest < fallen_area:
                 # a standee's worth changed only where the frames' noise is averaged out: unsure
@@ -155,7 +161,7 @@ class SettledSeats:
         else:
             why = (f"only {area:.0f} cm² changed along its fall line in {seen_in}, a star-sized blob, less than a "
                    f"fallen standee ({fallen_area:g} cm²): covered")
-        ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}"
+        ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}{out_of_view}"
         ev.confidence = min(ev.confidence, 0.75)
         if place_changed and area >= fallen_area and not t.last_seen_sure:
             ev.confidence = min(ev.confidence, 0.5)
@@ -259,8 +265,9 @@ class SettledSeats:
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
         view also reaches the border, but lies inside its strip), unless the standee itself went
         first: its crown seen moving away, and never back, before anything from the border reached
-        it, and the change no larger than a standee lying flat, within a standee's length of where
-        it stood (fallen towards the edge of the view, in any direction)."""
+        it (or in that frame, tipping out of the view: ``tipped_out_of_view``), and the change no
+        larger than a standee lying flat, within a standee's length of where it stood (fallen towards
+        the edge of the view, in any direction)."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
@@ -319,10 +326,36 @@ class SettledSeats:
         return own
 
     def _went_first(self, t: SeatTrack) -> bool:
-        """The crown was seen moving away from its place before any hand or arm reached its card,
-        and was still away from it the last time it was seen."""
-        return (t.first_move is not None and (t.arm_first is None or t.first_move < t.arm_first)
+        """The crown was seen moving away from its place before any hand or arm reached its card (or
+        in the same frame, tipping out of the view: ``tipped_out_of_view``), and was still away from it
+        the last time it was seen."""
+        return (t.first_move is not None and (t.arm_first is None or t.first_move < t.arm_first
+                                              or self.tipped_out_of_view(t))
                 and t.last_seen_shift is not None and t.last_seen_shift >= self.config.moved_cm)
+
+    def tipped_out_of_view(self, t: SeatTrack) -> bool:
+        """Whether what reached the crown card from the image border, in the very frame its crown was
+        first seen moving, is the standee's own change as it tips out of the view: its crown stood within
+        a standee's length of the border and was last seen going that way (the line it went along leaves
+        the image within a standee's length of its place), and nothing from the border came within a
+        hand's width of its card in an earlier frame. A hand reaching in over it passes through that
+        margin first, or comes from the side the crown was not seen going."""
+        if (t.crown is None or t.first_move is None or t.first_move != t.arm_first or t.last_seen_px is None
+                or t.arm_near_since is None or t.arm_near_since < t.arm_first):
+            return False
+        norm = float(np.linalg.norm(t.last_seen_px))
+        if norm < 1.0:
+            return False
+        way = t.last_seen_px / norm
+        h, w = self.motion.changed_now().shape
+        size = (w * self.config.motion_scale, h * self.config.motion_scale)
+        # how far the crown's place lies from the image border along the way it went
+        reach = math.inf
+        for axis in (0, 1):
+            if abs(way[axis]) > 1e-6:
+                edge = size[axis] if way[axis] > 0 else 0.0
+                reach = min(reach, (edge - float(t.crown.center[axis])) / float(way[axis]))
+        return reach <= FALL_REACH_CM * self._ppc(t)
 
     def _reach(self, t: SeatTrack) -> np.ndarray:
         """Low-resolution mask of the table a fallen standee can cover: a standee's length around

@@ -48,6 +48,7 @@ from vision.seat_track import (
     BASE_SEARCH_PX,
     FALL_REACH_CM,
     FALL_WIDTH_CM,
+    HAND_NEAR_CM,
     MAX_STAR_SPEED_CM_S,
     MIN_STAR_SPEED_CM_S,
     STAR_LOST_S,
@@ -198,6 +199,8 @@ class ThrowJudge(CrownLooks):
             track = SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
             track.to_cm = pixels_to_cm(crown)
             track.table_ppc = table_scale(base, crown, base_per_crown)
+            nx0, ny0, nx1, ny1 = box_around(centre, side / 2 + HAND_NEAR_CM * side / markers.CROWN_SIZE_CM, size)
+            track.near = (nx0 // scale, ny0 // scale, nx1 // scale, ny1 // scale)
             track.card_mask, track.fall_mask = self._masks(crown, track.table_ppc, size)
             track.lie_mask = track.fall_mask if base is None else track.fall_mask | self._strip(base.center, track.table_ppc, size)
             still = rest if rest is not None else frames[0]
@@ -366,6 +369,15 @@ class ThrowJudge(CrownLooks):
                     # a light touch's swing may move less than the noise of a dim or noisy scene
                     # shows as motion: the crown is looked at for a while after the star passed
                     t.watch_until = self._frames + round(WATCH_AFTER_STAR_S * self.fps)
+        for t in self.tracks.values():
+            if t.crown is None or t.arm_first is not None:
+                continue
+            # the unbroken run of frames, up to the one a hand or arm first covers its card, with one
+            # within a hand's width of it (looked for where something changed, or while the run lasts)
+            x0, y0, x1, y1 = t.near
+            if t.arm_near_since is not None or m.changed[y0:y1, x0:x1].any():
+                near = bool(self.motion.arm_mask()[y0:y1, x0:x1].any())
+                t.arm_near_since = (t.arm_near_since if t.arm_near_since is not None else self._frames) if near else None
         from_reference: np.ndarray | None = None
         for t in self.tracks.values():
             if t.crown is None:

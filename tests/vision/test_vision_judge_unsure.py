@@ -811,3 +811,76 @@ def test_a_star_lying_away_asks_no_more_of_a_fall_than_one_that_may_lie_on_the_c
         monkeypatch.undo()
         assert (ev.outcome is Outcome.KNOCKED) is knocked, (area, star, ev.reason)
     t.reset()
+
+
+# standees framed at the edge of the view (synth's ``edge:tall``): one stands a standee's length from its border
+EDGE = dict(standee_h_cm=13.0, standee_w_cm=6.0, seat_inset_cm=(6.0, 6.0), frame_margin_px=12.0)
+
+
+@pytest.fixture(scope="module")
+def edge_armed():
+    spec = synth.random_spec(6, scenario=Scenario.MISS, **CLEAN, **EDGE)
+    frames = list(synth.render_clip(spec).frames())[:JudgeConfig().reference_frames]
+    judge = ThrowJudge(calibrate(frames, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm(frames)
+    # the standee nearest the bottom border of the view
+    seat = max((s for s, t in judge.tracks.items() if t.crown is not None and s != spec.thrower),
+               key=lambda s: float(judge.tracks[s].crown.center[1]))
+    return judge, seat, frames[0].shape[0]
+
+
+def _tipped_out(judge, t, height, way, *, near_since):
+    """A standee tipped across the bottom border of the view along ``way`` (a unit vector in the image):
+    its crown last seen 2 cm off that way, its card's first move and the first change reaching it from
+    the border in one frame (a hand or arm near it since ``near_since``); what changed at the end: its
+    card's place and a standee's width from its crown to the border (low resolution)."""
+    scale, ppc = judge.config.motion_scale, judge._settled_table()._ppc(t)
+    t.reset()
+    t.examined, t.first_move, t.arm_first, t.arm_near_since = 6, 5, 5, near_since
+    ThrowJudge._note_seen(t, 2.0, sure=True, px=way * 2.0 * ppc)
+    start = t.crown.center.astype(np.float64)
+    end = start + way * (height - start[1]) / way[1]
+    lying = np.zeros(t.card_mask.shape, np.uint8)
+    cv2.line(lying, tuple(int(v) for v in np.round(start / scale)), tuple(int(v) for v in np.round(end / scale)), 1,
+             max(1, int(round(6 * ppc / scale))))
+    return lying.astype(bool) | t.card_mask
+
+
+def test_a_standee_tipped_out_of_the_view_in_the_frame_its_change_reached_the_border_is_no_hand(edge_armed,
+                                                                                                monkeypatch):
+    """A standee standing at the edge of the view, knocked outwards: its own change reaches the border as
+    soon as it tips, in the very frame its crown is first seen moving, and lies mostly beside its seat's
+    line. Nothing came in from the border before, and its crown went towards that border: a fall out of
+    the view, not a hand over the seat."""
+    judge, seat, height = edge_armed
+    t = judge.tracks[seat]
+    way = np.array([math.sin(math.radians(25)), math.cos(math.radians(25))])
+    changed = _tipped_out(judge, t, height, way, near_since=5)
+    assert float((changed & t.fall_mask).sum()) < 0.6 * float(changed.sum())  # no fall along the seat's line
+    _stub(monkeypatch, judge, arm=changed, changed=changed)
+    try:
+        ev = judge._seat_evidence(t)
+        assert not ev.arm_over_seat and ev.outcome is Outcome.KNOCKED, ev.reason
+        assert "fall out of the view" in ev.reason
+    finally:
+        t.reset()
+
+
+@pytest.mark.parametrize("case", ["came near before", "pushed into the view"])
+def test_a_hand_reaching_a_standee_at_the_border_in_the_frame_it_tips_stays_a_hand(edge_armed, monkeypatch, case):
+    """The same change at the end, but a hand or arm from the border lay within a hand's width of the
+    card for frames before it covered it, or the crown went away from the border (a hand from there
+    pushes a standee into the view): a hand over the seat, the Godfather looks."""
+    judge, seat, height = edge_armed
+    t = judge.tracks[seat]
+    way = np.array([math.sin(math.radians(25)), math.cos(math.radians(25))])
+    changed = _tipped_out(judge, t, height, way, near_since=3 if case == "came near before" else 5)
+    if case == "pushed into the view":
+        ThrowJudge._note_seen(t, 2.0, sure=True, px=-way * 2.0 * judge._settled_table()._ppc(t))
+    _stub(monkeypatch, judge, arm=changed, changed=changed)
+    try:
+        ev = judge._seat_evidence(t)
+        assert ev.arm_over_seat and ev.outcome is not Outcome.KNOCKED and ev.confidence < 0.5, ev.reason
+    finally:
+        t.reset()
