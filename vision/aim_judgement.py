@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,6 +18,14 @@ from vision.aim_places import DeadlinePlaces
 from vision.aim_reading import COUNT_INTERVAL_S, AimConfig, Rest, SeatAim, Sight, line_target, turn, within_rest
 from vision.aim_rests import RestFinder
 from vision.table_plane import TablePlane
+
+
+class LostFromView(NamedTuple):
+    """A weapon never at rest while seen, lost from view as it came to rest (``SeatJudge._lost_moving``)."""
+
+    rest: Rest  # the line it was last read on
+    pushed: bool  # read pushed forward along that line (``SeatJudge._pushed_along``), else turning onto it
+    again: list[Sight]  # its sightings back at that pose at the end of the watch (``SeatJudge._seen_again``)
 
 
 @dataclass
@@ -175,14 +184,13 @@ class SeatJudge:
         since = -math.inf if pause is None else pause.end
         lost = self._lost_moving(sights, since)
         if lost is not None:  # not at rest while seen: the line it was turning onto, for the Godfather
-            late = lost.start >= deadline
-            tail = [s for s in sights if s.t >= since]
-            again = self._seen_again(tail)
-            how = "moving forward along" if self._pushed_along(lost, tail) else "turning onto"
-            then = (f"out of view for {again[0].t - lost.end:.2f} s and seen again at that pose only "
+            rest, again = lost.rest, lost.again
+            late = rest.start >= deadline
+            how = "moving forward along" if lost.pushed else "turning onto"
+            then = (f"out of view for {again[0].t - rest.end:.2f} s and seen again at that pose only "
                     f"{len(again)} time{'s' if len(again) != 1 else ''} at the end of the watch") if again else \
                 "out of view to the end of the watch"
-            return result(lost, late, f"last seen {how} that line {lost.start:+.2f} s after the \"3\", then "
+            return result(rest, late, f"last seen {how} that line {rest.start:+.2f} s after the \"3\", then "
                           f"{then}: lost from view as it came to rest"
                           + (" (after the deadline)" if late else "") + ("; it paused on seat "
                           f"{pause.target} before" if pause is not None else ""), False, held=False)
@@ -218,7 +226,7 @@ class SeatJudge:
             return held[0]
         return first
 
-    def _lost_moving(self, sights: list[Sight], since: float) -> Rest | None:
+    def _lost_moving(self, sights: list[Sight], since: float) -> LostFromView | None:
         """The line a weapon never at rest was last read on, when from ``since`` on (the end of a pause it moved on
         from) it was seen turning one way only, by more than twice the rest tolerance, and then not seen again for
         ``lost_moving_s`` or more to the end of the watch: an arm or another weapon came over it as it came to
@@ -238,12 +246,13 @@ class SeatJudge:
             return None
         lost = Rest(last.t, last.t, last.target, last.margin_deg, last.foot, last.direction, last.height_cm,
                     seen_from=last.t)
+        pushed = self._pushed_along(lost, tail)
         turned = np.unwrap([s.direction for s in tail])
         turned = (turned - turned[0]) * (1.0 if turned[-1] >= turned[0] else -1.0)  # along the net turn
         tol = math.radians(cfg.rest_angle_deg)
-        if turned[-1] > 2 * tol and float(np.max(np.maximum.accumulate(turned) - turned)) <= tol:
-            return lost
-        return lost if self._pushed_along(lost, tail) else None
+        if pushed or (turned[-1] > 2 * tol and float(np.max(np.maximum.accumulate(turned) - turned)) <= tol):
+            return LostFromView(lost, pushed, again)
+        return None
 
     def _seen_again(self, tail: list[Sight]) -> list[Sight]:
         """The sightings after the last gap of ``lost_moving_s`` or more in ``tail``, when every one of them lies

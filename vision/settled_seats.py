@@ -347,8 +347,7 @@ class SettledSeats:
         if norm < 1.0:
             return False
         way = t.last_seen_px / norm
-        h, w = self.motion.changed_now().shape
-        size = (w * self.config.motion_scale, h * self.config.motion_scale)
+        size = self.motion.size  # the frames' (width, height)
         # how far the crown's place lies from the image border along the way it went
         reach = math.inf
         for axis in (0, 1):
