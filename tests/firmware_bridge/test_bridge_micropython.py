@@ -165,7 +165,8 @@ def test_heap_stays_bounded_under_micropython(micropython):
                 full.append(live)
                 hub.plug()
                 wait_for(lambda: hub.measure()[2] == 0 and driver.connected, 30, "the queue to drain")
-                drained.append(hub.measure()[0])
+                # just drained, the last frames may still be in flight: the least of 3, as above
+                drained.append(min(hub.measure()[0] for _ in range(3)))
             peak = hub.measure()[1]
         finally:
             driver.close()
