@@ -19,6 +19,9 @@ from vision.aim_reading import COUNT_INTERVAL_S, AimConfig, Rest, SeatAim, Sight
 from vision.aim_rests import RestFinder
 from vision.table_plane import TablePlane
 
+STILL_BEFORE = ("{}: its readings from before the deadline on lie about the pose it then rests at as its readings "
+                "at rest do (the marker's reading scattered, the weapon still)")  # see ``SeatJudge._still_before``
+
 
 class LostFromView(NamedTuple):
     """A weapon never at rest while seen, lost from view as it came to rest (``SeatJudge._lost_moving``)."""
@@ -134,16 +137,16 @@ class SeatJudge:
                     # marker or something over it; it may have been at rest there before
                     return result(run, False, "first seen at rest just after the deadline, out of view before; its "
                                   "place at the deadline showed its marker or was covered", False)
+                if self._still_before(run, sights):
+                    return result(run, False, STILL_BEFORE.format("came to rest just after the deadline"), False)
                 return result(run, True, "came to rest just after the deadline", False)
             tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
             there = [s for s in near if within_rest(s, run, tol_a, tol_f)]
             moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
                 if self._still_before(run, sights):
-                    return result(run, False, "on its target at the deadline, but seen still only after it: its "
-                                  "readings from before the deadline on lie about the pose it then rests at as "
-                                  "its readings at rest do (the marker's reading scattered, the weapon still)",
-                                  False)
+                    return result(run, False, STILL_BEFORE.format("on its target at the deadline, but seen still "
+                                                                  "only after it"), False)
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             before_rest = [s for s in sights if s.t < run.start]
             if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \

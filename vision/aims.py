@@ -32,9 +32,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch, or the clip, ended).
-   A weapon on its target at the deadline whose rest is found only after it asks; the reading handed over is in
-   time when its readings from before the deadline on lie about that rest pose as its readings at rest do (a
-   small marker's reading scatters, the weapon was still), late when they lie off to one side (still settling).
+   A weapon on its target at the deadline whose rest is found only after it (or found beginning just after it)
+   asks; the reading handed over is in time when its readings from before the deadline on lie about that rest pose
+   as its readings at rest do (a small marker's reading scatters, the weapon was still), late when they lie off to
+   one side (still settling).
    A rest whose marker was read fewer than ``min_rest_reads`` times (its other sightings partly covered, at the
    pose read before) is unsure: its line is one or two readings, and a misread one would be copied. So is a rest
    at the deadline seen from then on only partly covered whose line passes closer to a second seat than the

@@ -606,6 +606,23 @@ def test_a_still_weapon_read_with_scatter_before_the_deadline_asks_in_time():
         assert aim.rest_at_s is not None and aim.rest_at_s > 0.58, aim.rest_at_s
 
 
+def test_a_still_weapon_read_with_scatter_whose_rest_is_found_just_after_the_deadline_asks_in_time():
+    """The same scatter, the rest found beginning just after the deadline (within ``deadline_margin_s``): the
+    seat asks, and the reading handed over is in time when its readings from before the deadline on lie about
+    that pose as those at rest do; late when they lie off to one side (still settling)."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    moving = [_sight(t / 30, foot, direction + math.radians(40 - 4 * t), plane, 0) for t in range(0, 7)]
+    for pre, rest, late in (([0, 2, -2, 1, -1, 5, 5, -4, -4, 0], [1, -1, 0, 2, -2], False),
+                            ([5, 6, 5, 4, 5, 4, 6, 4, 4, -1], [-1, 3, -1, -2, -1], True)):
+        before = [_sight((7 + k) / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(pre)]
+        held = [_sight((17 + k) / 30, foot, direction + math.radians(rest[k % len(rest)]), plane, 0)
+                for k in range(30)]
+        aim = _read(moving + before + held, plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+        assert aim.rest_at_s is not None and 0.5 < aim.rest_at_s < 0.58, aim.rest_at_s
+
+
 def test_a_weapon_slowing_at_the_end_of_its_swing_when_a_short_clip_ends_asks():
     """A clip may end before the watch does: seen swung about, then holding a pose for 0.33 s up to the clip's last
     frames, a weapon may as well swing on. It asks, as when the watch ends there; held 0.6 s, it is late and sure."""
