@@ -19,6 +19,9 @@ from vision.aim_reading import COUNT_INTERVAL_S, AimConfig, Rest, SeatAim, Sight
 from vision.aim_rests import RestFinder
 from vision.table_plane import TablePlane
 
+STILL_BEFORE = ("{}: its readings from before the deadline on lie about the pose it then rests at as its readings "
+                "at rest do (the marker's reading scattered, the weapon still)")  # see ``SeatJudge._still_before``
+
 
 class LostFromView(NamedTuple):
     """A weapon never at rest while seen, lost from view as it came to rest (``SeatJudge._lost_moving``)."""
@@ -129,21 +132,21 @@ class SeatJudge:
             if run.start < deadline + cfg.deadline_margin_s:
                 prior = [s for s in sights if s.t < run.seen_from]
                 if (not prior or run.seen_from - prior[-1].t > cfg.max_gap_s) \
-                        and self.places.hidden_there_at_deadline(seat, run):
+                        and self.places.hidden_there_at_deadline(seat, run) and self._table_after(seat, run, sights) is None:
                     # not seen coming to rest: out of view until then, and at the deadline its place showed its
                     # marker or something over it; it may have been at rest there before
                     return result(run, False, "first seen at rest just after the deadline, out of view before; its "
                                   "place at the deadline showed its marker or was covered", False)
+                if self._still_before(run, sights):
+                    return result(run, False, STILL_BEFORE.format("came to rest just after the deadline"), False)
                 return result(run, True, "came to rest just after the deadline", False)
             tol_a, tol_f = math.radians(cfg.rest_angle_deg), run.tol_cm
             there = [s for s in near if within_rest(s, run, tol_a, tol_f)]
             moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
                 if self._still_before(run, sights):
-                    return result(run, False, "on its target at the deadline, but seen still only after it: its "
-                                  "readings from before the deadline on lie about the pose it then rests at as "
-                                  "its readings at rest do (the marker's reading scattered, the weapon still)",
-                                  False)
+                    return result(run, False, STILL_BEFORE.format("on its target at the deadline, but seen still "
+                                                                  "only after it"), False)
                 return result(run, True, "on its target at the deadline, but not yet still", False)
             before_rest = [s for s in sights if s.t < run.start]
             if before_rest and before_rest[-1].t <= deadline - cfg.deadline_margin_s \
@@ -164,6 +167,11 @@ class SeatJudge:
                         return result(run, True, "first seen at rest after the deadline, where something covered "
                                       "its marker's place at the deadline, but seen settling onto that pose just "
                                       "before, after the deadline: most likely it pointed late", False)
+                    shown = self._table_after(seat, run, sights)
+                    if shown is not None:
+                        return result(run, True, "first seen at rest after the deadline, where something covered its "
+                                      f"marker's place at the deadline, but the table showed there {shown:+.2f} s "
+                                      "after the \"3\": it came to rest after that, most likely it pointed late", False)
                     return result(run, False, "first seen at rest after the deadline, where something covered its "
                                   "marker's place at the deadline: it may have rested there under it", False)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
@@ -198,8 +206,13 @@ class SeatJudge:
             late = pause.start > deadline
             why = f"held still on a target only briefly while seen ({seen} sightings)"
             if late and not self._seen_moving(pause, sights) and self.places.hidden_there_at_deadline(seat, pause, least=1):
-                late = False  # not seen coming to rest: its place covered at the deadline says it may have been there
-                why += ", after the deadline; its place was covered at the deadline"
+                shown = self._table_after(seat, pause, sights)
+                if shown is None:
+                    late = False  # not seen coming to rest: its place covered at the deadline says it may have been there
+                    why += ", after the deadline; its place was covered at the deadline"
+                else:
+                    why += (", after the deadline; its place was covered at the deadline but showed the table "
+                            f"{shown:+.2f} s after the \"3\"")
             return result(pause, late, why, False)
         if swung:
             return SeatAim(seat, None, False, False, 0.3, "held still only at the turn of a swing while seen (turned "
@@ -293,6 +306,13 @@ class SeatJudge:
         along = float(moved @ [math.cos(heading), math.sin(heading)])
         across = abs(float(moved @ [-math.sin(heading), math.cos(heading)]))
         return along > cfg.rest_move_cm and across <= along
+
+    def _table_after(self, seat: int, run: Rest, sights: list[Sight]) -> float | None:
+        """When, after the deadline and before the weapon was first seen at the pose of ``run``, the place where its
+        marker then lies showed the table (``DeadlinePlaces.table_later``): it was not at rest there yet. None when
+        no frame kept showed it."""
+        first = run.seen_from if math.isfinite(run.seen_from) else run.start
+        return self.places.table_later(seat, sights, run, min(first, run.start))
 
     def _watched(self) -> float:
         """Seconds of the count watched from its "1" to the end of the watch: a clip that begins after the "1"

@@ -5,7 +5,7 @@ camera's gain and shifted by its shake (``vision.aim_cells``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -19,13 +19,15 @@ _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5
 @dataclass
 class DeadlinePlaces:
     """The first frame analysed and the frame at the deadline, with every pose of each weapon's marker read
-    (seat -> (t, corners, contrast)) and each weapon's marker pattern (seat -> its cells)."""
+    (seat -> (t, corners, contrast)), each weapon's marker pattern (seat -> its cells) and a few frames after the
+    deadline (``AimConfig.later_places_s`` apart)."""
 
     config: AimConfig
     first_frame: np.ndarray | None
     deadline_frame: np.ndarray | None
     read_quads: dict[int, list[tuple[float, np.ndarray, float]]]
     patterns: dict[int, np.ndarray]
+    later_frames: list[tuple[float, np.ndarray]] = field(default_factory=list)  # (t, frame) kept after the deadline
     _deadline_gain: float | None = field(default=None, init=False, repr=False)  # see _gain_at_deadline
 
     def _bare(self, box: tuple[float, float, float, float]) -> bool:
@@ -169,3 +171,18 @@ class DeadlinePlaces:
             return True
         changed = np.abs(at - before) > tolerance
         return int(changed.sum()) > self.config.covered_cells * len(changed)
+
+    def table_later(self, seat: int, sights: list[Sight], run: Rest, before: float) -> float | None:
+        """The first time after the deadline, before ``before``, at which a frame kept then showed the table where
+        the weapon's marker lies at rest in ``run``: the bare table (as before the count) or the table's own texture
+        under the marker (as ``empty_at_deadline`` and ``table_under_marker`` read the frame at the deadline). A
+        weapon at rest there, covered or not, hides the table: at that time it was not there yet. None when no
+        frame kept showed it."""
+        for t, frame in self.later_frames:
+            if t >= before:
+                break
+            later = replace(self, deadline_frame=frame, later_frames=[])
+            if (later.empty_at_deadline(sights, run) and not later.there_before(seat, run)) \
+                    or later.table_under_marker(seat, run):
+                return t
+        return None

@@ -67,6 +67,8 @@ class AimConfig:
     table_texture: float = 1.5  # (plus bare_slack) and those cells differ among themselves this times as much
     covered_cells: float = 0.6  # a place at the deadline is covered when more than this share of the marker's cells
     # there differ from the first frame's beyond that noise
+    later_places_s: float = 0.25  # after the deadline a frame is kept this often: a weapon first seen at rest after
+    # it, where something covered its place at the deadline, was not there yet if one of them shows the table there
     min_margin_deg: float = 4.0  # a line passing closer than this to a second seat is unsure ...
     line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
     line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)

@@ -28,13 +28,16 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    deadline in most of the cells where its marker then rests (something passing beside it changes the
    place around, but not the table under the marker: the marker was not there). Without that evidence the seat asks,
    and the reading handed to the Godfather is late, or in time when at the deadline something covered the place where
-   its marker rests (an arm over it: it may have rested there unseen). A rest seen only in glimpses (never in view for
+   its marker rests (an arm over it: it may have rested there unseen) and none of the frames kept after the deadline
+   (``later_places_s`` apart) showed the table there (the bare table, or its texture under the marker) before the
+   weapon was first seen at rest: where one did, the weapon was not there yet, and the reading is late. A rest seen only in glimpses (never in view for
    ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch, or the clip, ended).
-   A weapon on its target at the deadline whose rest is found only after it asks; the reading handed over is in
-   time when its readings from before the deadline on lie about that rest pose as its readings at rest do (a
-   small marker's reading scatters, the weapon was still), late when they lie off to one side (still settling).
+   A weapon on its target at the deadline whose rest is found only after it (or found beginning just after it)
+   asks; the reading handed over is in time when its readings from before the deadline on lie about that rest pose
+   as its readings at rest do (a small marker's reading scatters, the weapon was still), late when they lie off to
+   one side (still settling).
    A rest whose marker was read fewer than ``min_rest_reads`` times (its other sightings partly covered, at the
    pose read before) is unsure: its line is one or two readings, and a misread one would be copied. So is a rest
    at the deadline seen from then on only partly covered whose line passes closer to a second seat than the
@@ -155,6 +158,8 @@ class AimReader:
         self.deadline_frame: np.ndarray | None = None
         self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
+        self._later_frames: list[tuple[float, np.ndarray]] = []  # every ``later_places_s`` after the deadline
+        self._later_slot = 0
 
     @property
     def done(self) -> bool:
@@ -171,6 +176,10 @@ class AimReader:
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
+        slot = math.floor((t - self.deadline + 0.5 / self.fps) / self.config.later_places_s)
+        if slot > self._later_slot and t <= self.end:  # the first frame of each later_places_s after the deadline
+            self._later_slot = slot
+            self._later_frames.append((t, frame))
         dense = abs(t - self.deadline) <= self.config.dense_s  # every frame there: what decides the timing
         if (t < self._next_t - 0.5 / self.fps and not dense) or t > self.end:
             return
@@ -347,7 +356,8 @@ class AimReader:
     def seat_judge(self) -> SeatJudge:
         """What the frames fed showed, handed to the judgement of each seat: the rests are found on the table
         plane, the places where they lie compared between the first frame and the frame at the deadline."""
-        places = DeadlinePlaces(self.config, self.first_frame, self.deadline_frame, self._read_quads, self._pattern)
+        places = DeadlinePlaces(self.config, self.first_frame, self.deadline_frame, self._read_quads, self._pattern,
+                                self._later_frames)
         return SeatJudge(self.config, self.plane, self.candidates, self.deadline, self.end, self._first_t,
                          self._last_t, self._missing, RestFinder(self.config, self.plane, self.candidates), places)
 

@@ -490,10 +490,10 @@ def test_a_still_weapons_ground_point_wanders_along_the_ray_from_the_camera_not_
 
 
 def _late_reader(first: np.ndarray, at_deadline: np.ndarray, quad: np.ndarray,
-                 frames: range = range(27, 60)) -> SeatAim:
+                 frames: range = range(27, 60), later: list[tuple[float, np.ndarray]] | None = None) -> SeatAim:
     """A weapon of seat 0 first seen after the deadline, at rest on seat 3 from 0.9 s on (its marker at
     ``quad``, image centre (100, 100)), never seen before (seen at the 30 fps ``frames`` after the "3"): the
-    reader is given the table's first frame and the frame at the deadline."""
+    reader is given the table's first frame, the frame at the deadline and the frames kept after it (``later``)."""
     plane = _plane()
     foot, direction = _pose(plane, 0, 3)
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
@@ -501,6 +501,7 @@ def _late_reader(first: np.ndarray, at_deadline: np.ndarray, quad: np.ndarray,
     reader._sights[0] = [_sight(t, foot, direction, plane, 0) for t in times]
     reader._read_quads[0] = [(t, quad, 80.0) for t in times]
     reader.first_frame, reader.deadline_frame = first, at_deadline
+    reader._later_frames = later or []
     return reader.finish().seats[0]
 
 
@@ -564,6 +565,35 @@ def test_a_weapon_first_seen_at_rest_after_the_deadline_where_its_place_was_cove
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
+def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_late():
+    """First seen at rest at 0.9 s, an arm over its marker's place at the deadline (it may have rested there
+    under it: in time, asking), but a frame kept after the deadline and before it was first seen shows the
+    table's own texture there again: it was not there yet, and the reading handed over is late (asking). The
+    table showing there only after it was first seen, or the arm still there, says nothing: in time. The reader
+    keeps a frame every ``later_places_s`` after the deadline."""
+    rng = np.random.default_rng(7)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    first = np.clip(cv2.resize(rng.normal(110, 35, (120, 160)), (640, 480)), 0, 255).astype(np.uint8)
+    arm = first.copy()
+    cv2.fillConvexPoly(arm, np.array([[70, 40], [130, 40], [130, 140], [70, 140]]), 205)  # a sleeve over it
+    table = np.clip(first.astype(np.float64) + rng.normal(0, 2, first.shape), 0, 255).astype(np.uint8)
+    for later, late in (([(0.75, arm.copy()), (1.0, table)], False), ([(0.75, table), (1.0, arm.copy())], True),
+                        ([(0.75, arm.copy()), (0.85, table)], True), ([], False)):
+        aim = _late_reader(first, arm, quad, later=later)
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+    # brief, long after the deadline (seen only for a moment): the pause's reading is late as well
+    aim = _late_reader(first, arm, quad, frames=range(51, 57), later=[(1.25, table)])
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    aim = _late_reader(first, arm, quad, frames=range(51, 57), later=[(1.25, arm.copy())])
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
+    blank = np.full((480, 640), 120, np.uint8)
+    for _ in range(130):
+        reader.feed(blank)
+    kept = [t for t, _ in reader._later_frames]
+    assert len(kept) == 6 and all(abs(t - (0.75 + 0.25 * k)) <= 1 / 30 for k, t in enumerate(kept)), kept
+
+
 def test_a_weapon_seen_settling_after_the_deadline_where_its_place_was_covered_asks_late():
     """As above (an arm over its marker's place at the deadline, the seat asks), but seen just before it
     settled, after the deadline, turning onto that pose from beyond the rest tolerances: it came to rest
@@ -604,6 +634,23 @@ def test_a_still_weapon_read_with_scatter_before_the_deadline_asks_in_time():
         aim = _read(moving + before + held, plane=plane)
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
         assert aim.rest_at_s is not None and aim.rest_at_s > 0.58, aim.rest_at_s
+
+
+def test_a_still_weapon_read_with_scatter_whose_rest_is_found_just_after_the_deadline_asks_in_time():
+    """The same scatter, the rest found beginning just after the deadline (within ``deadline_margin_s``): the
+    seat asks, and the reading handed over is in time when its readings from before the deadline on lie about
+    that pose as those at rest do; late when they lie off to one side (still settling)."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    moving = [_sight(t / 30, foot, direction + math.radians(40 - 4 * t), plane, 0) for t in range(0, 7)]
+    for pre, rest, late in (([0, 2, -2, 1, -1, 5, 5, -4, -4, 0], [1, -1, 0, 2, -2], False),
+                            ([5, 6, 5, 4, 5, 4, 6, 4, 4, -1], [-1, 3, -1, -2, -1], True)):
+        before = [_sight((7 + k) / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(pre)]
+        held = [_sight((17 + k) / 30, foot, direction + math.radians(rest[k % len(rest)]), plane, 0)
+                for k in range(30)]
+        aim = _read(moving + before + held, plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+        assert aim.rest_at_s is not None and 0.5 < aim.rest_at_s < 0.58, aim.rest_at_s
 
 
 def test_a_weapon_slowing_at_the_end_of_its_swing_when_a_short_clip_ends_asks():
