@@ -30,8 +30,8 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    and the reading handed to the Godfather is late, or in time when at the deadline something covered the place where
    its marker rests (an arm over it: it may have rested there unseen) and none of the frames kept after the deadline
    (``later_places_s`` apart) showed the table there (the bare table, or its texture under the marker) before the
-   weapon was first seen at rest: where one did, the weapon was not there yet, and the reading is late. A rest seen only in glimpses (never in view for
-   ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
+   weapon was first seen at rest: where one did, the weapon was not there yet, and the reading is late.
+   A rest seen only in glimpses (never in view for ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch, or the clip, ended).
    A weapon on its target at the deadline whose rest is found only after it (or found beginning just after it)
