@@ -319,12 +319,18 @@ def test_a_centre_outside_the_ring_of_markers_read_says_nothing_of_the_seats_ord
     assert not _inside_ring(np.zeros(2), ring[:2])
 
 
-def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
+def _armed_on_a_still_table():
+    """A judge armed on a still table of seed 12 (no throw), and its spec."""
     spec = synth.random_spec(12, scenario=Scenario.MISS, hand=HandMove.NONE, shake_px=0.0, drift_px=0.0, **CLEAN)
     still = synth.still_scene(spec)
     judge = ThrowJudge(calibrate([still] * 3, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
                        fps=spec.fps)
     judge.arm([still] * 3)
+    return spec, judge
+
+
+def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
+    spec, judge = _armed_on_a_still_table()
     hand = judge.tracks[spec.thrower].base.center.astype(np.float64)
     ppc = judge.calibration.px_per_cm
     towards = judge.calibration.table_centre() - hand
@@ -356,11 +362,7 @@ def test_the_star_turning_at_an_unread_seat_beside_a_fallen_one_clear_of_its_fal
 
 
 def test_where_the_star_may_meet_a_fallen_neighbour_is_its_fall_strip_when_its_way_is_known():
-    spec = synth.random_spec(12, scenario=Scenario.MISS, hand=HandMove.NONE, shake_px=0.0, drift_px=0.0, **CLEAN)
-    still = synth.still_scene(spec)
-    judge = ThrowJudge(calibrate([still] * 3, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
-                       fps=spec.fps)
-    judge.arm([still] * 3)
+    spec, judge = _armed_on_a_still_table()
     t = next(t for t in judge.tracks.values() if t.crown is not None and t.base is not None and t.seat != spec.thrower)
     table, ppc, scale = judge._settled_table(), t.table_ppc, JudgeConfig().motion_scale
     towards = judge.calibration.table_centre() - t.crown.center
