@@ -7,7 +7,9 @@ worth of table changed at the end in one piece (cm² on the table plane, apart f
 beside it could lie fallen and from any hand) is its fall: ``knocked``; else, with less than that
 changed there, the star's way turning in flight there (it met something standing) is a touch:
 ``touched`` (not when a fallen standee's worth changed within a standee's length of the standee it met
-there, nor where its way in started at the thrower's hand); else nothing. Two or more unread seats side
+there, nor where its way in started at the thrower's hand); a turn counts also where a seat beside it may
+lie fallen, but not in the strip that seat fell along, when the way it fell is known: the star meets
+that seat's standee standing at its place, or tipping and lying along that strip; else nothing. Two or more unread seats side
 by side share the gap between the seats read around them: each is expected at an equal share of it,
 give or take twice the spread of the read seats' spacing, and a fall or a turn there is one seat's only
 when it lies within that tolerance of its place and of no other's; else every one of them stays at nothing.
@@ -23,7 +25,17 @@ import numpy as np
 
 from vision import markers
 from vision.motion import STAR_AREA_CM2
-from vision.seat_track import FALL_CHANGE_MAX_CM2, FALL_REACH_CM, STANDEE_WIDTH_CM, STAR_RADIUS_CM, TURN_DEG, TURN_WINDOW_S
+from vision.seat_track import (
+    FALL_CHANGE_MAX_CM2,
+    FALL_REACH_CM,
+    FALL_WIDTH_CM,
+    STANDEE_WIDTH_CM,
+    STAR_RADIUS_CM,
+    TURN_DEG,
+    TURN_WINDOW_S,
+    SeatTrack,
+    band,
+)
 from vision.settled_seats import SettledSeats
 from vision.throw_verdict import Outcome, SeatEvidence
 
@@ -34,6 +46,10 @@ class _Gap:
     unread seats between them (``run``) can occupy."""
 
     region: np.ndarray  # low-resolution mask
+    # where the star's way turning there is looked for (low-resolution mask): the gap, apart from where the
+    # star may have met a standee of the seats around it tipping or lying fallen (``_met_reach``) rather than
+    # the whole table such a standee may cover
+    met: np.ndarray
     ppc: float  # image px per table cm there
     run: tuple[int, ...]  # the unread seats in it, in the order of their numbers
     before: int  # the read seats around it
@@ -74,7 +90,8 @@ class SettledTable(SettledSeats):
         larger than a fallen standee, apart from where the seats beside it could lie fallen and from
         any hand or arm, is what its fall leaves: ``knocked``, still asking. Else the star's way turning
         in flight there (it met something standing there: that standee) is a touch: ``touched``, still
-        asking. Else nothing, asking; so too with a hand or arm over the gap at the end (the star may
+        asking; where a seat beside it may lie fallen, only clear of where the star may have met that
+        seat's standee (``_met_reach``). Else nothing, asking; so too with a hand or arm over the gap at the end (the star may
         have met the hand). ``others``: the other seats' evidence (a seat beside it seen up at the end
         lies nowhere); ``unread``: the seats unread when armed. With two or more unread seats side by
         side the gap is theirs together, and a change there is one seat's only when it lies clearly
@@ -105,7 +122,7 @@ class SettledTable(SettledSeats):
                 ev.reason += (f"; {changed:.0f} cm² of table changed in one piece in the gap only it can occupy, "
                               f"not the shape of a fallen standee: the Godfather looks")
                 return ev
-            turns = self._star_turns_in(region, ppc, [gap.before, gap.after])
+            turns = self._star_turns_in(gap.met, ppc, [gap.before, gap.after])
             if not turns:
                 ev.reason += "; no standee's worth of table changed in the gap only it can occupy"
                 return ev
@@ -114,11 +131,11 @@ class SettledTable(SettledSeats):
                 ev.changed_area_cm2 = round(fallen, 1)
                 ev.reason += self._fall_where_turned_reason(fallen)
                 return ev
-            turn = max(t for t, _ in turns)
+            turn, point = max(turns, key=lambda tp: tp[0])
             ev.outcome = Outcome.TOUCHED
             ev.reason += (f"; the shuriken turned {turn:.0f} degrees in flight in the gap between the seats beside it, "
-                          f"which only its standee occupies, and no standee's worth of table changed there: "
-                          f"touched, the Godfather looks")
+                          f"which only its standee occupies{self._beside_fallen(gap, point)}, and no standee's worth "
+                          f"of table changed there: touched, the Godfather looks")
             ev.confidence = 0.35
             return ev
         area, spread, seen_in = lying
@@ -170,9 +187,9 @@ class SettledTable(SettledSeats):
             ev.reason += (f"; {changed:.0f} cm² of table changed in one piece there, not the shape of a fallen "
                           f"standee: the Godfather looks")
             return ev
-        touch: float | None = None
+        touch: tuple[float, np.ndarray] | None = None
         centre = gap.centre
-        turns = self._star_turns_in(gap.region, gap.ppc, [gap.before, gap.after])
+        turns = self._star_turns_in(gap.met, gap.ppc, [gap.before, gap.after])
         fallen = self._fall_where_turned(turns, gap.ppc, _fallen_among(others, [gap.before, gap.after]))
         if fallen is not None:
             ev.changed_area_cm2 = round(fallen, 1)
@@ -186,15 +203,27 @@ class SettledTable(SettledSeats):
                 ev.reason += (f"; the shuriken turned {turn:.0f} degrees in flight there, not clearly at one seat's "
                               f"place of {len(run)} unread: the Godfather looks")
                 return ev
-            if owners == [seat] and (touch is None or turn > touch):
-                touch = turn
+            if owners == [seat] and (touch is None or turn > touch[0]):
+                touch = turn, point
         if touch is None:
             ev.reason += "; nothing there clearly at its expected place"
             return ev
         ev.outcome, ev.confidence = Outcome.TOUCHED, 0.35
-        ev.reason += (f"; the shuriken turned {touch:.0f} degrees in flight at its expected place, clear of the "
-                      f"others', and no standee's worth of table changed there: touched, the Godfather looks")
+        ev.reason += (f"; the shuriken turned {touch[0]:.0f} degrees in flight at its expected place"
+                      f"{self._beside_fallen(gap, touch[1])}, clear of the others', and no standee's worth of table "
+                      f"changed there: touched, the Godfather looks")
         return ev
+
+    def _beside_fallen(self, gap: _Gap, point: np.ndarray) -> str:
+        """Words for a turn at ``point`` (image px) where a seat beside the gap may lie fallen (left out
+        of ``gap.region``, not of ``gap.met``); else nothing."""
+        scale = self.config.motion_scale
+        x, y = int(point[0] // scale), int(point[1] // scale)
+        if gap.region[y, x]:
+            return ""
+        near = [str(s) for s in (gap.before, gap.after) if self._reach(self.tracks[s])[y, x]]
+        return (f" (within a standee's length of seat {' and '.join(near)}, which may lie fallen, but clear of the "
+                f"strip it fell along)")
 
     def _gap_of(self, seat: int, others: dict[int, SeatEvidence], unread: set[int]) -> _Gap | None:
         """The table only ``seat``'s standee, and those of the unread seats side by side with it, can
@@ -235,11 +264,36 @@ class SettledTable(SettledSeats):
         reach = FALL_REACH_CM * ppc
         r = np.hypot(px, py)
         region = (into > 0) & (into < width) & (r >= min(radii) - reach) & (r <= max(radii) + reach)
+        met = region.copy()
         for s in (before, after):
             if not _seen_up(others.get(s), self.config.fallen_cm):
                 region &= ~self._reach(self.tracks[s])
-        return _Gap(region, ppc, tuple(run), before, after, centre, angle[before], way, float(np.mean(radii)), places,
-                    scale)
+                met &= ~self._met_reach(self.tracks[s])
+        return _Gap(region, met, ppc, tuple(run), before, after, centre, angle[before], way, float(np.mean(radii)),
+                    places, scale)
+
+    def _met_reach(self, t: SeatTrack) -> np.ndarray:
+        """Low-resolution mask of the table where the star may have met the standee of a seat read when
+        armed and not seen up at the end, tipping or lying fallen: the strip it falls in the way its crown
+        was last seen going (as ``SettledSeats._fall_way``), from its crown's place and from its base's,
+        a star's radius wider all round. That way is known when the crown was last seen at least two
+        touches' worth from its place: the crowns' jitter (half a touch's worth) then turns it by at most
+        15 degrees, less than the strip's own spread. Else its whole reach (``_reach``), any way round.
+        Standing, its standee is met only near its places, which ``_star_turns_in`` leaves out."""
+        if (t.crown is None or t.last_seen_px is None or t.last_seen_shift is None
+                or t.last_seen_shift < 2 * self.config.moved_cm):
+            return self._reach(t)
+        ppc, scale = self._ppc(t), self.config.motion_scale
+        way = t.last_seen_px / max(float(np.linalg.norm(t.last_seen_px)), 1e-9)
+        low = self.motion.changed_now().shape
+        mask = np.zeros(low, bool)
+        for mark in (t.crown, t.base):
+            if mark is not None:
+                mask |= band((low[0], low[1]), mark.center.astype(np.float64), way,
+                             back=(markers.CROWN_SIZE_CM / 2 + 1.0 + STAR_RADIUS_CM) * ppc,
+                             ahead=(FALL_REACH_CM + STAR_RADIUS_CM) * ppc,
+                             half_wide=(FALL_WIDTH_CM / 2 + STAR_RADIUS_CM) * ppc, scale=scale)
+        return mask
 
     def _table_centre(self, seats: list[np.ndarray]) -> np.ndarray:
         """The play area's centre in the image: the calibration's with every corner marker read; else

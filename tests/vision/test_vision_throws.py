@@ -319,12 +319,18 @@ def test_a_centre_outside_the_ring_of_markers_read_says_nothing_of_the_seats_ord
     assert not _inside_ring(np.zeros(2), ring[:2])
 
 
-def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
+def _armed_on_a_still_table():
+    """A judge armed on a still table of seed 12 (no throw), and its spec."""
     spec = synth.random_spec(12, scenario=Scenario.MISS, hand=HandMove.NONE, shake_px=0.0, drift_px=0.0, **CLEAN)
     still = synth.still_scene(spec)
     judge = ThrowJudge(calibrate([still] * 3, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
                        fps=spec.fps)
     judge.arm([still] * 3)
+    return spec, judge
+
+
+def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
+    spec, judge = _armed_on_a_still_table()
     hand = judge.tracks[spec.thrower].base.center.astype(np.float64)
     ppc = judge.calibration.px_per_cm
     towards = judge.calibration.table_centre() - hand
@@ -340,6 +346,38 @@ def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
         judge._star_track = [(f, [p]) for f, p in enumerate(way_in + [turn_at] + way_out)]
         found = judge._settled_table()._star_turns_in(region, ppc, [])
         assert bool(found) is turns and all(abs(t - 90) < 1 for t, _ in found)
+
+
+def test_the_star_turning_at_an_unread_seat_beside_a_fallen_one_clear_of_its_fall_is_a_touch():
+    """Two seats hit in a dim, tilted room: the star turns at seat 4 (unread when armed), then knocks seat 3
+    down away from it. The turn lies within a standee's length of seat 3's place, where seat 3 may lie
+    fallen, but not in the strip it fell along: the star met seat 4's standee there, not seat 3's."""
+    spec = synth.condition_set(49, "hard:combined", seed=93)[48]
+    assert dict(spec.hits) == {4: "touched", 3: "knocked"}
+    verdict = _judge(spec, synth.render_clip(spec))
+    ev = verdict.seats[4]
+    assert not ev.standing_when_armed and ev.outcome is Outcome.TOUCHED and "turned" in ev.reason
+    assert "within a standee's length of seat 3, which may lie fallen, but clear of the strip" in ev.reason
+    assert verdict.as_json() == {"knocked": [3], "touched": [4]} and verdict.needs_godfather
+
+
+def test_where_the_star_may_meet_a_fallen_neighbour_is_its_fall_strip_when_its_way_is_known():
+    spec, judge = _armed_on_a_still_table()
+    t = next(t for t in judge.tracks.values() if t.crown is not None and t.base is not None and t.seat != spec.thrower)
+    table, ppc, scale = judge._settled_table(), t.table_ppc, JudgeConfig().motion_scale
+    towards = judge.calibration.table_centre() - t.crown.center
+    towards = towards / np.linalg.norm(towards)
+    across = np.array([-towards[1], towards[0]])
+
+    def at(point):
+        x, y = np.round(point / scale).astype(int)
+        return bool(table._met_reach(t)[y, x])
+
+    ahead, aside = t.crown.center + towards * 12 * ppc, t.crown.center + across * 12 * ppc
+    t.last_seen_px, t.last_seen_shift = towards * 2.0 * ppc, 2.0  # seen going towards the centre, 2 cm off
+    assert at(ahead) and not at(aside)  # beside its fall, 12 cm from its crown: no standee of its there
+    t.last_seen_px, t.last_seen_shift = towards * 0.4 * ppc, 0.4  # too close to its place to tell the way
+    assert at(ahead) and at(aside)  # its whole reach, any way round
 
 
 def _rest_on_crown_clip(still):
