@@ -794,13 +794,34 @@ class Scene:
             end = max(t + 0.35, max(e[2] for e in events) + 0.7)
             path = StarPath(np.array(knots), float(rng.uniform(-40, 40)), int(rng.choice([4, 6])))
             return path, end
+        if not spec.hits and spec.rest is not StarRest.BETWEEN:
+            # a crowded table (tall standees near the edges) may leave few clear ways among random
+            # ends: aim the star past one standee at the miss's clearance instead
+            for _ in range(200):
+                start = thrower_pos + out * rng.uniform(8, 14) + lateral * rng.uniform(-6, 6)
+                knots = [(self.lead, *start, 16.0)]
+                path_ok, knots_t = self._plan_miss(rng, start, positions, knots, v, aimed=True)
+                if path_ok:
+                    return StarPath(np.array(knots_t), float(rng.uniform(-40, 40)), int(rng.choice([4, 6]))), knots_t[-1][0]
         raise RuntimeError(f"seed {spec.seed}: no clear path for scenario {spec.scenario.value}")
 
     def _plan_miss(self, rng: np.random.Generator, start: np.ndarray, positions: dict[int, np.ndarray],
-                   knots: list[tuple[float, ...]], v: float) -> tuple[bool, list[tuple[float, ...]]]:
+                   knots: list[tuple[float, ...]], v: float, *,
+                   aimed: bool = False) -> tuple[bool, list[tuple[float, ...]]]:
+        """A star's way missing every standee by the scenario's clearance, ending off the table, on it, or
+        (``StarRest.BETWEEN``) between two standees; ``aimed``: past one standee, at that clearance."""
         spec = self.spec
         clearance = (7.5, 10.0) if spec.scenario is Scenario.NEAR_MISS else (10.0, 99.0)
-        if spec.rest is StarRest.BETWEEN:  # comes to rest on the table between two standees, by their bases
+        others = [p for s, p in positions.items() if s != spec.thrower]
+        if aimed:
+            passed = others[int(rng.integers(0, len(others)))]
+            towards = (passed - start) / np.linalg.norm(passed - start)
+            across = np.array([-towards[1], towards[0]]) * rng.choice([-1.0, 1.0])
+            by = passed + across * rng.uniform(clearance[0], min(clearance[1], 20.0))
+            way = (by - start) / np.linalg.norm(by - start)
+            end = by + way * rng.uniform(10, 50)
+            land_z = 3.0 if abs(end[0]) > PLAY_W / 2 or abs(end[1]) > PLAY_H / 2 else 0.0
+        elif spec.rest is StarRest.BETWEEN:  # comes to rest on the table between two standees, by their bases
             a = int(rng.integers(0, spec.seats))
             pair = [positions[a], positions[(a + 1) % spec.seats]]
             mid = (pair[0] + pair[1]) / 2
@@ -816,7 +837,6 @@ class Scene:
         else:  # short, onto the table
             end = rng.uniform([-18, -12], [18, 12])
             land_z = 0.0
-        others = [p for s, p in positions.items() if s != spec.thrower]
         nearest = min(_segment_distance(p, start, end) for p in others)
         if not clearance[0] <= nearest <= clearance[1]:
             return False, knots

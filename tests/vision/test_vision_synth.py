@@ -122,3 +122,14 @@ def test_the_usual_conditions_place_and_frame_as_before():
         assert "edge:tall" not in synth.variation_tags(spec)
     assert np.allclose(synth.standee_position(2, 7), [
         (synth.PLAY_W / 2 - 10) * np.cos(synth.seat_angle(2, 7)), (synth.PLAY_H / 2 - 9) * np.sin(synth.seat_angle(2, 7))])
+
+
+def test_a_near_miss_on_a_crowded_table_is_drawn_aimed_past_one_standee():
+    """Tall standees near the edges leave random ends no way 7.5-10 cm clear of every standee
+    (this spec found none in 200): the star is then aimed past one standee at that clearance."""
+    spec = synth.condition_set(25, "edge:tall", seed=62)[15]
+    assert spec.scenario is synth.Scenario.NEAR_MISS and not spec.hits
+    scene = synth.Scene(spec)
+    start, end = scene.star.knots[0, 1:3], scene.star.knots[1, 1:3]
+    gaps = [synth._segment_distance(st.position, start, end) for st in scene.standees if st.seat != spec.thrower]
+    assert 7.5 <= min(gaps) <= 10.0, gaps
