@@ -113,9 +113,10 @@ class CrownLooks(JudgeFrame):
                 # the star seen this frame far from it, and not near it for a swing's time: no touch now
                 star_far = t.star_far_now and self._frames > t.watch_until
                 t.hidden_in_flight += self._shuriken_seen and not star_far
-            if t.lost_under_arm is None:
+            if t.lost_under_arm is None and not t.hidden_at_arm:
                 t.lost_under_arm = under_arm
         else:
+            t.hidden_at_arm = False
             moved, against = self._crown_shift(t, frame, offset, found)
             shift = float(np.linalg.norm(moved))
             marker_px = np.linalg.solve(t.to_cm, moved) if abs(np.linalg.det(t.to_cm)) > 1e-12 else None

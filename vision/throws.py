@@ -571,6 +571,9 @@ class ThrowJudge(CrownLooks):
         self._shuriken_seen = self._star_free = self._candidate_seen = False
         for t in self.tracks.values():
             t.reset()
+            # standing, its crown unseen at the end (a star at rest on it): hidden from the new reference on
+            t.hidden_at_arm = t.seat in states and states[t.seat][1].standing_when_armed \
+                and not states[t.seat][1].crown_seen_at_end
         self.state = State.ARMED
         self._armed_at = self._frames
         return None

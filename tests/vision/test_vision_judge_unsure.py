@@ -884,3 +884,34 @@ def test_a_hand_reaching_a_standee_at_the_border_in_the_frame_it_tips_stays_a_ha
         assert ev.arm_over_seat and ev.outcome is not Outcome.KNOCKED and ev.confidence < 0.5, ev.reason
     finally:
         t.reset()
+
+
+def test_a_crown_hidden_since_the_re_arm_says_nothing_of_when_it_went(monkeypatch):
+    """A star at rest on a standing crown when the judge re-arms (a hand that reached in and left): the
+    crown is hidden from the new reference on, so its first frame unseen is no sign that it went before
+    a hand came (``lost_under_arm`` stays unknown, and a hand's change along its line is then a hand's
+    when larger than a standee lying flat). Seen at the arm, the same frame says it went first."""
+    spec = synth.random_spec(6, scenario=Scenario.MISS, **CLEAN)
+    frames = list(synth.render_clip(spec).frames())[:JudgeConfig().reference_frames]
+    judge = ThrowJudge(calibrate(frames, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
+                       fps=spec.fps)
+    judge.arm(frames)
+    seat = next(s for s, t in judge.tracks.items() if t.crown is not None and s != spec.thrower)
+    t = judge.tracks[seat]
+    covered = frames[-1].copy()
+    star = np.round(t.crown.center + 0.4 * (t.crown.corners - t.crown.center) / 0.3).astype(np.int32)
+    cv2.fillConvexPoly(covered, star, (40, 200, 60))  # a star-coloured blob over the whole crown
+    monkeypatch.setattr(judge, "_card_under_arm", lambda track: False)
+    try:
+        t.reset()
+        t.hidden_at_arm = True
+        judge._examine(t, covered)
+        assert t.hidden == 1 and t.lost_under_arm is None
+        judge._examine(t, frames[-1])  # seen again: from then on a frame unseen counts
+        judge._examine(t, covered)
+        assert t.lost_under_arm is False
+        t.reset()
+        judge._examine(t, covered)
+        assert t.hidden == 1 and t.lost_under_arm is False
+    finally:
+        t.reset()
