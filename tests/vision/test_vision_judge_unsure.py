@@ -18,14 +18,20 @@ CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6
              tilt_deg=5.0, lens_k1=0.03)
 
 
-@pytest.fixture(scope="module")
-def armed():
-    spec = synth.random_spec(5, scenario=Scenario.MISS, **CLEAN)
+def _armed_judge(seed):
+    """A judge armed on a still table of clean clip ``seed``, a standing seat not the thrower's, the frames."""
+    spec = synth.random_spec(seed, scenario=Scenario.MISS, **CLEAN)
     frames = list(synth.render_clip(spec).frames())[:JudgeConfig().reference_frames]
     judge = ThrowJudge(calibrate(frames, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
                        fps=spec.fps)
     judge.arm(frames)
     seat = next(s for s, t in judge.tracks.items() if t.crown is not None and s != spec.thrower)
+    return judge, seat, frames
+
+
+@pytest.fixture(scope="module")
+def armed():
+    judge, seat, _ = _armed_judge(5)
     return judge, seat
 
 
@@ -891,12 +897,7 @@ def test_a_crown_hidden_since_the_re_arm_says_nothing_of_when_it_went(monkeypatc
     crown is hidden from the new reference on, so its first frame unseen is no sign that it went before
     a hand came (``lost_under_arm`` stays unknown, and a hand's change along its line is then a hand's
     when larger than a standee lying flat). Seen at the arm, the same frame says it went first."""
-    spec = synth.random_spec(6, scenario=Scenario.MISS, **CLEAN)
-    frames = list(synth.render_clip(spec).frames())[:JudgeConfig().reference_frames]
-    judge = ThrowJudge(calibrate(frames, spec.seats, setup=False), seats=spec.seats, thrower=spec.thrower,
-                       fps=spec.fps)
-    judge.arm(frames)
-    seat = next(s for s, t in judge.tracks.items() if t.crown is not None and s != spec.thrower)
+    judge, seat, frames = _armed_judge(6)
     t = judge.tracks[seat]
     covered = frames[-1].copy()
     star = np.round(t.crown.center + 0.4 * (t.crown.corners - t.crown.center) / 0.3).astype(np.int32)
