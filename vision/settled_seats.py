@@ -226,10 +226,11 @@ class SettledSeats:
                 return star
         return None
 
-    def _fall_way(self, t: SeatTrack) -> np.ndarray | None:
+    def _fall_way(self, t: SeatTrack, *, widen_cm: float = 0.0, from_base: bool = False) -> np.ndarray | None:
         """Low-resolution mask of the strip a standee lies in when fallen the way its crown was last
         seen going (from just behind its place to a standee's length beyond, a standee's width
-        across); None without a known way."""
+        across), ``widen_cm`` wider all round, drawn from its base's place too with ``from_base``;
+        None without a known way."""
         if t.crown is None or t.last_seen_px is None:
             return None
         norm = float(np.linalg.norm(t.last_seen_px))
@@ -237,9 +238,14 @@ class SettledSeats:
             return None
         ppc = self._ppc(t)
         low = self.motion.changed_now().shape
-        return band((low[0], low[1]), t.crown.center.astype(np.float64), t.last_seen_px / norm,
-                    back=(markers.CROWN_SIZE_CM / 2 + 1.0) * ppc, ahead=FALL_REACH_CM * ppc,
-                    half_wide=FALL_WIDTH_CM / 2 * ppc, scale=self.config.motion_scale)
+        strip = np.zeros(low, bool)
+        for mark in (t.crown, t.base if from_base else None):
+            if mark is not None:
+                strip |= band((low[0], low[1]), mark.center.astype(np.float64), t.last_seen_px / norm,
+                              back=(markers.CROWN_SIZE_CM / 2 + 1.0 + widen_cm) * ppc,
+                              ahead=(FALL_REACH_CM + widen_cm) * ppc,
+                              half_wide=(FALL_WIDTH_CM / 2 + widen_cm) * ppc, scale=self.config.motion_scale)
+        return strip
 
     def _ppc(self, t: SeatTrack) -> float:
         """Image px per cm on the table plane at the seat (the calibration's mean without a marker there)."""

@@ -28,13 +28,11 @@ from vision.motion import STAR_AREA_CM2
 from vision.seat_track import (
     FALL_CHANGE_MAX_CM2,
     FALL_REACH_CM,
-    FALL_WIDTH_CM,
     STANDEE_WIDTH_CM,
     STAR_RADIUS_CM,
     TURN_DEG,
     TURN_WINDOW_S,
     SeatTrack,
-    band,
 )
 from vision.settled_seats import SettledSeats
 from vision.throw_verdict import Outcome, SeatEvidence
@@ -280,20 +278,10 @@ class SettledTable(SettledSeats):
         touches' worth from its place: the crowns' jitter (half a touch's worth) then turns it by at most
         15 degrees, less than the strip's own spread. Else its whole reach (``_reach``), any way round.
         Standing, its standee is met only near its places, which ``_star_turns_in`` leaves out."""
-        if (t.crown is None or t.last_seen_px is None or t.last_seen_shift is None
-                or t.last_seen_shift < 2 * self.config.moved_cm):
-            return self._reach(t)
-        ppc, scale = self._ppc(t), self.config.motion_scale
-        way = t.last_seen_px / max(float(np.linalg.norm(t.last_seen_px)), 1e-9)
-        low = self.motion.changed_now().shape
-        mask = np.zeros(low, bool)
-        for mark in (t.crown, t.base):
-            if mark is not None:
-                mask |= band((low[0], low[1]), mark.center.astype(np.float64), way,
-                             back=(markers.CROWN_SIZE_CM / 2 + 1.0 + STAR_RADIUS_CM) * ppc,
-                             ahead=(FALL_REACH_CM + STAR_RADIUS_CM) * ppc,
-                             half_wide=(FALL_WIDTH_CM / 2 + STAR_RADIUS_CM) * ppc, scale=scale)
-        return mask
+        strip = None
+        if t.last_seen_shift is not None and t.last_seen_shift >= 2 * self.config.moved_cm:
+            strip = self._fall_way(t, widen_cm=STAR_RADIUS_CM, from_base=True)
+        return self._reach(t) if strip is None else strip
 
     def _table_centre(self, seats: list[np.ndarray]) -> np.ndarray:
         """The play area's centre in the image: the calibration's with every corner marker read; else
