@@ -17,7 +17,11 @@ from __future__ import annotations
 
 import sys
 
-from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
+try:  # the first module loaded: a Ctrl-C before it is in place is one line too
+    from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
+except KeyboardInterrupt:
+    print("\nStopped.", file=sys.stderr)
+    raise SystemExit(130) from None
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70  # a fault of the program itself (sysexits' EX_SOFTWARE), never of the input

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import sys
 
-from .ctrl_c import ctrl_c_in, stopped
+try:  # the first module loaded: a Ctrl-C before it is in place is one line too
+    from .ctrl_c import ctrl_c_in, stopped
+except KeyboardInterrupt:
+    print("\nStopped.", file=sys.stderr)
+    raise SystemExit(130) from None
 
 try:  # a Ctrl-C while Python loads the modules is one line too
     import argparse

@@ -54,6 +54,16 @@ COMMANDS = [
 
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_ctrl_c_before_the_command_can_tell_it(tmp_path, argv):
+    """The Ctrl-C comes as the very first module loads, the one that tells a Ctrl-C from an error."""
+    done = _stopped_while_loading(tmp_path, """
+        if name == "firmware_bridge.ctrl_c":
+            raise KeyboardInterrupt
+    """, argv)
+    assert done.returncode == 130 and done.stderr.strip() == "Stopped.", (done.returncode, done.stderr)
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
 def test_ctrl_c_while_python_loads_a_command(tmp_path, argv):
     """The Ctrl-C comes as the command's own modules load (a KeyboardInterrupt out of code run from a string,
     as a dataclass being made: under ``python -m`` Python would die by SIGINT after printing nothing)."""

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import sys
 
-from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
+try:  # the first module loaded: a Ctrl-C before it is in place is one line too
+    from firmware_bridge.ctrl_c import CTRL_C, ctrl_c_in, stopped, watch_ctrl_c
+except KeyboardInterrupt:
+    print("\nStopped.", file=sys.stderr)
+    raise SystemExit(130) from None
 
 EXIT_PROBLEM = 1  # the scene has faults the user must fix (calibration)
 EXIT_UNREADABLE = 2  # a clip, a file or a camera that cannot be read, an option refused
