@@ -819,11 +819,14 @@ SKINS = [(170, 200, 235), (130, 165, 210), (90, 125, 175), (60, 85, 125), (45, 6
 # ----------------------------------------------------------------------------------------------- throws
 
 
+OUTCOMES = ("knock", "touch", "miss_table", "miss_between", "miss_crown", "knock_ricochet")
+
+
 @dataclass
 class ThrowPlan:
     seats: int
     thrower: int
-    outcome: str  # knock, touch, miss_table, miss_between, miss_crown, knock_ricochet
+    outcome: str  # one of OUTCOMES
     hard: bool
     seed: int
 
@@ -859,12 +862,16 @@ def ballistic_v(p0: Vec, p1: Vec, T: float, t: float) -> Vec:
 
 
 def plan_flight(rng: np.random.Generator, table: Table, thrower: int, outcome: str, t_rel: float,
-                release: Vec) -> tuple[Flight, list[int], list[int]] | None:
-    """A physically consistent flight for the planned outcome, or None if this draw collides where it must not."""
+                release: Vec, target: int | None = None,
+                crown_offset: float = 0.0) -> tuple[Flight, list[int], list[int]] | None:
+    """A physically consistent flight for the planned outcome, or None if this draw collides where it must not.
+    `target` sets the seat aimed at; `crown_offset` (cm) lands a star on a crown that far from its centre, in a
+    direction drawn at random (its centre still over the card, so it rests there)."""
     sts = table.standees
     n = len(sts)
     others = [s for s in range(n) if s != thrower]
-    target = int(rng.choice(others))
+    drawn = int(rng.choice(others))
+    target = drawn if target is None else target
     st = sts[target]
     segs: list[tuple[float, float, Callable[[float], Vec]]] = []  # (t0, t1, f(local t))
     hits: list[tuple[int, float, Vec]] = []
@@ -881,6 +888,9 @@ def plan_flight(rng: np.random.Generator, table: Table, thrower: int, outcome: s
         impact = c + a * u + b * v + st.inward * side * 1.5
     elif outcome == "miss_crown":
         impact = st.crown_centre(0) + np.array([0, 0, 0.7])
+        if crown_offset > 0:
+            ang = rng.uniform(0, 2 * math.pi)
+            impact = impact + np.array([math.cos(ang), math.sin(ang), 0.0]) * crown_offset
         on_crown = True
     elif outcome == "miss_between":
         j = (target + 1) % n if (target + 1) % n != thrower else (target - 1) % n
@@ -1029,11 +1039,16 @@ def standee_motion(rng: np.random.Generator, st: Standee, t_hit: float, v: Vec, 
     return m2
 
 
-def random_look(rng: np.random.Generator, hard: bool) -> tuple[Look, list[str]]:
+LOOK_KINDS = ("dim", "bright", "over-bright", "jpeg", "blur", "mixed")
+
+
+def random_look(rng: np.random.Generator, hard: bool, kind: str | None = None) -> tuple[Look, list[str]]:
+    """The light and the camera's flaws; a hard clip draws one of LOOK_KINDS unless `kind` sets it."""
     tags = []
     lk = Look()
     if hard:
-        kind = rng.choice(["dim", "bright", "over-bright", "jpeg", "blur", "mixed"])
+        drawn = str(rng.choice(list(LOOK_KINDS)))
+        kind = drawn if kind is None else kind
     else:
         kind = "clean"
     lk.brightness = rng.uniform(0.75, 1.1)
@@ -1120,25 +1135,49 @@ class Scene:
         return round(self.duration * self.fps)
 
 
-def throw_scene(seed: int, hard: bool) -> Scene:
+def edge_seat(cam: Camera, table: Table, thrower: int) -> int:
+    """The seat (not the thrower's) whose standing crown the camera sees nearest its image's border."""
+    def margin(st: Standee) -> float:
+        x, y = cam.project(st.crown_centre(0)[None, :])[0]
+        return float(min(x, cam.width - x, y, cam.height - y))
+    return min((st for st in table.standees if st.seat != thrower), key=margin).seat
+
+
+def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | None = None,
+                tilt: float | None = None, target: str | None = None, crown_offset: float = 0.0) -> Scene:
+    """A throw clip drawn from `seed`. The options force what is drawn otherwise, to stress one case: the
+    `outcome` (one of OUTCOMES), the `look` of a hard clip (one of LOOK_KINDS), the camera's `tilt` (degrees from
+    straight down; lowered, as `build_table` does, when so steep a view hides base markers), `target="edge"`: the
+    seat aimed at is the one whose crown is seen nearest the image's border, and `crown_offset`: a star on a crown
+    lands that many cm off its centre (at most 2.4: its centre stays over the 5.2 cm card)."""
+    if outcome is not None and outcome not in OUTCOMES:
+        raise ValueError(f"outcome {outcome!r}: not one of {', '.join(OUTCOMES)}")
+    if look is not None and look not in LOOK_KINDS:
+        raise ValueError(f"look {look!r}: not one of {', '.join(LOOK_KINDS)}")
+    if target not in (None, "edge"):
+        raise ValueError(f"target {target!r}: only 'edge' is known")
+    if not 0.0 <= crown_offset <= 2.4:
+        raise ValueError(f"crown_offset {crown_offset} cm: a star's centre off the crown card does not rest there")
     rng = np.random.default_rng(seed)
     seats = int(rng.integers(6, 10))  # throws belong to the Yakuzas expansion: 6-9 players
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h, hard)
-    look, tags = random_look(rng, hard)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard, tilt)
+    lk, tags = random_look(rng, hard, look)
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
-    renderer = Renderer(cam, look, rng)
+    renderer = Renderer(cam, lk, rng)
     thrower = int(rng.integers(seats))
-    outcome = str(rng.choice(["knock", "knock", "touch", "touch", "knock_ricochet", "miss_table", "miss_between",
-                              "miss_crown"], p=[0.2, 0.1, 0.2, 0.05, 0.1, 0.15, 0.12, 0.08]))
+    drawn = str(rng.choice(["knock", "knock", "touch", "touch", "knock_ricochet", "miss_table", "miss_between",
+                            "miss_crown"], p=[0.2, 0.1, 0.2, 0.05, 0.1, 0.15, 0.12, 0.08]))
+    outcome = drawn if outcome is None else outcome
+    aimed = edge_seat(cam, table, thrower) if target == "edge" else None
     fps = 60
     t_rel = rng.uniform(0.5, 0.9)
     ts = table.standees[thrower]
     for _ in range(60):
         release = ts.pos - ts.inward * rng.uniform(-2, 12) + ts.right * rng.uniform(-8, 8)
         release = release + np.array([0, 0, rng.uniform(20, 34)])
-        planned = plan_flight(rng, table, thrower, outcome, t_rel, release)
+        planned = plan_flight(rng, table, thrower, outcome, t_rel, release, aimed, crown_offset)
         if planned is not None:
             break
     else:
@@ -1226,11 +1265,11 @@ def throw_scene(seed: int, hard: bool) -> Scene:
                     k = math.sin(math.pi * (tt - t0) / (t1 - t0))
                     out += arm_polys(sh2, sh2 + (reach - sh2) * min(1.0, 1.6 * k), sk, sl, cam.centre)
             return out
-        arm = blurred(arms, t, look.exposure)
+        arm = blurred(arms, t, lk.exposure)
         its += arm
         shadows += [p.points for p in arm]
         # the star, blurred over the exposure
-        e = look.exposure
+        e = lk.exposure
         samples = [star_pts(t + d) for d in np.linspace(-e / 2, e / 2, 6)]
         its.append(Poly(samples[0], colour, samples))  # type: ignore[arg-type]
         shadows.append(samples[len(samples) // 2])

@@ -23,6 +23,9 @@ from vision.markers import to_gray
 STAR_AREA_CM2 = 14.0  # a 6 cm four- or six-pointed foam star seen from above
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
 SETTLED_FRAMES = 5  # latest frames whose per-pixel median shows the table at rest (``changed_at_rest``)
+SHADOW_LIGHT_MAX = 0.9  # a shadow keeps at most this share of the light (``MotionDetector.shadowed``)
+SHADOW_HUE_TOLERANCE = 0.08  # every colour channel keeps the same share of its light, within this
+SHADOW_LIT_MIN = 20  # reference level (0-255) below which a channel's share says nothing
 
 
 class BlobKind(Enum):
@@ -271,6 +274,26 @@ class MotionDetector:
         median = np.median(np.stack(self.latest), axis=0).astype(np.uint8)
         share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
         return self.difference(median, reference, edges) > share * self.threshold
+
+    def shadowed(self, *, at_rest: bool = False) -> np.ndarray | None:
+        """Low-resolution mask (bool) of the table in shadow since the reference, in the latest frame (or
+        the per-pixel median of the latest frames, with ``at_rest``; None before three): darker, its colour
+        kept. A shadow takes the same share of every colour channel's light (at most ``SHADOW_LIGHT_MAX``
+        of it, the channels' shares within ``SHADOW_HUE_TOLERANCE`` of their mean, on a part of the
+        reference lit enough to tell: ``SHADOW_LIT_MIN``); a thing lying there shows its own colour."""
+        if self.reference is None or not self.recent or self.reference.ndim != 3:
+            return None
+        if at_rest:
+            if len(self.latest) < 3:
+                return None
+            image = np.median(np.stack(self.latest), axis=0)
+        else:
+            image = self.recent[-1][0]
+        ref = self.reference.astype(np.float32)
+        shares = (image.astype(np.float32) + 1.0) / (ref + 1.0)
+        mean = shares.mean(axis=2)
+        even = np.abs(shares - mean[..., None]).max(axis=2) <= SHADOW_HUE_TOLERANCE
+        return np.asarray(even & (mean <= SHADOW_LIGHT_MAX) & (ref.min(axis=2) >= SHADOW_LIT_MIN))
 
     def arm_in(self, box: tuple[int, int, int, int]) -> bool:
         """Whether an arm or hand (something from the border) covers part of ``box`` (low

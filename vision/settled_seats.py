@@ -10,12 +10,16 @@ scale, from its base marker; in the latest frame, or in the median of the settle
 averaged out lets a change of little contrast show whole, and a fall seen only there asks) and the crown is gone from its place (its
 card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
+up, asking, when what is left of that change without the table in shadow (darker, its colour kept)
+is less than a fall, the star having met it and maybe lying on its crown, never seen moving (raised
+there, it casts its shadow on the table beside the standee);
 a crown lost under a hand and never seen moving asks. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
 touch could have gone unseen: the crown moved more than a still crown jitters near the star (judged
 ``touched``, still asking, when those readings show a light touch's swing: along one line, there and back,
-after the star came, at least twice anything the seat's readings show off that line), or
+after the star came, at least twice anything the seat's readings show off that line, and followed
+by the part of its card left in view when the star lies on it at the end), or
 beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
 after the star passed), or a hand covers the seat at the end. An up crown whose marker is not decoded
 at the end, the star near it (lying on it), is followed back through the frames since the star came by
@@ -117,6 +121,7 @@ class SettledSeats:
         # the star met it and may rest on it: a fall changes a star's worth more than the least fall;
         # unless the star is seen lying elsewhere, where it counts only what of it lies in the strip
         star = 0.0
+        elsewhere = None
         if t.contact:
             # the star seen lying away counts only its part in the strip, and never more than a star
             # that may lie on the crown: its blob there, with its shadow and a dim room's blur, can
@@ -131,6 +136,25 @@ class SettledSeats:
             ev = self.standing(ev, t)
             ev.reason = (f"crown marker lost under a hand or arm and never seen moving, {area:.0f} cm² changed "
                          f"along its fall line: covered or fallen under it, unsure; {ev.reason}")
+            ev.confidence = min(ev.confidence, 0.5)
+            return ev
+        shade = 0.0
+        if area >= fallen_area and place_changed and t.contact and elsewhere is None and t.first_move is None \
+                and not went_away:
+            # the star met it and may lie on its crown, never seen moving: raised there, nearer the lamp, it
+            # casts its shadow on the table beside the standee, within its strip; a shadow darkens the table
+            # with its colour kept, a standee lying there shows its own
+            shadow = self.motion.shadowed(at_rest=settled > latest)
+            changed_in = at_rest if settled > latest else changed
+            if shadow is not None and changed_in is not None and strip is not None:
+                shade = float((changed_in & strip & shadow).sum()) * cm2_per_pixel
+        if area >= fallen_area and place_changed and not came_back and area - shade < fallen_area:
+            ev = self.standing(ev, t)
+            ev.reason = (f"crown marker not decoded, {area:.0f} cm² changed along its fall line in {seen_in}, but "
+                         f"{shade:.0f} cm² of it is the table darkened with its colour kept, a shadow (the star met "
+                         f"it and may lie on its crown, never seen moving: raised there, it casts one beside it); "
+                         f"{area - shade:.0f} cm² left, less than a fallen standee ({fallen_area:g} cm²): still up, "
+                         f"unsure; {ev.reason}{out_of_view}")
             ev.confidence = min(ev.confidence, 0.5)
             return ev
         if area >= fallen_area and (place_changed or went_away) and not came_back:
@@ -429,7 +453,10 @@ class SettledSeats:
         # (tilted away, or under the star), or under a hand while the star flew close
         unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0,
                      t.star_lost_under_arm)
-        covered = self._covered_swing(t) if star_near and ev.crown_seen_at_end is not True else None
+        # the crown marker not decoded at the end, the star near it (lying on it): the part of its card left
+        # in view then, followed back through the frames since the star came
+        in_view = self._covered_readings(t) if star_near and ev.crown_seen_at_end is not True else []
+        covered = self._covered_swing(in_view)
         if covered is not None:
             # the crown marker not decoded at the end (the star lying on it): the part of its card left
             # in view swung and came back past its place, as a rocking standee's does
@@ -449,7 +476,9 @@ class SettledSeats:
             where = (f"it was last seen by seat {went_on}'s standee, beside this one, and went on unseen"
                      if went_on is not None else "its blob met the standee" if near is None
                      else f"it passed {near:.0f} cm from it")
-            swing = self._swing(t) if near is None or near < LIGHT_TOUCH_REACH_CM else None
+            swing = self._swing(t, in_view) if near is None or near < LIGHT_TOUCH_REACH_CM else None
+            alone = swing is None and in_view and (near is None or near < LIGHT_TOUCH_REACH_CM) \
+                and self._swing(t) is not None
             if swing is not None:
                 # a standee rocks in its base about an edge of its base: its crown moves along one
                 # line, there and back; what the measure adds moves it any way, off that line too
@@ -461,6 +490,10 @@ class SettledSeats:
             else:
                 ev.reason = (f"shuriken came close ({where}) and its crown moved {max(moved, final):.2f} cm, more "
                              f"than a still crown's jitter ({0.5 * cfg.moved_cm:g} cm), less than a touch: unsure")
+                if alone:
+                    ev.reason += ("; its card's look swung along one line and back, but the part of its card left in "
+                                  "view under the star did not follow (the card's look, matched with the star over its "
+                                  "print, moved alone): no swing")
             ev.confidence = 0.55
         elif star_near and best[-1] >= cfg.moved_cm:
             # a touch's worth in one frame while the star was close, not confirmed by a second reading
@@ -490,7 +523,7 @@ class SettledSeats:
                 ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
         return ev
 
-    def _swing(self, t: SeatTrack) -> tuple[float, float] | None:
+    def _swing(self, t: SeatTrack, in_view: list[tuple[int, float, float]] | None = None) -> tuple[float, float] | None:
         """A light touch's swing of the crown, less than a touch's worth: (how far it swung, the
         farthest it was seen off the swing's line), cm; None when the readings do not show one. A
         standee rocks in its base about an edge of its base, so a touch moves its crown along one
@@ -500,7 +533,12 @@ class SettledSeats:
         earlier at most: the star hides the crown as it meets it), or before the star was first seen
         when it went on unseen from the standee beside; seen back afterwards (within a jitter of its
         place, or swung the other way); and standing out of what the measure adds, which moves a
-        crown's reading any way: at least twice the farthest any reading lies off that line."""
+        crown's reading any way: at least twice the farthest any reading lies off that line. With
+        ``in_view`` (the crown covered at the end by the star lying on it: ``_covered_readings``), two
+        readings count only when the part of the card left in view followed in each frame it was read,
+        at least half as far: with the star over its print, the card's look is matched on its plain
+        margin and what is left of the print, and wanders along the line they hold least, a still
+        crown's jitter or more, while that part, matched as it looks at the end, stays still."""
         since = t.star_came
         if since is None and self.star_track:
             since = self.star_track[0][0]
@@ -521,10 +559,13 @@ class SettledSeats:
 
         off_line = max(abs(on_line(r)[2]) for r in t.readings)
         line = [on_line(r) for r in after]
+        part = {f: math.hypot(x, y) for f, x, y in in_view or []}
         best: float | None = None
         for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
             if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < jitter:
                 continue
+            if any(f in part and part[f] < 0.5 * abs(a) for f, a in ((f1, a1), (f2, a2))):
+                continue  # the part of the card left in view stayed: the card's look moved alone
             if abs(c1) > 0.5 * abs(a1) or abs(c2) > 0.5 * abs(a2):
                 continue
             if max(abs(a1), abs(a2)) < 2 * off_line:
@@ -577,7 +618,7 @@ class SettledSeats:
             readings.append((frame_no, float(cm[0]), float(cm[1])))
         return readings
 
-    def _covered_swing(self, t: SeatTrack) -> tuple[float, float, float] | None:
+    def _covered_swing(self, readings: list[tuple[int, float, float]]) -> tuple[float, float, float] | None:
         """A standee rocking under the star that came to rest on its crown: (how far the part of its card
         left in view swung, the farthest it was seen off the swing's line, how far it swung back the
         other way), cm; None without one. Rocking about an edge of its base moves the crown along one
@@ -585,8 +626,7 @@ class SettledSeats:
         apart a touch's worth (``moved_cm``) the same way along the line of the farthest reading, each
         more along it than across; later, one the other way by at least a still crown's jitter; and at
         least twice the farthest any reading lies off that line. A star dropped onto a crown that did
-        not move leaves that part still."""
-        readings = self._covered_readings(t)
+        not move leaves that part still. ``readings``: ``_covered_readings``."""
         if not readings:
             return None
         jitter = 0.5 * self.config.moved_cm

@@ -237,6 +237,27 @@ def test_a_camera_tilted_past_20_degrees_still_shows_the_corners_and_crowns():
     markers_where_the_camera_puts_them(scene, scene.frame(0))
 
 
+def test_a_forced_star_on_a_crown_rests_on_the_crown_seen_nearest_the_border_in_the_light_and_tilt_asked():
+    scene = ic.throw_scene(8_000_006, True, outcome="miss_crown", look="dim", tilt=23.0, target="edge",
+                           crown_offset=2.0)
+    truth, cam = scene.truth, scene.renderer.cam
+    assert truth["outcome"] == "miss_crown" and truth["knocked"] == [] and truth["touched"] == []
+    assert "dim" in truth["conditions"] and "tilt20-25" in truth["conditions"] and truth["tilt_deg"] > 20
+    assert all(s.motion is None for s in scene.table.standees)  # nothing moved: a miss
+    rest = scene.probes["star"](scene.probes["rest_t"] + 1)
+    seat = ic.edge_seat(cam, scene.table, truth["thrower"])
+    st = scene.table.standees[seat]
+    crown = st.crown_centre(0)
+    assert np.linalg.norm((rest - crown)[:2]) == pytest.approx(2.0, abs=1e-6)  # off its centre, still over the card
+    assert 0.0 < rest[2] - crown[2] < 1.0
+    def border(s):
+        x, y = cam.project(s.crown_centre(0)[None])[0]
+        return min(x, cam.width - x, y, cam.height - y)
+    assert all(border(st) <= border(o) for o in scene.table.standees if o.seat != truth["thrower"])
+    with pytest.raises(ValueError):
+        ic.throw_scene(1, True, outcome="miss_crown", crown_offset=3.0)
+
+
 def test_the_new_effects_are_drawn_in_hard_clips_only():
     hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
     good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
@@ -271,3 +292,4 @@ def test_the_judge_on_independent_clips_in_good_conditions(tmp_path):
             false_knocked.append(seed)
     assert false_knocked == [], wrong
     assert len(wrong) <= 1, wrong
+

@@ -1,0 +1,67 @@
+"""A star that missed and came to rest on a standee's crown, nothing moved: clips of the independent renderer
+(bench/independent_clips.py, development seeds), rendered here and judged as a user's clip would be."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from vision.motion import MotionDetector
+from vision.throws import judge_clip
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "independent_clips.py"
+_spec = importlib.util.spec_from_file_location("independent_clips", BENCH)
+assert _spec and _spec.loader
+ic = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("independent_clips", ic)
+_spec.loader.exec_module(ic)
+
+
+def judged(seed: int, hard: bool, tmp_path: Path):
+    scene = ic.make_scene("throw", seed, hard)
+    assert scene.truth["outcome"] == "miss_crown" and scene.truth["knocked"] == scene.truth["touched"] == []
+    return scene, judge_clip(ic.write_clip(scene, tmp_path / f"throw-{seed}"))
+
+
+def test_a_star_lying_still_on_a_crown_in_a_dim_room_is_no_light_touch(tmp_path):
+    """840035 (dim and noisy, auto-exposure, a drift on a 2 px shake): the star lies on seat 0's crown. With the
+    star over its print, the crown card's look is matched on its margin and what is left of the print and wanders
+    0.2 cm along one line, there and back, as a light touch's swing would; the part of the card left in view,
+    followed as it looks at the end, stays within 0.01 cm. Not a touch."""
+    scene, verdict = judged(840035, True, tmp_path)
+    assert "dim" in scene.truth["conditions"]
+    seat = verdict.seats[0]
+    assert seat.outcome.value == "nothing", seat.reason
+    assert "did not follow" in seat.reason
+    assert verdict.knocked == [] and verdict.touched == []
+
+
+def test_the_shadow_of_a_star_lying_on_a_crown_is_no_fallen_standee(tmp_path):
+    """920012 (clean): the star lies on seat 3's crown, never seen moving; raised there, it casts a soft shadow on
+    the table beside the standee, within its fall strip, and the star and its shadow change a fallen standee's
+    worth of table in the median of the settled frames. The shadow keeps the table's colour: still up, asking."""
+    _, verdict = judged(920012, False, tmp_path)
+    seat = verdict.seats[3]
+    assert seat.outcome.value == "nothing", seat.reason
+    assert "a shadow" in seat.reason and seat.confidence <= 0.5
+    assert verdict.knocked == [] and verdict.touched == []
+
+
+def test_a_shadow_darkens_every_colour_alike_and_a_thing_lying_there_does_not():
+    rng = np.random.default_rng(0)
+    table = np.clip(rng.normal((60, 110, 80), 2, (480, 640, 3)), 0, 255).astype(np.uint8)
+    motion = MotionDetector(px_per_cm=5.0, fps=60)
+    motion.set_reference([table, table, table])
+    frame = table.copy()
+    frame[100:180, 100:180] = (frame[100:180, 100:180] * 0.6).astype(np.uint8)  # in shadow
+    frame[300:380, 300:380] = (40, 40, 150)  # a red card lying there, as dark
+    frame[300:380, 100:180] = (frame[300:380, 100:180] * 0.95).astype(np.uint8)  # hardly darker
+    motion.update(frame)
+    shadow = motion.shadowed()
+    assert shadow is not None
+    s = motion.scale
+    assert shadow[110 // s:170 // s, 110 // s:170 // s].all()
+    assert not shadow[310 // s:370 // s, 310 // s:370 // s].any()
+    assert not shadow[310 // s:370 // s, 110 // s:170 // s].any()
+    assert not shadow[0:80 // s, 0:80 // s].any()
