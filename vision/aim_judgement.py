@@ -102,10 +102,6 @@ class SeatJudge:
             return SeatAim(seat, run.target, late, sure, conf, "; ".join(reasons), run.margin_deg, run.height_cm,
                            run.start, seen, run.line)
 
-        brought = self._brought_in(runs, sights)
-        if brought is not None:
-            return result(brought, True, "first seen after the \"3\", still at the deadline only briefly, then brought "
-                          "onto a rest held after it: most likely brought into view and onto its aim late", False)
         holding = [r for r in runs if r.start <= deadline <= r.end]
         if holding:
             run = holding[0]
@@ -117,6 +113,11 @@ class SeatJudge:
                     return result(run, False, "at rest on its target from before the \"3\", covered at the "
                                   "deadline and not seen moving", True)
                 return result(run, False, "at rest on its target, but covered at the deadline", False)
+            brought = self._brought_in(run, runs, sights)
+            if brought is not None:
+                return result(brought, True, "first seen after the \"3\", still at the deadline only briefly, then "
+                              "brought onto a rest held after it: most likely brought into view and onto its aim late",
+                              False)
             if run.start > deadline - cfg.deadline_margin_s:
                 return result(run, False, "came to rest just before the deadline", False)
             return result(run, False, "at rest on its target at the deadline", True)
@@ -243,22 +244,21 @@ class SeatJudge:
             return held[0]
         return first
 
-    def _brought_in(self, runs: list[Rest], sights: list[Sight]) -> Rest | None:
-        """The rest a weapon brought into view after the "3" points with, when it was still at the deadline only for
-        a moment: its first rest holding at the deadline (or beginning within ``deadline_margin_s`` after it) began
-        at its first sighting, after the "3" (and after the clip's first frame: it came into view then), and was
-        brief (held less than ``sure_rest_s``, then seen moving on), and a rest held longer (neither brief nor
-        glimpsed) began after the deadline. A hand bringing its weapon in puts it down for a moment where it came
-        into view and raises it onto its aim; a weapon aimed stays at its aim. None otherwise."""
+    def _brought_in(self, run: Rest, runs: list[Rest], sights: list[Sight]) -> Rest | None:
+        """The rest a weapon brought into view after the "3" points with, when it was still at the deadline, seen
+        then, only for a moment: ``run``, the rest holding at the deadline, began at the weapon's first sighting,
+        after the "3" (and after the clip's first frame: it came into view then), and was brief (held less than
+        ``sure_rest_s``, then seen moving on), and a rest held longer (neither brief nor glimpsed) began after the
+        deadline. A hand bringing its weapon in puts it down for a moment where it came into view and raises it
+        onto its aim; a weapon aimed stays at its aim. None otherwise."""
         cfg = self.config
-        first = next((r for r in runs if r.end >= self.deadline), None)
-        if first is None or first.start >= self.deadline + cfg.deadline_margin_s or not self._brief(first, sights):
+        if not self._brief(run, sights):
             return None
         came = sights[0].t
         shown_from = self.first_t if math.isfinite(self.first_t) else -math.inf  # the clip's first frame
-        if came <= max(0.0, shown_from) or first.seen_from - came > cfg.max_gap_s:
+        if came <= max(0.0, shown_from) or run.seen_from - came > cfg.max_gap_s:
             return None
-        return next((r for r in runs if r.start > first.end and r.start >= self.deadline + cfg.deadline_margin_s
+        return next((r for r in runs if r.start > run.end and r.start >= self.deadline + cfg.deadline_margin_s
                      and not self._brief(r, sights) and not self._glimpsed(r, sights)), None)
 
     def _lost_moving(self, sights: list[Sight], since: float) -> LostFromView | None:

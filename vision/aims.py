@@ -53,8 +53,8 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    first rest may be a pause as the hand brings it into view: when it came after the deadline (seen moving onto
    it, or its place bare at the deadline), was seen to end soon and a rest held longer follows, that rest is
    its aim. So is the rest held longer after the deadline of a weapon that came into view only after the "3" and
-   was still at the deadline (or from just after it) only for a moment from its first sighting, then seen moving
-   on (a hand puts its weapon down where it came into view and raises it onto its aim): late, asking.
+   was seen still at the deadline only for a moment from its first sighting, then seen moving on (a hand puts its
+   weapon down where it came into view and raises it onto its aim): late, asking.
    The first frame and the frame at the deadline are compared at the camera's gain (the ratio most of
    the frame agrees on) and shifted by the camera's shake (the shift that matches the place best; both in
    ``vision.aim_cells``). A weapon never at rest, seen in most of the frames watched (from the "1", or the
