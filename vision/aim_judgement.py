@@ -113,6 +113,11 @@ class SeatJudge:
                     return result(run, False, "at rest on its target from before the \"3\", covered at the "
                                   "deadline and not seen moving", True)
                 return result(run, False, "at rest on its target, but covered at the deadline", False)
+            brought = self._brought_in(run, runs, sights)
+            if brought is not None:
+                return result(brought, True, "first seen after the \"3\", still at the deadline only briefly, then "
+                              "brought onto a rest held after it: most likely brought into view and onto its aim late",
+                              False)
             if run.start > deadline - cfg.deadline_margin_s:
                 return result(run, False, "came to rest just before the deadline", False)
             return result(run, False, "at rest on its target at the deadline", True)
@@ -238,6 +243,23 @@ class SeatJudge:
                 or self.places.table_under_marker(seat, first):
             return held[0]
         return first
+
+    def _brought_in(self, run: Rest, runs: list[Rest], sights: list[Sight]) -> Rest | None:
+        """The rest a weapon brought into view after the "3" points with, when it was still at the deadline, seen
+        then, only for a moment: ``run``, the rest holding at the deadline, began at the weapon's first sighting,
+        after the "3" (and after the clip's first frame: it came into view then), and was brief (held less than
+        ``sure_rest_s``, then seen moving on), and a rest held longer (neither brief nor glimpsed) began after the
+        deadline. A hand bringing its weapon in puts it down for a moment where it came into view and raises it
+        onto its aim; a weapon aimed stays at its aim. None otherwise."""
+        cfg = self.config
+        if not self._brief(run, sights):
+            return None
+        came = sights[0].t
+        shown_from = self.first_t if math.isfinite(self.first_t) else -math.inf  # the clip's first frame
+        if came <= max(0.0, shown_from) or run.seen_from - came > cfg.max_gap_s:
+            return None
+        return next((r for r in runs if r.start > run.end and r.start >= self.deadline + cfg.deadline_margin_s
+                     and not self._brief(r, sights) and not self._glimpsed(r, sights)), None)
 
     def _lost_moving(self, sights: list[Sight], since: float) -> LostFromView | None:
         """The line a weapon never at rest was last read on, when from ``since`` on (the end of a pause it moved on

@@ -94,7 +94,7 @@ class RestFinder:
                                  (float(foot[0]), float(foot[1])), direction, height,
                                  tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f, pitched))
             i = j + 1
-        return self._joined(runs)
+        return self._joined(runs, sights)
 
     def _pitched_line(self, part: list[Sight]) -> tuple[tuple[float, float], float] | None:
         """The line of fire (foot, direction) of a weapon held pitched or rolled through a rest, from its card's
@@ -150,16 +150,20 @@ class RestFinder:
         rel = np.asarray(feet, np.float64) - self.plane.nadir
         return np.column_stack([rel @ u / along, rel @ v / tol_f])
 
-    def _joined(self, runs: list[Rest]) -> list[Rest]:
-        """Rests that follow one another without a gap, on one target at one pose (within the rest
-        tolerances), are one rest: the range of a long rest's tremor, or the tail of the approach it
-        began with, only split it."""
+    def _joined(self, runs: list[Rest], sights: list[Sight]) -> list[Rest]:
+        """Rests on one target at one pose (within the rest tolerances) are one rest when they follow one another
+        without a gap, or when the weapon was seen between them all along (no gap longer than ``max_gap_s``) and
+        never away from that pose (each sighting in between on that target, within twice the rest tolerances of
+        both rests: a weapon moving away shows beyond them, see ``SeatJudge._seen_moving``): the range of a long
+        rest's tremor, a small or dim marker's readings scattering wider than the tolerances allow from one to the
+        next, or the tail of the approach it began with, only split it."""
         cfg = self.config
         out: list[Rest] = []
         for run in runs:
             prev = out[-1] if out else None
-            if prev is not None and run.seen_from - prev.end <= cfg.max_gap_s and run.target == prev.target \
-                    and within_rest(run, prev, math.radians(cfg.rest_angle_deg), max(run.tol_cm, prev.tol_cm)):
+            if prev is not None and run.target == prev.target \
+                    and within_rest(run, prev, math.radians(cfg.rest_angle_deg), max(run.tol_cm, prev.tol_cm)) \
+                    and (run.seen_from - prev.end <= cfg.max_gap_s or self._seen_still_between(prev, run, sights)):
                 longer = run if run.end - run.start >= prev.end - prev.start else prev
                 out[-1] = dataclasses.replace(longer, start=prev.start, end=run.end, seen_from=prev.seen_from,
                                               margin_deg=min(prev.margin_deg, run.margin_deg),
@@ -167,6 +171,19 @@ class RestFinder:
             else:
                 out.append(run)
         return out
+
+    def _seen_still_between(self, prev: Rest, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the weapon was seen from the end of ``prev`` to the first sighting of ``run`` without a gap
+        longer than ``max_gap_s``, every sighting in between on their target and within twice the rest
+        tolerances of each of them."""
+        cfg = self.config
+        tol_a = 2 * math.radians(cfg.rest_angle_deg)
+        between = [s for s in sights if prev.end < s.t < run.seen_from]
+        times = [prev.end, *(s.t for s in between), run.seen_from]
+        if any(b - a > cfg.max_gap_s for a, b in zip(times, times[1:])):
+            return False
+        return all(s.target == prev.target and within_rest(s, prev, tol_a, 2 * prev.tol_cm)
+                   and within_rest(s, run, tol_a, 2 * run.tol_cm) for s in between)
 
     def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
                      hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray, tol_f: float) -> bool:

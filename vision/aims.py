@@ -16,7 +16,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
 4. **The target** of a line of fire is the seat whose standee lies closest to it (not the
    shooter's own); the evidence is the angular margin to the next candidate.
 5. **Timing**: each weapon is followed through the count. It is at rest while its direction and
-   place stay within the rest tolerances for ``min_rest_s`` or more; a rest that holds at the deadline
+   place stay within the rest tolerances for ``min_rest_s`` or more (two such rests at one pose on one target are
+   one when the weapon was seen between them all along, every sighting in between on that target and within
+   twice the tolerances of both: a small marker's scattered readings split a rest, a move shows beyond them);
+   a rest that holds at the deadline
    (0.5 s after the "3") is an aim in time, the first run that begins after it an aim pointed late.
    A weapon hidden at the deadline, resting near the deadline, or whose line passes between two
    seats is unsure: the Godfather decides that seat. Two exceptions, both physical: a weapon at
@@ -49,7 +52,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    handed over is in time when at the deadline its place showed its marker or was covered. A late pointer's
    first rest may be a pause as the hand brings it into view: when it came after the deadline (seen moving onto
    it, or its place bare at the deadline), was seen to end soon and a rest held longer follows, that rest is
-   its aim. The first frame and the frame at the deadline are compared at the camera's gain (the ratio most of
+   its aim. So is the rest held longer after the deadline of a weapon that came into view only after the "3" and
+   was seen still at the deadline only for a moment from its first sighting, then seen moving on (a hand puts its
+   weapon down where it came into view and raises it onto its aim): late, asking.
+   The first frame and the frame at the deadline are compared at the camera's gain (the ratio most of
    the frame agrees on) and shifted by the camera's shake (the shift that matches the place best; both in
    ``vision.aim_cells``). A weapon never at rest, seen in most of the frames watched (from the "1", or the
    clip's first frame if later, to the end of the watch or of the clip), was moving the whole count: it points

@@ -653,6 +653,51 @@ def test_a_still_weapon_read_with_scatter_whose_rest_is_found_just_after_the_dea
         assert aim.rest_at_s is not None and 0.5 < aim.rest_at_s < 0.58, aim.rest_at_s
 
 
+def test_a_still_weapon_whose_readings_scatter_wide_across_the_deadline_is_one_rest_in_time():
+    """A weapon held still on its target from before the "3" to the end of the watch, read in every frame: across
+    the deadline its marker's readings scatter up to 9 degrees either side (a small, noisy marker), wider than the
+    rest tolerances allow from one reading to the next, and the rest is found in two pieces, one ending just before
+    the deadline, one beginning 0.3 s after it. Every reading in between lies on the same target, within twice the
+    tolerances of the pose both pieces hold: one rest, on its target at the deadline, in time and sure. Seen turned
+    away from that pose in between (beyond twice the tolerances), the weapon moved: not one rest, and not sure."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    calm, wide = [1, -1, 0, 2, -2], [6, -5, 9, -4, 6, -8, 5, -5, 9, -6, 6, -4]
+    for middle, one_rest in ((wide, True), ([6, -5, 7, 20, 22, 21, 20, -6, 5, -5, 7, -6], False)):
+        held = [_sight(t / 30, foot, direction + math.radians(calm[t % 5]), plane, 0) for t in range(-15, 13)]
+        scatter = [_sight((13 + k) / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(middle)]
+        after = [_sight(t / 30, foot, direction + math.radians(calm[t % 5]), plane, 0) for t in range(25, 61)]
+        aim = _read(held + scatter + after, plane=plane)
+        if one_rest:
+            assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
+            assert aim.rest_at_s is not None and aim.rest_at_s < 0.0, aim.rest_at_s
+        else:
+            assert aim.target == 3 and not (aim.sure and not aim.late), aim.reason
+
+
+def test_a_weapon_brought_into_view_after_the_three_and_raised_onto_its_aim_after_the_deadline_asks_late():
+    """A hand brings its weapon into view after the "3", puts it down for a moment where it came in (still from
+    +0.40 s to +0.63 s, across the deadline, already on its target) and raises it onto its aim, held from +0.90 s:
+    the seat asks, and the reading handed over is late. The same weapon seen moving before the "3" and only
+    pausing there (not just come into view) is handed in time, asking, as before."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    back = (foot[0] - 10 * math.cos(direction), foot[1] - 10 * math.sin(direction))
+
+    def at(k: float) -> tuple[float, float]:
+        return back[0] + (foot[0] - back[0]) * k, back[1] + (foot[1] - back[1]) * k
+
+    put_down = [_sight(t / 30, back, direction + math.radians((t % 3) - 1), plane, 0) for t in range(12, 20)]
+    raised = [_sight(t / 30, at((t - 19) / 8), direction, plane, 0) for t in range(20, 27)]
+    held = [_sight(t / 30, foot, direction + math.radians((t % 3) - 1), plane, 0) for t in range(27, 61)]
+    aim = _read(put_down + raised + held, plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    assert aim.rest_at_s is not None and aim.rest_at_s > 0.7, aim.rest_at_s  # the held rest, not the pause
+    swung = [_sight(t / 30, back, direction + math.radians(60 - 5 * t), plane, 0) for t in range(-9, 12)]
+    aim = _read(swung + put_down + raised + held, plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+
+
 def test_a_weapon_slowing_at_the_end_of_its_swing_when_a_short_clip_ends_asks():
     """A clip may end before the watch does: seen swung about, then holding a pose for 0.33 s up to the clip's last
     frames, a weapon may as well swing on. It asks, as when the watch ends there; held 0.6 s, it is late and sure."""
