@@ -268,12 +268,19 @@ class MotionDetector:
         single frames compared (the median of n frames keeps about pi / 2n of a frame's noise
         variance, the mean of the reference 1 / its frames), so a change of little contrast (a dim
         standee lying on a table of nearly its shade) shows whole where one frame shows its parts."""
-        if len(self.latest) < 3:
+        median = self._settled_median()
+        if median is None:
             return None
         reference, edges = self._referenced()
-        median = np.median(np.stack(self.latest), axis=0).astype(np.uint8)
+        median = median.astype(np.uint8)
         share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
         return self.difference(median, reference, edges) > share * self.threshold
+
+    def _settled_median(self) -> np.ndarray | None:
+        """The per-pixel median of the latest ``SETTLED_FRAMES`` frames (float); None before three."""
+        if len(self.latest) < 3:
+            return None
+        return np.asarray(np.median(np.stack(self.latest), axis=0))
 
     def shadowed(self, *, at_rest: bool = False) -> np.ndarray | None:
         """Low-resolution mask (bool) of the table in shadow since the reference, in the latest frame (or
@@ -283,12 +290,9 @@ class MotionDetector:
         reference lit enough to tell: ``SHADOW_LIT_MIN``); a thing lying there shows its own colour."""
         if self.reference is None or not self.recent or self.reference.ndim != 3:
             return None
-        if at_rest:
-            if len(self.latest) < 3:
-                return None
-            image = np.median(np.stack(self.latest), axis=0)
-        else:
-            image = self.recent[-1][0]
+        image = self._settled_median() if at_rest else self.recent[-1][0]
+        if image is None:
+            return None
         ref = self.reference.astype(np.float32)
         shares = (image.astype(np.float32) + 1.0) / (ref + 1.0)
         mean = shares.mean(axis=2)
