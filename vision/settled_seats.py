@@ -8,7 +8,7 @@ standee's worth of table changed along its fall line (the seat's line through it
 through its base marker, and the way the crown was last seen going; cm² of table at the seat's own
 scale, from its base marker; in the latest frame, or in the median of the settled frames, where noise
 averaged out lets a change of little contrast show whole, and a fall seen only there asks) and the crown is gone from its place (its
-card's place changed, or it was seen moving away and never back; a star seen lying elsewhere
+card's place changed, in the latest frame or in that median, asking when only there; or it was seen moving away and never back; a star seen lying elsewhere
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
 up, asking, when what is left of that change without the table in shadow (darker, its colour kept)
 is less than a fall, the star having met it and maybe lying on its crown, never seen moving (raised
@@ -88,16 +88,20 @@ class SettledSeats:
         cfg = self.config
         changed = self.motion.changed_now()
         cm2_per_pixel = self._cm2_per_pixel(t)
-        card_share = float(changed[t.card_mask].mean()) if t.card_mask is not None and t.card_mask.any() else 1.0
+        # the median of the settled frames, when they are all still: a change of little contrast against
+        # the table (a fallen standee, the bare table where its crown card stood, in a dim room) shows
+        # whole there, where one frame's noise hides parts of it
+        at_rest = self._changed_at_rest()
+        has_card = t.card_mask is not None and t.card_mask.any()
+        card_now = float(changed[t.card_mask].mean()) if has_card else 1.0
+        card_at_rest = float(at_rest[t.card_mask].mean()) if has_card and at_rest is not None else 0.0
+        card_share = max(card_now, card_at_rest)
         went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
         strip = t.lie_mask
         way = self._fall_way(t) if went_away else None
         if strip is not None and way is not None:
             strip = strip | way
         latest = float(changed[strip].sum()) * cm2_per_pixel if strip is not None else 0.0
-        # the same in the median of the settled frames, when they are all still: a fallen standee of
-        # little contrast against the table shows whole there, where one frame's noise hides parts of it
-        at_rest = self._changed_at_rest()
         settled = float(at_rest[strip].sum()) * cm2_per_pixel if at_rest is not None and strip is not None else 0.0
         area = max(latest, settled)
         seen_in = "the median of the settled frames" if settled > latest else "the latest frame"
@@ -114,7 +118,8 @@ class SettledSeats:
         out_of_view = ("; the change reaching its card from the image border is its own fall out of the view, not a "
                        "hand: its crown went towards that border in the frame the change first reached its card, "
                        "nothing from the border near it before" if own else "")
-        place_changed = card_share >= cfg.covered_share
+        place_now = card_now >= cfg.covered_share  # in the latest frame
+        place_changed = card_share >= cfg.covered_share  # there, or in the median of the settled frames
         # seen moving and then back at its place: it swung and stands; a star resting on its crown,
         # raised towards the camera and casting a shadow, changes more than a star on the table
         came_back = t.first_move is not None and t.last_seen_shift is not None and t.last_seen_shift < cfg.moved_cm
@@ -159,21 +164,30 @@ class SettledSeats:
             return ev
         if area >= fallen_area and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
-            gone = (f"its card's place {100 * card_share:.0f} % changed" if place_changed else
-                    f"last seen {t.last_seen_shift:.1f} cm from its place, never back")
+            if place_now:
+                gone = f"its card's place {100 * card_now:.0f} % changed"
+            elif went_away:
+                gone = f"last seen {t.last_seen_shift:.1f} cm from its place, never back"
+            else:
+                gone = (f"its card's place {100 * card_share:.0f} % changed in the median of the settled frames "
+                        f"({100 * card_now:.0f} % in the latest frame alone)")
             ev.reason = (f"crown marker gone, {gone}, and {area:.0f} cm² changed along its fall line in {seen_in} "
                          f"(a fallen standee, at least {fallen_area:g} cm²)"
                          f"{', base marker still seen' if ev.base_seen_at_end else ''}")
             ev.reason += out_of_view
-            ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_changed else 0.05)
+            ev.confidence = (0.95 if ev.base_seen_at_end else 0.8) - (0 if place_now else 0.05)
             if latest < fallen_area:
                 # a standee's worth changed only where the frames' noise is averaged out: unsure
                 ev.reason += f" (the latest frame alone: {latest:.0f} cm²): the Godfather looks"
                 ev.confidence = min(ev.confidence, 0.55)
+            if not place_now and not went_away:
+                # its crown gone from its place only where the frames' noise is averaged out: unsure
+                ev.reason += ": the Godfather looks"
+                ev.confidence = min(ev.confidence, 0.55)
             return ev
         ev = self.standing(ev, t)
-        if not place_changed:
-            why = f"its card's place looks as when armed ({100 * card_share:.0f} % changed)"
+        if not place_now:
+            why = f"its card's place looks as when armed ({100 * card_now:.0f} % changed)"
         elif area >= fallen_area:
             why = (f"its crown was seen back at its place after it moved, then covered ({area:.0f} cm² changed "
                    f"along its fall line)")
@@ -187,7 +201,7 @@ class SettledSeats:
                    f"fallen standee ({fallen_area:g} cm²): covered")
         ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}{out_of_view}"
         ev.confidence = min(ev.confidence, 0.75)
-        if place_changed and area >= fallen_area and not t.last_seen_sure:
+        if place_now and area >= fallen_area and not t.last_seen_sure:
             ev.confidence = min(ev.confidence, 0.5)
         if went_away:
             # last seen away from its place and never back: a star dropping onto a crown in mid-swing
@@ -195,10 +209,12 @@ class SettledSeats:
             # (or of its card's place, in a dim room: the card not found there at rest is not there)
             ev.reason += f"; but last seen {t.last_seen_shift:.1f} cm from its place, never back: unsure"
             ev.confidence = min(ev.confidence, 0.5)
-        if not place_changed and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
-            # the star met it or its crown moved, and a part of its card's place changed: it may
-            # lie with its crown card where the standee stood
-            ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed after a touch: unsure"
+        if not place_now and card_share >= 0.4 * cfg.covered_share and (t.contact or ev.max_shift_cm >= cfg.moved_cm):
+            # the star met it or its crown moved, and a part of its card's place changed (in the latest
+            # frame or in the median of the settled frames): it may lie with its crown card where the
+            # standee stood
+            where = "" if card_share == card_now else " in the median of the settled frames"
+            ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed{where} after a touch: unsure"
             ev.confidence = min(ev.confidence, 0.5)
         return ev
 

@@ -63,7 +63,8 @@ class SeatEvidence:
     frames_crown_hidden: int = 0
     first_change_s: float | None = None  # seconds after arming when the crown first moved or was lost
     shift_measured_against: str | None = None  # "base marker" or "registered frame" (table coordinates)
-    crown_card_changed: float | None = None  # share of the crown card's place that differs at the end
+    crown_card_changed: float | None = None  # share of the crown card's place that differs at the end (the latest
+    # frame or the median of the settled frames, whichever shows more)
     changed_area_cm2: float | None = None  # changed table area along the standee's fall line at the end
     arm_over_seat: bool = False  # a hand or arm covered the seat at the end
     covered_swing_cm: float | None = None  # the crown covered at the end: how far the part of its card in view swung
