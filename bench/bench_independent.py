@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--throws", type=int, default=60)
     ap.add_argument("--aims", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--throw-fps", type=int, default=60, choices=range(15, 121), metavar="15-120",
+                    help="the camera's frame rate for the throws (default 60; the aims draw 30 or 60)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
     ap.add_argument("--json", type=Path, help="write every clip's truth and result here")
     ap.add_argument("--timeout", type=float, default=300.0)
@@ -131,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{len(plan)} {name} rendering ...")
             sys.stderr.flush()
             t = time.perf_counter()
-            scene = ic.make_scene(kind, seed, hard)
+            scene = ic.make_scene(kind, seed, hard, args.throw_fps)
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
                 clip = ic.write_clip(scene, clip)
@@ -158,7 +160,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
     lines = ["## Vision on independently rendered clips (`bench/bench_independent.py`)", ""]
     lines.append(f"Machine: {platform.machine()}, {os.cpu_count()} cores shared, Python {platform.python_version()}; "
                  f"date {time.strftime('%Y-%m-%d', time.gmtime())}. Command: `.venv/bin/python "
-                 f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}`. "
+                 f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}"
+                 f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}`. "
                  f"Rendering took {render_s:.0f} s, the commands {judge_s:.0f} s.")
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]

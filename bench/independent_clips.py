@@ -1144,12 +1144,14 @@ def edge_seat(cam: Camera, table: Table, thrower: int) -> int:
 
 
 def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | None = None,
-                tilt: float | None = None, target: str | None = None, crown_offset: float = 0.0) -> Scene:
+                tilt: float | None = None, target: str | None = None, crown_offset: float = 0.0,
+                fps: int = 60) -> Scene:
     """A throw clip drawn from `seed`. The options force what is drawn otherwise, to stress one case: the
     `outcome` (one of OUTCOMES), the `look` of a hard clip (one of LOOK_KINDS), the camera's `tilt` (degrees from
     straight down; lowered, as `build_table` does, when so steep a view hides base markers), `target="edge"`: the
     seat aimed at is the one whose crown is seen nearest the image's border, and `crown_offset`: a star on a crown
-    lands that many cm off its centre (at most 2.4: its centre stays over the 5.2 cm card)."""
+    lands that many cm off its centre (at most 2.4: its centre stays over the 5.2 cm card). `fps`: the camera's frame
+    rate (the scene is drawn from `seed` the same at any rate, only sampled at another; a webcam gives 15-60)."""
     if outcome is not None and outcome not in OUTCOMES:
         raise ValueError(f"outcome {outcome!r}: not one of {', '.join(OUTCOMES)}")
     if look is not None and look not in LOOK_KINDS:
@@ -1158,6 +1160,8 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
         raise ValueError(f"target {target!r}: only 'edge' is known")
     if not 0.0 <= crown_offset <= 2.4:
         raise ValueError(f"crown_offset {crown_offset} cm: a star's centre off the crown card does not rest there")
+    if not 15 <= fps <= 120:
+        raise ValueError(f"fps {fps}: a webcam films a throw at 15-120 frames a second")
     rng = np.random.default_rng(seed)
     seats = int(rng.integers(6, 10))  # throws belong to the Yakuzas expansion: 6-9 players
     cam_h = rng.uniform(60, 100)
@@ -1171,7 +1175,6 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
                             "miss_crown"], p=[0.2, 0.1, 0.2, 0.05, 0.1, 0.15, 0.12, 0.08]))
     outcome = drawn if outcome is None else outcome
     aimed = edge_seat(cam, table, thrower) if target == "edge" else None
-    fps = 60
     t_rel = rng.uniform(0.5, 0.9)
     ts = table.standees[thrower]
     for _ in range(60):
@@ -1285,6 +1288,8 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
         tags.append("two-hit")
     if any(table.standees[s].motion is not None for s in touched) and hard:
         tags.append("light-touch")
+    if fps != 60:
+        tags.append(f"{fps}fps")
     tags.append(f"{seats}-seats")
     truth = {"knocked": sorted(knocked), "touched": sorted(touched), "outcome": outcome, "conditions": tags,
              "hard": hard, "thrower": thrower, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
@@ -1609,8 +1614,9 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
     return out
 
 
-def make_scene(kind: str, seed: int, hard: bool) -> Scene:
-    return throw_scene(seed, hard) if kind == "throw" else aim_scene(seed, hard)
+def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60) -> Scene:
+    """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`."""
+    return throw_scene(seed, hard, fps=throw_fps) if kind == "throw" else aim_scene(seed, hard)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -145,6 +145,14 @@ class CrownLooks(JudgeFrame):
             self._note_reading(t, card_move[3] if card_move is not None else marker_px)
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
+            sure = shift is not None or (card_move is not None and card_move[2])
+            if (t.arm_first is not None and t.first_move is None and not under_arm and sure
+                    and seen < self.config.moved_cm):
+                # the hand or arm that covered its card has gone, and it stands at its place: what
+                # covers it later (or reaches it from the border) is another, and whether the
+                # standee went before it is judged from then
+                t.arm_first = t.arm_near_since = None
+                t.lost_under_arm = None
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
 

@@ -258,6 +258,21 @@ def test_a_forced_star_on_a_crown_rests_on_the_crown_seen_nearest_the_border_in_
         ic.throw_scene(1, True, outcome="miss_crown", crown_offset=3.0)
 
 
+def test_a_throw_filmed_at_another_frame_rate_is_the_same_throw_sampled_at_that_rate():
+    fast, slow = ic.throw_scene(8_100_003, True, fps=60), ic.throw_scene(8_100_003, True, fps=30)
+    assert slow.meta["fps"] == 30 and fast.meta["fps"] == 60 and "30fps" in slow.truth["conditions"]
+    assert {k: v for k, v in slow.truth.items() if k != "conditions"} == \
+        {k: v for k, v in fast.truth.items() if k != "conditions"}
+    assert slow.n_frames == pytest.approx(fast.n_frames / 2, abs=1)
+    # the star where it flies: the slow camera's frame i is the fast camera's frame 2 i
+    shown = [(i, i / slow.fps) for i in range(slow.n_frames) if slow.probes["star"](i / slow.fps)[2] > 1.5]
+    assert shown
+    for i, t in shown:
+        assert np.allclose(slow.probes["star"](t), fast.probes["star"](2 * i / fast.fps))
+    with pytest.raises(ValueError):
+        ic.throw_scene(1, False, fps=5)
+
+
 def test_the_new_effects_are_drawn_in_hard_clips_only():
     hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
     good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
