@@ -123,6 +123,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.condition_seed == args.held_out_seed:
         parser.error("the per-condition sets must not use the seed of the set never tuned on")
+    unknown = [c for c in args.conditions.split(",") if c not in synth.CONDITIONS]
+    if unknown:
+        parser.error(f"--conditions: no condition {', '.join(unknown)}; one of {', '.join(synth.CONDITIONS)}")
 
     out = ["\n## Vision: Shuriken judge (`bench/bench_vision.py`)\n",
            (f"Machine: {os.cpu_count()}-core {platform.machine()} sandbox, Python {platform.python_version()}, "
