@@ -1,5 +1,6 @@
-"""A star that missed and came to rest on a standee's crown, nothing moved: clips of the independent renderer
-(bench/independent_clips.py, development seeds), rendered here and judged as a user's clip would be."""
+"""Throws of the independent renderer (bench/independent_clips.py, development seeds) once judged wrong, rendered
+here and judged as a user's clip would be: a star that missed and came to rest on a standee's crown, nothing moved;
+a hand gone before the standee fell."""
 
 import importlib.util
 import sys
@@ -46,6 +47,21 @@ def test_the_shadow_of_a_star_lying_on_a_crown_is_no_fallen_standee(tmp_path):
     assert seat.outcome.value == "nothing", seat.reason
     assert "a shadow" in seat.reason and seat.confidence <= 0.5
     assert verdict.knocked == [] and verdict.touched == []
+
+
+def test_a_hand_gone_before_the_standee_fell_is_not_what_covers_it_at_the_end(tmp_path):
+    """820008 (blurred and shaken, a drift on a 2 px shake): another player's hand reaches over seat 2's card and
+    goes while the thrower winds up; the star then knocks seat 2's standee over, and it lies reaching the image
+    border, a change from the border over its card as a hand's would be. Its crown was seen at its place after the
+    hand went and seen moving before the fallen standee's change reached its card: the standee went first, not
+    covered by a hand; knocked."""
+    scene = ic.make_scene("throw", 820008, True)
+    assert scene.truth["knocked"] == [2] and "hand-over-seat" in scene.truth["conditions"]
+    verdict = judge_clip(ic.write_clip(scene, tmp_path / "throw-820008"))
+    seat = verdict.seats[2]
+    assert seat.outcome.value == "knocked", seat.reason
+    assert not seat.arm_over_seat
+    assert verdict.knocked == [2] and verdict.touched == []
 
 
 def test_a_shadow_darkens_every_colour_alike_and_a_thing_lying_there_does_not():
