@@ -140,12 +140,11 @@ class CrownLooks(JudgeFrame):
             t.best_shifts.append(seen)
             t.last_seen_frame = self._frames
             t.registered += card_move[1] if card_move is not None else marker_registered
-            self._note_seen(t, seen, sure=shift is not None or (card_move is not None and card_move[2]),
-                            px=card_move[3] if card_move is not None else marker_px)
+            sure = shift is not None or (card_move is not None and card_move[2])
+            self._note_seen(t, seen, sure=sure, px=card_move[3] if card_move is not None else marker_px)
             self._note_reading(t, card_move[3] if card_move is not None else marker_px)
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
-            sure = shift is not None or (card_move is not None and card_move[2])
             if (t.arm_first is not None and t.first_move is None and not under_arm and sure
                     and seen < self.config.moved_cm):
                 # the hand or arm that covered its card has gone, and it stands at its place: what

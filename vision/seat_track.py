@@ -79,7 +79,9 @@ class SeatTrack:
     star_far_now: bool = False  # this frame shows the star, and far from this crown
     watch_until: int = -1  # frame until which the crown is looked at whatever moves (the star passed near)
     first_move: int | None = None  # frame when the crown was first seen moved a touch's worth from its place
-    arm_first: int | None = None  # frame when a hand or arm from the border first covered its card
+    # frame when a hand or arm from the border first covered its card (since its crown was last read sure at its
+    # place, clear of any hand, before it ever moved: a hand that came and went says nothing of what came later)
+    arm_first: int | None = None
     near: tuple[int, int, int, int] = (0, 0, 0, 0)  # low-resolution box a hand's width around the crown card
     # first of the unbroken run of frames, up to the one a hand or arm first covered its card (``arm_first``),
     # with a hand or arm from the border in ``near``
