@@ -109,13 +109,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--throws", type=int, default=60)
     ap.add_argument("--aims", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--throw-fps", type=int, default=60, choices=range(15, 121), metavar="15-120",
+    ap.add_argument("--throw-fps", type=int, default=60, metavar="15-120",
                     help="the camera's frame rate for the throws (default 60; the aims draw 30 or 60)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
     ap.add_argument("--json", type=Path, help="write every clip's truth and result here")
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--repo", type=Path, help="run the commands of another checkout (its .venv's Python if any)")
     args = ap.parse_args(argv)
+    if not 15 <= args.throw_fps <= 120:
+        ap.error(f"--throw-fps {args.throw_fps}: a webcam films a throw at 15-120 frames a second")
     global ROOT, PYTHON
     if args.repo:
         ROOT = args.repo.resolve()
