@@ -638,15 +638,15 @@ def seat_positions(rng: np.random.Generator, seats: int, W: float, D: float, ins
 
 
 def build_table(rng: np.random.Generator, seats: int, cam_height: float, hard: bool = False,
-                tilt: float | None = None) -> tuple[Table, Camera, float]:
+                tilt: float | None = None, size: tuple[int, int] = (640, 480)) -> tuple[Table, Camera, float]:
     """A table, its standees and a camera that sees all of it, set up as calibration asks: every base marker at
     least 15 px across (else the player would bring the camera closer). Returns the table, camera and HFOV.
-    Hard clips may tilt the camera up to 25 degrees; `tilt` sets it."""
+    Hard clips may tilt the camera up to 25 degrees; `tilt` sets it. `size`: the frames' width and height (px)."""
     narrow = 0.0
     if tilt is None and hard and rng.random() < 0.35:
         tilt = float(rng.uniform(20, 25))
     for n in range(60):
-        table, cam, hfov = _build_table(rng, seats, cam_height, narrow, tilt)
+        table, cam, hfov = _build_table(rng, seats, cam_height, narrow, tilt, size)
         smallest = min(_projected_side(cam, q) for q in table.base_cards)
         hidden = _hidden_flat_markers(cam, table)
         if tilt is not None and tilt > 20:  # so steep a view hides some base markers behind the near standees
@@ -691,7 +691,8 @@ def _projected_side(cam: Camera, q: Quad) -> float:
 
 
 def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
-                 narrow: float = 0.0, tilt_deg: float | None = None) -> tuple[Table, Camera, float]:
+                 narrow: float = 0.0, tilt_deg: float | None = None,
+                 size: tuple[int, int] = (640, 480)) -> tuple[Table, Camera, float]:
     aspect = rng.uniform(1.15, 1.6)
     tilt = rng.uniform(0, 20) if rng.random() < 0.8 else rng.uniform(0, 5)
     if tilt_deg is not None:
@@ -703,7 +704,7 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
     cam_seed = int(rng.integers(1 << 30))
     inset = rng.uniform(6, 9)
     while True:
-        cam = make_camera(np.random.default_rng(cam_seed), 640, 480, cam_height, tilt, hfov, k1, look_at)
+        cam = make_camera(np.random.default_rng(cam_seed), size[0], size[1], cam_height, tilt, hfov, k1, look_at)
 
         def fits(W: float, cam: Camera = cam) -> bool:
             D = W / aspect
@@ -721,8 +722,8 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
             if (cam.depth(np.array(pts, float)) < 5).any():
                 return False
             px = cam.project(np.array(pts, float))
-            return bool((px[:, 0] > margin).all() and (px[:, 0] < 640 - margin).all() and (px[:, 1] > margin).all()
-                        and (px[:, 1] < 480 - margin).all())
+            return bool((px[:, 0] > margin).all() and (px[:, 0] < size[0] - margin).all()
+                        and (px[:, 1] > margin).all() and (px[:, 1] < size[1] - margin).all())
         lo, hi = 20.0, 300.0  # the largest play area the camera sees whole (a player sets the camera up so)
         for _ in range(30):
             mid = (lo + hi) / 2
@@ -1145,13 +1146,14 @@ def edge_seat(cam: Camera, table: Table, thrower: int) -> int:
 
 def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | None = None,
                 tilt: float | None = None, target: str | None = None, crown_offset: float = 0.0,
-                fps: int = 60) -> Scene:
+                fps: int = 60, size: tuple[int, int] = (640, 480)) -> Scene:
     """A throw clip drawn from `seed`. The options force what is drawn otherwise, to stress one case: the
     `outcome` (one of OUTCOMES), the `look` of a hard clip (one of LOOK_KINDS), the camera's `tilt` (degrees from
     straight down; lowered, as `build_table` does, when so steep a view hides base markers), `target="edge"`: the
     seat aimed at is the one whose crown is seen nearest the image's border, and `crown_offset`: a star on a crown
     lands that many cm off its centre (at most 2.4: its centre stays over the 5.2 cm card). `fps`: the camera's frame
-    rate (the scene is drawn from `seed` the same at any rate, only sampled at another; a webcam gives 15-60)."""
+    rate (the scene is drawn from `seed` the same at any rate, only sampled at another; a webcam gives 15-60);
+    `size`: the frames' width and height (px; the camera set up for them as calibration asks)."""
     if outcome is not None and outcome not in OUTCOMES:
         raise ValueError(f"outcome {outcome!r}: not one of {', '.join(OUTCOMES)}")
     if look is not None and look not in LOOK_KINDS:
@@ -1165,7 +1167,7 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
     rng = np.random.default_rng(seed)
     seats = int(rng.integers(6, 10))  # throws belong to the Yakuzas expansion: 6-9 players
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h, hard, tilt)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard, tilt, size)
     lk, tags = random_look(rng, hard, look)
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
@@ -1290,6 +1292,8 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
         tags.append("light-touch")
     if fps != 60:
         tags.append(f"{fps}fps")
+    if size != (640, 480):
+        tags.append(f"{size[0]}x{size[1]}")
     tags.append(f"{seats}-seats")
     truth = {"knocked": sorted(knocked), "touched": sorted(touched), "outcome": outcome, "conditions": tags,
              "hard": hard, "thrower": thrower, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
@@ -1358,11 +1362,11 @@ def line_of_fire_target(pos: Vec, yaw: float, table: Table, seat: int) -> tuple[
     return best[0][1], best[0][0], best[1][0] if len(best) > 1 else math.inf
 
 
-def aim_scene(seed: int, hard: bool) -> Scene:
+def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480)) -> Scene:
     rng = np.random.default_rng(seed + 500_000)
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h, hard)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard, size=size)
     look, tags = random_look(rng, hard)
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
@@ -1415,7 +1419,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
                     continue
                 got, d1, d2 = line_of_fire_target(pos, yaw, table, st.seat)
                 px = cam.project(pos[None])[0]
-                inside = 25 < px[0] < 615 and 25 < px[1] < 455
+                inside = 25 < px[0] < cam.width - 25 and 25 < px[1] < cam.height - 25
                 if got == tgt and d2 - d1 > 4.0 and inside:
                     parts, _ = gun_parts(pos, yaw, pitch, st.seat, tantos[st.seat], (0, 0, 0), 0, 0,
                                          np.zeros((4, 4, 3), np.uint8))
@@ -1569,6 +1573,8 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         tags.append("late")
     if any(p.kind in ("hidden", "waving") for p in plans):
         tags.append("no-aim")
+    if size != (640, 480):
+        tags.append(f"{size[0]}x{size[1]}")
     tags.append(f"{seats}-seats")
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
              "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
@@ -1614,9 +1620,9 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
     return out
 
 
-def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60) -> Scene:
-    """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`."""
-    return throw_scene(seed, hard, fps=throw_fps) if kind == "throw" else aim_scene(seed, hard)
+def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60, size: tuple[int, int] = (640, 480)) -> Scene:
+    """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`; frames of `size`."""
+    return throw_scene(seed, hard, fps=throw_fps, size=size) if kind == "throw" else aim_scene(seed, hard, size)
 
 
 def main(argv: list[str] | None = None) -> int:

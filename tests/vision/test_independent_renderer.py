@@ -273,6 +273,15 @@ def test_a_throw_filmed_at_another_frame_rate_is_the_same_throw_sampled_at_that_
         ic.throw_scene(1, False, fps=5)
 
 
+def test_a_clip_of_another_frame_size_is_set_up_for_that_size_and_its_markers_read_where_drawn():
+    scene = ic.make_scene("throw", 8_100_004, False, size=(1280, 720))
+    frame = scene.frame(0)
+    assert frame.shape == (720, 1280, 3) and "1280x720" in scene.truth["conditions"]
+    markers_where_the_camera_puts_them(scene, frame, tol=2.5)
+    aim = ic.make_scene("aim", 8_100_004, False, size=(1280, 720))
+    assert aim.frame(0).shape == (720, 1280, 3) and "1280x720" in aim.truth["conditions"]
+
+
 def test_the_new_effects_are_drawn_in_hard_clips_only():
     hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
     good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
