@@ -113,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the camera's frame rate for the throws (default 60; the aims draw 30 or 60)")
     ap.add_argument("--size", default="640x480", metavar="WxH",
                     help="the frames' width and height in px (default 640x480; 320x240 to 1920x1080)")
+    ap.add_argument("--things", action="store_true",
+                    help="loot cards and banknotes lie on the table (the clips otherwise the same)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
     ap.add_argument("--json", type=Path, help="write every clip's truth and result here")
     ap.add_argument("--timeout", type=float, default=300.0)
@@ -144,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{len(plan)} {name} rendering ...")
             sys.stderr.flush()
             t = time.perf_counter()
-            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px)
+            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things)
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
                 clip = ic.write_clip(scene, clip)
@@ -173,7 +175,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
                  f"date {time.strftime('%Y-%m-%d', time.gmtime())}. Command: `.venv/bin/python "
                  f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}"
                  f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}"
-                 f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}`. "
+                 f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}"
+                 f"{' --things' if args.things else ''}`. "
                  f"Rendering took {render_s:.0f} s, the commands {judge_s:.0f} s.")
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]
