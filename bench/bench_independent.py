@@ -115,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the frames' width and height in px (default 640x480; 320x240 to 1920x1080)")
     ap.add_argument("--things", action="store_true",
                     help="loot cards and banknotes lie on the table (the clips otherwise the same)")
+    ap.add_argument("--video", choices=ic.VIDEO_CODECS,
+                    help="write each clip as video.avi in this codec (default: PNG frames)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
     ap.add_argument("--json", type=Path, help="write every clip's truth and result here")
     ap.add_argument("--timeout", type=float, default=300.0)
@@ -149,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things)
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
-                clip = ic.write_clip(scene, clip)
+                clip = ic.write_clip(scene, clip, video=args.video or False)
             render_s += time.perf_counter() - t
             sys.stderr.write(f"\r{n}/{len(plan)} {name} judging ...  ")
             sys.stderr.flush()
@@ -176,7 +178,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
                  f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}"
                  f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}"
                  f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}"
-                 f"{' --things' if args.things else ''}`. "
+                 f"{' --things' if args.things else ''}{f' --video {args.video}' if args.video else ''}`. "
                  f"Rendering took {render_s:.0f} s, the commands {judge_s:.0f} s.")
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]

@@ -1665,14 +1665,25 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
 # ----------------------------------------------------------------------------------------------- writing
 
 
-def write_clip(scene: Scene, out: Path, video: bool = False) -> Path:
-    """Write clip.json, truth.json and the frames (PNG of the JPEG-compressed frame, or an MJPG video.avi)."""
+VIDEO_CODECS = ("MJPG", "XVID")
+"""What a webcam's recording is written with: motion JPEG (each frame on its own), or MPEG-4 part 2 (frames
+predicted from the ones before, a key frame every dozen or so: the still table shimmers a little between them)."""
+
+
+def write_clip(scene: Scene, out: Path, video: bool | str = False) -> Path:
+    """Write clip.json, truth.json and the frames (PNG of the JPEG-compressed frame), or a video.avi: `video` True
+    or "MJPG" for motion JPEG, "XVID" for MPEG-4 part 2."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "clip.json").write_text(json.dumps(scene.meta))
     (out / "truth.json").write_text(json.dumps(scene.truth, indent=1))
     if video:
-        w = cv2.VideoWriter(str(out / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), scene.fps,
+        codec = "MJPG" if video is True else str(video)
+        if codec not in VIDEO_CODECS:
+            raise ValueError(f"video codec {codec!r}: not one of {', '.join(VIDEO_CODECS)}")
+        w = cv2.VideoWriter(str(out / "video.avi"), cv2.VideoWriter.fourcc(*codec), scene.fps,
                             (scene.renderer.cam.width, scene.renderer.cam.height))
+        if not w.isOpened():
+            raise RuntimeError(f"OpenCV cannot write {codec} here")
         for i in range(scene.n_frames):
             w.write(scene.frame(i))
         w.release()
@@ -1711,10 +1722,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--throws", type=int, default=6)
     ap.add_argument("--aims", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
+    ap.add_argument("--video", choices=VIDEO_CODECS, help="write video.avi in this codec instead of PNG frames")
     args = ap.parse_args(argv)
     for kind, s, hard in clip_plan(args.throws, args.aims, args.seed):
-        path = write_clip(make_scene(kind, s, hard), Path(args.out) / f"{kind}-{s}", video=args.video)
+        path = write_clip(make_scene(kind, s, hard), Path(args.out) / f"{kind}-{s}", video=args.video or False)
         print(path, file=sys.stderr)
     return 0
 

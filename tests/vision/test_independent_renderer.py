@@ -303,6 +303,25 @@ def test_loot_cards_and_banknotes_lie_clear_of_every_marker_and_base_and_leave_t
     assert sorted(detect(after)) == sorted(detect(before))  # every base marker still read, no marker made up
 
 
+@pytest.mark.parametrize("codec", ["MJPG", "XVID"])
+def test_a_clip_written_as_video_holds_every_frame_close_to_the_frame_drawn(tmp_path, codec):
+    scene = ic.make_scene("throw", 8_400_001, False)
+    clip = ic.write_clip(scene, tmp_path / codec, video=codec)
+    cap = cv2.VideoCapture(str(clip / "video.avi"))
+    read = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        read.append(frame)
+    cap.release()
+    assert len(read) == scene.n_frames
+    for i in (0, scene.n_frames // 2, scene.n_frames - 1):
+        assert 30 < cv2.PSNR(read[i], scene.frame(i)) < 60  # compressed, and the same picture
+    with pytest.raises(ValueError):
+        ic.write_clip(scene, tmp_path / "x", video="H264")
+
+
 def test_the_new_effects_are_drawn_in_hard_clips_only():
     hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
     good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
