@@ -111,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--throw-fps", type=int, default=60, metavar="15-120",
                     help="the camera's frame rate for the throws (default 60; the aims draw 30 or 60)")
+    ap.add_argument("--size", default="640x480", metavar="WxH",
+                    help="the frames' width and height in px (default 640x480; 320x240 to 1920x1080)")
+    ap.add_argument("--things", action="store_true",
+                    help="loot cards and banknotes lie on the table (the clips otherwise the same)")
+    ap.add_argument("--video", choices=ic.VIDEO_CODECS,
+                    help="write each clip as video.avi in this codec (default: PNG frames)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
     ap.add_argument("--json", type=Path, help="write every clip's truth and result here")
     ap.add_argument("--timeout", type=float, default=300.0)
@@ -118,6 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 15 <= args.throw_fps <= 120:
         ap.error(f"--throw-fps {args.throw_fps}: a webcam films a throw at 15-120 frames a second")
+    try:
+        size = tuple(int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        size = ()
+    if len(size) != 2 or not (320 <= size[0] <= 1920 and 240 <= size[1] <= 1080):
+        ap.error(f"--size {args.size}: width x height in px, from 320x240 to 1920x1080")
+    args.size_px = size
     global ROOT, PYTHON
     if args.repo:
         ROOT = args.repo.resolve()
@@ -135,10 +148,10 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{len(plan)} {name} rendering ...")
             sys.stderr.flush()
             t = time.perf_counter()
-            scene = ic.make_scene(kind, seed, hard, args.throw_fps)
+            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things)
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
-                clip = ic.write_clip(scene, clip)
+                clip = ic.write_clip(scene, clip, video=args.video or False)
             render_s += time.perf_counter() - t
             sys.stderr.write(f"\r{n}/{len(plan)} {name} judging ...  ")
             sys.stderr.flush()
@@ -163,7 +176,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
     lines.append(f"Machine: {platform.machine()}, {os.cpu_count()} cores shared, Python {platform.python_version()}; "
                  f"date {time.strftime('%Y-%m-%d', time.gmtime())}. Command: `.venv/bin/python "
                  f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}"
-                 f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}`. "
+                 f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}"
+                 f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}"
+                 f"{' --things' if args.things else ''}{f' --video {args.video}' if args.video else ''}`. "
                  f"Rendering took {render_s:.0f} s, the commands {judge_s:.0f} s.")
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]

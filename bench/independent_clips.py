@@ -607,6 +607,7 @@ class Table:
     base_cards: list[Quad]
     table_quad: Quad
     floor: Vec
+    things: list[Quad] = field(default_factory=list)  # loot cards and banknotes lying on the table
 
 
 def seat_positions(rng: np.random.Generator, seats: int, W: float, D: float, inset: float) -> list[tuple[Vec, Vec]]:
@@ -638,15 +639,15 @@ def seat_positions(rng: np.random.Generator, seats: int, W: float, D: float, ins
 
 
 def build_table(rng: np.random.Generator, seats: int, cam_height: float, hard: bool = False,
-                tilt: float | None = None) -> tuple[Table, Camera, float]:
+                tilt: float | None = None, size: tuple[int, int] = (640, 480)) -> tuple[Table, Camera, float]:
     """A table, its standees and a camera that sees all of it, set up as calibration asks: every base marker at
     least 15 px across (else the player would bring the camera closer). Returns the table, camera and HFOV.
-    Hard clips may tilt the camera up to 25 degrees; `tilt` sets it."""
+    Hard clips may tilt the camera up to 25 degrees; `tilt` sets it. `size`: the frames' width and height (px)."""
     narrow = 0.0
     if tilt is None and hard and rng.random() < 0.35:
         tilt = float(rng.uniform(20, 25))
     for n in range(60):
-        table, cam, hfov = _build_table(rng, seats, cam_height, narrow, tilt)
+        table, cam, hfov = _build_table(rng, seats, cam_height, narrow, tilt, size)
         smallest = min(_projected_side(cam, q) for q in table.base_cards)
         hidden = _hidden_flat_markers(cam, table)
         if tilt is not None and tilt > 20:  # so steep a view hides some base markers behind the near standees
@@ -691,7 +692,8 @@ def _projected_side(cam: Camera, q: Quad) -> float:
 
 
 def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
-                 narrow: float = 0.0, tilt_deg: float | None = None) -> tuple[Table, Camera, float]:
+                 narrow: float = 0.0, tilt_deg: float | None = None,
+                 size: tuple[int, int] = (640, 480)) -> tuple[Table, Camera, float]:
     aspect = rng.uniform(1.15, 1.6)
     tilt = rng.uniform(0, 20) if rng.random() < 0.8 else rng.uniform(0, 5)
     if tilt_deg is not None:
@@ -703,7 +705,7 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
     cam_seed = int(rng.integers(1 << 30))
     inset = rng.uniform(6, 9)
     while True:
-        cam = make_camera(np.random.default_rng(cam_seed), 640, 480, cam_height, tilt, hfov, k1, look_at)
+        cam = make_camera(np.random.default_rng(cam_seed), size[0], size[1], cam_height, tilt, hfov, k1, look_at)
 
         def fits(W: float, cam: Camera = cam) -> bool:
             D = W / aspect
@@ -721,8 +723,8 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
             if (cam.depth(np.array(pts, float)) < 5).any():
                 return False
             px = cam.project(np.array(pts, float))
-            return bool((px[:, 0] > margin).all() and (px[:, 0] < 640 - margin).all() and (px[:, 1] > margin).all()
-                        and (px[:, 1] < 480 - margin).all())
+            return bool((px[:, 0] > margin).all() and (px[:, 0] < size[0] - margin).all()
+                        and (px[:, 1] > margin).all() and (px[:, 1] < size[1] - margin).all())
         lo, hi = 20.0, 300.0  # the largest play area the camera sees whole (a player sets the camera up so)
         for _ in range(30):
             mid = (lo + hi) / 2
@@ -771,6 +773,74 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
     tq = Quad(np.array([[-tw / 2, td / 2, 0], [tw / 2, td / 2, 0], [tw / 2, -td / 2, 0], [-tw / 2, -td / 2, 0]]), tex)
     floor = rng.uniform(15, 60, 3).astype(np.float32)
     return Table(W, D, standees, corner_cards, base_cards, tq, floor), cam, float(hfov)
+
+
+def loot_card_texture(rng: np.random.Generator) -> Vec:
+    """A loot card's printed face (63 x 88 mm at 2 px a mm): art framed in white, a value in a corner."""
+    card = np.full((176, 126, 3), int(rng.integers(225, 250)), np.uint8)
+    card[8:-8, 8:-8] = character_art(rng, 110, 160)
+    value = str(int(rng.choice([5, 10, 20])) * 1000)
+    cv2.putText(card, value, (12, 166), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (20, 20, 20), 2, cv2.LINE_AA)
+    return card
+
+
+def banknote_texture(rng: np.random.Generator) -> Vec:
+    """A banknote's face (140 x 66 mm at 2 px a mm): a tinted, printed paper with its value."""
+    base = rng.choice([[150, 190, 160], [170, 200, 220], [200, 180, 200], [150, 170, 200]]) + rng.uniform(-15, 15, 3)
+    note = noise_texture(rng, 132, 280, base, 8, False)
+    ink = tuple(int(c) for c in rng.uniform(20, 90, 3))
+    cv2.rectangle(note, (8, 8), (271, 123), ink, 2)
+    cv2.ellipse(note, (200, 66), (40, 44), 0, 0, 360, ink, 2)
+    cv2.putText(note, str(int(rng.choice([5, 10, 20])) * 1000), (20, 80), cv2.FONT_HERSHEY_SIMPLEX, 1.3, ink, 3,
+                cv2.LINE_AA)
+    return note
+
+
+def flat_rect(centre: Vec, angle: float, w: float, h: float, tex: Vec) -> Quad:
+    """A w x h cm card lying flat at `centre`, turned by `angle` (radians) on the table."""
+    c, s = math.cos(angle), math.sin(angle)
+    right, up = np.array([c, s, 0.0]), np.array([-s, c, 0.0])
+    return Quad(np.array([centre + up * h / 2 - right * w / 2, centre + up * h / 2 + right * w / 2,
+                          centre - up * h / 2 + right * w / 2, centre - up * h / 2 - right * w / 2]), tex)
+
+
+def lay_things(rng: np.random.Generator, table: Table) -> list[Quad]:
+    """Loot cards face up in the middle of the table and banknotes before the seats, as at a game in play: never
+    over a marker card, a standee's base or another thing (each a player tidies so)."""
+    def footprint(q: Quad, margin: float) -> Vec:
+        c = q.corners[:, :2]
+        centre = c.mean(axis=0)
+        grown = centre + (c - centre) * (1 + margin / max(1e-3, float(np.linalg.norm(c[0] - centre))))
+        return np.asarray(grown * 10, np.float32)
+
+    taken = [footprint(q, 1.5) for q in table.corner_cards + table.base_cards]
+    for st in table.standees:
+        base = flat_rect(st.pos, math.atan2(st.inward[1], st.inward[0]) - math.pi / 2, st.width + 3, 6.0,
+                         np.zeros((2, 2, 3), np.uint8))
+        taken.append(footprint(base, 1.5))
+    things: list[Quad] = []
+
+    def lay(place: Callable[[], Vec], w: float, h: float, tex: Vec) -> None:
+        for _ in range(12):  # a few places tried, the first clear one taken
+            centre = place()
+            q = flat_rect(np.array([centre[0], centre[1], 0.02 + 0.01 * len(things)]),
+                          float(rng.uniform(-math.pi, math.pi)), w, h, tex)
+            fp = footprint(q, 0.5)
+            if all(cv2.intersectConvexConvex(fp, t)[0] <= 0 for t in taken):
+                things.append(q)
+                taken.append(fp)
+                return
+
+    W, D = table.width, table.depth
+    for _ in range(int(rng.integers(4, 9))):  # the round's loot, face up in the middle
+        lay(lambda: np.array([rng.uniform(-0.32, 0.32) * W, rng.uniform(-0.32, 0.32) * D]), 6.3, 8.8,
+            loot_card_texture(rng))
+    for st in table.standees:  # a player's winnings before the seat
+        def before(st: Standee = st) -> Vec:
+            return np.asarray((st.pos + st.inward * rng.uniform(9, 18) + st.right * rng.uniform(-8, 8))[:2])
+        for _ in range(int(rng.integers(0, 3))):
+            lay(before, 14.0, 6.6, banknote_texture(rng))
+    return things
 
 
 # ----------------------------------------------------------------------------------------------- people
@@ -1145,13 +1215,15 @@ def edge_seat(cam: Camera, table: Table, thrower: int) -> int:
 
 def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | None = None,
                 tilt: float | None = None, target: str | None = None, crown_offset: float = 0.0,
-                fps: int = 60) -> Scene:
+                fps: int = 60, size: tuple[int, int] = (640, 480), things: bool = False) -> Scene:
     """A throw clip drawn from `seed`. The options force what is drawn otherwise, to stress one case: the
     `outcome` (one of OUTCOMES), the `look` of a hard clip (one of LOOK_KINDS), the camera's `tilt` (degrees from
     straight down; lowered, as `build_table` does, when so steep a view hides base markers), `target="edge"`: the
     seat aimed at is the one whose crown is seen nearest the image's border, and `crown_offset`: a star on a crown
     lands that many cm off its centre (at most 2.4: its centre stays over the 5.2 cm card). `fps`: the camera's frame
-    rate (the scene is drawn from `seed` the same at any rate, only sampled at another; a webcam gives 15-60)."""
+    rate (the scene is drawn from `seed` the same at any rate, only sampled at another; a webcam gives 15-60);
+    `size`: the frames' width and height (px; the camera set up for them as calibration asks); `things`: loot cards
+    and banknotes lie on the table (drawn from `seed` apart: the clip is otherwise the one drawn without them)."""
     if outcome is not None and outcome not in OUTCOMES:
         raise ValueError(f"outcome {outcome!r}: not one of {', '.join(OUTCOMES)}")
     if look is not None and look not in LOOK_KINDS:
@@ -1165,10 +1237,13 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
     rng = np.random.default_rng(seed)
     seats = int(rng.integers(6, 10))  # throws belong to the Yakuzas expansion: 6-9 players
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h, hard, tilt)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard, tilt, size)
     lk, tags = random_look(rng, hard, look)
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
+    if things:
+        table.things = lay_things(np.random.default_rng([seed, 7]), table)
+        tags.append("things")
     renderer = Renderer(cam, lk, rng)
     thrower = int(rng.integers(seats))
     drawn = str(rng.choice(["knock", "knock", "touch", "touch", "knock_ricochet", "miss_table", "miss_between",
@@ -1279,7 +1354,7 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
         return shadows, its
 
     # bake the flats, the still standees and their shadows into the static layer
-    renderer.bake_static(table.corner_cards + table.base_cards, table.table_quad, table.floor,
+    renderer.bake_static(table.things + table.corner_cards + table.base_cards, table.table_quad, table.floor,
                          [s.parts(0)[0].corners for s in static_seats], [s.parts(0) for s in static_seats])
 
     if outcome == "miss_crown":
@@ -1290,6 +1365,8 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
         tags.append("light-touch")
     if fps != 60:
         tags.append(f"{fps}fps")
+    if size != (640, 480):
+        tags.append(f"{size[0]}x{size[1]}")
     tags.append(f"{seats}-seats")
     truth = {"knocked": sorted(knocked), "touched": sorted(touched), "outcome": outcome, "conditions": tags,
              "hard": hard, "thrower": thrower, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
@@ -1358,14 +1435,17 @@ def line_of_fire_target(pos: Vec, yaw: float, table: Table, seat: int) -> tuple[
     return best[0][1], best[0][0], best[1][0] if len(best) > 1 else math.inf
 
 
-def aim_scene(seed: int, hard: bool) -> Scene:
+def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False) -> Scene:
     rng = np.random.default_rng(seed + 500_000)
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
-    table, cam, hfov = build_table(rng, seats, cam_h, hard)
+    table, cam, hfov = build_table(rng, seats, cam_h, hard, size=size)
     look, tags = random_look(rng, hard)
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
+    if things:
+        table.things = lay_things(np.random.default_rng([seed, 7]), table)
+        tags.append("things")
     renderer = Renderer(cam, look, rng)
     fps = int(rng.choice([30, 60]))
     three_at = round(float(rng.uniform(1.0, 2.0)), 3)
@@ -1415,7 +1495,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
                     continue
                 got, d1, d2 = line_of_fire_target(pos, yaw, table, st.seat)
                 px = cam.project(pos[None])[0]
-                inside = 25 < px[0] < 615 and 25 < px[1] < 455
+                inside = 25 < px[0] < cam.width - 25 and 25 < px[1] < cam.height - 25
                 if got == tgt and d2 - d1 > 4.0 and inside:
                     parts, _ = gun_parts(pos, yaw, pitch, st.seat, tantos[st.seat], (0, 0, 0), 0, 0,
                                          np.zeros((4, 4, 3), np.uint8))
@@ -1537,7 +1617,7 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         shadows += [a.points for a in arm]
         return shadows, its
 
-    renderer.bake_static(table.corner_cards + table.base_cards, table.table_quad, table.floor,
+    renderer.bake_static(table.things + table.corner_cards + table.base_cards, table.table_quad, table.floor,
                          [s.parts(0)[0].corners for s in table.standees], [s.parts(0) for s in table.standees])
 
     # weapons whose marker something nearer covers at the end (another weapon, an arm): still aiming, but unseen
@@ -1569,6 +1649,8 @@ def aim_scene(seed: int, hard: bool) -> Scene:
         tags.append("late")
     if any(p.kind in ("hidden", "waving") for p in plans):
         tags.append("no-aim")
+    if size != (640, 480):
+        tags.append(f"{size[0]}x{size[1]}")
     tags.append(f"{seats}-seats")
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
              "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
@@ -1583,14 +1665,25 @@ def aim_scene(seed: int, hard: bool) -> Scene:
 # ----------------------------------------------------------------------------------------------- writing
 
 
-def write_clip(scene: Scene, out: Path, video: bool = False) -> Path:
-    """Write clip.json, truth.json and the frames (PNG of the JPEG-compressed frame, or an MJPG video.avi)."""
+VIDEO_CODECS = ("MJPG", "XVID")
+"""What a webcam's recording is written with: motion JPEG (each frame on its own), or MPEG-4 part 2 (frames
+predicted from the ones before, a key frame every dozen or so: the still table shimmers a little between them)."""
+
+
+def write_clip(scene: Scene, out: Path, video: bool | str = False) -> Path:
+    """Write clip.json, truth.json and the frames (PNG of the JPEG-compressed frame), or a video.avi: `video` True
+    or "MJPG" for motion JPEG, "XVID" for MPEG-4 part 2."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "clip.json").write_text(json.dumps(scene.meta))
     (out / "truth.json").write_text(json.dumps(scene.truth, indent=1))
     if video:
-        w = cv2.VideoWriter(str(out / "video.avi"), cv2.VideoWriter.fourcc(*"MJPG"), scene.fps,
+        codec = "MJPG" if video is True else str(video)
+        if codec not in VIDEO_CODECS:
+            raise ValueError(f"video codec {codec!r}: not one of {', '.join(VIDEO_CODECS)}")
+        w = cv2.VideoWriter(str(out / "video.avi"), cv2.VideoWriter.fourcc(*codec), scene.fps,
                             (scene.renderer.cam.width, scene.renderer.cam.height))
+        if not w.isOpened():
+            raise RuntimeError(f"OpenCV cannot write {codec} here")
         for i in range(scene.n_frames):
             w.write(scene.frame(i))
         w.release()
@@ -1614,9 +1707,13 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
     return out
 
 
-def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60) -> Scene:
-    """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`."""
-    return throw_scene(seed, hard, fps=throw_fps) if kind == "throw" else aim_scene(seed, hard)
+def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60, size: tuple[int, int] = (640, 480),
+               things: bool = False) -> Scene:
+    """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`; frames of `size`;
+    loot cards and banknotes on the table if `things`."""
+    if kind == "throw":
+        return throw_scene(seed, hard, fps=throw_fps, size=size, things=things)
+    return aim_scene(seed, hard, size, things)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1625,10 +1722,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--throws", type=int, default=6)
     ap.add_argument("--aims", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--video", action="store_true", help="write video.avi (MJPG) instead of PNG frames")
+    ap.add_argument("--video", choices=VIDEO_CODECS, help="write video.avi in this codec instead of PNG frames")
     args = ap.parse_args(argv)
     for kind, s, hard in clip_plan(args.throws, args.aims, args.seed):
-        path = write_clip(make_scene(kind, s, hard), Path(args.out) / f"{kind}-{s}", video=args.video)
+        path = write_clip(make_scene(kind, s, hard), Path(args.out) / f"{kind}-{s}", video=args.video or False)
         print(path, file=sys.stderr)
     return 0
 

@@ -273,6 +273,55 @@ def test_a_throw_filmed_at_another_frame_rate_is_the_same_throw_sampled_at_that_
         ic.throw_scene(1, False, fps=5)
 
 
+def test_a_clip_of_another_frame_size_is_set_up_for_that_size_and_its_markers_read_where_drawn():
+    scene = ic.make_scene("throw", 8_100_004, False, size=(1280, 720))
+    frame = scene.frame(0)
+    assert frame.shape == (720, 1280, 3) and "1280x720" in scene.truth["conditions"]
+    markers_where_the_camera_puts_them(scene, frame, tol=2.5)
+    aim = ic.make_scene("aim", 8_100_004, False, size=(1280, 720))
+    assert aim.frame(0).shape == (720, 1280, 3) and "1280x720" in aim.truth["conditions"]
+
+
+def test_loot_cards_and_banknotes_lie_clear_of_every_marker_and_base_and_leave_the_clip_otherwise_the_same():
+    bare = ic.make_scene("throw", 8_600_003, False)
+    laid = ic.make_scene("throw", 8_600_003, False, things=True)
+    assert "things" in laid.truth["conditions"] and "things" not in bare.truth["conditions"]
+    assert {k: v for k, v in laid.truth.items() if k != "conditions"} == \
+        {k: v for k, v in bare.truth.items() if k != "conditions"}
+    table = ic.build_table(np.random.default_rng(8_600_003), 7, 80.0)[0]
+    things = ic.lay_things(np.random.default_rng(1), table)
+    assert len(things) >= 3
+    flats = [q.corners[:, :2].astype(np.float32) for q in table.corner_cards + table.base_cards]
+    for i, q in enumerate(things):
+        fp = q.corners[:, :2].astype(np.float32)
+        assert all(cv2.intersectConvexConvex(fp, f)[0] <= 0 for f in flats)
+        assert all(cv2.intersectConvexConvex(fp, o.corners[:, :2].astype(np.float32))[0] <= 0 for o in things[:i])
+        assert all(np.linalg.norm(fp.mean(axis=0) - st.pos[:2]) > 4 for st in table.standees)
+    before, after = bare.frame(0), laid.frame(0)
+    assert np.abs(before.astype(int) - after.astype(int)).max(axis=2).__gt__(40).sum() > 500  # they are seen
+    markers_where_the_camera_puts_them(laid, after, tol=2.5)
+    assert sorted(detect(after)) == sorted(detect(before))  # every base marker still read, no marker made up
+
+
+@pytest.mark.parametrize("codec", ["MJPG", "XVID"])
+def test_a_clip_written_as_video_holds_every_frame_close_to_the_frame_drawn(tmp_path, codec):
+    scene = ic.make_scene("throw", 8_400_001, False)
+    clip = ic.write_clip(scene, tmp_path / codec, video=codec)
+    cap = cv2.VideoCapture(str(clip / "video.avi"))
+    read = []
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        read.append(frame)
+    cap.release()
+    assert len(read) == scene.n_frames
+    for i in (0, scene.n_frames // 2, scene.n_frames - 1):
+        assert 30 < cv2.PSNR(read[i], scene.frame(i)) < 60  # compressed, and the same picture
+    with pytest.raises(ValueError):
+        ic.write_clip(scene, tmp_path / "x", video="H264")
+
+
 def test_the_new_effects_are_drawn_in_hard_clips_only():
     hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
     good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
