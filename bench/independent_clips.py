@@ -6,7 +6,9 @@ Frames are formed as the ideal pinhole image, supersampled twice, then bent by t
 cv2.undistortPoints), shaken, lit, blurred by motion over the exposure, given sensor noise and JPEG-compressed.
 Hard clips add what changes while a clip runs: the auto-exposure reacting and settling, a lamp's flicker read by a
 rolling shutter (bands moving down the frame), a slow drift of the camera on a shake up to 2 px, a camera tilted up
-to 25 degrees, and over-bright light whose highlights clip and bleed.
+to 25 degrees, and over-bright light whose highlights clip and bleed. Options draw what a table and a webcam give
+beside: frames of any size from 320x240 to 1920x1080 (`size`), throws filmed at 15-120 frames a second (`fps`),
+loot cards and banknotes lying on the table (`things`), and the clip written as a motion-JPEG or MPEG-4 video.
 
 Two kinds of clip:
 
@@ -19,7 +21,7 @@ Two kinds of clip:
   point. `truth.json`: `{"aims": {"0": 3, "1": null}, "late": [...], "conditions": [...]}`; the target is the
   seat whose standee lies closest to the line of fire on the table plane, checked on the rendered pose.
 
-Run by hand: `python bench/independent_clips.py OUT --throws 6 --aims 4 --seed 1 [--png-preview]`.
+Run by hand: `python bench/independent_clips.py OUT --throws 6 --aims 4 --seed 1 [--video MJPG|XVID]`.
 """
 
 from __future__ import annotations
