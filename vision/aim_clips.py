@@ -2,7 +2,9 @@
 
 ``read_aim_clip_info`` reads and checks ``clip.json``; ``open_aim_clip`` opens the frames as a throw
 clip's are (``vision.sources``: the size of the files, of each frame, the same size throughout);
-``read_aim_clip`` reads the aims of a clip folder with the aim reader (``vision.aims``).
+``read_aim_clip`` reads the aims of a clip folder with the aim reader (``vision.aims``). A clip that starts
+late in the count, arms already over a table corner in its first frames, has its table found in frames spread
+over the whole clip: the corner markers do not move, and what an arm covers in one frame shows in others.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ import cv2
 import numpy as np
 
 from vision import markers
-from vision.aims import AimConfig, AimReading, read_frames
+from vision.aims import AimConfig, AimReading, find_table, read_frames
 from vision.calibration import Calibration
-from vision.errors import AimError, ClipError
+from vision.errors import AimError, ClipError, TableUnseenError
 from vision.sources import FrameSource, clip_number, open_frames, read_clip_json
 from vision.table_plane import TablePlane
 
 MAX_CLIP_SECONDS = 600.0  # the "3" at most this long after the first frame
+SPREAD_FRAMES = 16  # frames spread over a whole clip to find its table in (16-31 kept)
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,17 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
     try:
         plane = TablePlane.from_calibration(calibration) if calibration is not None else None
         frames = source.frames() if calibration is None else _sized_as(source.frames(), calibration)
-        reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane, config=config)
+        try:
+            reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
+                                  config=config)
+        except TableUnseenError:
+            if plane is not None:
+                raise
+            source.close()
+            plane = _table_over_clip(folder)
+            info, source = open_aim_clip(folder)
+            reading = read_frames(source.frames(), seats=info.seats, fps=info.fps, three_at=info.three_at,
+                                  plane=plane, config=config)
     except AimError as exc:
         raise AimError(f"{folder}: {exc}") from None
     except ClipError as exc:  # a frame that cannot be read: its message names the file and the frame
@@ -77,6 +90,34 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
         source.close()
     _check_seat_count(reading, info.seats, Path(folder) / "clip.json")
     return reading
+
+
+def _table_over_clip(folder: Path | str) -> TablePlane:
+    """The table found in frames spread over the whole clip (``find_table``: their median image, an arm that
+    comes and goes taken out, and the first few frames on their own)."""
+    _, source = open_aim_clip(folder)
+    try:
+        return find_table(spread_frames(source.frames(), SPREAD_FRAMES))
+    except TableUnseenError as exc:
+        raise TableUnseenError(f"{exc}; nor anywhere else in the clip (covered throughout): "
+                               "calibrate with the table clear and give that calibration with --calibration") from None
+    finally:
+        source.close()
+
+
+def spread_frames(frames: Iterator[np.ndarray], keep: int) -> list[np.ndarray]:
+    """Frames spread evenly over all of ``frames``, ``keep`` to ``2 * keep - 1`` of them (fewer if there are
+    fewer), without knowing how many there are: every ``step``-th is kept, the step doubling (and every other
+    one kept dropped) each time ``2 * keep`` are held."""
+    kept: list[np.ndarray] = []
+    step = 1
+    for i, frame in enumerate(frames):
+        if i % step == 0:
+            kept.append(frame)
+            if len(kept) >= 2 * keep:
+                kept = kept[::2]
+                step *= 2
+    return kept
 
 
 def _sized_as(frames: Iterator[np.ndarray], calibration: Calibration) -> Iterator[np.ndarray]:
@@ -98,4 +139,4 @@ def _check_seat_count(reading: AimReading, seats: int, where: Path) -> None:
                        "give the number of seats at the table")
 
 
-__all__ = ["AimClipInfo", "open_aim_clip", "read_aim_clip", "read_aim_clip_info"]
+__all__ = ["AimClipInfo", "open_aim_clip", "read_aim_clip", "read_aim_clip_info", "spread_frames"]
