@@ -328,22 +328,19 @@ def test_an_aim_clip_that_starts_late_in_the_count_has_its_table_found_over_the_
     """Cut to start `lead_s` before the "3", players' arms lie over a table corner or over standees in the first
     frames; they show later in the clip, and the table is found there: the aims read as drawn (before: the clip was
     refused, or the weapons aimed at the standees unseen at the start were handed other seats)."""
-    import json
-
     from vision.aim_clips import read_aim_clip
     from vision.aims import table_frame_count, table_of
     from vision.errors import TableUnseenError
 
-    scene = ic.aim_scene(seed, False, things=True)
-    fps, three_at = scene.meta["fps"], scene.meta["three_at"]
-    cut = int(round((three_at - lead_s) * fps))
-    frames = [scene.frame(i) for i in range(cut, scene.n_frames)]
-    (tmp_path / "frames").mkdir()
-    for i, frame in enumerate(frames):
-        cv2.imwrite(str(tmp_path / "frames" / f"{i:06d}.png"), frame, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    meta = dict(scene.meta, three_at=round(three_at - cut / fps, 4))
-    (tmp_path / "clip.json").write_text(json.dumps(meta))
-    head = frames[:table_frame_count(fps, meta["three_at"])]
+    whole = ic.aim_scene(seed, False, things=True)
+    scene = ic.aim_scene(seed, False, things=True, lead=lead_s)
+    fps, meta = scene.meta["fps"], scene.meta
+    cut = round((whole.meta["three_at"] - lead_s) * fps)
+    assert abs(meta["three_at"] - lead_s) <= 0.5 / fps and scene.n_frames == whole.n_frames - cut
+    assert f"lead{lead_s:g}s" in scene.truth["conditions"] and scene.truth["aims"] == whole.truth["aims"]
+    assert np.array_equal(scene.frame(0), whole.frame(cut))
+    ic.write_clip(scene, tmp_path)
+    head = [scene.frame(i) for i in range(table_frame_count(fps, meta["three_at"]))]
     if covered == "corner":  # the first frames alone do not show the table
         with pytest.raises(TableUnseenError):
             table_of(head)
