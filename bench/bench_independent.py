@@ -115,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the frames' width and height in px (default 640x480; 320x240 to 1920x1080)")
     ap.add_argument("--things", action="store_true",
                     help="loot cards and banknotes lie on the table (the clips otherwise the same)")
+    ap.add_argument("--aim-lead", type=float, metavar="0-3",
+                    help="aim clips start this many seconds before the \"3\" (default: with the table clear)")
     ap.add_argument("--video", choices=ic.VIDEO_CODECS,
                     help="write each clip as video.avi in this codec (default: PNG frames)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
@@ -124,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 15 <= args.throw_fps <= 120:
         ap.error(f"--throw-fps {args.throw_fps}: a webcam films a throw at 15-120 frames a second")
+    if args.aim_lead is not None and not 0.0 <= args.aim_lead <= 3.0:
+        ap.error(f"--aim-lead {args.aim_lead}: an aim clip starts 0-3 s before the \"3\"")
     try:
         size = tuple(int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -148,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{len(plan)} {name} rendering ...")
             sys.stderr.flush()
             t = time.perf_counter()
-            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things)
+            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things, args.aim_lead)
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
                 clip = ic.write_clip(scene, clip, video=args.video or False)
@@ -178,7 +182,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
                  f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}"
                  f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}"
                  f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}"
-                 f"{' --things' if args.things else ''}{f' --video {args.video}' if args.video else ''}`. "
+                 f"{' --things' if args.things else ''}{f' --video {args.video}' if args.video else ''}"
+                 f"{'' if args.aim_lead is None else f' --aim-lead {args.aim_lead:g}'}`. "
                  f"Rendering took {render_s:.0f} s, the commands {judge_s:.0f} s.")
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]

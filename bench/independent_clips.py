@@ -1196,15 +1196,16 @@ class Scene:
     table: Table
     frame_items: Callable[[float], tuple[list[Vec], list[Quad | Poly]]]
     probes: dict[str, Any] = field(default_factory=dict)  # for the self-checks: star position, weapon poses
+    start: float = 0.0  # the scene's time of the clip's first frame (a clip cut to start late)
 
     def frame(self, i: int) -> Vec:
-        t = i / self.fps
+        t = self.start + i / self.fps
         sh, items = self.frame_items(t)
         return self.renderer.finish(self.renderer.ideal(sh, items), t)
 
     @property
     def n_frames(self) -> int:
-        return round(self.duration * self.fps)
+        return round((self.duration - self.start) * self.fps)
 
 
 def edge_seat(cam: Camera, table: Table, thrower: int) -> int:
@@ -1437,7 +1438,13 @@ def line_of_fire_target(pos: Vec, yaw: float, table: Table, seat: int) -> tuple[
     return best[0][1], best[0][0], best[1][0] if len(best) > 1 else math.inf
 
 
-def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False) -> Scene:
+def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False,
+              lead: float | None = None) -> Scene:
+    """An aim count drawn from `seed`; `size` and `things` as for a throw. `lead`: the clip starts that many seconds
+    before the "3" (cut from the scene drawn, its arms perhaps already raised; `three_at` then says so), instead
+    of with the table clear."""
+    if lead is not None and not 0.0 <= lead <= 3.0:
+        raise ValueError(f"lead {lead} s: a clip starts 0-3 s before the \"3\"")
     rng = np.random.default_rng(seed + 500_000)
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
@@ -1659,9 +1666,15 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
              "three_at": three_at, "camera_cm": round(float(cam.centre[2]), 1), "hfov_deg": hfov,
              "tilt_deg": round(camera_tilt(cam), 1),
              "table_cm": [round(table.width, 1), round(table.depth, 1)]}
+    start = 0.0
+    if lead is not None and lead < three_at:
+        start = round((three_at - lead) * fps) / fps
+        three_at = round(three_at - start, 4)
+        tags.insert(-1, f"lead{lead:g}s")
+    truth["three_at"] = three_at
     meta = {"fps": fps, "seats": seats, "three_at": three_at}
     return Scene(fps, duration, meta, truth, renderer, table, items,
-                 {"weapon": lambda seat, t: gun_pose(plans[seat], guns[seat], t)})
+                 {"weapon": lambda seat, t: gun_pose(plans[seat], guns[seat], t)}, start)
 
 
 # ----------------------------------------------------------------------------------------------- writing
@@ -1710,12 +1723,12 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
 
 
 def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60, size: tuple[int, int] = (640, 480),
-               things: bool = False) -> Scene:
+               things: bool = False, aim_lead: float | None = None) -> Scene:
     """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`; frames of `size`;
-    loot cards and banknotes on the table if `things`."""
+    loot cards and banknotes on the table if `things`; aim clips starting `aim_lead` s before the "3" if given."""
     if kind == "throw":
         return throw_scene(seed, hard, fps=throw_fps, size=size, things=things)
-    return aim_scene(seed, hard, size, things)
+    return aim_scene(seed, hard, size, things, aim_lead)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -276,7 +276,8 @@ def build_parser(prog: str = "python -m vision") -> argparse.ArgumentParser:
     p.add_argument("clip", help='folder with clip.json ({"fps", "seats", "three_at"}) and video.avi or frames/')
     p.add_argument("--json", action="store_true", help='print {"aims": {...}, "late": [...], "needs_godfather", "confidence"}')
     p.add_argument("--details", action="store_true", help="with --json: add the evidence per seat")
-    p.add_argument("--calibration", help="a saved calibration (default: find the table in the clip's first frames)")
+    p.add_argument("--calibration", help="a saved calibration (default: find the table in the clip's first frames, "
+                                         "or in frames spread over it when a corner or a standee is covered there)")
     p.set_defaults(run=cmd_aims)
 
     p = sub.add_parser("synth-aims", help="render labelled synthetic aim clips (truth.json beside each)")

@@ -2,26 +2,30 @@
 
 ``read_aim_clip_info`` reads and checks ``clip.json``; ``open_aim_clip`` opens the frames as a throw
 clip's are (``vision.sources``: the size of the files, of each frame, the same size throughout);
-``read_aim_clip`` reads the aims of a clip folder with the aim reader (``vision.aims``).
+``read_aim_clip`` reads the aims of a clip folder with the aim reader (``vision.aims``). A clip that starts
+late in the count, arms already over a table corner or a standee in its first frames, has its table found in
+frames spread over the whole clip: the markers do not move, and what an arm covers in one frame shows in others.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision import markers
-from vision.aims import AimConfig, AimReading, read_frames
+from vision.aims import AimConfig, AimReading, find_table, read_frames, table_frame_count, table_of
 from vision.calibration import Calibration
-from vision.errors import AimError, ClipError
+from vision.errors import AimError, ClipError, TableUnseenError
 from vision.sources import FrameSource, clip_number, open_frames, read_clip_json
 from vision.table_plane import TablePlane
 
 MAX_CLIP_SECONDS = 600.0  # the "3" at most this long after the first frame
+SPREAD_FRAMES = 16  # frames spread over a whole clip to find its table in (16-31 kept)
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,13 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
     try:
         plane = TablePlane.from_calibration(calibration) if calibration is not None else None
         frames = source.frames() if calibration is None else _sized_as(source.frames(), calibration)
-        reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane, config=config)
+        if plane is None:
+            plane = _clip_table(frames, info)
+            source.close()
+            info, source = open_aim_clip(folder)
+            frames = source.frames()
+        reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
+                              config=config)
     except AimError as exc:
         raise AimError(f"{folder}: {exc}") from None
     except ClipError as exc:  # a frame that cannot be read: its message names the file and the frame
@@ -77,6 +87,48 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
         source.close()
     _check_seat_count(reading, info.seats, Path(folder) / "clip.json")
     return reading
+
+
+def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> TablePlane:
+    """The table of a clip read without a calibration: found in its frames before the count's "1" (``table_of``,
+    as ``read_frames`` finds it). When those do not show every corner marker or every seat's standee (a clip that
+    starts late in the count, arms already raised over them), in frames spread over the whole clip instead, if
+    those show more: the markers do not move, and what an arm covers in one frame shows in others."""
+    want = table_frame_count(info.fps, info.three_at)
+    head: list[np.ndarray] = []
+    for frame in frames:
+        head.append(frame)
+        if len(head) >= want:
+            break
+    try:
+        first: TablePlane | None = table_of(head)
+    except TableUnseenError:
+        first = None
+    if first is not None and all(seat in first.standees for seat in range(info.seats)):
+        return first
+    try:
+        spread = find_table(spread_frames(chain(head, frames), SPREAD_FRAMES))
+    except TableUnseenError as exc:
+        if first is not None:
+            return first
+        raise TableUnseenError(f"{exc}; nor anywhere else in the clip (covered throughout): calibrate with the "
+                               "table clear and give that calibration with --calibration") from None
+    return spread if first is None or len(spread.standees) > len(first.standees) else first
+
+
+def spread_frames(frames: Iterator[np.ndarray], keep: int) -> list[np.ndarray]:
+    """Frames spread evenly over all of ``frames``, ``keep`` to ``2 * keep - 1`` of them (fewer if there are
+    fewer), without knowing how many there are: every ``step``-th is kept, the step doubling (and every other
+    one kept dropped) each time ``2 * keep`` are held."""
+    kept: list[np.ndarray] = []
+    step = 1
+    for i, frame in enumerate(frames):
+        if i % step == 0:
+            kept.append(frame)
+            if len(kept) >= 2 * keep:
+                kept = kept[::2]
+                step *= 2
+    return kept
 
 
 def _sized_as(frames: Iterator[np.ndarray], calibration: Calibration) -> Iterator[np.ndarray]:
@@ -98,4 +150,4 @@ def _check_seat_count(reading: AimReading, seats: int, where: Path) -> None:
                        "give the number of seats at the table")
 
 
-__all__ = ["AimClipInfo", "open_aim_clip", "read_aim_clip", "read_aim_clip_info"]
+__all__ = ["AimClipInfo", "open_aim_clip", "read_aim_clip", "read_aim_clip_info", "spread_frames"]

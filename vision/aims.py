@@ -401,6 +401,21 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     return TablePlane.from_markers(found, (w, h))
 
 
+def table_frame_count(fps: float, three_at: float) -> int:
+    """How many of a clip's first frames the table is found in: those before the count's "1" (at most 0.6 s of
+    them), at least one."""
+    lead = max(0, int((three_at - COUNT_INTERVAL_S * 2) * fps))
+    return max(1, min(lead, int(fps * 0.6)))
+
+
+def table_of(frames: Sequence[np.ndarray]) -> TablePlane:
+    """The table found in up to nine frames spread over ``frames`` (``find_table``)."""
+    if not frames:
+        raise AimError("the clip has no frame")
+    step = max(1, len(frames) // 9)
+    return find_table(frames[::step][:9])
+
+
 def read_frames(frames: Iterable[np.ndarray], *, seats: int, fps: float, three_at: float,
                 plane: TablePlane | None = None, config: AimConfig = AimConfig(),
                 shooters: Iterable[int] | None = None, candidates: Iterable[int] | None = None) -> AimReading:
@@ -409,16 +424,12 @@ def read_frames(frames: Iterable[np.ndarray], *, seats: int, fps: float, three_a
     it = iter(frames)
     head: list[np.ndarray] = []
     if plane is None:
-        lead = max(0, int((three_at - COUNT_INTERVAL_S * 2) * fps))
-        want = max(1, min(lead, int(fps * 0.6)))
+        want = table_frame_count(fps, three_at)
         for frame in it:
             head.append(frame)
             if len(head) >= want:
                 break
-        if not head:
-            raise AimError("the clip has no frame")
-        step = max(1, len(head) // 9)
-        plane = find_table(head[::step][:9])
+        plane = table_of(head)
     reader = AimReader(plane, seats=seats, fps=fps, three_at=three_at, config=config, shooters=shooters,
                        candidates=candidates)
     count = 0
@@ -467,4 +478,4 @@ def draw_lines(frame: np.ndarray, reading: AimReading, plane: TablePlane | None 
 
 
 __all__ = ["COUNT_INTERVAL_S", "DEADLINE_AFTER_THREE_S", "AimConfig", "AimReader", "AimReading", "Rest", "SeatAim", "Sight",
-           "draw_lines", "find_table", "line_target", "read_frames"]
+           "draw_lines", "find_table", "line_target", "read_frames", "table_frame_count", "table_of"]

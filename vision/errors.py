@@ -19,6 +19,10 @@ class AimError(ClipError):
     """An aim clip or a table view the reader cannot use; the message says what and where."""
 
 
+class TableUnseenError(AimError):
+    """A table corner marker not seen in the frames looked at (an arm or a weapon over it, say)."""
+
+
 class CalibrationError(VisionError):
     """The scene cannot be calibrated; ``problems`` holds one actionable line per fault."""
 
@@ -27,4 +31,4 @@ class CalibrationError(VisionError):
         self.problems = problems
 
 
-__all__ = ["AimError", "CalibrationError", "ClipError", "VisionError"]
+__all__ = ["AimError", "CalibrationError", "ClipError", "TableUnseenError", "VisionError"]

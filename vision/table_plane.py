@@ -20,7 +20,7 @@ import numpy as np
 
 from vision import markers
 from vision.calibration import Calibration
-from vision.errors import AimError
+from vision.errors import AimError, TableUnseenError
 
 KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
 GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
@@ -92,8 +92,8 @@ class TablePlane:
         best (a marker's shape does not tell it, its size does)."""
         missing = [c for c in markers.CORNER_IDS if c not in found]
         if missing:
-            raise AimError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
-                           "not found: the table plane is unknown")
+            raise TableUnseenError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+                                   "not found: the table plane is unknown")
         flat = {m: q for m, q in found.items()
                 if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
         centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)

@@ -322,6 +322,47 @@ def test_a_clip_written_as_video_holds_every_frame_close_to_the_frame_drawn(tmp_
         ic.write_clip(scene, tmp_path / "x", video="H264")
 
 
+@pytest.mark.parametrize(("seed", "lead_s", "covered"), [(860_001, 0.3, "corner"), (860_010, 0.8, "standee")])
+def test_an_aim_clip_that_starts_late_in_the_count_has_its_table_found_over_the_whole_clip(tmp_path, seed, lead_s,
+                                                                                           covered):
+    """Cut to start `lead_s` before the "3", players' arms lie over a table corner or over standees in the first
+    frames; they show later in the clip, and the table is found there: the aims read as drawn (before: the clip was
+    refused, or the weapons aimed at the standees unseen at the start were handed other seats)."""
+    from vision.aim_clips import read_aim_clip
+    from vision.aims import table_frame_count, table_of
+    from vision.errors import TableUnseenError
+
+    whole = ic.aim_scene(seed, False, things=True)
+    scene = ic.aim_scene(seed, False, things=True, lead=lead_s)
+    fps, meta = scene.meta["fps"], scene.meta
+    cut = round((whole.meta["three_at"] - lead_s) * fps)
+    assert abs(meta["three_at"] - lead_s) <= 0.5 / fps and scene.n_frames == whole.n_frames - cut
+    assert f"lead{lead_s:g}s" in scene.truth["conditions"] and scene.truth["aims"] == whole.truth["aims"]
+    assert np.array_equal(scene.frame(0), whole.frame(cut))
+    ic.write_clip(scene, tmp_path)
+    head = [scene.frame(i) for i in range(table_frame_count(fps, meta["three_at"]))]
+    if covered == "corner":  # the first frames alone do not show the table
+        with pytest.raises(TableUnseenError):
+            table_of(head)
+    else:  # nor every standee
+        assert set(range(meta["seats"])) - set(table_of(head).standees)
+    reading = read_aim_clip(tmp_path)
+    truth = scene.truth
+    assert {str(s): a.target for s, a in reading.seats.items()} == truth["aims"]
+    assert sorted(s for s, a in reading.seats.items() if a.late) == truth["late"]
+
+
+def test_spread_frames_keeps_frames_evenly_over_a_clip_of_any_length():
+    from vision.aim_clips import spread_frames
+
+    for n in (0, 1, 5, 31, 32, 33, 100, 1000):
+        kept = [int(f[0, 0]) for f in spread_frames((np.full((1, 1), i, np.int32) for i in range(n)), 16)]
+        assert len(kept) == min(n, len(kept)) and (n < 16 or 16 <= len(kept) < 32)
+        if len(kept) > 1:
+            steps = set(np.diff(kept))
+            assert len(steps) == 1 and kept[0] == 0 and n - 1 - kept[-1] < next(iter(steps))  # even, to the end
+
+
 def test_the_new_effects_are_drawn_in_hard_clips_only():
     hard = [ic.random_look(np.random.default_rng(s), True)[1] for s in range(60)]
     good = [ic.random_look(np.random.default_rng(s), False)[1] for s in range(60)]
