@@ -104,7 +104,7 @@ def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> TablePlane:
         first: TablePlane | None = table_of(head)
     except TableUnseenError:
         first = None
-    if first is not None and all(seat in first.standees for seat in range(info.seats)):
+    if first is not None and first.by_corners and all(seat in first.standees for seat in range(info.seats)):
         return first
     try:
         spread = find_table(spread_frames(chain(head, frames), SPREAD_FRAMES))
@@ -113,7 +113,9 @@ def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> TablePlane:
             return first
         raise TableUnseenError(f"{exc}; nor anywhere else in the clip (covered throughout): calibrate with the "
                                "table clear and give that calibration with --calibration") from None
-    return spread if first is None or len(spread.standees) > len(first.standees) else first
+    if first is None:
+        return spread
+    return max((first, spread), key=lambda p: (p.by_corners, len(p.standees)))
 
 
 def spread_frames(frames: Iterator[np.ndarray], keep: int) -> list[np.ndarray]:

@@ -373,7 +373,8 @@ class AimReader:
 
 def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     """The table plane and standees from a few frames of the table: the markers of their median image
-    (sensor noise averaged out) and of each frame, each at its median place."""
+    (sensor noise averaged out) and of its first frames, each at its median place; when a corner marker is not
+    among them, the markers not yet found are looked for in every frame too (an arm over it most of the time)."""
     if not frames:
         raise AimError("no frame to find the table in")
     grays = [markers.to_gray(f) for f in frames]
@@ -396,6 +397,14 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
             if scale > 1:
                 pts = (pts + 0.5) / scale - 0.5
             seen.setdefault(int(mid), []).append(pts)
+    if any(c not in seen for c in markers.CORNER_IDS):  # an arm over a corner most of the time: each frame
+        more: dict[int, list[np.ndarray]] = {}
+        for gray in grays[3:]:
+            corners, ids = detect_markers(gray)
+            for quad, mid in zip(corners or (), () if ids is None else ids.ravel()):
+                if int(mid) not in seen and markers.kind_of(int(mid)) is not None:
+                    more.setdefault(int(mid), []).append(quad.reshape(4, 2).astype(np.float64))
+        seen.update(more)
     found = {mid: np.median(np.stack(q), axis=0) for mid, q in seen.items()}
     h, w = frames[0].shape[:2]
     return TablePlane.from_markers(found, (w, h))

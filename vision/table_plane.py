@@ -21,9 +21,11 @@ import numpy as np
 from vision import markers
 from vision.calibration import Calibration
 from vision.errors import AimError, TableUnseenError
+from vision.plane_from_squares import SquaresFit, check_fit, fit_squares
 
 KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
 GROW_STEPS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
+SQUARES_GROW = 1.0  # the outline growth the distortion is measured at when corner markers do not show
 FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
 FOCAL_PRIOR_WEIGHT = 1e-2  # ... weighed against what the table's perspective says (in units free of the table's size)
 FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
@@ -73,6 +75,7 @@ class TablePlane:
     image_size: tuple[int, int]
     kappa: float = 0.0  # radial distortion: ideal = c + (p - c) (1 + kappa |p - c|^2), image centre c
     grow: float = 0.0  # px a detected marker's sides are short of its true outline
+    by_corners: bool = True  # the frame is the corner markers' (False: fitted to the flat markers seen, some corners not)
 
     def undistort(self, pts: np.ndarray) -> np.ndarray:
         return _undistort(pts, self.image_size, self.kappa)
@@ -89,28 +92,20 @@ class TablePlane:
         bases 3 cm) must map to a square; the one-parameter radial model that makes their outlines most
         square is kept and undoes the distortion of every point read later. Then how far the outlines
         were detected short of the markers' true sides (``grow``): the one that makes their sizes agree
-        best (a marker's shape does not tell it, its size does)."""
-        missing = [c for c in markers.CORNER_IDS if c not in found]
-        if missing:
-            raise TableUnseenError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
-                                   "not found: the table plane is unknown")
+        best (a marker's shape does not tell it, its size does).
+
+        When corner markers do not show (an arm over them), the table is fitted to the flat markers that do
+        (``vision.plane_from_squares``): its frame's origin and turn are then its own, the distances, angles and
+        the camera's height the same; ``by_corners`` is False."""
         flat = {m: q for m, q in found.items()
                 if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
-        centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)
-        kappa = _distortion_of(flat, centre)
-        best = (math.inf, 0.0, np.eye(3))
-        for grow in GROW_STEPS:
-            try:
-                fit = _metric({m: _grown(q, grow) for m, q in flat.items()}, centre, kappa)
-            except AimError:
-                continue
-            if fit.size_spread < best[0]:
-                best = (fit.size_spread, grow, fit.to_table)
-        if not math.isfinite(best[0]):
-            raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
-        _, grow, to_table = best
+        missing = [c for c in markers.CORNER_IDS if c not in found]
+        if missing:
+            kappa, grow, to_table = _fit_without_corners(flat, image_size, missing)
+        else:
+            kappa, grow, to_table = _fit_to_corners(flat, image_size)
         nadir, height = _camera_over(to_table, image_size)
-        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow)
+        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow, not missing)
         for seat in range(markers.MAX_SEATS):
             crown = found.get(markers.crown_id(seat))
             base = found.get(markers.base_id(seat))
@@ -221,6 +216,49 @@ class TablePlane:
         for _ in range(6):
             out = out + (ideal - self.undistort(out))
         return out
+
+
+def _fit_to_corners(flat: dict[int, np.ndarray], image_size: tuple[int, int]) -> tuple[float, float, np.ndarray]:
+    """The lens's distortion, the outline growth and the image -> table cm homography, the corner markers' centres
+    giving the table's frame (see ``TablePlane.from_markers``)."""
+    centre = np.array([image_size[0] / 2, image_size[1] / 2], np.float64)
+    kappa = _distortion_of(flat, centre)
+    best = (math.inf, 0.0, np.eye(3))
+    for grow in GROW_STEPS:
+        try:
+            fit = _metric({m: _grown(q, grow) for m, q in flat.items()}, centre, kappa)
+        except AimError:
+            continue
+        if fit.size_spread < best[0]:
+            best = (fit.size_spread, grow, fit.to_table)
+    if not math.isfinite(best[0]):
+        raise AimError("the corner markers do not lie on one plane as seen: check they are flat and in order")
+    return kappa, best[1], best[2]
+
+
+def _fit_without_corners(flat: dict[int, np.ndarray], image_size: tuple[int, int],
+                         missing: list[int]) -> tuple[float, float, np.ndarray]:
+    """As ``_fit_to_corners`` when corner markers ``missing`` do not show: every flat marker a square of its side
+    (``vision.plane_from_squares``), for each distortion and outline growth tried (the distortion first, at a
+    middle growth), the best fit kept."""
+    ids = list(flat)
+    quads = np.stack([np.asarray(flat[m], np.float64).reshape(4, 2) for m in ids]) if ids else np.zeros((0, 4, 2))
+    sides = np.array([markers.CORNER_SIZE_CM if m in markers.CORNER_IDS else markers.BASE_SIZE_CM for m in ids])
+
+    def fit(kappa: float, grow: float) -> SquaresFit:
+        und = _undistort(_grown_many(quads, grow).reshape(-1, 2), image_size, kappa).reshape(-1, 4, 2)
+        return fit_squares(und, sides, image_size)
+
+    try:
+        kappas = KAPPA_STEPS[::3]
+        rms = np.array([fit(float(k), SQUARES_GROW).rms_cm for k in kappas])
+        kappa = _parabola_minimum(kappas, rms, int(np.argmin(rms)))
+        best, grow = min(((fit(kappa, grow), grow) for grow in GROW_STEPS), key=lambda f: f[0].rms_cm)
+        check_fit(best)
+    except TableUnseenError as exc:
+        raise TableUnseenError(f"corner marker{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} "
+                               f"not found, and {exc}: the table plane is unknown") from None
+    return kappa, grow, best.to_table
 
 
 def _undistort(pts: np.ndarray, image_size: tuple[int, int], kappa: float) -> np.ndarray:

@@ -322,14 +322,17 @@ def test_a_clip_written_as_video_holds_every_frame_close_to_the_frame_drawn(tmp_
         ic.write_clip(scene, tmp_path / "x", video="H264")
 
 
-@pytest.mark.parametrize(("seed", "lead_s", "covered"), [(860_001, 0.3, "corner"), (860_010, 0.8, "standee")])
+@pytest.mark.parametrize(("seed", "lead_s", "covered"), [(860_001, 0.3, "corner"), (860_010, 0.8, "standee"),
+                                                        (850_006, 0.3, "corners throughout")])
 def test_an_aim_clip_that_starts_late_in_the_count_has_its_table_found_over_the_whole_clip(tmp_path, seed, lead_s,
                                                                                            covered):
-    """Cut to start `lead_s` before the "3", players' arms lie over a table corner or over standees in the first
+    """Cut to start `lead_s` before the "3", players' arms lie over table corners or over standees in the first
     frames; they show later in the clip, and the table is found there: the aims read as drawn (before: the clip was
-    refused, or the weapons aimed at the standees unseen at the start were handed other seats)."""
-    from vision.aim_clips import read_aim_clip
-    from vision.aims import table_frame_count, table_of
+    refused, or the weapons aimed at the standees unseen at the start were handed other seats). Corner markers
+    covered throughout the clip: the table is read from the markers flat on it that show (the base markers, any
+    corner marker), and the aims read as drawn (before: the clip was refused)."""
+    from vision.aim_clips import SPREAD_FRAMES, read_aim_clip, spread_frames
+    from vision.aims import find_table, table_frame_count, table_of
     from vision.errors import TableUnseenError
 
     whole = ic.aim_scene(seed, False, things=True)
@@ -341,11 +344,16 @@ def test_an_aim_clip_that_starts_late_in_the_count_has_its_table_found_over_the_
     assert np.array_equal(scene.frame(0), whole.frame(cut))
     ic.write_clip(scene, tmp_path)
     head = [scene.frame(i) for i in range(table_frame_count(fps, meta["three_at"]))]
-    if covered == "corner":  # the first frames alone do not show the table
-        with pytest.raises(TableUnseenError):
-            table_of(head)
-    else:  # nor every standee
+    if covered == "corner":  # the first frames do not show every corner marker
+        try:
+            assert not table_of(head).by_corners
+        except TableUnseenError:
+            pass
+        assert find_table(spread_frames((scene.frame(i) for i in range(scene.n_frames)), SPREAD_FRAMES)).by_corners
+    elif covered == "standee":  # nor every standee
         assert set(range(meta["seats"])) - set(table_of(head).standees)
+    else:  # no frame shows every corner marker
+        assert not find_table(spread_frames((scene.frame(i) for i in range(scene.n_frames)), SPREAD_FRAMES)).by_corners
     reading = read_aim_clip(tmp_path)
     truth = scene.truth
     assert {str(s): a.target for s, a in reading.seats.items()} == truth["aims"]

@@ -11,6 +11,7 @@ import pytest
 
 from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_synth, aims, markers
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
+from vision.errors import TableUnseenError
 from vision.table_plane import TablePlane
 
 TUNING_SEEDS = range(100, 104)  # a few clips of the set the thresholds were tuned on
@@ -1010,6 +1011,61 @@ def test_the_lens_is_measured_from_the_markers_shapes_not_taken_for_outlines_det
 def test_a_straight_lens_is_read_straight():
     plane = TablePlane.from_markers(_flat_markers_through_a_lens(0.0, 1.0), (640, 480))
     assert abs(plane.kappa) < 0.02 / 480.0 ** 2
+
+
+
+def _base_centres(plane: TablePlane, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    return {m: plane.table_point(q.mean(axis=0, keepdims=True))[0] for m, q in found.items()
+            if markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
+
+
+@pytest.mark.parametrize("covered", [(0,), (1, 3), (0, 1, 2, 3)])
+@pytest.mark.parametrize("tilt_deg", [4.0, 25.0])
+def test_the_table_is_read_from_the_markers_flat_on_it_when_corner_markers_are_covered(covered, tilt_deg):
+    """Arms over corner markers: every marker flat on the table is a square of its side, and the mapping that
+    makes each one so is the table plane. Its frame is its own (origin and turn); the distances between the
+    standees' base markers, the turn of the seats round the table and the camera's height are those the corner
+    markers give, and the lens is measured as well. With every corner marker covered, the 3 cm base markers alone
+    cannot tell their outlines detected a little short from a table a little larger: the distances then agree up
+    to one common scale, within a few per cent."""
+    kappa = 0.1 / 480.0 ** 2
+    found = _flat_markers_through_a_lens(kappa, 1.0, tilt_deg=tilt_deg)
+    full = TablePlane.from_markers(found, (640, 480))
+    seen = {m: q for m, q in found.items() if m not in covered}
+    plane = TablePlane.from_markers(seen, (640, 480))
+    assert full.by_corners and not plane.by_corners
+    assert plane.kappa == pytest.approx(kappa, rel=0.2)
+    scale_tolerance = 0.05 if len(covered) == 4 else 0.01
+    assert plane.camera_height_cm == pytest.approx(full.camera_height_cm, rel=scale_tolerance)
+    ours, theirs = _base_centres(plane, seen), _base_centres(full, seen)
+    pairs = [(a, b) for a in ours for b in ours if a < b]
+    lengths = np.array([[np.linalg.norm(p[a] - p[b]) for a, b in pairs] for p in (ours, theirs)])
+    scale = float(np.median(lengths[0] / lengths[1]))
+    assert scale == pytest.approx(1.0, abs=scale_tolerance)
+    assert lengths[0] / scale == pytest.approx(lengths[1], abs=0.3)
+
+    def turn(points: dict[int, np.ndarray]) -> float:
+        p0, p1, p2 = (points[markers.base_id(s)] for s in (0, 1, 2))
+        (ax, ay), (bx, by) = p1 - p0, p2 - p0
+        return float(ax * by - ay * bx)
+
+    assert np.sign(turn(ours)) == np.sign(turn(theirs))  # not a mirror image
+
+
+def test_too_few_markers_flat_on_the_table_or_markers_that_fit_no_plane_are_refused_in_one_line():
+    found = _flat_markers_through_a_lens(0.0, 1.0)
+    few = {m: q for m, q in found.items() if m not in (0, 1) and m not in (markers.base_id(s) for s in range(4))}
+    assert set(few) == {2, 3, markers.base_id(4), markers.base_id(5)}
+    assert not TablePlane.from_markers({m: q for m, q in few.items() if m != 3}, (640, 480)).by_corners
+    with pytest.raises(TableUnseenError, match=r"^corner markers 0, 1, 3 not found, and 2 markers flat on the table "
+                                               r"seen \(at least 3 needed\): the table plane is unknown$"):
+        TablePlane.from_markers({m: q for m, q in few.items() if m not in (3, markers.base_id(4))}, (640, 480))
+    bent = {m: q for m, q in found.items() if m != 0}
+    base = bent[markers.base_id(2)]
+    bent[markers.base_id(2)] = base.mean(axis=0) + (base - base.mean(axis=0)) * 2.5  # not a 3 cm marker
+    with pytest.raises(TableUnseenError, match=r"^corner marker 0 not found, and the markers flat on the table do not "
+                                               r"fit one plane \(\d\.\d\d cm off\): the table plane is unknown$"):
+        TablePlane.from_markers(bent, (640, 480))
 
 
 def test_a_weapon_seen_still_only_at_the_turn_of_its_swing_is_handed_no_one():
