@@ -115,7 +115,10 @@ def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> TablePlane:
                                "table clear and give that calibration with --calibration") from None
     if first is None:
         return spread
-    return max((first, spread), key=lambda p: (p.by_corners, len(p.standees)))
+    # the corner markers' frame first, then the more standees; between two tables fitted without corner markers,
+    # the one found over the whole clip (more flat markers to fit)
+    ordered = (first, spread) if first.by_corners else (spread, first)
+    return max(ordered, key=lambda p: (p.by_corners, len(p.standees)))
 
 
 def spread_frames(frames: Iterator[np.ndarray], keep: int) -> list[np.ndarray]:

@@ -441,3 +441,27 @@ def test_a_recorded_720p_video_of_a_table_with_loot_and_banknotes_on_it_is_judge
              if out["aims"].get(s, "missing") != want or (int(s) in truth["late"]) != (int(s) in out["late"])]
     assert len(wrong) <= 1 and (not wrong or out["needs_godfather"]), (wrong, out, truth["aims"])
     assert len(truth["aims"]) >= 3
+
+
+@pytest.mark.parametrize(("head", "whole", "kept"), [
+    ((True, 6), (True, 6), "head"),  # the first frames show the whole table: kept
+    ((True, 5), (True, 6), "whole"),  # the whole clip shows a standee more
+    ((True, 6), (False, 6), "head"),  # the corner markers' frame over a fit without them
+    ((False, 6), (True, 5), "whole"),
+    ((False, 5), (False, 5), "whole"),  # both fitted without corner markers: the whole clip has more flat markers
+    ((False, 6), (False, 5), "head"),
+])
+def test_a_clip_keeps_the_table_of_its_first_frames_or_of_its_whole(monkeypatch, head, whole, kept):
+    from vision import aim_clips
+    from vision.table_plane import TablePlane
+
+    def plane(by_corners: bool, standees: int) -> TablePlane:
+        return TablePlane(np.eye(3), np.zeros(2), 80.0, {s: np.zeros(2) for s in range(standees)}, (640, 480),
+                          by_corners=by_corners)
+
+    planes = {"head": plane(*head), "whole": plane(*whole)}
+    monkeypatch.setattr(aim_clips, "table_of", lambda frames: planes["head"])
+    monkeypatch.setattr(aim_clips, "find_table", lambda frames: planes["whole"])
+    frames = (np.zeros((4, 4, 3), np.uint8) for _ in range(60))
+    got = aim_clips._clip_table(frames, aim_clips.AimClipInfo(fps=30.0, seats=6, three_at=1.6))
+    assert got is planes[kept]
