@@ -24,6 +24,8 @@ class State(Enum):
 @dataclass(frozen=True)
 class JudgeConfig:
     reference_frames: int = 3
+    calibration_frames: int = 15  # without a calibration, markers not found in the reference frames: looked for in
+    # the median of this many first frames
     motion_scale: int = 4  # motion detection works at 1/scale of the frame size
     settle_s: float = 0.3  # this long without motion ends a throw
     timeout_s: float = 20.0  # armed this long without a throw: a miss

@@ -31,7 +31,8 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 import cv2
@@ -40,7 +41,7 @@ import numpy as np
 from vision import markers, patches
 from vision.calibration import Calibration, calibrate
 from vision.crown_looks import CrownLooks
-from vision.errors import ClipError
+from vision.errors import CalibrationError, ClipError
 from vision.markers import Detection, MarkerDetector
 from vision.motion import Blob, BlobKind, MotionDetector
 from vision.patches import Look
@@ -66,11 +67,11 @@ from vision.seat_track import (
     pixels_to_cm,
     table_scale,
 )
-from vision.sources import open_clip
+from vision.sources import CameraSettings, open_clip
 from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence, State, Verdict
 from vision.unread_seats import SettledTable
 
-__all__ = ["JudgeConfig", "Outcome", "SeatEvidence", "State", "ThrowJudge", "Verdict", "judge_clip", "judge_frames"]
+__all__ = ["JudgeConfig", "Outcome", "SeatEvidence", "State", "ThrowJudge", "Verdict", "calibrate_from_frames", "judge_clip", "judge_frames"]
 
 log = logging.getLogger(__name__)
 
@@ -147,8 +148,10 @@ class ThrowJudge(CrownLooks):
         self.verdict: Verdict | None = None
 
     # ------------------------------------------------------------------ arming
-    def arm(self, frames: Iterable[np.ndarray]) -> None:
-        """Takes the reference: the table at rest just before the throw (a few frames)."""
+    def arm(self, frames: Iterable[np.ndarray], *, calibrated_here: bool = False) -> None:
+        """Takes the reference: the table at rest just before the throw (a few frames). ``calibrated_here``: the
+        calibration was made from this clip's first still frames, so a marker it found lies where it found it,
+        whether or not the reference frames decode it (a dim room: the calibration took the median of more)."""
         frames = list(frames)
         if not frames:
             raise ValueError("arming needs at least one reference frame")
@@ -185,6 +188,10 @@ class ThrowJudge(CrownLooks):
                 found = self._rest_markers(rest)
                 crown = crown or found.get(markers.crown_id(seat))
                 base = base or found.get(markers.base_id(seat))
+            if calibrated_here and crown is None and marks.crown is not None:
+                crown = Detection(markers.crown_id(seat), np.asarray(marks.crown, np.float32))
+            if calibrated_here and base is None and marks.base is not None:
+                base = Detection(markers.base_id(seat), np.asarray(marks.base, np.float32))
             if crown is None:
                 self.tracks[seat] = SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0),
                                                table_ppc=table_scale(base, None, base_per_crown))
@@ -756,20 +763,58 @@ def _side(corners: np.ndarray) -> float:
     return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
 
 
+def _markers_found(calibration: Calibration | None) -> int:
+    if calibration is None:
+        return 0
+    return len(calibration.corners) + sum((m.crown is not None) + (m.base is not None) for m in calibration.seats.values())
+
+
+def calibrate_from_frames(reference: list[np.ndarray], it: Iterator[np.ndarray], seats: int,
+                          config: JudgeConfig = JudgeConfig(), *, camera: CameraSettings | None = None,
+                          ) -> tuple[Calibration, Iterator[np.ndarray]]:
+    """A throw's calibration made from its own reference frames, when no calibration was given (standees may lie
+    down already); when those do not show every corner marker and a crown or base for every seat (a dim, noisy
+    scene, faint print), from the median of the first ``config.calibration_frames`` frames instead if that shows
+    more (their noise averaged out; the throw has not begun in them, or is a small part of each pixel's history).
+    Returns it and the frames after the reference (those read past it first). Arm the judge with
+    ``calibrated_here=True``."""
+    try:
+        calibration: Calibration | None = calibrate(reference, seats, setup=False, camera=camera)
+        refused: CalibrationError | None = None
+    except CalibrationError as exc:
+        calibration, refused = None, exc
+    whole = len(markers.CORNER_IDS) + 2 * seats
+    if _markers_found(calibration) < whole:
+        more = reference + [f for _, f in zip(range(config.calibration_frames - len(reference)), it)]
+        it = chain(more[len(reference):], it)
+        if len(more) > len(reference):
+            try:
+                wider: Calibration | None = calibrate(more, seats, setup=False, camera=camera)
+            except CalibrationError:
+                wider = None
+            if _markers_found(wider) > _markers_found(calibration):
+                calibration = wider
+    if calibration is None:
+        assert refused is not None
+        raise refused
+    return calibration, it
+
+
 def judge_frames(frames: Iterable[np.ndarray], *, seats: int, thrower: int, fps: float,
                  calibration: Calibration | None = None, config: JudgeConfig = JudgeConfig()) -> Verdict:
     """Arms on the first frames and judges the throw in the rest. Without a calibration the
     reference frames are calibrated in game mode (standees may already lie down)."""
-    it = iter(frames)
+    it: Iterator[np.ndarray] = iter(frames)
     reference = [f for _, f in zip(range(config.reference_frames), it)]
     if not reference:
         raise ValueError("no frames to judge")
+    calibrated_here = calibration is None
     if calibration is None:
-        calibration = calibrate(reference, seats, setup=False)
+        calibration, it = calibrate_from_frames(reference, it, seats, config)
     elif (problem := calibration.size_problem(reference[0])) is not None:
         raise ValueError(problem)
     judge = ThrowJudge(calibration, seats=seats, thrower=thrower, fps=fps, config=config)
-    judge.arm(reference)
+    judge.arm(reference, calibrated_here=calibrated_here)
     for frame in it:
         verdict = judge.feed(frame)
         if verdict is not None:

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -409,23 +409,24 @@ class LiveCamera:
         return _vision(lambda: self._judge(thrower=thrower, seats=seats, cancel=cancel))
 
     def _judge(self, *, thrower: int, seats: int, cancel: threading.Event | None = None) -> CameraVerdict | None:
-        from vision.calibration import calibrate
-        from vision.throws import JudgeConfig, ThrowJudge
+        from vision.throws import JudgeConfig, ThrowJudge, calibrate_from_frames
 
         if hasattr(self.source, "lock_exposure"):
             self.source.lock_exposure()
         config = JudgeConfig(ask_godfather_below=self.ask_godfather_below)
         reference = [self._read() for _ in range(config.reference_frames)]
-        # without a calibration file the table at rest calibrates itself (standees may lie down already)
-        calibration = self.calibration if self.calibration is not None else calibrate(
-            reference, seats, setup=False, camera=getattr(self.source, "settings", None))
+        frames: Iterator[np.ndarray] = iter(self._read, None)
+        calibration = self.calibration
+        if calibration is None:  # without a calibration file the table at rest calibrates itself
+            calibration, frames = calibrate_from_frames(reference, frames, seats, config,
+                                                        camera=getattr(self.source, "settings", None))
         judge = ThrowJudge(calibration, seats=seats, thrower=thrower, fps=self.fps, config=config)
-        judge.arm(reference)
+        judge.arm(reference, calibrated_here=self.calibration is None)
         frame = reference[-1]
         for _ in range(self.max_frames):
             if cancel is not None and cancel.is_set():
                 return None
-            frame = self._read()
+            frame = next(frames)
             verdict = judge.feed(frame)
             if verdict is not None:
                 break

@@ -179,7 +179,7 @@ def test_ask_godfather_below_reaches_the_throw_judge(monkeypatch):
         def __init__(self, calibration, *, seats, thrower, fps, config) -> None:
             configs.append(config)
 
-        def arm(self, reference) -> None:
+        def arm(self, reference, *, calibrated_here=False) -> None:
             raise RuntimeError("armed")
 
     class Still:

@@ -916,3 +916,39 @@ def test_a_crown_hidden_since_the_re_arm_says_nothing_of_when_it_went(monkeypatc
         assert t.hidden == 1 and t.lost_under_arm is False
     finally:
         t.reset()
+
+
+def test_a_dim_noisy_clip_whose_first_frames_show_no_marker_is_judged_from_more_still_frames():
+    """A dim room, faint print, strong sensor noise and blur (development clip 1000116130046 of hard:combined): the
+    median of the three reference frames shows no marker, and the clip was refused ("no corner marker and no crown
+    marker found"), reported as if nothing could be seen. The markers show in the median of more still frames: the
+    table is calibrated from those, the throw judged, and what the judge cannot tell in that light asks."""
+    from vision.errors import CalibrationError
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "hard:combined", seed=116) if s.seed == 1000116130046)
+    frames = list(synth.render_clip(spec).frames())
+    config = JudgeConfig()
+    with pytest.raises(CalibrationError):
+        calibrate(frames[:config.reference_frames], spec.seats, setup=False)
+    verdict = judge_frames(frames, seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.frames > 0 and 2 in verdict.touched  # the touch at seat 2 is seen
+    assert set(verdict.knocked) <= {1} and (verdict.knocked == [1] or verdict.needs_godfather)  # the fall: right or asks
+
+
+def test_seats_unread_in_the_reference_frames_of_a_dim_clip_are_read_in_the_median_of_more():
+    """Development clip 1000117130014 of hard:combined (dim, faint print, strong noise and blur, 30 fps): the three
+    reference frames decode no marker of seats 4 and 5, and both were "not vouched for", the throw's knock at seat 5
+    and touch at seat 4 unseen. The median of the first 15 frames decodes their crowns; taken as seen at rest
+    there, both are judged as they happened."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "hard:combined", seed=117) if s.seed == 1000117130014)
+    frames = list(synth.render_clip(spec).frames())
+    config = JudgeConfig()
+    first = calibrate(frames[:config.reference_frames], spec.seats, setup=False)
+    assert all(first.seats[s].crown is None and first.seats[s].base is None for s in (4, 5))
+    wider = calibrate(frames[:config.calibration_frames], spec.seats, setup=False)
+    assert all(wider.seats[s].crown is not None for s in (4, 5))
+    verdict = judge_frames(frames, seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert (verdict.knocked, verdict.touched) == ([5], [4])
