@@ -17,6 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from itertools import count
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -415,7 +416,7 @@ class LiveCamera:
             self.source.lock_exposure()
         config = JudgeConfig(ask_godfather_below=self.ask_godfather_below)
         reference = [self._read() for _ in range(config.reference_frames)]
-        frames: Iterator[np.ndarray] = iter(self._read, None)
+        frames: Iterator[np.ndarray] = (self._read() for _ in count())
         calibration = self.calibration
         if calibration is None:  # without a calibration file the table at rest calibrates itself
             calibration, frames = calibrate_from_frames(reference, frames, seats, config,

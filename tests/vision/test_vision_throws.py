@@ -349,16 +349,21 @@ def test_the_stars_way_leaving_the_throwers_hand_is_no_turn():
 
 
 def test_the_star_turning_at_an_unread_seat_beside_a_fallen_one_clear_of_its_fall_is_a_touch():
-    """Two seats hit in a dim, tilted room: the star turns at seat 4 (unread when armed), then knocks seat 3
-    down away from it. The turn lies within a standee's length of seat 3's place, where seat 3 may lie
-    fallen, but not in the strip it fell along: the star met seat 4's standee there, not seat 3's."""
+    """Two seats hit in a dim, tilted room: the star turns at seat 4 (unread when armed from the three reference
+    frames), then knocks seat 3 down away from it. The turn lies within a standee's length of seat 3's place, where
+    seat 3 may lie fallen, but not in the strip it fell along: the star met seat 4's standee there, not seat 3's.
+    Judged without a calibration, the clip's first 15 frames read seat 4 when armed, and the verdict is sure."""
     spec = synth.condition_set(49, "hard:combined", seed=93)[48]
     assert dict(spec.hits) == {4: "touched", 3: "knocked"}
-    verdict = _judge(spec, synth.render_clip(spec))
+    clip = synth.render_clip(spec)
+    _, verdict = _judged(spec, clip)
     ev = verdict.seats[4]
     assert not ev.standing_when_armed and ev.outcome is Outcome.TOUCHED and "turned" in ev.reason
     assert "within a standee's length of seat 3, which may lie fallen, but clear of the strip" in ev.reason
     assert verdict.as_json() == {"knocked": [3], "touched": [4]} and verdict.needs_godfather
+    verdict = _judge(spec, clip)
+    assert verdict.seats[4].standing_when_armed and verdict.seats[4].outcome is Outcome.TOUCHED
+    assert verdict.as_json() == {"knocked": [3], "touched": [4]}
 
 
 def test_where_the_star_may_meet_a_fallen_neighbour_is_its_fall_strip_when_its_way_is_known():
