@@ -1,5 +1,6 @@
 import dataclasses
 import json
+import re
 
 import cv2
 import numpy as np
@@ -438,7 +439,7 @@ def test_a_fallen_standee_lying_under_its_crown_cards_place_in_a_dim_room_is_kno
     """Two seats knocked in a dim room (light 0.3, faint print): seat 6 falls away from the table's centre, the
     way the camera sees its crown displaced from its foot, so it lies partly under its crown card's place in the
     image, and the rest of that place is bare table of nearly the card's shade. In the latest frame the noise hides
-    most of that change (19 % of the place); in the median of the settled frames it shows (43 %), as the fallen
+    most of that change (about 20 % of the place); in the median of the settled frames it shows (over 40 %), as the fallen
     standee along its fall line does. Knocked, the Godfather looking (the place changed only there)."""
     spec = synth.condition_set(89, "hard:combined", seed=90)[88]
     assert dict(spec.hits) == {6: "knocked", 5: "knocked"}
@@ -446,6 +447,8 @@ def test_a_fallen_standee_lying_under_its_crown_cards_place_in_a_dim_room_is_kno
     ev = verdict.seats[6]
     assert ev.outcome is Outcome.KNOCKED and ev.crown_seen_at_end is False
     assert ev.crown_card_changed is not None and ev.crown_card_changed >= JudgeConfig().covered_share
-    assert "changed in the median of the settled frames (19 % in the latest frame alone)" in ev.reason
+    median, latest = (int(x) for x in re.search(r"card's place (\d+) % changed in the median of the settled frames "
+                                                 r"\((\d+) % in the latest frame alone\)", ev.reason).groups())
+    assert latest < 100 * JudgeConfig().covered_share <= median  # the noise hides it in one frame, not in the median
     assert ev.confidence <= 0.55
     assert verdict.as_json() == {"knocked": [5, 6], "touched": []} and verdict.needs_godfather
