@@ -137,8 +137,24 @@ def main(argv: list[str] | None = None) -> int:
     ensure_installed(extra)
     compile_sources()
     command = [str(venv_python()), *module, *args[1:]]
-    return subprocess.run(command, cwd=ROOT if args[0] == "test" else None).returncode
+    return run_to_its_end(command, cwd=ROOT if args[0] == "test" else None)
+
+
+def run_to_its_end(command: list[str], *, cwd: Path | None) -> int:
+    """The command run to its end, its exit status returned. Ctrl-C at a terminal reaches the command and this
+    process both: the command stops in its own way (a game says how to go on), and this one waits for it."""
+    child = subprocess.Popen(command, cwd=cwd)
+    while True:
+        try:
+            code = child.wait()
+        except KeyboardInterrupt:
+            continue
+        return 128 - code if code < 0 else code  # stopped by a signal: the status a shell gives (130 for Ctrl-C)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # while .venv was being set up: nothing half-done counts as installed
+        print("stopped: .venv was not finished; the same command finishes it", file=sys.stderr)
+        sys.exit(130)

@@ -155,3 +155,25 @@ def test_ctrl_c_stops_the_hubs_commands_with_one_line_and_130(argv, running):
     out, err = proc.communicate(timeout=30)
     said = "".join(seen) + err if stream is proc.stderr else err
     assert proc.returncode == 130 and said.splitlines()[-1] == "Stopped." and "Traceback" not in said, (proc.returncode, said)
+
+
+def test_ctrl_c_into_the_readme_commands_reaches_the_command_and_the_bootstrap_waits_for_it():
+    """`python3 -m controller.bootstrap demo` runs the demo as its child; a terminal's Ctrl-C reaches both. The child
+    stops in its own way (one line, exit 130) and the bootstrap waits for it and exits with its status, without a
+    traceback of its own."""
+    child = ("import sys, time\n"
+             "try:\n"
+             "    print('ready', flush=True)\n"
+             "    time.sleep(30)\n"
+             "except KeyboardInterrupt:\n"
+             "    print('Stopped.', file=sys.stderr)\n"
+             "    sys.exit(130)\n")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nfrom controller.bootstrap import run_to_its_end\n"
+                               f"sys.exit(run_to_its_end([sys.executable, '-c', {child!r}], cwd=None))"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert parent.stdout is not None and parent.stdout.readline() == "ready\n"
+    os.killpg(parent.pid, signal.SIGINT)  # as a terminal sends it: to the whole foreground group
+    _, err = parent.communicate(timeout=30)
+    assert parent.returncode == 130 and err == "Stopped.\n"
