@@ -371,6 +371,20 @@ class AimReader:
 # ----------------------------------------------------------------------------- finding the table
 
 
+def _table_markers_in(gray: np.ndarray, scale: int) -> dict[int, np.ndarray]:
+    """The table's markers (not the weapons') found in ``gray`` enlarged ``scale`` times: id -> corners (4, 2) in
+    the frame's pixels, the first of each id."""
+    img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    corners, ids = detect_markers(img, scale)
+    found: dict[int, np.ndarray] = {}
+    for quad, mid in zip(corners, () if ids is None else ids.ravel()):
+        if markers.kind_of(int(mid)) is None or int(mid) in found:
+            continue
+        pts = quad.reshape(4, 2).astype(np.float64)
+        found[int(mid)] = (pts + 0.5) / scale - 0.5 if scale > 1 else pts
+    return found
+
+
 def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     """The table plane and standees from a few frames of the table: the markers of their median image
     (sensor noise averaged out) and of its first frames, each at its median place; when a corner marker is not
@@ -383,27 +397,14 @@ def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
     images += [markers.sharpened(g, AimConfig.sharpen, AimConfig.sharpen_sigma_px) for g in images]
     jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]
     for gray, scale in jobs:
-        img = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-        corners, ids = detect_markers(img, scale)
-        if ids is None:
-            continue
-        got = set()
-        for quad, mid in zip(corners, ids.ravel()):
-            kind = markers.kind_of(int(mid))
-            if kind is None or int(mid) in got:
-                continue
-            got.add(int(mid))
-            pts = quad.reshape(4, 2).astype(np.float64)
-            if scale > 1:
-                pts = (pts + 0.5) / scale - 0.5
-            seen.setdefault(int(mid), []).append(pts)
+        for mid, pts in _table_markers_in(gray, scale).items():
+            seen.setdefault(mid, []).append(pts)
     if any(c not in seen for c in markers.CORNER_IDS):  # an arm over a corner most of the time: each frame
         more: dict[int, list[np.ndarray]] = {}
         for gray in grays[3:]:
-            corners, ids = detect_markers(gray)
-            for quad, mid in zip(corners or (), () if ids is None else ids.ravel()):
-                if int(mid) not in seen and markers.kind_of(int(mid)) is not None:
-                    more.setdefault(int(mid), []).append(quad.reshape(4, 2).astype(np.float64))
+            for mid, pts in _table_markers_in(gray, 1).items():
+                if mid not in seen:
+                    more.setdefault(mid, []).append(pts)
         seen.update(more)
     found = {mid: np.median(np.stack(q), axis=0) for mid, q in seen.items()}
     h, w = frames[0].shape[:2]
