@@ -71,10 +71,12 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
         plane = TablePlane.from_calibration(calibration) if calibration is not None else None
         frames = source.frames() if calibration is None else _sized_as(source.frames(), calibration)
         if plane is None:
-            plane = _clip_table(frames, info)
-            source.close()
-            info, source = open_aim_clip(folder)
-            frames = source.frames()
+            plane, rest = _clip_table(frames, info)
+            if rest is None:  # read through to find the table: from the start again
+                source.close()
+                info, source = open_aim_clip(folder)
+                rest = source.frames()
+            frames = rest
         reading = read_frames(frames, seats=info.seats, fps=info.fps, three_at=info.three_at, plane=plane,
                               config=config)
     except AimError as exc:
@@ -89,11 +91,12 @@ def read_aim_clip(folder: Path | str, *, calibration: Calibration | None = None,
     return reading
 
 
-def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> TablePlane:
+def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> tuple[TablePlane, Iterator[np.ndarray] | None]:
     """The table of a clip read without a calibration: found in its frames before the count's "1" (``table_of``,
     as ``read_frames`` finds it). When those do not show every corner marker or every seat's standee (a clip that
     starts late in the count, arms already raised over them), in frames spread over the whole clip instead, if
-    those show more: the markers do not move, and what an arm covers in one frame shows in others."""
+    those show more: the markers do not move, and what an arm covers in one frame shows in others. With it, the
+    clip's frames from the first when only those before the "1" were read; None when the whole clip was."""
     want = table_frame_count(info.fps, info.three_at)
     head: list[np.ndarray] = []
     for frame in frames:
@@ -105,20 +108,20 @@ def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> TablePlane:
     except TableUnseenError:
         first = None
     if first is not None and first.by_corners and all(seat in first.standees for seat in range(info.seats)):
-        return first
+        return first, chain(head, frames)
     try:
         spread = find_table(spread_frames(chain(head, frames), SPREAD_FRAMES))
     except TableUnseenError as exc:
         if first is not None:
-            return first
+            return first, None
         raise TableUnseenError(f"{exc}; nor anywhere else in the clip (covered throughout): calibrate with the "
                                "table clear and give that calibration with --calibration") from None
     if first is None:
-        return spread
+        return spread, None
     # the corner markers' frame first, then the more standees; between two tables fitted without corner markers,
     # the one found over the whole clip (more flat markers to fit)
     ordered = (first, spread) if first.by_corners else (spread, first)
-    return max(ordered, key=lambda p: (p.by_corners, len(p.standees)))
+    return max(ordered, key=lambda p: (p.by_corners, len(p.standees))), None
 
 
 def spread_frames(frames: Iterator[np.ndarray], keep: int) -> list[np.ndarray]:

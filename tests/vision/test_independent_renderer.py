@@ -463,5 +463,7 @@ def test_a_clip_keeps_the_table_of_its_first_frames_or_of_its_whole(monkeypatch,
     monkeypatch.setattr(aim_clips, "table_of", lambda frames: planes["head"])
     monkeypatch.setattr(aim_clips, "find_table", lambda frames: planes["whole"])
     frames = (np.zeros((4, 4, 3), np.uint8) for _ in range(60))
-    got = aim_clips._clip_table(frames, aim_clips.AimClipInfo(fps=30.0, seats=6, three_at=1.6))
+    got, rest = aim_clips._clip_table(frames, aim_clips.AimClipInfo(fps=30.0, seats=6, three_at=1.6))
     assert got is planes[kept]
+    if rest is not None:  # only the frames before the "1" were read: all 60 are given back, from the first
+        assert got is planes["head"] and sum(1 for _ in rest) == 60
