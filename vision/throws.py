@@ -773,9 +773,9 @@ def calibrate_from_frames(reference: list[np.ndarray], it: Iterator[np.ndarray],
                           config: JudgeConfig = JudgeConfig(), *, camera: CameraSettings | None = None,
                           ) -> tuple[Calibration, Iterator[np.ndarray]]:
     """A throw's calibration made from its own reference frames, when no calibration was given (standees may lie
-    down already); when those do not show every corner marker and a crown or base for every seat (a dim, noisy
-    scene, faint print), from the median of the first ``config.calibration_frames`` frames instead if that shows
-    more (their noise averaged out; the throw has not begun in them, or is a small part of each pixel's history).
+    down already); when those do not show every corner marker and both markers of every seat (a dim, noisy scene,
+    faint print; a standee lying down), from the median of the first ``config.calibration_frames`` frames instead if
+    that shows more markers (their noise averaged out; the throw has not begun in them, or is a small part of each pixel's history).
     Returns it and the frames after the reference (those read past it first). Arm the judge with
     ``calibrated_here=True``."""
     try:
