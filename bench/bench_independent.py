@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 15 <= args.throw_fps <= 120:
         ap.error(f"--throw-fps {args.throw_fps}: a webcam films a throw at 15-120 frames a second")
-    if args.aim_lead is not None and not 0.0 <= args.aim_lead <= 3.0:
-        ap.error(f"--aim-lead {args.aim_lead}: an aim clip starts 0-3 s before the \"3\"")
+    if args.aim_lead is not None and not 0.0 <= args.aim_lead <= ic.MAX_AIM_LEAD_S:
+        ap.error(f"--aim-lead {args.aim_lead}: an aim clip starts 0-{ic.MAX_AIM_LEAD_S:g} s before the \"3\"")
     try:
         size = tuple(int(v) for v in args.size.lower().split("x"))
     except ValueError:

@@ -1438,13 +1438,16 @@ def line_of_fire_target(pos: Vec, yaw: float, table: Table, seat: int) -> tuple[
     return best[0][1], best[0][0], best[1][0] if len(best) > 1 else math.inf
 
 
+MAX_AIM_LEAD_S = 3.0  # an aim clip cut to start late starts at most this long before the "3"
+
+
 def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False,
               lead: float | None = None) -> Scene:
     """An aim count drawn from `seed`; `size` and `things` as for a throw. `lead`: the clip starts that many seconds
     before the "3" (cut from the scene drawn, its arms perhaps already raised; `three_at` then says so), instead
     of with the table clear."""
-    if lead is not None and not 0.0 <= lead <= 3.0:
-        raise ValueError(f"lead {lead} s: a clip starts 0-3 s before the \"3\"")
+    if lead is not None and not 0.0 <= lead <= MAX_AIM_LEAD_S:
+        raise ValueError(f"lead {lead} s: a clip starts 0-{MAX_AIM_LEAD_S:g} s before the \"3\"")
     rng = np.random.default_rng(seed + 500_000)
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
