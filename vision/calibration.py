@@ -29,6 +29,10 @@ MIN_SEATS = 4  # the fewest players of any game (the 1st and 2nd editions); Yaku
 MIN_SIDE_PX = 14.0  # below this a 4x4 marker (6 cells with its border) is not decoded reliably
 MIN_BRIGHTNESS = 30  # median grey level of the image
 MAX_BRIGHTNESS = 235
+# a frame of still frames found shifted more than this against the first is left as it is: the peak is the
+# table cloth's pattern repeating (a checked cloth matches itself one square across) or an arm, not shake
+MAX_SHAKE_PX = 8.0
+REGISTER_SIGMA_PX = 3.0  # smoothing of the frames registered for the median of still frames (``_smoothed``)
 AIM_BRIGHTNESS = 110  # the median grey level the advice on exposure and gain aims at
 EXPOSURE_WHERE = "[camera] exposure_ms in table.toml, --exposure-ms here"
 GAIN_WHERE = "[camera] gain, --gain"
@@ -203,15 +207,13 @@ def _still_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) ->
     if len(frames) < 3:
         return {}
     h, w = frames[0].shape[:2]
-    first = markers.to_gray(frames[0]).astype(np.float32)
+    first = _smoothed(frames[0])
     window = cv2.createHanningWindow((w, h), cv2.CV_32F)
     still = [frames[0]]
     for frame in frames[1:]:
         if frame.shape[:2] != (h, w):
             return {}
-        (dx, dy), _ = cv2.phaseCorrelate(first.copy(), markers.to_gray(frame).astype(np.float32), window)
-        if abs(dx) > 8 or abs(dy) > 8:  # not shake: leave the frame as it is
-            dx = dy = 0.0
+        dx, dy = shake_between(first, frame, window)
         still.append(cv2.warpAffine(frame, np.array([[1, 0, -dx], [0, 1, -dy]], np.float32), (w, h),
                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     median = np.median(np.stack(still), axis=0).astype(np.uint8)
@@ -220,6 +222,23 @@ def _still_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) ->
     for mid, det in detector.detect_hard(stretched).items():
         found.setdefault(mid, det)
     return found
+
+
+def shake_between(first: np.ndarray, frame: np.ndarray, window: np.ndarray) -> tuple[float, float]:
+    """How far ``frame`` lies shifted against the still frame ``first`` (given ``_smoothed``), in px: a phase
+    correlation of their smoothed grey levels, ``window`` the frames' Hanning window; (0, 0) when it finds more
+    than ``MAX_SHAKE_PX`` either way, no shake."""
+    (dx, dy), _ = cv2.phaseCorrelate(first.copy(), _smoothed(frame), window)
+    if abs(dx) > MAX_SHAKE_PX or abs(dy) > MAX_SHAKE_PX:
+        return 0.0, 0.0
+    return float(dx), float(dy)
+
+
+def _smoothed(frame: np.ndarray) -> np.ndarray:
+    """The frame's grey levels smoothed over a few pixels, to register frames by: a dim room's sensor
+    noise and a low JPEG quality's 8-pixel blocks, different in every frame, otherwise outweigh the
+    table's and the cards' own pattern in the phase correlation, and the shift found is theirs."""
+    return cv2.GaussianBlur(markers.to_gray(frame).astype(np.float32), (0, 0), REGISTER_SIGMA_PX)
 
 
 def _kind_of(marker_id: int) -> tuple[MarkerKind, int]:

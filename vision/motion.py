@@ -349,6 +349,12 @@ class MotionDetector:
             arm[i] = x <= 0 or y <= 0 or x + bw >= wl or y + bh >= hl
         return np.asarray(arm[labels])
 
+    def star_sized(self, area_px: float, length_px: float) -> bool:
+        """Whether a moving blob of ``area_px`` full-resolution pixels, ``length_px`` long (its box's
+        longer side), can be the star: a star's area, blurred by its flight or partly hidden, and no
+        longer than a star's blur in one exposure."""
+        return 0.35 * self.star_area <= area_px <= 6.0 * self.star_area and length_px <= 5.0 * math.sqrt(self.star_area)
+
     def _blobs(self, moving: np.ndarray, from_reference: np.ndarray) -> list[Blob]:
         if not moving.any():
             return []
@@ -363,8 +369,7 @@ class MotionDetector:
             full_area = area * s * s
             if arm[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].any():
                 kind = BlobKind.ARM
-            elif 0.35 * self.star_area <= full_area <= 6.0 * self.star_area \
-                    and max(bw, bh) * s <= 5.0 * np.sqrt(self.star_area):
+            elif self.star_sized(full_area, max(bw, bh) * s):
                 kind = BlobKind.SHURIKEN
             else:
                 kind = BlobKind.OTHER

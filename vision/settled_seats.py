@@ -133,6 +133,11 @@ class SettledSeats:
             # be twice a star's size, and knowing where it lies asks no more of a fall than not knowing
             elsewhere = self._star_elsewhere(t, strip)
             star = STAR_AREA_CM2 if elsewhere is None else min(elsewhere, STAR_AREA_CM2)
+        # the star never seen meeting it (its flight under a hand, or too fast), but a star-sized change lying
+        # alone over its crown's place at the end: the star may lie on its crown, which it covers
+        star_on_unseen = not t.contact and self._star_on_crown(t)
+        if star_on_unseen:
+            star = STAR_AREA_CM2
         fallen_area = cfg.fallen_area_cm2 + star
         if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None:
             # lost under a hand or arm come in from the border and never seen moving: a hand resting
@@ -201,6 +206,11 @@ class SettledSeats:
                    f"fallen standee ({fallen_area:g} cm²): covered")
         ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}{out_of_view}"
         ev.confidence = min(ev.confidence, 0.75)
+        if star_on_unseen:
+            # what lies on its crown's place is star-sized and alone, but the star was not seen coming there
+            ev.reason += ("; a star-sized change lies alone over its crown's place, the star never seen meeting "
+                          "it: covered, unsure")
+            ev.confidence = min(ev.confidence, 0.5)
         if place_now and area >= fallen_area and not t.last_seen_sure:
             ev.confidence = min(ev.confidence, 0.5)
         if went_away:
@@ -250,6 +260,16 @@ class SettledSeats:
             if changed is not None and (lying := self._star_lying(t, far, changed)) is not None:
                 return float((lying & strip).sum()) * self._cm2_per_pixel(t)
         return None
+
+    def _star_on_crown(self, t: SeatTrack) -> bool:
+        """Whether a star-sized change lies alone over the crown's place at the end (``_star_lying`` at its
+        centre), in the latest frame or in the median of the settled frames: the star may rest on the crown.
+        A fallen standee changes its crown's place in one piece with the table it lies on, more than a star."""
+        if t.crown is None:
+            return False
+        centre = [np.asarray(t.crown.center, np.float64)]
+        return any(changed is not None and self._star_lying(t, centre, changed) is not None
+                   for changed in (self.motion.changed_now(), self._changed_at_rest()))
 
     def _star_lying(self, t: SeatTrack, centres: list[np.ndarray], changed: np.ndarray) -> np.ndarray | None:
         """The star-sized change (low-resolution mask) at one of ``centres`` (image px) in ``changed``,
@@ -311,9 +331,11 @@ class SettledSeats:
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
         view also reaches the border, but lies inside its strip), unless the standee itself went
         first: its crown seen moving away, and never back, before anything from the border reached
-        it (or in that frame, tipping out of the view: ``tipped_out_of_view``), and the change no
-        larger than a standee lying flat, within a standee's length of where it stood (fallen towards
-        the edge of the view, in any direction)."""
+        it (or in that frame, tipping out of the view: ``tipped_out_of_view``), the change no larger
+        than a standee lying flat, within a standee's length of where it stood, and its own part of
+        it (``_own_part``) reaching the image border only if it fell that way from within a
+        standee's length of it (``_falls_to_border``): a hand resting over a standee that swung
+        back reaches in from the border where no fall of it could."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
@@ -332,7 +354,9 @@ class SettledSeats:
             # nearer another seat's standee is that standee's when it too was seen moving before
             # anything from the border reached it (a fall beside a touched neighbour: both changes
             # in one piece); else it counts, as a hand's may
-            if went_first and any(self._fits_a_fall(t, part) for part in (core, self._own_part(t, core))):
+            own = self._own_part(t, core) if went_first else core
+            if went_first and (self._falls_to_border(t) or not _at_border(own)) \
+                    and any(self._fits_a_fall(t, part) for part in (core, own)):
                 continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
@@ -388,6 +412,13 @@ class SettledSeats:
         margin first, or comes from the side the crown was not seen going."""
         if (t.crown is None or t.first_move is None or t.first_move != t.arm_first or t.last_seen_px is None
                 or t.arm_near_since is None or t.arm_near_since < t.arm_first):
+            return False
+        return self._falls_to_border(t)
+
+    def _falls_to_border(self, t: SeatTrack) -> bool:
+        """Whether the standee, fallen the way its crown was last seen going, reaches the image border:
+        that line leaves the image within a standee's length of its crown's place."""
+        if t.crown is None or t.last_seen_px is None:
             return False
         norm = float(np.linalg.norm(t.last_seen_px))
         if norm < 1.0:
@@ -663,3 +694,8 @@ class SettledSeats:
             if back and (best is None or max(abs(a1), abs(a2)) > best[0]):
                 best = (max(abs(a1), abs(a2)), off_line, max(back))
         return best
+
+
+def _at_border(mask: np.ndarray) -> bool:
+    """Whether a low-resolution mask reaches the image border."""
+    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())

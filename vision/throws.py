@@ -342,6 +342,11 @@ class ThrowJudge(CrownLooks):
             self._still = 0
         # MOTION
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
+        candidates += self._star_beside_arm(m.blobs)
+        if self._star_gone_quiet() and any(b.kind is BlobKind.ARM for b in m.blobs):
+            # the star out of sight longer than a flight hides it (at rest, most likely), and a hand or arm in
+            # view: star-sized blobs now are pieces of the hand (fingers, its shadow's edge), not the star
+            candidates = []
         self._candidate_seen = self._candidate_seen or bool(candidates)
         self._confirm_shuriken(candidates)
         if candidates:
@@ -468,6 +473,32 @@ class ThrowJudge(CrownLooks):
             # a star-sized blob while no hand or arm is in view: not a piece of one
             self._star_free = int(self.motion.arm_mask().sum()) <= self.motion.star_area / self.config.motion_scale ** 2
         self._last_candidates = centres
+
+    def _star_gone_quiet(self) -> bool:
+        """Whether the star, seen in flight, has been out of sight for more than ``STAR_LOST_S``."""
+        return self._shuriken_seen and bool(self._star_track) and \
+            self._frames - self._star_track[-1][0] > STAR_LOST_S * self.fps
+
+    def _star_beside_arm(self, blobs: list[Blob]) -> list[Blob]:
+        """Star-sized blobs taken for a hand's or arm's because a hand's trace (its shadow, a lower
+        threshold and a margin) reaches them, that lie on the star's way on from the last frame: the
+        star seen in the last two frames it showed, the last of them the frame before this one, and
+        the blob within a star's radius and a centimetre of the stretch it flies in one frame at that
+        speed from where it was (a star slows or stops, never speeds up). A star flying past a hand,
+        or coming to rest beside one, stays the star."""
+        if not self._shuriken_seen or len(self._star_track) < 2 or self._star_track[-1][0] != self._frames - 1:
+            return []
+        (f0, before), (f1, last) = self._star_track[-2], self._star_track[-1]
+        ppc = self.calibration.px_per_cm
+        high = MAX_STAR_SPEED_CM_S * ppc / self.fps
+        p, c = min(((p, c) for p in before for c in last), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        step = (c - p) / (f1 - f0)
+        if float(np.linalg.norm(step)) > high:
+            return []
+        reach = (STAR_RADIUS_CM + 1.0) * ppc
+        return [b for b in blobs if b.kind is BlobKind.ARM
+                and self.motion.star_sized(b.area_px, max(b.box[2] - b.box[0], b.box[3] - b.box[1]))
+                and _segment_distance(np.asarray(b.centre, np.float64), c, c + step) <= reach]
 
     def _star_back(self, now: list[np.ndarray]) -> None:
         """The star seen again after frames it was out of sight: its path between where it was
