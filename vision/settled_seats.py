@@ -334,8 +334,9 @@ class SettledSeats:
         it (or in that frame, tipping out of the view: ``tipped_out_of_view``), the change no larger
         than a standee lying flat, within a standee's length of where it stood, and its own part of
         it (``_own_part``) reaching the image border only if it fell that way from within a
-        standee's length of it (``_falls_to_border``): a hand resting over a standee that swung
-        back reaches in from the border where no fall of it could."""
+        standee's length of it (``_falls_to_border``) or its crown was last seen farther than a swing
+        goes (``_seen_falling``): a hand resting over a standee that swung back reaches in from the
+        border where no fall of it could."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
@@ -355,7 +356,7 @@ class SettledSeats:
             # anything from the border reached it (a fall beside a touched neighbour: both changes
             # in one piece); else it counts, as a hand's may
             own = self._own_part(t, core) if went_first else core
-            if went_first and (self._falls_to_border(t) or not _at_border(own)) \
+            if went_first and (self._falls_to_border(t) or not _at_border(own) or self._seen_falling(t)) \
                     and any(self._fits_a_fall(t, part) for part in (core, own)):
                 continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
@@ -414,6 +415,11 @@ class SettledSeats:
                 or t.arm_near_since is None or t.arm_near_since < t.arm_first):
             return False
         return self._falls_to_border(t)
+
+    def _seen_falling(self, t: SeatTrack) -> bool:
+        """Whether the crown was last seen as far from its place as a fallen crown lies (``fallen_cm``): farther
+        than a touched standee swings, so falling, whatever came over it from the border afterwards."""
+        return t.last_seen_shift is not None and t.last_seen_shift >= self.config.fallen_cm
 
     def _falls_to_border(self, t: SeatTrack) -> bool:
         """Whether the standee, fallen the way its crown was last seen going, reaches the image border:
