@@ -215,7 +215,7 @@ class MotionDetector:
             if len(self.anchors.boxes) < 3:
                 self.anchors = None
         first = self.shrink(frames[0])
-        self._arms = self._diff_now = None
+        self._arms = self._diff_now = self._at_rest = None
         self.reference = first
         self._ref_gray = self._gray(first)
         self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
@@ -241,7 +241,7 @@ class MotionDetector:
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
-        self._arms = self._diff_now = None
+        self._arms = self._diff_now = self._at_rest = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
             self.reference = self.recent[-1][0].copy()
             self.reference_count = 1
@@ -268,13 +268,14 @@ class MotionDetector:
         single frames compared (the median of n frames keeps about pi / 2n of a frame's noise
         variance, the mean of the reference 1 / its frames), so a change of little contrast (a dim
         standee lying on a table of nearly its shade) shows whole where one frame shows its parts."""
-        median = self._settled_median()
-        if median is None:
-            return None
-        reference, edges = self._referenced()
-        median = median.astype(np.uint8)
-        share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
-        return self.difference(median, reference, edges) > share * self.threshold
+        if self._at_rest is None:
+            median = self._settled_median()
+            if median is None:
+                return None
+            reference, edges = self._referenced()
+            share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
+            self._at_rest = self.difference(median.astype(np.uint8), reference, edges) > share * self.threshold
+        return self._at_rest
 
     def _settled_median(self) -> np.ndarray | None:
         """The per-pixel median of the latest ``SETTLED_FRAMES`` frames (float); None before three."""
@@ -313,6 +314,7 @@ class MotionDetector:
 
     _arms: np.ndarray | None = None
     _diff_now: np.ndarray | None = None
+    _at_rest: np.ndarray | None = None  # ``changed_at_rest``, worked out once a frame
 
     def _referenced(self) -> tuple[np.ndarray, np.ndarray]:
         """The reference frame and its edges; comparing with no reference is a caller's mistake."""
@@ -321,7 +323,7 @@ class MotionDetector:
         return self.reference, self._ref_edges
 
     def update(self, frame: np.ndarray) -> MotionFrame:
-        self._arms = self._diff_now = None
+        self._arms = self._diff_now = self._at_rest = None
         small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
