@@ -22,6 +22,7 @@ import numpy as np
 
 from vision import markers
 from vision.errors import TableUnseenError
+from vision.homography import map_points
 
 MIN_MARKERS = 3  # flat markers the fit needs: fewer, and the perspective is a guess (see docs/vision.md)
 MAX_RMS_CM = 0.25  # a fit whose corners lie further from their squares (root mean square) is refused
@@ -48,11 +49,7 @@ def _residuals(p: np.ndarray, norm: np.ndarray, quads: np.ndarray, sides: np.nda
     """Each marker's corners (mapped by the homography ``p``) less the nearest square of its side (any place and
     turn), weighted: (markers * 8,)."""
     h = _unpack(p, norm)
-    pts = quads.reshape(-1, 2)
-    q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
-    w = q[:, 2:3]
-    w = np.where(np.abs(w) < 1e-9, 1e-9, w)
-    mapped = (q[:, :2] / w).reshape(-1, 4, 2)
+    mapped = map_points(h, quads).reshape(-1, 4, 2)
     z = mapped[..., 0] + 1j * mapped[..., 1]
     z = z - z.mean(axis=1, keepdims=True)
     squares = sides[:, None] * template[None, :]
@@ -98,9 +95,8 @@ def _levenberg_marquardt(p: np.ndarray, args: tuple[np.ndarray, ...], iterations
 
 def handedness(to_table: np.ndarray, image_size: tuple[int, int]) -> float:
     """The sign of the determinant of ``to_table``'s derivative at the image centre: whether it mirrors."""
-    c = np.array([image_size[0] / 2, image_size[1] / 2, 1.0])
-    pts = np.array([c, c + [1.0, 0, 0], c + [0, 1.0, 0]]) @ to_table.T
-    m = pts[:, :2] / pts[:, 2:3]
+    c = np.array([image_size[0] / 2, image_size[1] / 2])
+    m = map_points(to_table, np.array([c, c + [1.0, 0], c + [0, 1.0]]))
     (ax, ay), (bx, by) = m[1] - m[0], m[2] - m[0]
     return float(np.sign(ax * by - ay * bx))
 

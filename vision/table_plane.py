@@ -21,6 +21,7 @@ import numpy as np
 from vision import markers
 from vision.calibration import Calibration
 from vision.errors import AimError, TableUnseenError
+from vision.homography import map_points
 from vision.plane_from_squares import SquaresFit, check_fit, fit_squares
 
 KAPPA_STEPS = np.linspace(-1.0e-6, 3.5e-6, 31)
@@ -29,12 +30,6 @@ SQUARES_GROW = 1.0  # the outline growth the distortion is measured at when corn
 FOCAL_PRIOR = 0.75  # focal length over the image's larger side (a lens of about 67 degrees across) ...
 FOCAL_PRIOR_WEIGHT = 1e-2  # ... weighed against what the table's perspective says (in units free of the table's size)
 FOCAL_RANGE = (0.5, 1.3)  # focal length over the image's larger side: lenses of 42-90 degrees across
-
-
-def _map(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    pts = np.asarray(pts, np.float64).reshape(-1, 2)
-    q = np.column_stack([pts, np.ones(len(pts))]) @ h.T
-    return np.asarray(q[:, :2] / q[:, 2:3])
 
 
 @dataclass(frozen=True)
@@ -82,7 +77,7 @@ class TablePlane:
 
     def table_point(self, pts: np.ndarray) -> np.ndarray:
         """Image points of the table plane -> table cm."""
-        return _map(self.to_table, self.undistort(pts))
+        return map_points(self.to_table, self.undistort(pts))
 
     @classmethod
     def from_markers(cls, found: dict[int, np.ndarray], image_size: tuple[int, int]) -> TablePlane:
@@ -211,7 +206,7 @@ class TablePlane:
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         """Table cm -> image px (the distortion put back, by a few fixed-point steps)."""
-        ideal = _map(np.linalg.inv(self.to_table), pts)
+        ideal = map_points(np.linalg.inv(self.to_table), pts)
         out = ideal.copy()
         for _ in range(6):
             out = out + (ideal - self.undistort(out))
@@ -363,7 +358,7 @@ def _metric(flat: dict[int, np.ndarray], centre: np.ndarray, kappa: float) -> _M
     corner = np.array([m in markers.CORNER_IDS for m in ids])
     true = np.where(corner, markers.CORNER_SIZE_CM, markers.BASE_SIZE_CM)[:, None]
     weight = np.where(corner, 1.0, 0.5)[:, None]  # the corner markers are larger: read more surely
-    mapped = _map(unit, und.reshape(-1, 2)).reshape(-1, 4, 2)
+    mapped = map_points(unit, und.reshape(-1, 2)).reshape(-1, 4, 2)
     d = mapped[:, _EDGE_TO] - mapped[:, _EDGE_FROM]  # (markers, edges, x and y)
     rows = np.stack([weight * d[..., 0] ** 2 / true ** 2, weight * d[..., 1] ** 2 / true ** 2], axis=-1)
     rhs = weight * _EDGE_LENGTH[None, :]
