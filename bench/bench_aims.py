@@ -234,13 +234,13 @@ def taps(seed: int) -> dict[str, float]:
 
 def table(report: aim_evaluation.Report, title: str) -> list[str]:
     header = ("| condition | clips | aims | right | right without asking | asked | wrong not asked | "
-              "late right / late | false late |")
-    out = [f"**{title}**", "", header, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "late right / late | false late | not right, marker never whole at rest |")
+    out = [f"**{title}**", "", header, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
 
     def row(name: str, t: aim_evaluation.Tally) -> str:
         j = t.as_json()
         return (f"| {name} | {j['clips']} | {j['aims']} | {j['right_pct']} % | {j['right_without_asking_pct']} % | "
-                f"{j['asked_pct']} % | {j['wrong_unasked']} | {j['late_right']} / {j['late']} | {j['false_late']} |")
+                f"{j['asked_pct']} % | {j['wrong_unasked']} | {j['late_right']} / {j['late']} | {j['false_late']} | {j['hidden_at_rest']} |")
 
     out.append(row("**all**", report.total))
     for tag, t in sorted(report.by_tag.items()):

@@ -6,6 +6,7 @@ the Godfather for that seat; the one fault that must never happen is a wrong aim
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ class Tally:
     false_late: int = 0  # read late but was not, without asking
     clips: int = 0
     clips_unread: int = 0
+    hidden_at_rest: int = 0  # not right, its marker never clear of what the frame drew over it while at rest
 
     def add(self, other: Tally) -> None:
         for name in self.__dataclass_fields__:
@@ -38,7 +40,8 @@ class Tally:
         return {"clips": self.clips, "clips_unread": self.clips_unread, "aims": self.aims,
                 "right_pct": round(100 * self.right / n, 2), "right_without_asking_pct": round(100 * self.right_sure / n, 2),
                 "asked_pct": round(100 * self.asked / n, 2), "wrong_unasked": self.wrong_unasked,
-                "late": self.late, "late_right": self.late_right, "false_late": self.false_late}
+                "late": self.late, "late_right": self.late_right, "false_late": self.false_late,
+                "hidden_at_rest": self.hidden_at_rest}
 
 
 @dataclass
@@ -85,6 +88,7 @@ def evaluate(specs: Iterable[aim_synth.AimSpec], config: AimConfig | None = None
                 t.wrong_unasked = int(got.sure and not right)
                 t.late_right = int(plan.behaviour == "late" and got.late and got.target == plan.target)
                 t.false_late = int(got.sure and got.late and plan.behaviour != "late")
+                t.hidden_at_rest = int(not right and hidden_at_rest(scene, plan))
                 if t.wrong_unasked:
                     report.failures.append(
                         f"seed {spec.seed} seat {plan.seat} ({plan.behaviour}, true target {plan.target}, "
@@ -101,4 +105,23 @@ def evaluate(specs: Iterable[aim_synth.AimSpec], config: AimConfig | None = None
     return report
 
 
-__all__ = ["Report", "Tally", "evaluate"]
+# a card this much covered in a frame does not show its marker whole (its border and every cell): not decodable
+HIDDEN_SHARE = 0.05
+
+
+def hidden_at_rest(scene: aim_synth.AimScene, plan: aim_synth.WeaponPlan) -> bool:
+    """Whether the clip never shows ``plan``'s marker whole while it rests on its target (from its arrival to the
+    end of the clip, every frame): another weapon held higher or an arm drawn over a part of it all along. No
+    reader could see where it points then; the Godfather must be asked."""
+    if plan.target is None:
+        return False
+    spec = scene.spec
+    first = max(0, math.ceil((spec.three_at + plan.arrive_at) * spec.fps))
+    for index in range(first, scene.frame_count):
+        share = scene.card_hidden(plan, index / spec.fps - spec.three_at)
+        if share is not None and share < HIDDEN_SHARE:
+            return False
+    return True
+
+
+__all__ = ["HIDDEN_SHARE", "Report", "Tally", "evaluate", "hidden_at_rest"]

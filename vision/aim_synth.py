@@ -634,19 +634,7 @@ class AimScene:
             centre, direction, _ = pose
             polys, card = self._weapon_polys(plan, centre, direction)
             drawn.append((float(centre[2]), plan, polys, card))
-        arms = []
-        if spec.cover_arm is not None:
-            coverer, covered, t0, t1 = spec.cover_arm
-            if t0 <= t <= t1:
-                target = next((np.array(w.foot) for w in spec.weapons if w.seat == covered), np.zeros(2))
-                start = self.standees[coverer] / np.linalg.norm(self.standees[coverer]) * 70
-                d = (target - start) / np.linalg.norm(target - start)
-                side = np.array([-d[1], d[0]])
-                z = max((w.height_cm for w in spec.weapons if w.seat == covered), default=20.0) + 12
-                reach = target + d * 6
-                poly = np.array([np.append(start + side * 6, z), np.append(reach + side * 5, z),
-                                 np.append(reach - side * 5, z), np.append(start - side * 6, z)])
-                arms.append(poly)
+        arms = self._arms(t)
         if drawn or arms:  # shadows on the table
             self._shade(img, [[poly for poly, _ in polys] for _, _, polys, _ in drawn] + [[poly] for poly in arms])
         open_s = spec.exposure / spec.fps
@@ -693,6 +681,52 @@ class AimScene:
         img = np.clip(noisy, 0, 255, out=noisy).astype(np.uint8)
         _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, spec.jpeg_quality])
         return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+
+    def _arms(self, t: float) -> list[np.ndarray]:
+        """The world polygon of the arm reaching over a weapon at ``t`` (``AimSpec.cover_arm``), if it is there then."""
+        spec = self.spec
+        if spec.cover_arm is None:
+            return []
+        coverer, covered, t0, t1 = spec.cover_arm
+        if not t0 <= t <= t1:
+            return []
+        target = next((np.array(w.foot) for w in spec.weapons if w.seat == covered), np.zeros(2))
+        start = self.standees[coverer] / np.linalg.norm(self.standees[coverer]) * 70
+        d = (target - start) / np.linalg.norm(target - start)
+        side = np.array([-d[1], d[0]])
+        z = max((w.height_cm for w in spec.weapons if w.seat == covered), default=20.0) + 12
+        reach = target + d * 6
+        return [np.array([np.append(start + side * 6, z), np.append(reach + side * 5, z),
+                          np.append(reach - side * 5, z), np.append(start - side * 6, z)])]
+
+    def card_hidden(self, plan: WeaponPlan, t: float) -> float | None:
+        """The share of ``plan``'s marker card that the frame at ``t`` draws something over (a weapon held higher,
+        with its hand and arm, or an arm reaching over it), before the lens and the blur; None when the weapon is
+        not in the frame then. A marker a tenth covered no longer decodes: this tells the clips in which the camera
+        could not read a weapon from those the reader missed."""
+        pose = self.pose(plan, t)
+        if pose is None:
+            return None
+        scale = 4  # quarter pixels
+        card = self.camera.project(self._card_at(plan, pose[0], pose[1])) * scale
+        x0, y0 = np.floor(card.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(card.max(axis=0)).astype(int)
+        if x1 - x0 < 1 or y1 - y0 < 1:
+            return None
+        origin = np.array([x0, y0])
+        own = np.zeros((y1 - y0 + 1, x1 - x0 + 1), np.uint8)
+        cv2.fillPoly(own, [np.round(card - origin).astype(np.int32)], 255)
+        over = np.zeros_like(own)
+        above: list[np.ndarray] = list(self._arms(t))
+        for other in self.spec.weapons:
+            other_pose = None if other.seat == plan.seat else self.pose(other, t)
+            if other_pose is not None and other_pose[0][2] > pose[0][2]:
+                polys, other_card = self._weapon_polys(other, other_pose[0], other_pose[1])
+                above += [poly for poly, _ in polys] + [other_card]
+        for poly in above:
+            cv2.fillPoly(over, [np.round(self.camera.project(poly) * scale - origin).astype(np.int32)], 255)
+        area = int(np.count_nonzero(own))
+        return float(np.count_nonzero(own & over)) / area if area else None
 
     def _shade(self, img: np.ndarray, groups: list[list[np.ndarray]]) -> None:
         """Darkens the table under each group of world polygons (a weapon with its hand and arm, an arm):

@@ -58,3 +58,20 @@ def test_late_pointers_come_in_when_asked_and_the_default_draws_stay() -> None:
         assert aim_synth.random_spec(seed) == aim_synth.random_spec(seed, late_arrival=aim_synth.ARRIVE_LATE)
     with pytest.raises(ValueError, match="late_arrival"):
         aim_synth.random_spec(1, late_arrival=(0.2, 1.0))  # before the deadline: not late
+
+
+def test_a_card_under_a_weapon_held_higher_is_told_hidden_and_a_clear_one_is_not() -> None:
+    """``card_hidden`` and ``aim_evaluation.hidden_at_rest``: seat 2's gun of clip 8280000 rests from +0.26 s
+    under seat 3's tanto blade, held higher (half its card covered to the end); seat 0's gun of clip 8250008
+    comes to rest with nothing over it."""
+    from vision.aim_evaluation import hidden_at_rest
+
+    covered = aim_synth.AimScene(aim_synth.random_spec(8_280_000))
+    gun = next(w for w in covered.spec.weapons if w.seat == 2)
+    assert covered.card_hidden(gun, 0.0) == 0.0
+    assert all(0.3 < (covered.card_hidden(gun, t) or 0.0) < 0.7 for t in (0.5, 1.0, 1.5, 2.0))
+    assert hidden_at_rest(covered, gun)
+    clear = aim_synth.AimScene(aim_synth.random_spec(8_250_008))
+    gun = next(w for w in clear.spec.weapons if w.seat == 0)
+    assert clear.card_hidden(gun, 1.0) == 0.0 and not hidden_at_rest(clear, gun)
+    assert clear.card_hidden(gun, -1.0) is None  # not yet in the picture
