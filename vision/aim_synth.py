@@ -702,8 +702,8 @@ class AimScene:
     def card_hidden(self, plan: WeaponPlan, t: float) -> float | None:
         """The share of ``plan``'s marker card that the frame at ``t`` draws something over (a weapon held higher,
         with its hand and arm, or an arm reaching over it), before the lens and the blur; None when the weapon is
-        not in the frame then. A marker a tenth covered no longer decodes: this tells the clips in which the camera
-        could not read a weapon from those the reader missed."""
+        not in the frame then. A card covered even in part no longer shows its marker whole (its white margin is an
+        eighth of its side): this tells the weapons the camera could not read from those the reader missed."""
         pose = self.pose(plan, t)
         if pose is None:
             return None
