@@ -33,10 +33,6 @@ MAX_BRIGHTNESS = 235
 # table cloth's pattern repeating (a checked cloth matches itself one square across) or an arm, not shake
 MAX_SHAKE_PX = 8.0
 REGISTER_SIGMA_PX = 3.0  # smoothing of the frames registered for the median of still frames (``_smoothed``)
-# a still median whose brightest percent of pixels lies below DIM_BRIGHTEST_LEVEL / DIM_GAIN_MIN grey levels (a dim
-# room) is read again brought up to DIM_BRIGHTEST_LEVEL there (``_still_detections``)
-DIM_BRIGHTEST_LEVEL = 128.0
-DIM_GAIN_MIN = 1.2
 AIM_BRIGHTNESS = 110  # the median grey level the advice on exposure and gain aims at
 EXPOSURE_WHERE = "[camera] exposure_ms in table.toml, --exposure-ms here"
 GAIN_WHERE = "[camera] gain, --gain"
@@ -205,9 +201,8 @@ def _median_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -
 
 def _still_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) -> dict[int, Detection]:
     """Markers found in the per-pixel median of three or more still frames, each registered to the
-    first (camera shake), as is, contrast-stretched (CLAHE) and, in a dim room, brought up to a usual
-    brightness (``DIM_BRIGHTEST_LEVEL``): sensor noise and compression blocks, different in every frame,
-    drop out, and a dim or faintly printed card's cells come back. Their
+    first (camera shake), as is and contrast-stretched (CLAHE): sensor noise and compression blocks,
+    different in every frame, drop out, and a dim or faintly printed card's cells come back. Their
     corners are in the first frame's coordinates. Nothing with fewer than three frames."""
     if len(frames) < 3:
         return {}
@@ -223,17 +218,9 @@ def _still_detections(frames: Sequence[np.ndarray], detector: MarkerDetector) ->
                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     median = np.median(np.stack(still), axis=0).astype(np.uint8)
     found = detector.detect_hard(median)
-    gray = markers.to_gray(median)
-    views = [cv2.createCLAHE(2.0, (8, 8)).apply(gray)]
-    brightest = float(np.percentile(gray, 99))
-    if brightest * DIM_GAIN_MIN < DIM_BRIGHTEST_LEVEL:
-        # a dim room: the cards' cells differ by fewer grey levels than the outline threshold's fixed margin
-        # over the local mean; with the noise averaged out, the median is brought up to a usual brightness
-        lifted = cv2.convertScaleAbs(gray, alpha=DIM_BRIGHTEST_LEVEL / max(brightest, 1.0))
-        views += [lifted, cv2.createCLAHE(2.0, (8, 8)).apply(lifted)]
-    for view in views:
-        for mid, det in detector.detect_hard(view).items():
-            found.setdefault(mid, det)
+    stretched = cv2.createCLAHE(2.0, (8, 8)).apply(markers.to_gray(median))
+    for mid, det in detector.detect_hard(stretched).items():
+        found.setdefault(mid, det)
     return found
 
 
