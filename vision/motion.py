@@ -41,6 +41,11 @@ class Blob:
     area_px: int  # at full resolution
     centre: tuple[float, float]
 
+    @property
+    def length_px(self) -> int:
+        """The longer side of its box, full-resolution pixels."""
+        return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+
 
 @dataclass(frozen=True)
 class MotionFrame:
@@ -371,7 +376,7 @@ class MotionDetector:
             full_area = area * s * s
             if arm[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].any():
                 kind = BlobKind.ARM
-            elif self.star_sized(full_area, max(bw, bh) * s):
+            elif self.star_sized(full_area, max(bw, bh) * s):  # the blob's length_px
                 kind = BlobKind.SHURIKEN
             else:
                 kind = BlobKind.OTHER

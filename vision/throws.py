@@ -497,7 +497,7 @@ class ThrowJudge(CrownLooks):
             return []
         reach = (STAR_RADIUS_CM + 1.0) * ppc
         return [b for b in blobs if b.kind is BlobKind.ARM
-                and self.motion.star_sized(b.area_px, max(b.box[2] - b.box[0], b.box[3] - b.box[1]))
+                and self.motion.star_sized(b.area_px, b.length_px)
                 and _segment_distance(np.asarray(b.centre, np.float64), c, c + step) <= reach]
 
     def _star_back(self, now: list[np.ndarray]) -> None:
