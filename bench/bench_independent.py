@@ -110,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--aims", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--throw-fps", type=int, default=60, metavar="15-120",
-                    help="the camera's frame rate for the throws (default 60; the aims draw 30 or 60)")
+                    help="the camera's frame rate for the throws (default 60)")
+    ap.add_argument("--aim-fps", type=int, metavar="15-120",
+                    help="the camera's frame rate for the aim counts (default: 30 or 60, drawn for each clip)")
     ap.add_argument("--size", default="640x480", metavar="WxH",
                     help="the frames' width and height in px (default 640x480; 320x240 to 1920x1080)")
     ap.add_argument("--things", action="store_true",
@@ -126,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 15 <= args.throw_fps <= 120:
         ap.error(f"--throw-fps {args.throw_fps}: a webcam films a throw at 15-120 frames a second")
+    if args.aim_fps is not None and not 15 <= args.aim_fps <= 120:
+        ap.error(f"--aim-fps {args.aim_fps}: a webcam films the count at 15-120 frames a second")
     if args.aim_lead is not None and not 0.0 <= args.aim_lead <= ic.MAX_AIM_LEAD_S:
         ap.error(f"--aim-lead {args.aim_lead}: an aim clip starts 0-{ic.MAX_AIM_LEAD_S:g} s before the \"3\"")
     try:
@@ -152,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{len(plan)} {name} rendering ...")
             sys.stderr.flush()
             t = time.perf_counter()
-            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things, args.aim_lead)
+            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things, args.aim_lead,
+                                  args.aim_fps)
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
                 clip = ic.write_clip(scene, clip, video=args.video or False)
@@ -181,6 +186,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
                  f"date {time.strftime('%Y-%m-%d', time.gmtime())}. Command: `.venv/bin/python "
                  f"bench/bench_independent.py --throws {args.throws} --aims {args.aims} --seed {args.seed}"
                  f"{'' if args.throw_fps == 60 else f' --throw-fps {args.throw_fps}'}"
+                 f"{'' if args.aim_fps is None else f' --aim-fps {args.aim_fps}'}"
                  f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}"
                  f"{' --things' if args.things else ''}{f' --video {args.video}' if args.video else ''}"
                  f"{'' if args.aim_lead is None else f' --aim-lead {args.aim_lead:g}'}`. "

@@ -1442,12 +1442,15 @@ MAX_AIM_LEAD_S = 3.0  # an aim clip cut to start late starts at most this long b
 
 
 def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False,
-              lead: float | None = None) -> Scene:
+              lead: float | None = None, fps: int | None = None) -> Scene:
     """An aim count drawn from `seed`; `size` and `things` as for a throw. `lead`: the clip starts that many seconds
     before the "3" (cut from the scene drawn, its arms perhaps already raised; `three_at` then says so), instead
-    of with the table clear."""
+    of with the table clear. `fps`: the camera's frame rate (15-120) instead of the 30 or 60 drawn; the scene's
+    movements are the same, sampled at other moments."""
     if lead is not None and not 0.0 <= lead <= MAX_AIM_LEAD_S:
         raise ValueError(f"lead {lead} s: a clip starts 0-{MAX_AIM_LEAD_S:g} s before the \"3\"")
+    if fps is not None and not 15 <= fps <= 120:
+        raise ValueError(f"fps {fps}: a webcam films the count at 15-120 frames a second")
     rng = np.random.default_rng(seed + 500_000)
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
@@ -1459,7 +1462,8 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
         table.things = lay_things(np.random.default_rng([seed, 7]), table)
         tags.append("things")
     renderer = Renderer(cam, look, rng)
-    fps = int(rng.choice([30, 60]))
+    drawn_fps = int(rng.choice([30, 60]))
+    fps = drawn_fps if fps is None else fps
     three_at = round(float(rng.uniform(1.0, 2.0)), 3)
     deadline = three_at + 0.5
     paper, ink = 240, 25
@@ -1663,6 +1667,8 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
         tags.append("no-aim")
     if size != (640, 480):
         tags.append(f"{size[0]}x{size[1]}")
+    if fps != drawn_fps:
+        tags.append(f"{fps}fps")
     tags.append(f"{seats}-seats")
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
              "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
@@ -1726,12 +1732,13 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
 
 
 def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60, size: tuple[int, int] = (640, 480),
-               things: bool = False, aim_lead: float | None = None) -> Scene:
+               things: bool = False, aim_lead: float | None = None, aim_fps: int | None = None) -> Scene:
     """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`; frames of `size`;
-    loot cards and banknotes on the table if `things`; aim clips starting `aim_lead` s before the "3" if given."""
+    loot cards and banknotes on the table if `things`; aim clips starting `aim_lead` s before the "3" if given,
+    filmed at `aim_fps` if given (else 30 or 60, drawn)."""
     if kind == "throw":
         return throw_scene(seed, hard, fps=throw_fps, size=size, things=things)
-    return aim_scene(seed, hard, size, things, aim_lead)
+    return aim_scene(seed, hard, size, things, aim_lead, aim_fps)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -273,6 +273,25 @@ def test_a_throw_filmed_at_another_frame_rate_is_the_same_throw_sampled_at_that_
         ic.throw_scene(1, False, fps=5)
 
 
+def test_an_aim_count_filmed_at_another_frame_rate_is_the_same_count_sampled_at_that_rate():
+    drawn, pal = ic.aim_scene(8_100_005, True), ic.aim_scene(8_100_005, True, fps=25)
+    assert pal.meta["fps"] == 25 and "25fps" in pal.truth["conditions"] and "25fps" not in drawn.truth["conditions"]
+    assert pal.meta["three_at"] == drawn.meta["three_at"]
+    assert {k: v for k, v in pal.truth.items() if k != "conditions"} == \
+        {k: v for k, v in drawn.truth.items() if k != "conditions"}
+    assert pal.n_frames == pytest.approx(pal.duration * 25, abs=1)
+    # every weapon where it is at the same moment, whatever the camera's rate
+    for i in range(0, pal.n_frames, 7):
+        t = i / pal.fps
+        for seat in range(pal.meta["seats"]):
+            now, then = pal.probes["weapon"](seat, t), drawn.probes["weapon"](seat, t)
+            assert (now is None) == (then is None)
+            if now is not None and then is not None:
+                assert np.allclose(now[0], then[0]) and now[1:] == pytest.approx(then[1:])
+    with pytest.raises(ValueError):
+        ic.aim_scene(1, False, fps=200)
+
+
 def test_a_clip_of_another_frame_size_is_set_up_for_that_size_and_its_markers_read_where_drawn():
     scene = ic.make_scene("throw", 8_100_004, False, size=(1280, 720))
     frame = scene.frame(0)
