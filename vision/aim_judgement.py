@@ -167,6 +167,10 @@ class SeatJudge:
                 if self.places.table_under_marker(seat, run):
                     return result(run, True, "came to rest after the deadline; at the deadline the table showed "
                                   "where its marker then rests: pointed late", True)
+                if self.places.table_in_shadow(seat, run):
+                    return result(run, True, "came to rest after the deadline; at the deadline a shadow lay where "
+                                  "its marker then rests, the table's texture showing through it: most likely it "
+                                  "pointed late", False)
                 if self.places.hidden_there_at_deadline(seat, run):
                     if self._seen_settling(run, sights):
                         return result(run, True, "first seen at rest after the deadline, where something covered "

@@ -16,6 +16,29 @@ _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
 
 
+_SLOPES = np.column_stack([np.ones(36), np.tile(np.arange(6.0), 6), np.repeat(np.arange(6.0), 6)])
+
+
+def _texture(cells: np.ndarray) -> np.ndarray:
+    """A marker place's 36 cells less the plane of light that fits them best (a lamp's slope across the place)."""
+    fit, *_ = np.linalg.lstsq(_SLOPES, cells.astype(np.float64), rcond=None)
+    out: np.ndarray = cells - _SLOPES @ fit
+    return out
+
+
+def _light_in(first: np.ndarray, later: np.ndarray, box: tuple[int, int, int, int], dark: float) -> float:
+    """How much lighter ``later`` shows the image ``box`` than ``first`` (the median ratio of its pixels lighter
+    than ``dark`` in ``first``; 1 when too few are)."""
+    h, w = first.shape[:2]
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    a, b = first[y0:y1, x0:x1], later[y0:y1, x0:x1]
+    lit = a > dark
+    if int(lit.sum()) < 16:
+        return 1.0
+    ratio = float(np.median(b[lit] / a[lit]))
+    return ratio if ratio > 0.0 else 1.0
+
+
 @dataclass
 class DeadlinePlaces:
     """The first frame analysed and the frame at the deadline, with every pose of each weapon's marker read
@@ -106,11 +129,13 @@ class DeadlinePlaces:
         cells = aim_cells.cells(markers.to_gray(first).astype(np.float32), rest[0])
         return cells is not None and self._marker_shows(seat, cells, rest[1])
 
-    def _deadline_cells(self, seat: int, run: Rest, least: int = 3) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    def _deadline_cells(self, seat: int, run: Rest, least: int = 3,
+                        shaded: bool = False) -> tuple[np.ndarray, np.ndarray, float, float] | None:
         """The cells of the weapon's marker at its pose at rest in ``run``, as the first frame (the table before
         the count) and the frame at the deadline show them (the latter brought to the former's gain), the
         difference a cell may show without change (the frame's noise, JPEG and shake) and the marker's
-        contrast; None when unknown."""
+        contrast; None when unknown. ``shaded``: the camera's shake between the two is found with the place's
+        own light change taken out (a shadow over it), not only the whole frame's."""
         first, last = self.first_frame, self.deadline_frame
         if first is None or last is None or first.shape != last.shape:
             return None
@@ -122,7 +147,9 @@ class DeadlinePlaces:
         b = markers.to_gray(last).astype(np.float32) / self._gain_at_deadline()
         side = float(np.max(np.ptp(quad, axis=0)))
         (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
-        dx, dy = aim_cells.shake(a, b, (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1), self.config.shake_px)
+        box = (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1)
+        light = _light_in(a, b, box, self.config.shade_dark) if shaded else 1.0
+        dx, dy = aim_cells.shake(a, b / light, box, self.config.shake_px)
         before, at = aim_cells.cells(a, quad), aim_cells.cells(b, quad + np.array([dx, dy], np.float64))
         if before is None or at is None:
             return None
@@ -155,6 +182,36 @@ class DeadlinePlaces:
         shown = before[same]
         return float(np.std(shown)) >= cfg.table_texture * tolerance
 
+    def table_in_shadow(self, seat: int, run: Rest) -> bool:
+        """Whether, at the deadline, the place where the weapon's marker lies at rest after it showed the table's
+        own texture under a shadow (or too faint for ``table_under_marker``): an arm or a weapon held between the
+        lamp and the table dims the place, every cell by about one factor, and leaves its texture, as a marker
+        there would show through a shadow too. The cells' texture (what is left of them past a smooth slope of
+        light across the place) must follow the first frame's cell by cell (``shade_match`` correlation), at the
+        contrast the dimming leaves (``shade_least`` to 1 of it, or more where the first frame lay in shadow): a
+        plain arm or sleeve shows only noise past its slope, and the first frame's texture followed that closely
+        cannot be noise either."""
+        cfg = self.config
+        got = self._deadline_cells(seat, run, shaded=True)
+        if got is None:
+            return False
+        before, at, _, contrast = got
+        if self._marker_shows(seat, before, contrast):
+            return False
+        lit = before > cfg.shade_dark
+        if int(lit.sum()) < cfg.table_cells * len(before):
+            return False
+        light = float(np.median(at[lit] / before[lit]))
+        if not cfg.shade_least <= light <= 1.0 / cfg.shade_least:
+            return False
+        b, a = _texture(before), _texture(at)
+        spread = float(np.std(b))
+        if min(spread, float(np.std(a))) < cfg.shade_texture:
+            return False  # no texture to follow: a plain table, a plain sleeve
+        match = float(np.corrcoef(b, a)[0, 1])
+        slope = match * float(np.std(a)) / spread  # the texture's contrast at the deadline against the first frame's
+        return match >= cfg.shade_match and cfg.shade_least * light <= slope <= light / cfg.shade_least
+
     def hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
         """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
         (most of the marker's cells then showed neither what they showed before the count nor, within the
@@ -169,6 +226,8 @@ class DeadlinePlaces:
         before, at, tolerance, contrast = got
         if self._marker_shows(seat, at, contrast):
             return True
+        if self.table_in_shadow(seat, run):
+            return False  # the table under a shadow: not covered
         changed = np.abs(at - before) > tolerance
         return int(changed.sum()) > self.config.covered_cells * len(changed)
 
@@ -183,6 +242,6 @@ class DeadlinePlaces:
                 break
             later = replace(self, deadline_frame=frame, later_frames=[])
             if (later.empty_at_deadline(sights, run) and not later.there_before(seat, run)) \
-                    or later.table_under_marker(seat, run):
+                    or later.table_under_marker(seat, run) or later.table_in_shadow(seat, run):
                 return t
         return None

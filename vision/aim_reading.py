@@ -65,6 +65,10 @@ class AimConfig:
     table_cells: float = 0.6  # the table showed where the marker later rests when this share of its cells ...
     table_cell_noise: float = 2.0  # ... differ from the first frame's at most this times the frame's median change
     table_texture: float = 1.5  # (plus bare_slack) and those cells differ among themselves this times as much
+    shade_least: float = 0.4  # a shadow on the table keeps at least this share of its light, ...
+    shade_dark: float = 12.0  # ... measured on the cells lighter than this grey level, and the table's texture
+    shade_match: float = 0.8  # under it follows the first frame's cell by cell at least this well (correlation)
+    shade_texture: float = 1.0  # ... where both show a texture of at least this (grey levels, standard deviation)
     covered_cells: float = 0.6  # a place at the deadline is covered when more than this share of the marker's cells
     # there differ from the first frame's beyond that noise
     later_places_s: float = 0.25  # after the deadline a frame is kept this often: a weapon first seen at rest after

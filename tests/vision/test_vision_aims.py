@@ -536,6 +536,40 @@ def test_a_late_pointer_is_late_when_the_table_showed_where_its_marker_rests():
     assert not aim.sure, aim.reason
 
 
+def test_a_late_pointer_is_late_when_a_shadow_lay_where_its_marker_rests():
+    """At the deadline an arm held above the table shades the place where the late pointer's marker later rests:
+    every cell there darker by one factor, the table's faint texture (too faint to be sure of it cell by cell)
+    following the first frame's through the shadow. The marker was not there: the reading handed over is late,
+    asking. A plain sleeve over the place, lit across it as the table is, or a shadow on a table too plain to
+    show a texture, may hide the marker at rest: the reading stays in time."""
+    rng = np.random.default_rng(11)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    slope = np.tile(np.linspace(-30.0, 30.0, 640), (480, 1))  # the lamp's light across the table
+    band = (slice(30, 170), slice(50, 150))  # the arm's shadow, or the sleeve
+
+    def frame(table: np.ndarray, shade: float | None = None, sleeve: bool = False) -> np.ndarray:
+        img = table + rng.normal(0, 1.5, table.shape)
+        if shade is not None:
+            img[band] *= shade
+        if sleeve:
+            img[band] = 0.55 * (100 + slope[band]) + rng.normal(0, 1.5, img[band].shape)
+        return np.clip(img, 0, 255).astype(np.uint8)
+
+    felt = cv2.resize(rng.normal(100, 8, (120, 160)), (640, 480), interpolation=cv2.INTER_LINEAR) + slope
+    first = frame(felt)
+    for shade in (0.45, 0.6, 0.8):
+        aim = _late_reader(first, frame(felt, shade), quad)
+        assert (aim.target, aim.late, aim.sure) == (3, True, False) and "shadow" in aim.reason, (shade, aim.reason)
+    aim = _late_reader(first, frame(felt, sleeve=True), quad)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    plain = np.full((480, 640), 100.0) + slope
+    aim = _late_reader(frame(plain), frame(plain, 0.55), quad)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    # the table there before the count in an arm's shadow, lit at the deadline: the table showed as well
+    aim = _late_reader(frame(felt, 0.6), frame(felt), quad)
+    assert (aim.target, aim.late) == (3, True), aim.reason
+
+
 def test_a_weapon_first_seen_at_rest_after_the_deadline_where_its_place_was_covered_asks_in_time():
     """First seen after the deadline, already at rest, not seen moving before: the seat asks. At the deadline
     an arm lay over the place where its marker rests (its cells showed neither the table before the count nor
