@@ -168,9 +168,9 @@ class SeatJudge:
                     return result(run, True, "came to rest after the deadline; at the deadline the table showed "
                                   "where its marker then rests: pointed late", True)
                 if self.places.table_in_shadow(seat, run):
-                    return result(run, True, "came to rest after the deadline; at the deadline a shadow lay where "
-                                  "its marker then rests, the table's texture showing through it: most likely it "
-                                  "pointed late", False)
+                    return result(run, True, "came to rest after the deadline; at the deadline the place where its "
+                                  "marker then rests showed what it showed before the count, cell by cell (under a "
+                                  "shadow or not), not its marker: most likely it pointed late", False)
                 if self.places.hidden_there_at_deadline(seat, run):
                     if self._seen_settling(run, sights):
                         return result(run, True, "first seen at rest after the deadline, where something covered "
