@@ -9,12 +9,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vision import aim_cells, markers
+from vision import aim_cells, aim_partial, markers
 from vision.aim_reading import AimConfig, Rest, Sight
-
-_PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
-                  + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
-
 
 _SLOPES = np.column_stack([np.ones(36), np.tile(np.arange(6.0), 6), np.repeat(np.arange(6.0), 6)])
 
@@ -112,10 +108,9 @@ class DeadlinePlaces:
         """Whether the cells read at a marker's place show that marker's light/dark order (see
         ``_still_there``)."""
         cfg = self.config
-        pattern = self.patterns[seat]
-        pairs = _PAIRS[pattern[_PAIRS[:, 0]] != pattern[_PAIRS[:, 1]]]
+        pairs, lighter_first = aim_partial.pairs_of(self.patterns[seat])
         diff = cells[pairs[:, 0]] - cells[pairs[:, 1]]
-        diff = np.where(pattern[pairs[:, 0]] > pattern[pairs[:, 1]], diff, -diff)
+        diff = np.where(lighter_first, diff, -diff)
         margin = cfg.still_contrast * max(contrast, 1.0)
         agree, against = int(np.sum(diff > margin)), int(np.sum(diff < -margin))
         return agree >= cfg.still_pairs and 3 * against <= agree
