@@ -156,8 +156,14 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"\r{n}/{len(plan)} {name} rendering ...")
             sys.stderr.flush()
             t = time.perf_counter()
-            scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things, args.aim_lead,
-                                  args.aim_fps)
+            try:
+                scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things, args.aim_lead,
+                                      args.aim_fps)
+            except RuntimeError as exc:  # no camera set-up within the table conventions shows this table
+                sys.stderr.write("\n")
+                print(f"bench_independent.py: {name}: {exc} at {args.size} (try another --size or --seed)",
+                      file=sys.stderr)
+                return 2
             clip = (args.keep or work) / name
             if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
                 clip = ic.write_clip(scene, clip, video=args.video or False)

@@ -709,7 +709,7 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
     while True:
         cam = make_camera(np.random.default_rng(cam_seed), size[0], size[1], cam_height, tilt, hfov, k1, look_at)
 
-        def fits(W: float, cam: Camera = cam) -> bool:
+        def fits(W: float, cam: Camera = cam, margin: float = margin) -> bool:
             D = W / aspect
             pts = []
             for sx in (-1, 1):
@@ -741,6 +741,10 @@ def _build_table(rng: np.random.Generator, seats: int, cam_height: float,
             hfov = min(80.0, hfov + 3)
         elif cam_height < 100:
             cam_height = min(100.0, cam_height + 5)
+        elif margin > 8:  # a wide frame's narrow height: the player frames the table closer to its borders
+            margin = max(8.0, margin - 6)
+        elif tilt > 10:  # and points the camera more nearly straight down
+            tilt -= 3
         else:
             raise RuntimeError("the table does not fit the camera's view")
     paper = int(rng.integers(225, 252))

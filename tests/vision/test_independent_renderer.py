@@ -299,6 +299,10 @@ def test_a_clip_of_another_frame_size_is_set_up_for_that_size_and_its_markers_re
     markers_where_the_camera_puts_them(scene, frame, tol=2.5)
     aim = ic.make_scene("aim", 8_100_004, False, size=(1280, 720))
     assert aim.frame(0).shape == (720, 1280, 3) and "1280x720" in aim.truth["conditions"]
+    # a wide frame's narrow height: a table that fits neither the highest camera nor the widest lens is framed
+    # closer to the borders and seen more nearly straight down
+    wide = ic.make_scene("throw", 340_004, False, size=(1280, 720))
+    assert wide.frame(0).shape == (720, 1280, 3)
 
 
 def test_loot_cards_and_banknotes_lie_clear_of_every_marker_and_base_and_leave_the_clip_otherwise_the_same():
