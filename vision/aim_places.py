@@ -22,17 +22,14 @@ def _texture(cells: np.ndarray) -> np.ndarray:
     return out
 
 
-def _light_in(first: np.ndarray, later: np.ndarray, box: tuple[int, int, int, int], dark: float) -> float:
-    """How much lighter ``later`` shows the image ``box`` than ``first`` (the median ratio of its pixels lighter
-    than ``dark`` in ``first``; 1 when too few are)."""
-    h, w = first.shape[:2]
-    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
-    a, b = first[y0:y1, x0:x1], later[y0:y1, x0:x1]
-    lit = a > dark
-    if int(lit.sum()) < 16:
-        return 1.0
-    ratio = float(np.median(b[lit] / a[lit]))
-    return ratio if ratio > 0.0 else 1.0
+def _light_ratio(first: np.ndarray, later: np.ndarray, dark: float, least: float) -> float | None:
+    """How much lighter ``later`` shows what ``first`` shows (pixels or cells alike): the median ratio over those
+    lighter than ``dark`` in ``first``; None when fewer than ``least`` are, or the ratio is not positive."""
+    lit = first > dark
+    if int(lit.sum()) < least:
+        return None
+    ratio = float(np.median(later[lit] / first[lit]))
+    return ratio if ratio > 0.0 else None
 
 
 @dataclass
@@ -143,8 +140,12 @@ class DeadlinePlaces:
         side = float(np.max(np.ptp(quad, axis=0)))
         (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
         box = (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1)
-        light = _light_in(a, b, box, self.config.shade_dark) if shaded else 1.0
-        dx, dy = aim_cells.shake(a, b / light, box, self.config.shake_px)
+        seen = b
+        if shaded:  # the place's own light change taken out, in the box the shake is looked for in
+            x0, y0 = max(0, box[0]), max(0, box[1])
+            light = _light_ratio(a[y0:box[3], x0:box[2]], b[y0:box[3], x0:box[2]], self.config.shade_dark, 16)
+            seen = b / (light or 1.0)
+        dx, dy = aim_cells.shake(a, seen, box, self.config.shake_px)
         before, at = aim_cells.cells(a, quad), aim_cells.cells(b, quad + np.array([dx, dy], np.float64))
         if before is None or at is None:
             return None
@@ -193,11 +194,8 @@ class DeadlinePlaces:
         before, at, _, contrast = got
         if self._marker_shows(seat, before, contrast):
             return False
-        lit = before > cfg.shade_dark
-        if int(lit.sum()) < cfg.table_cells * len(before):
-            return False
-        light = float(np.median(at[lit] / before[lit]))
-        if not cfg.shade_least <= light <= 1.0 / cfg.shade_least:
+        light = _light_ratio(before, at, cfg.shade_dark, cfg.table_cells * len(before))
+        if light is None or not cfg.shade_least <= light <= 1.0 / cfg.shade_least:
             return False
         b, a = _texture(before), _texture(at)
         spread = float(np.std(b))
