@@ -34,6 +34,11 @@ class BlobKind(Enum):
     OTHER = "other"  # a falling or wobbling standee, a shadow
 
 
+def box_length(box: tuple[int, int, int, int]) -> int:
+    """The longer side of a box (x0, y0, x1, y1)."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 @dataclass(frozen=True)
 class Blob:
     kind: BlobKind
@@ -44,7 +49,7 @@ class Blob:
     @property
     def length_px(self) -> int:
         """The longer side of its box, full-resolution pixels."""
-        return max(self.box[2] - self.box[0], self.box[3] - self.box[1])
+        return box_length(self.box)
 
 
 @dataclass(frozen=True)
@@ -374,14 +379,14 @@ class MotionDetector:
         for i in range(1, n):
             x, y, bw, bh, area = (int(v) for v in stats[i])
             full_area = area * s * s
+            box = (x * s, y * s, (x + bw) * s, (y + bh) * s)
             if arm[y:y + bh, x:x + bw][labels[y:y + bh, x:x + bw] == i].any():
                 kind = BlobKind.ARM
-            elif self.star_sized(full_area, max(bw, bh) * s):  # the blob's length_px
+            elif self.star_sized(full_area, box_length(box)):
                 kind = BlobKind.SHURIKEN
             else:
                 kind = BlobKind.OTHER
-            blobs.append(Blob(kind, (x * s, y * s, (x + bw) * s, (y + bh) * s), full_area,
-                              (float(centroids[i][0]) * s, float(centroids[i][1]) * s)))
+            blobs.append(Blob(kind, box, full_area, (float(centroids[i][0]) * s, float(centroids[i][1]) * s)))
         return blobs
 
 
