@@ -480,9 +480,10 @@ class SeatJudge:
         return len(moved) <= max(1, len(later) // 10)  # a misread or two, not a move
 
     def _pause(self, seat: int, sights: list[Sight]) -> Rest | None:
-        """The stillness that most likely was the weapon's aim when no rest was seen: the longest of the
-        short ones (``min_rest_s`` lowered to a third): the one holding at the deadline, else the last
-        before it, else the first after it."""
+        """The stillness that most likely was the weapon's aim when no rest was seen, among the short ones
+        (``min_rest_s`` lowered to a third): the one holding at the deadline, else the last before it, else the
+        last after it (a weapon still for a moment after the deadline and seen still again elsewhere later was
+        moved on: the aim is where it stayed)."""
         cfg = self.config
         brief = dataclasses.replace(cfg, min_rest_s=cfg.min_rest_s / 3, min_seen_fraction=0.0)
         runs = dataclasses.replace(self.finder, config=brief).rests(seat, sights)
@@ -490,7 +491,7 @@ class SeatJudge:
             return None
         holding = [r for r in runs if r.start <= self.deadline <= r.end]
         before = [r for r in runs if r.end < self.deadline]
-        return holding[0] if holding else before[-1] if before else runs[0]
+        return holding[0] if holding else before[-1] if before else runs[-1]
 
     def _swing_turn(self, pause: Rest, sights: list[Sight]) -> bool:
         """Whether ``pause`` was the turn of a swing: read turning into it one way within ``swing_turn_s`` before

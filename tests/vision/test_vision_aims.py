@@ -1124,3 +1124,17 @@ def test_a_weapon_seen_still_only_at_the_turn_of_its_swing_is_handed_no_one():
         aim = _read(seen(after), plane=plane)
         assert "turn of a swing" not in aim.reason and not aim.sure, aim.reason
         assert aim.target is not None, aim.reason
+
+
+def test_a_late_weapon_still_for_a_moment_and_then_elsewhere_to_the_end_points_where_it_stayed() -> None:
+    """First seen after the deadline, raised still for a moment at seat 2 (0.8-0.95 s after the "3"), then out of
+    view, then held still at seat 3 from 1.75 s to the end of the watch: too briefly seen for a rest either time.
+    The aim is where it stayed, seat 3, late, and it asks."""
+    plane = _plane()
+    foot, on_two = _pose(plane, 0, 2)
+    _, on_three = _pose(plane, 0, 3)
+    sights = [_sight(t / 30, foot, on_two, plane, 0) for t in range(24, 29)]
+    sights += [_sight(t / 30, foot, on_three, plane, 0) for t in range(53, 60)]
+    aim = _read(sights, plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    assert "briefly" in aim.reason, aim.reason
