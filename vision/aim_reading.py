@@ -101,6 +101,13 @@ class AimConfig:
     pitch_spread_deg: float = 30.0  # a weapon held at aim is pitched up or down by about this much ...
     roll_spread_deg: float = 10.0  # ... and rolled about its own axis by about this much: a hand holds it upright
     upright_reach: float = 2.0  # a card pose farther than this many spreads from level is no weapon held at aim
+    cant_max_deg: float = 45.0  # a weapon held at aim is canted in the hand by no more than this ...
+    pitch_max_deg: float = 45.0  # ... its muzzle raised no more than this ...
+    aim_pitch_margin_deg: float = 10.0  # ... nor lowered more than this below the line to the table at the
+    ahead_deg: float = 30.0  # nearest standee within this of its line of fire
+    mirror_apart_deg: float = 6.0  # a card's two mirror poses whose lines turn apart by more than this are told
+    # apart by the level reading's line; nearer each other, by how upright each is
+    level_clear_deg: float = 2.0  # ... the one whose line is nearer the level reading's by at least this much
     tilt_noise_deg_px: float = 100.0  # a level card's pose solved from one frame's outline scatters by about this
     # (degrees) over the marker's side in pixels (its corners' noise) ...
     pitched_noise: float = 3.0  # ... and a rest whose poses tip more than this many times that is pitched: its

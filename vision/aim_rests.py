@@ -77,7 +77,7 @@ class RestFinder:
             part = sights[i:j + 1]
             foot = np.median(np.array([s.foot for s in part]), axis=0)
             direction = float(np.median(np.unwrap([s.direction for s in part])))
-            pitched = self._pitched_line(part)
+            pitched = self._pitched_line(part, direction)
             line_foot, line_direction = pitched if pitched is not None else (foot, direction)
             target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
                                          self.candidates)
@@ -96,18 +96,25 @@ class RestFinder:
             i = j + 1
         return self._joined(runs, sights)
 
-    def _pitched_line(self, part: list[Sight]) -> tuple[tuple[float, float], float] | None:
+    def _pitched_line(self, part: list[Sight], level: float) -> tuple[tuple[float, float], float] | None:
         """The line of fire (foot, direction) of a weapon held pitched or rolled through a rest, from its card's
         pose solved in each frame read (``part``); None when the level reading stands: the card may be about
-        level, or its outline fits two poses of a weapon held upright.
+        level, or its outline fits two poses of a weapon held at aim.
 
         A card's pitch and roll are its rest's, not one frame's: one frame's corner noise tips a 16-20 px card's
         solved pose by about 5 degrees, some frames by 15 or more, and then the mirror pose may look the nearer
-        upright. So each of the two
-        mirror poses is followed through the rest (``_pose_family``) and their medians are compared. The card is
-        pitched when both tip beyond ``pitched_noise`` times what the corners' noise gives one frame of a level
-        card of that size (``tilt_noise_deg_px`` over the marker's side in pixels); its pose is the one within
-        ``upright_reach`` of a weapon held upright when the other is not."""
+        upright. So each of the two mirror poses is followed through the rest (``_pose_family``) and their medians
+        are compared. The card is pitched when both tip beyond ``pitched_noise`` times what the corners' noise gives
+        one frame of a level card of that size (``tilt_noise_deg_px`` over the marker's side in pixels). A pose is
+        one of a weapon held at aim when it is canted no more than ``cant_max_deg`` and its line does not dive into
+        the table short of every seat ahead of it (``_aimed``): the mirror of a weapon canted towards the camera by
+        more than the camera's ray is slanted is nearer upright than the weapon itself, often pitched steeply down
+        or canted further still. Of two such poses whose lines turn apart by more than ``mirror_apart_deg``, the one
+        nearer the level reading's line (``level``): the level reading takes the line from the outline's parts across
+        the camera's ray, which a tip leaves as they are but for the foreshortening of the card's edges (the cosines
+        of its pitch and roll), a few degrees at most, and the mirror's line turns further from it (by
+        ``level_clear_deg`` more, or the level reading stands). Of two nearer
+        each other, the one within ``upright_reach`` of a weapon held upright when the other is not."""
         cfg = self.config
         read = [s for s in part if not s.still and s.quad]
         if len(read) < cfg.pitched_least:
@@ -118,22 +125,54 @@ class RestFinder:
             return None
         tips = np.stack([poses.pitch[solved], poses.roll[solved]], axis=-1)  # (frame, mirror, pitch and roll)
         spreads = np.radians([cfg.pitch_spread_deg, cfg.roll_spread_deg])
+        frames = np.arange(len(tips))
         families = []
         for first in (0, 1):
             chosen = _pose_family(tips, first)
-            tip = np.median(tips[np.arange(len(tips)), chosen], axis=0)
-            families.append((float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), chosen))
-        (upright, tilt, chosen), (other_upright, other_tilt, _) = sorted(families, key=lambda f: f[0])
+            tip = np.median(tips[frames, chosen], axis=0)
+            directions = poses.direction[solved][frames, chosen]
+            ref = float(directions[0])
+            direction = ref + float(np.median([turn(float(d), ref) for d in directions]))
+            foot = np.median(poses.foot[solved][frames, chosen], axis=0)
+            height = float(np.median(poses.height_cm[solved][frames, chosen]))
+            aimed = abs(math.degrees(float(tip[1]))) <= cfg.cant_max_deg and self._aimed(foot, direction, float(tip[0]),
+                                                                                        height)
+            families.append((float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), aimed,
+                             (float(foot[0]), float(foot[1])), direction))
         side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
-        if min(tilt, other_tilt) <= floor or upright > cfg.upright_reach or other_upright <= cfg.upright_reach:
+        if min(f[1] for f in families) <= floor:
             return None
-        frames = np.arange(len(tips))
-        directions = poses.direction[solved][frames, chosen]
-        ref = float(directions[0])
-        direction = ref + float(np.median([turn(float(d), ref) for d in directions]))
-        foot = np.median(poses.foot[solved][frames, chosen], axis=0)
-        return (float(foot[0]), float(foot[1])), direction
+        held = [f for f in families if f[2]]
+        if len(held) == 2:
+            if abs(turn(held[0][4], held[1][4])) > math.radians(cfg.mirror_apart_deg):
+                held.sort(key=lambda f: abs(turn(f[4], level)))  # the level reading's line is the true pose's, near
+                if abs(turn(held[1][4], level)) - abs(turn(held[0][4], level)) < math.radians(cfg.level_clear_deg):
+                    return None  # the level reading between the two: it stands
+            else:
+                held.sort(key=lambda f: f[0])
+                if held[0][0] > cfg.upright_reach or held[1][0] <= cfg.upright_reach:
+                    return None
+        return (held[0][3], held[0][4]) if held else None
+
+    def _aimed(self, foot: np.ndarray, direction: float, pitch: float, height: float) -> bool:
+        """Whether a weapon at ``foot`` (table cm), ``height`` cm up, pointing along ``direction`` pitched by
+        ``pitch`` (radians, muzzle up positive) may be aimed at a seat: its muzzle raised no more than
+        ``pitch_max_deg``, and lowered no more than ``aim_pitch_margin_deg`` below the line to the table at the
+        nearest standee within ``ahead_deg`` of its line (a line diving into the table well short of every seat
+        points at no one); a line with no standee ahead is not judged by its pitch."""
+        cfg = self.config
+        if math.degrees(pitch) > cfg.pitch_max_deg:
+            return False
+        ahead = []
+        for spot in self.plane.standees.values():
+            to = np.asarray(spot, np.float64) - foot
+            reach = float(np.hypot(to[0], to[1]))
+            if reach > 1e-6 and abs(turn(math.atan2(to[1], to[0]), direction)) <= math.radians(cfg.ahead_deg):
+                ahead.append(reach)
+        if not ahead:
+            return True
+        return math.degrees(pitch) >= -math.degrees(math.atan2(max(height, 0.0), min(ahead))) - cfg.aim_pitch_margin_deg
 
     def _scaled_feet(self, feet: np.ndarray, ref: np.ndarray, side: float, tol_f: float) -> np.ndarray:
         """Ground points in units of the rest tolerance, along and across the ray from the camera's nadir
