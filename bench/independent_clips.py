@@ -1387,11 +1387,14 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
 
 
 def gun_parts(pos: Vec, yaw: float, pitch: float, seat: int, tanto: bool, body: Colour, paper: int, ink: int,
-              card_tex: Vec) -> tuple[list[Quad | Poly], Vec]:
-    """A foam gun (or a tanto) at `pos` (the marker card's centre), pointing along yaw/pitch; returns parts and muzzle."""
+              card_tex: Vec, roll: float = 0.0) -> tuple[list[Quad | Poly], Vec]:
+    """A foam gun (or a tanto) at `pos` (the marker card's centre), pointing along yaw/pitch, canted by `roll`
+    (radians, about its own axis, clockwise seen from behind); returns parts and muzzle."""
     f = np.array([math.cos(yaw) * math.cos(pitch), math.sin(yaw) * math.cos(pitch), -math.sin(pitch)])
-    rt = unit(cross(f, np.array([0.0, 0.0, 1.0])))  # to the right seen from above
-    up = cross(rt, f)
+    rt0 = unit(cross(f, np.array([0.0, 0.0, 1.0])))  # to the right seen from above
+    up0 = cross(rt0, f)
+    rt = rt0 * math.cos(roll) - up0 * math.sin(roll)
+    up = up0 * math.cos(roll) + rt0 * math.sin(roll)
     parts: list[Quad | Poly] = []
     dark = colour_of(np.array(body) * 0.7)
     if tanto:
@@ -1446,16 +1449,20 @@ MAX_AIM_LEAD_S = 3.0  # an aim clip cut to start late starts at most this long b
 
 
 def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False,
-              lead: float | None = None, fps: int | None = None) -> Scene:
+              lead: float | None = None, fps: int | None = None, cant: bool = False) -> Scene:
     """An aim count drawn from `seed`; `size` and `things` as for a throw. `lead`: the clip starts that many seconds
     before the "3" (cut from the scene drawn, its arms perhaps already raised; `three_at` then says so), instead
     of with the table clear. `fps`: the camera's frame rate (15-120) instead of the 30 or 60 drawn; the scene's
-    movements are the same, sampled at other moments."""
+    movements are the same, sampled at other moments. `cant`: every weapon is held canted in the hand, rolled
+    15-35 degrees either way about its own axis (the scene otherwise the same)."""
     if lead is not None and not 0.0 <= lead <= MAX_AIM_LEAD_S:
         raise ValueError(f"lead {lead} s: a clip starts 0-{MAX_AIM_LEAD_S:g} s before the \"3\"")
     if fps is not None and not 15 <= fps <= 120:
         raise ValueError(f"fps {fps}: a webcam films the count at 15-120 frames a second")
     rng = np.random.default_rng(seed + 500_000)
+    cants = np.random.default_rng(seed + 700_000)  # drawn apart: a canted scene is the same scene
+    rolls = {s: (float(cants.choice([-1.0, 1.0]) * math.radians(cants.uniform(15, 35))) if cant else 0.0)
+             for s in range(9)}
     seats = int(rng.integers(3, 10))
     cam_h = rng.uniform(60, 100)
     table, cam, hfov = build_table(rng, seats, cam_h, hard, size=size)
@@ -1518,7 +1525,7 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
                 inside = 25 < px[0] < cam.width - 25 and 25 < px[1] < cam.height - 25
                 if got == tgt and d2 - d1 > 4.0 and inside:
                     parts, _ = gun_parts(pos, yaw, pitch, st.seat, tantos[st.seat], (0, 0, 0), 0, 0,
-                                         np.zeros((4, 4, 3), np.uint8))
+                                         np.zeros((4, 4, 3), np.uint8))  # upright: a canted scene is the same
                     outlines = [cam.project(q.corners if isinstance(q, Quad) else q.points).astype(np.float32)
                                 for q in parts]
                     if overlaps(outlines[-1]) or any(overlaps(o) for o in outlines[:-1]):
@@ -1613,7 +1620,7 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
             if pose is None:
                 continue
             pos, yaw, pitch = pose
-            parts, _ = gun_parts(pos, yaw, pitch, p.seat, g["tanto"], g["body"], paper, ink, g["card"])
+            parts, _ = gun_parts(pos, yaw, pitch, p.seat, g["tanto"], g["body"], paper, ink, g["card"], rolls[p.seat])
             its += parts
             shadows += [x.corners if isinstance(x, Quad) else x.points for x in parts[:1]]
 
@@ -1673,6 +1680,8 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
         tags.append(f"{size[0]}x{size[1]}")
     if fps != drawn_fps:
         tags.append(f"{fps}fps")
+    if cant:
+        tags.append("canted")
     tags.append(f"{seats}-seats")
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
              "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
@@ -1736,13 +1745,14 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
 
 
 def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60, size: tuple[int, int] = (640, 480),
-               things: bool = False, aim_lead: float | None = None, aim_fps: int | None = None) -> Scene:
+               things: bool = False, aim_lead: float | None = None, aim_fps: int | None = None,
+               aim_cant: bool = False) -> Scene:
     """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`; frames of `size`;
     loot cards and banknotes on the table if `things`; aim clips starting `aim_lead` s before the "3" if given,
-    filmed at `aim_fps` if given (else 30 or 60, drawn)."""
+    filmed at `aim_fps` if given (else 30 or 60, drawn), every weapon canted in the hand if `aim_cant`."""
     if kind == "throw":
         return throw_scene(seed, hard, fps=throw_fps, size=size, things=things)
-    return aim_scene(seed, hard, size, things, aim_lead, aim_fps)
+    return aim_scene(seed, hard, size, things, aim_lead, aim_fps, aim_cant)
 
 
 def main(argv: list[str] | None = None) -> int:

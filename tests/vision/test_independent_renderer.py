@@ -490,3 +490,25 @@ def test_a_clip_keeps_the_table_of_its_first_frames_or_of_its_whole(monkeypatch,
     assert got is planes[kept]
     if rest is not None:  # only the frames before the "1" were read: all 60 are given back, from the first
         assert got is planes["head"] and sum(1 for _ in rest) == 60
+
+
+def test_a_canted_weapon_tilts_its_card_about_the_line_of_fire_and_leaves_the_count_the_same():
+    """A weapon rolled about its own axis tilts its card by that much about the muzzle's direction, centred where it
+    was; a scene drawn canted is the same count (weapons, moments, aims), its cards' markers still read."""
+    for roll_deg in (-35.0, 15.0, 30.0):
+        parts, _ = ic.gun_parts(np.array([0.0, 0.0, 20.0]), 0.7, 0.0, 2, False, (90, 90, 90), 230, 20,
+                                np.zeros((4, 4, 3), np.uint8), math.radians(roll_deg))
+        card = parts[-1].corners
+        normal = np.cross(card[1] - card[0], card[3] - card[0])
+        tilt = math.degrees(math.acos(abs(normal[2]) / np.linalg.norm(normal)))
+        assert tilt == pytest.approx(abs(roll_deg), abs=0.5)
+        assert np.linalg.norm(np.mean(card, axis=0) - np.array([0.0, 0.0, 20.0])) < 1e-6
+    upright, canted = ic.aim_scene(8_100_007, False), ic.aim_scene(8_100_007, False, cant=True)
+    assert "canted" in canted.truth["conditions"] and "canted" not in upright.truth["conditions"]
+    same = ("conditions", "covered_at_end")  # a canted card may show under another weapon, or come clear of it
+    assert {k: v for k, v in canted.truth.items() if k not in same} == \
+        {k: v for k, v in upright.truth.items() if k not in same}
+    last = canted.n_frames - 1
+    seen = detect(canted.frame(last))
+    rests = [int(s) for s, target in canted.truth["aims"].items() if target is not None]
+    assert rests and sum(30 + s in seen for s in rests) >= len(rests) - 1
