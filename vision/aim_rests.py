@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -113,8 +114,8 @@ class RestFinder:
         nearer the level reading's line (``level``): the level reading takes the line from the outline's parts across
         the camera's ray, which a tip leaves as they are but for the foreshortening of the card's edges (the cosines
         of its pitch and roll), a few degrees at most, and the mirror's line turns further from it (by
-        ``level_clear_deg`` more, or the level reading stands). Of two nearer
-        each other, the one within ``upright_reach`` of a weapon held upright when the other is not."""
+        ``level_clear_deg`` more, or the level reading stands). Of two nearer each other, the one within
+        ``upright_reach`` of a weapon held upright when the other is not."""
         cfg = self.config
         read = [s for s in part if not s.still and s.quad]
         if len(read) < cfg.pitched_least:
@@ -137,23 +138,24 @@ class RestFinder:
             height = float(np.median(poses.height_cm[solved][frames, chosen]))
             aimed = abs(math.degrees(float(tip[1]))) <= cfg.cant_max_deg and self._aimed(foot, direction, float(tip[0]),
                                                                                         height)
-            families.append((float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), aimed,
-                             (float(foot[0]), float(foot[1])), direction))
+            families.append(_MirrorPose(float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), aimed,
+                                        (float(foot[0]), float(foot[1])), direction))
         side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
-        if min(f[1] for f in families) <= floor:
+        if min(f.tilt_deg for f in families) <= floor:
             return None
-        held = [f for f in families if f[2]]
+        held = [f for f in families if f.aimed]
         if len(held) == 2:
-            if abs(turn(held[0][4], held[1][4])) > math.radians(cfg.mirror_apart_deg):
-                held.sort(key=lambda f: abs(turn(f[4], level)))  # the level reading's line is the true pose's, near
-                if abs(turn(held[1][4], level)) - abs(turn(held[0][4], level)) < math.radians(cfg.level_clear_deg):
+            if abs(turn(held[0].direction, held[1].direction)) > math.radians(cfg.mirror_apart_deg):
+                held.sort(key=lambda f: abs(turn(f.direction, level)))  # the level reading's line is the true pose's
+                if abs(turn(held[1].direction, level)) - abs(turn(held[0].direction, level)) \
+                        < math.radians(cfg.level_clear_deg):
                     return None  # the level reading between the two: it stands
             else:
-                held.sort(key=lambda f: f[0])
-                if held[0][0] > cfg.upright_reach or held[1][0] <= cfg.upright_reach:
+                held.sort(key=lambda f: f.upright)
+                if held[0].upright > cfg.upright_reach or held[1].upright <= cfg.upright_reach:
                     return None
-        return (held[0][3], held[0][4]) if held else None
+        return (held[0].foot, held[0].direction) if held else None
 
     def _aimed(self, foot: np.ndarray, direction: float, pitch: float, height: float) -> bool:
         """Whether a weapon at ``foot`` (table cm), ``height`` cm up, pointing along ``direction`` pitched by
@@ -239,6 +241,16 @@ class RestFinder:
                     > tol_f:
                 return False
         return k + 3 <= len(times)
+
+
+class _MirrorPose(NamedTuple):
+    """One of a card's two mirror poses over a rest (see ``RestFinder._pitched_line``)."""
+
+    upright: float  # how far from a weapon held upright, in the spreads of pitch and roll
+    tilt_deg: float  # how far from level
+    aimed: bool  # a pose a weapon held at aim may have
+    foot: tuple[float, float]  # its line of fire: foot (table cm) ...
+    direction: float  # ... and direction (radians)
 
 
 def _pose_family(tips: np.ndarray, first: int, rounds: int = 3) -> np.ndarray:
