@@ -290,4 +290,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from by_hand import run  # bench/ is the script's folder
+
+    run(main)

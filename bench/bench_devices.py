@@ -180,4 +180,6 @@ def _row(f: Figures) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    from by_hand import run  # bench/ is the script's folder
+
+    run(main)

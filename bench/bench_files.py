@@ -81,4 +81,6 @@ def main_bench() -> None:
 
 
 if __name__ == "__main__":
-    main_bench()
+    from by_hand import run  # bench/ is the script's folder
+
+    run(main_bench)

@@ -249,4 +249,6 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from by_hand import run  # bench/ is the script's folder
+
+    run(main)

@@ -112,4 +112,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from by_hand import run  # bench/ is the script's folder
+
+    run(main)

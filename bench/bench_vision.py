@@ -205,4 +205,6 @@ def sets_section(args: argparse.Namespace) -> list[str]:
 
 
 if __name__ == "__main__":
-    main()
+    from by_hand import run  # bench/ is the script's folder
+
+    run(main)

@@ -177,3 +177,22 @@ def test_ctrl_c_into_the_readme_commands_reaches_the_command_and_the_bootstrap_w
     os.killpg(parent.pid, signal.SIGINT)  # as a terminal sends it: to the whole foreground group
     _, err = parent.communicate(timeout=30)
     assert parent.returncode == 130 and err == "Stopped.\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench/bench_vision.py", "--skip-cost", "--skip-sets", "--condition-clips", "8", "--conditions", "light:dim",
+     "--workers", "2"],
+    ["bench/bench_independent.py", "--throws", "0", "--aims", "2", "--seed", "50"],
+])
+def test_ctrl_c_into_a_benchmark_run_by_hand_stops_it_and_its_workers_with_one_line(argv):
+    """As at a terminal: SIGINT to the benchmark's whole process group (its worker processes, the command it runs
+    on each clip) while it measures."""
+    p = subprocess.Popen([sys.executable, *argv], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4.0)
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "Traceback" not in out + err, err
+    assert err.strip().splitlines()[-1] == "Stopped (Ctrl-C): the measurement is incomplete and was not printed."

@@ -7,6 +7,7 @@ renderer's labels.
 
 from __future__ import annotations
 
+import signal
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -69,8 +70,18 @@ def judge_specs(specs: list[synth.ClipSpec], workers: int = 1) -> Iterator[ClipR
     if workers <= 1:
         yield from map(judge_spec, specs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    try:
         yield from pool.map(judge_spec, specs, chunksize=4)
+    except BaseException:  # Ctrl-C (the workers ignore it: one line from the caller, not one traceback a worker)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _ignore_interrupt() -> None:
+    """A worker process's start: Ctrl-C is for the process that started it to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def accuracy_by_tag(results: Iterable[ClipResult]) -> dict[str, tuple[int, int]]:
