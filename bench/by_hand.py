@@ -1,5 +1,5 @@
 """Running a benchmark by hand: Ctrl-C stops it with one line on stderr, not a traceback (exit 130, as a shell
-reports a command stopped by Ctrl-C); temporary files are removed by each benchmark's own ``finally``."""
+reports a command stopped by Ctrl-C)."""
 
 from __future__ import annotations
 
