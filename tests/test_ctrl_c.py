@@ -185,14 +185,31 @@ def test_ctrl_c_into_the_readme_commands_reaches_the_command_and_the_bootstrap_w
     ["bench/bench_independent.py", "--throws", "0", "--aims", "2", "--seed", "50"],
 ])
 def test_ctrl_c_into_a_benchmark_run_by_hand_stops_it_and_its_workers_with_one_line(argv):
-    """As at a terminal: SIGINT to the benchmark's whole process group (its worker processes, the command it runs
-    on each clip) while it measures."""
+    """As at a terminal: SIGINT to the benchmark's whole process group while it measures, that is once a second
+    process runs in it (a worker judging clips, or the command the benchmark runs on a clip)."""
     p = subprocess.Popen([sys.executable, *argv], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4.0)
+    end = time.monotonic() + 60
+    while len(_group(p.pid)) < 2 and p.poll() is None and time.monotonic() < end:
+        time.sleep(0.02)  # polling the process table: there is nothing to block on
+    assert p.poll() is None and len(_group(p.pid)) >= 2, "the benchmark never started a second process"
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
     assert "Traceback" not in out + err, err
     assert err.strip().splitlines()[-1] == "Stopped (Ctrl-C): the measurement is incomplete and was not printed."
+
+
+def _group(pgid: int) -> list[int]:
+    """The processes of process group ``pgid`` (Linux's /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
+                out.append(int(entry.name))
+    return out
