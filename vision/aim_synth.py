@@ -850,7 +850,7 @@ def _weapon_axes(plan: WeaponPlan, direction: float) -> tuple[np.ndarray, np.nda
     pitch, roll = math.radians(plan.pitch_deg), math.radians(plan.roll_deg)
     up = np.array([0, 0, 1.0])
     f = fwd * math.cos(pitch) + up * math.sin(pitch)
-    s = left * math.cos(roll) + up * math.sin(roll)
+    s = left * math.cos(roll) + (up * math.cos(pitch) - fwd * math.sin(pitch)) * math.sin(roll)  # about f: rigid
     # their cross product, written out (``np.cross``'s order of operations, without its overhead)
     u = np.array([f[1] * s[2] - f[2] * s[1], f[2] * s[0] - f[0] * s[2], f[0] * s[1] - f[1] * s[0]])
     return f, s, u
