@@ -167,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 2
             clip = (args.keep or work) / name
-            if not (args.keep and (clip / "clip.json").is_file()):  # a kept clip is judged again as it is
+            if not (args.keep and (clip / "truth.json").is_file()):  # a kept clip is judged again as it is (one
+                # without its truth, written last, was cut short: drawn again)
                 clip = ic.write_clip(scene, clip, video=args.video or False)
             render_s += time.perf_counter() - t
             sys.stderr.write(f"\r{n}/{len(plan)} {name} judging ...  ")

@@ -1708,11 +1708,11 @@ predicted from the ones before, a key frame every dozen or so: the still table s
 
 
 def write_clip(scene: Scene, out: Path, video: bool | str = False) -> Path:
-    """Write clip.json, truth.json and the frames (PNG of the JPEG-compressed frame), or a video.avi: `video` True
-    or "MJPG" for motion JPEG, "XVID" for MPEG-4 part 2."""
+    """Write clip.json, the frames (PNG of the JPEG-compressed frame) or a video.avi, and truth.json last (a clip
+    with its truth is whole): `video` True or "MJPG" for motion JPEG, "XVID" for MPEG-4 part 2."""
     out.mkdir(parents=True, exist_ok=True)
+    (out / "truth.json").unlink(missing_ok=True)
     (out / "clip.json").write_text(json.dumps(scene.meta))
-    (out / "truth.json").write_text(json.dumps(scene.truth, indent=1))
     if video:
         codec = "MJPG" if video is True else str(video)
         if codec not in VIDEO_CODECS:
@@ -1731,6 +1731,7 @@ def write_clip(scene: Scene, out: Path, video: bool | str = False) -> Path:
         frames.mkdir()
         for i in range(scene.n_frames):
             cv2.imwrite(str(frames / f"{i:06d}.png"), scene.frame(i), [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    (out / "truth.json").write_text(json.dumps(scene.truth, indent=1))
     return out
 
 
