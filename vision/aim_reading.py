@@ -150,6 +150,8 @@ class Rest:
     pitched: tuple[tuple[float, float], float] | None = None  # a weapon pitched at its target: its line of fire
     # (foot, direction) from its card's pose solved over the rest; ``foot`` and ``direction`` stay the pose read as
     # a level card's, which its sightings are compared with
+    rival: int | None = None  # its card's outline fits a second pose of a weapon held at aim, whose line points
+    # at this seat instead (which of the two the weapon has, the camera cannot tell)
 
     @property
     def line(self) -> tuple[tuple[float, float], float]:

@@ -78,11 +78,15 @@ class RestFinder:
             part = sights[i:j + 1]
             foot = np.median(np.array([s.foot for s in part]), axis=0)
             direction = float(np.median(np.unwrap([s.direction for s in part])))
-            pitched = self._pitched_line(part, direction)
+            tipped = self._pitched_line(part, direction)
+            pitched = None if tipped is None else tipped.line
             line_foot, line_direction = pitched if pitched is not None else (foot, direction)
             target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
                                          self.candidates)
-            height = float(np.median([s.height_cm for s in part]))
+            # a tipped card looks smaller than a level one at its place: its height from its pose
+            height = float(np.median([s.height_cm for s in part])) if tipped is None else tipped.height_cm
+            rivals = [t for t in (line_target(np.asarray(f), d, self.plane.standees, seat, self.candidates)[0]
+                                  for f, d in (tipped.poses if tipped is not None else ())) if t not in (target, None)]
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
             at = self._scaled_feet(foot[None], feet[i], side, tol_f)[0]
@@ -93,14 +97,15 @@ class RestFinder:
             if target is not None:
                 runs.append(Rest(float(times[start]), float(times[j]), target, margin,
                                  (float(foot[0]), float(foot[1])), direction, height,
-                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f, pitched))
+                                 tuple(g for g in gaps if g[1] > times[start]), float(times[i]), tol_f, pitched,
+                                 min(rivals) if rivals else None))
             i = j + 1
         return self._joined(runs, sights)
 
-    def _pitched_line(self, part: list[Sight], level: float) -> tuple[tuple[float, float], float] | None:
-        """The line of fire (foot, direction) of a weapon held pitched or rolled through a rest, from its card's
-        pose solved in each frame read (``part``); None when the level reading stands: the card may be about
-        level, or its outline fits two poses of a weapon held at aim.
+    def _pitched_line(self, part: list[Sight], level: float) -> _Tipped | None:
+        """The line of fire (foot, direction) and the height of a weapon held pitched or rolled through a rest, from
+        its card's pose solved in each frame read (``part``), with the lines of the poses a weapon held at aim may
+        have; None when the card may be about level (the level reading stands).
 
         A card's pitch and roll are its rest's, not one frame's: one frame's corner noise tips a 16-20 px card's
         solved pose by about 5 degrees, some frames by 15 or more, and then the mirror pose may look the nearer
@@ -111,11 +116,13 @@ class RestFinder:
         the table short of every seat ahead of it (``_aimed``): the mirror of a weapon canted towards the camera by
         more than the camera's ray is slanted is nearer upright than the weapon itself, often pitched steeply down
         or canted further still. Of two such poses whose lines turn apart by more than ``mirror_apart_deg``, the one
-        nearer the level reading's line (``level``): the level reading takes the line from the outline's parts across
-        the camera's ray, which a tip leaves as they are but for the foreshortening of the card's edges (the cosines
-        of its pitch and roll), a few degrees at most, and the mirror's line turns further from it (by
-        ``level_clear_deg`` more, or the level reading stands). Of two nearer each other, the one within
-        ``upright_reach`` of a weapon held upright when the other is not."""
+        nearer the level reading's line (``level``) by ``level_clear_deg`` or more, else the level reading: the level
+        reading takes the line from the outline's parts across the camera's ray, which a tip about one axis leaves as
+        they are but for the foreshortening of the card's edges, a few degrees. A weapon both pitched and canted
+        turns the level reading as well (by up to 15 degrees at 30 and 30), and one outline seen along one ray cannot
+        tell the two poses apart: so the lines of both come back with the one chosen, and a rest whose two lines
+        point at different seats asks (``Rest.rival``). Of two poses whose lines lie nearer each other, the one within
+        ``upright_reach`` of a weapon held upright when the other is not, and when neither is, the line they share."""
         cfg = self.config
         read = [s for s in part if not s.still and s.quad]
         if len(read) < cfg.pitched_least:
@@ -139,23 +146,28 @@ class RestFinder:
             aimed = abs(math.degrees(float(tip[1]))) <= cfg.cant_max_deg and self._aimed(foot, direction, float(tip[0]),
                                                                                         height)
             families.append(_MirrorPose(float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), aimed,
-                                        (float(foot[0]), float(foot[1])), direction))
+                                        (float(foot[0]), float(foot[1])), direction, height))
         side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
         if min(f.tilt_deg for f in families) <= floor:
             return None
+        height = families[0].height_cm  # a mirror pose has the same side, so the same height
         held = [f for f in families if f.aimed]
-        if len(held) == 2:
-            if abs(turn(held[0].direction, held[1].direction)) > math.radians(cfg.mirror_apart_deg):
-                held.sort(key=lambda f: abs(turn(f.direction, level)))  # the level reading's line is the true pose's
-                if abs(turn(held[1].direction, level)) - abs(turn(held[0].direction, level)) \
-                        < math.radians(cfg.level_clear_deg):
-                    return None  # the level reading between the two: it stands
-            else:
-                held.sort(key=lambda f: f.upright)
-                if held[0].upright > cfg.upright_reach or held[1].upright <= cfg.upright_reach:
-                    return None
-        return (held[0].foot, held[0].direction) if held else None
+        lines = tuple((f.foot, f.direction) for f in held)
+        if len(held) < 2:
+            return _Tipped((held[0].foot, held[0].direction) if held else None, height, lines)
+        if abs(turn(held[0].direction, held[1].direction)) > math.radians(cfg.mirror_apart_deg):
+            held.sort(key=lambda f: abs(turn(f.direction, level)))  # the level reading's line is the true pose's
+            if abs(turn(held[1].direction, level)) - abs(turn(held[0].direction, level)) \
+                    < math.radians(cfg.level_clear_deg):
+                return _Tipped(None, height, lines)  # the level reading between the two: it stands
+            return _Tipped((held[0].foot, held[0].direction), height, lines)
+        held.sort(key=lambda f: f.upright)
+        if held[1].upright <= cfg.upright_reach:
+            return None  # both about upright: a card about level, the level reading stands
+        if held[0].upright > cfg.upright_reach:
+            return _Tipped(_between(held[0], held[1]), height, lines)  # both tipped, their lines agree: the one shared
+        return _Tipped((held[0].foot, held[0].direction), height, lines)
 
     def _aimed(self, foot: np.ndarray, direction: float, pitch: float, height: float) -> bool:
         """Whether a weapon at ``foot`` (table cm), ``height`` cm up, pointing along ``direction`` pitched by
@@ -251,6 +263,22 @@ class _MirrorPose(NamedTuple):
     aimed: bool  # a pose a weapon held at aim may have
     foot: tuple[float, float]  # its line of fire: foot (table cm) ...
     direction: float  # ... and direction (radians)
+    height_cm: float
+
+
+class _Tipped(NamedTuple):
+    """What a tipped card's poses over a rest say (see ``RestFinder._pitched_line``)."""
+
+    line: tuple[tuple[float, float], float] | None  # its line of fire (foot, direction); None: the level reading's
+    height_cm: float
+    poses: tuple[tuple[tuple[float, float], float], ...]  # the lines of each pose a weapon held at aim may have
+
+
+def _between(a: _MirrorPose, b: _MirrorPose) -> tuple[tuple[float, float], float]:
+    """The line of fire two mirror poses of one card share (their lines within a few degrees): the mean of their
+    feet and of their directions."""
+    foot = ((a.foot[0] + b.foot[0]) / 2, (a.foot[1] + b.foot[1]) / 2)
+    return foot, a.direction + turn(b.direction, a.direction) / 2
 
 
 def _pose_family(tips: np.ndarray, first: int, rounds: int = 3) -> np.ndarray:

@@ -137,7 +137,7 @@ def _card_image(centre: np.ndarray, direction: float, pitch: float, roll: float,
     left = np.array([-fwd[1], fwd[0], 0.0])
     up = np.array([0, 0, 1.0])
     fwd3 = fwd * math.cos(pitch) + up * math.sin(pitch)
-    left3 = left * math.cos(roll) + up * math.sin(roll)
+    left3 = left * math.cos(roll) + np.cross(fwd3, left) * math.sin(roll)  # rolled about the pitched axis
     h = size / 2
     pts = [centre + fwd3 * h + left3 * h, centre + fwd3 * h - left3 * h, centre - fwd3 * h - left3 * h,
            centre - fwd3 * h + left3 * h]
@@ -146,11 +146,13 @@ def _card_image(centre: np.ndarray, direction: float, pitch: float, roll: float,
 
 
 def test_a_tipped_card_gives_the_level_direction_and_height():
+    """A card tipped a few degrees about both axes (a hand's tremor) reads as the level card: its line within a
+    degree, its height within one centimetre."""
     plane = _plane()
     for direction, pitch, roll in ((1.7, 0.14, -0.1), (-2.5, -0.12, 0.14), (0.3, 0.0, 0.0)):
         centre = np.array([30.0, 10.0, 20.0])
         foot, got, height = plane.ground(_card_image(centre, direction, pitch, roll), 3.0)
-        assert abs(math.degrees(math.remainder(got - direction, 2 * math.pi))) < 0.5
+        assert abs(math.degrees(math.remainder(got - direction, 2 * math.pi))) < 1.0
         assert abs(height - 20.0) < 1.0 and np.linalg.norm(foot - centre[:2]) < 0.6
 
 
@@ -226,7 +228,7 @@ def test_a_weapon_canted_in_the_hand_is_read_along_its_own_line_and_not_its_mirr
     """A weapon rolled 30 degrees about its own axis (canted in the hand), either way, pointing every way round: the
     card here lies 26 degrees off the camera's axis, so canted towards the camera its outline's mirror pose is
     nearer upright than itself, and that pose's line turns up to 16 degrees from the weapon's. Each line is read
-    within 4 degrees (most within 1.5): the mirror's line turns further from the level reading's than the
+    within 4.5 degrees (most within 1.5): the mirror's line turns further from the level reading's than the
     weapon's own."""
     plane = _plane(focal=450.0)
     errors = []
@@ -236,7 +238,34 @@ def test_a_weapon_canted_in_the_hand_is_read_along_its_own_line_and_not_its_mirr
             if rest is not None:  # pointing off the table, at no one
                 errors.append(abs(math.degrees(math.remainder(rest.line[1] - direction, 2 * math.pi))))
     assert len(errors) >= 18
-    assert max(errors) < 4.0 and float(np.median(errors)) < 1.5, errors
+    assert max(errors) < 4.5 and float(np.median(errors)) < 1.5, errors
+
+
+def test_a_weapon_both_pitched_and_canted_asks_when_its_cards_other_pose_points_elsewhere() -> None:
+    """A weapon held 20-30 degrees up or down and canted 20-30 degrees either way, pointing every way round at a
+    table of nine: its card's outline fits two poses of a weapon held at aim, and the level reading, which a tip
+    about both axes turns too, cannot tell them apart. Wherever the line read points at another seat than the
+    weapon's own line (8 of 336 here, most 20 degrees off), the other pose's seat is the weapon's, named as the
+    rival: the seat asks. The height is the card's own (the level reading puts a card tipped that much up to 22 cm
+    lower: it looks smaller)."""
+    nine = {s: np.array([55 * math.cos(a), 42 * math.sin(a)])
+            for s, a in enumerate(np.linspace(0, 2 * math.pi, 9, endpoint=False))}
+    plane = dataclasses.replace(_plane(focal=450.0), standees=nine)
+    read = wrong = rivals = 0
+    for pitch in (-30.0, -20.0, 20.0):
+        for roll in (-30.0, -20.0, 20.0, 30.0):
+            for direction in np.radians(np.arange(-175.0, 180.0, 10.0)):
+                rest = _held_rest(plane, float(direction), pitch, roll_deg=roll, least=0)
+                own, margin = line_target(np.array([30.0, 10.0]), float(direction), plane.standees, 0)
+                if rest is None or margin < 5.0:  # pointing off the table, or between two seats
+                    continue
+                read += 1
+                assert abs(rest.height_cm - 24.0) < 1.5, (pitch, roll, direction, rest.height_cm)
+                rivals += rest.rival is not None
+                if rest.target != own:
+                    wrong += 1
+                    assert rest.rival == own, (pitch, roll, math.degrees(direction), rest)
+    assert read >= 300 and wrong >= 4 and rivals < 0.1 * read, (read, wrong, rivals)
 
 
 def _sight(t: float, foot: tuple[float, float], direction: float, plane: TablePlane, seat: int) -> Sight:
