@@ -118,10 +118,11 @@ class RestFinder:
         or canted further still. Of two such poses whose lines turn apart by more than ``mirror_apart_deg``, the one
         nearer the level reading's line (``level``) by ``level_clear_deg`` or more, else the level reading: the level
         reading takes the line from the outline's parts across the camera's ray, which a tip about one axis leaves as
-        they are but for the foreshortening of the card's edges, a few degrees. A weapon both pitched and canted
-        turns the level reading as well (by up to 15 degrees at 30 and 30), and one outline seen along one ray cannot
-        tell the two poses apart: so the lines of both come back with the one chosen, and a rest whose two lines
-        point at different seats asks (``Rest.rival``). Of two poses whose lines lie nearer each other, the one within
+        they are but for the foreshortening of the card's edges, a few degrees; a weapon both pitched and canted
+        turns it further (``level_turn_deg``: 16 degrees at 30 and 30). So the farther pose may still be the
+        weapon's unless its line lies further from the level reading than its own tip could turn it (and
+        ``level_clear_deg``): the lines of the poses that may be the weapon's come back with the one chosen, and a
+        rest whose poses point at different seats asks (``Rest.rival``). Of two poses whose lines lie nearer each other, the one within
         ``upright_reach`` of a weapon held upright when the other is not, and when neither is, the line they share."""
         cfg = self.config
         read = [s for s in part if not s.still and s.quad]
@@ -146,7 +147,8 @@ class RestFinder:
             aimed = abs(math.degrees(float(tip[1]))) <= cfg.cant_max_deg and self._aimed(foot, direction, float(tip[0]),
                                                                                         height)
             families.append(_MirrorPose(float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), aimed,
-                                        (float(foot[0]), float(foot[1])), direction, height))
+                                        (float(foot[0]), float(foot[1])), direction, height, float(tip[0]),
+                                        float(tip[1])))
         side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
         if min(f.tilt_deg for f in families) <= floor:
@@ -158,9 +160,11 @@ class RestFinder:
             return _Tipped((held[0].foot, held[0].direction) if held else None, height, lines)
         if abs(turn(held[0].direction, held[1].direction)) > math.radians(cfg.mirror_apart_deg):
             held.sort(key=lambda f: abs(turn(f.direction, level)))  # the level reading's line is the true pose's
-            if abs(turn(held[1].direction, level)) - abs(turn(held[0].direction, level)) \
-                    < math.radians(cfg.level_clear_deg):
+            near, far = (math.degrees(abs(turn(f.direction, level))) for f in held)
+            if far - near < cfg.level_clear_deg:
                 return _Tipped(None, height, lines)  # the level reading between the two: it stands
+            if far > level_turn_deg(held[1].pitch, held[1].roll) + cfg.level_clear_deg:
+                lines = ((held[0].foot, held[0].direction),)  # the far pose's tip turns the level reading less: not it
             return _Tipped((held[0].foot, held[0].direction), height, lines)
         held.sort(key=lambda f: f.upright)
         if held[1].upright <= cfg.upright_reach:
@@ -264,6 +268,19 @@ class _MirrorPose(NamedTuple):
     foot: tuple[float, float]  # its line of fire: foot (table cm) ...
     direction: float  # ... and direction (radians)
     height_cm: float
+    pitch: float  # radians
+    roll: float
+
+
+def level_turn_deg(pitch: float, roll: float) -> float:
+    """How far (degrees) a card tipped by ``pitch`` and ``roll`` (radians) turns the level reading's line at most,
+    over every way it may point: fitted to the level reading of a card 24 cm up, 32 cm out from the nadir of a camera
+    90 cm up (4 degrees at 30 degrees about one axis, 7 at 20 and 20, 16 at 30 and 30; see the tests)."""
+    sp, sr = math.sin(pitch), math.sin(roll)
+    return LEVEL_TURN_DEG[0] * (sp * sp + sr * sr) + LEVEL_TURN_DEG[1] * abs(sp * sr)
+
+
+LEVEL_TURN_DEG = (18.0, 30.0)  # see level_turn_deg
 
 
 class _Tipped(NamedTuple):
