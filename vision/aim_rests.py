@@ -84,7 +84,9 @@ class RestFinder:
             target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
                                          self.candidates)
             # a tipped card looks smaller than a level one at its place: its height from its pose
-            height = float(np.median([s.height_cm for s in part])) if tipped is None else tipped.height_cm
+            height = float(np.median([s.height_cm for s in part]))
+            if tipped is not None:  # a tip only ever makes a card look smaller: the higher of the two readings
+                height = max(height, tipped.height_cm)
             rivals = [t for t in (line_target(np.asarray(f), d, self.plane.standees, seat, self.candidates)[0]
                                   for f, d in (tipped.poses if tipped is not None else ())) if t not in (target, None)]
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
