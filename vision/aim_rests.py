@@ -83,7 +83,6 @@ class RestFinder:
             line_foot, line_direction = pitched if pitched is not None else (foot, direction)
             target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
                                          self.candidates)
-            # a tipped card looks smaller than a level one at its place: its height from its pose
             height = float(np.median([s.height_cm for s in part]))
             if tipped is not None:  # a tip only ever makes a card look smaller: the higher of the two readings
                 height = max(height, tipped.height_cm)
@@ -124,8 +123,9 @@ class RestFinder:
         turns it further (``level_turn_deg``: 16 degrees at 30 and 30). So the farther pose may still be the
         weapon's unless its line lies further from the level reading than its own tip could turn it (and
         ``level_clear_deg``): the lines of the poses that may be the weapon's come back with the one chosen, and a
-        rest whose poses point at different seats asks (``Rest.rival``). Of two poses whose lines lie nearer each other, the one within
-        ``upright_reach`` of a weapon held upright when the other is not, and when neither is, the line they share."""
+        rest whose poses point at different seats asks (``Rest.rival``). Of two poses whose lines lie nearer each
+        other, the one within ``upright_reach`` of a weapon held upright when the other is not, and when neither is,
+        the line they share."""
         cfg = self.config
         read = [s for s in part if not s.still and s.quad]
         if len(read) < cfg.pitched_least:
@@ -274,15 +274,15 @@ class _MirrorPose(NamedTuple):
     roll: float
 
 
+LEVEL_TURN_DEG = (18.0, 30.0)  # see level_turn_deg
+
+
 def level_turn_deg(pitch: float, roll: float) -> float:
     """How far (degrees) a card tipped by ``pitch`` and ``roll`` (radians) turns the level reading's line at most,
     over every way it may point: fitted to the level reading of a card 24 cm up, 32 cm out from the nadir of a camera
     90 cm up (4 degrees at 30 degrees about one axis, 7 at 20 and 20, 16 at 30 and 30; see the tests)."""
     sp, sr = math.sin(pitch), math.sin(roll)
     return LEVEL_TURN_DEG[0] * (sp * sp + sr * sr) + LEVEL_TURN_DEG[1] * abs(sp * sr)
-
-
-LEVEL_TURN_DEG = (18.0, 30.0)  # see level_turn_deg
 
 
 class _Tipped(NamedTuple):
