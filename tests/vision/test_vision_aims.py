@@ -245,7 +245,7 @@ def test_a_weapon_both_pitched_and_canted_asks_when_its_cards_other_pose_points_
     """A weapon held 20-30 degrees up or down and canted 20-30 degrees either way, pointing every way round at a
     table of nine: its card's outline fits two poses of a weapon held at aim, and the level reading, which a tip
     about both axes turns too, cannot tell them apart. Wherever the line read points at another seat than the
-    weapon's own line (8 of 336 here, most 20 degrees off), the other pose's seat is the weapon's, named as the
+    weapon's own line (8 of 336 here), the other pose's seat is the weapon's, named as the
     rival: the seat asks. The height is the card's own (the level reading puts a card tipped that much up to 22 cm
     lower: it looks smaller)."""
     nine = {s: np.array([55 * math.cos(a), 42 * math.sin(a)])
