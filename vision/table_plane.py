@@ -92,8 +92,9 @@ class TablePlane:
         When corner markers do not show (an arm over them), the table is fitted to the flat markers that do
         (``vision.plane_from_squares``): its frame's origin and turn are then its own, the distances, angles and
         the camera's height the same; ``by_corners`` is False."""
-        flat = {m: q for m, q in found.items()
-                if m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS}
+        misread = _misread_bases(found)
+        flat = {m: q for m, q in found.items() if m not in misread and (
+            m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS)}
         missing = [c for c in markers.CORNER_IDS if c not in found]
         if missing:
             kappa, grow, to_table = _fit_without_corners(flat, image_size, missing)
@@ -106,7 +107,7 @@ class TablePlane:
             base = found.get(markers.base_id(seat))
             if crown is not None:
                 plane.standees[seat] = plane.ground(crown, markers.CROWN_SIZE_CM)[0]
-            elif base is not None:
+            elif base is not None and markers.base_id(seat) not in misread:
                 plane.standees[seat] = plane.table_point(base.mean(axis=0, keepdims=True))[0]
         return plane
 
@@ -211,6 +212,29 @@ class TablePlane:
         for _ in range(6):
             out = out + (ideal - self.undistort(out))
         return out
+
+
+BASE_REACH_CROWNS = 8.0  # a base marker lies 4 cm before its standee, whose crown the camera sees up to about 5 of
+# the crown's sides away from it (the crown 9-15 cm up, seen slanting near the image's edge); further, it is misread
+BASE_TO_CROWN = (0.3, 1.3)  # a base marker's side over its crown's: 3 cm on the table against 4 cm raised, 0.55-0.8
+
+
+def _misread_bases(found: dict[int, np.ndarray]) -> set[int]:
+    """The base markers that cannot be where they were read, their seat's crown marker seen: too far from it
+    (``BASE_REACH_CROWNS`` of the crown's sides), or of a size no base beside that crown has (``BASE_TO_CROWN``):
+    another marker, or a card's printed border, decoded as that base. Fitted as a square of 3 cm, one would scale the
+    whole table wrongly (a corner marker's card read as a base once halved it)."""
+    out = set()
+    for seat in range(markers.MAX_SEATS):
+        base, crown = found.get(markers.base_id(seat)), found.get(markers.crown_id(seat))
+        if base is None or crown is None:
+            continue
+        b, c = np.asarray(base, np.float64).reshape(4, 2), np.asarray(crown, np.float64).reshape(4, 2)
+        b_side, c_side = (float(np.mean(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))) for q in (b, c))
+        apart = float(np.linalg.norm(b.mean(axis=0) - c.mean(axis=0)))
+        if apart > BASE_REACH_CROWNS * c_side or not BASE_TO_CROWN[0] <= b_side / max(c_side, 1e-9) <= BASE_TO_CROWN[1]:
+            out.add(markers.base_id(seat))
+    return out
 
 
 def _fit_to_corners(flat: dict[int, np.ndarray], image_size: tuple[int, int]) -> tuple[float, float, np.ndarray]:

@@ -1108,6 +1108,27 @@ def test_the_lens_is_measured_from_the_markers_shapes_not_taken_for_outlines_det
     assert plane.camera_height_cm == pytest.approx(80.0, rel=0.05)
 
 
+def test_a_marker_misread_as_a_base_far_from_its_standee_is_left_out():
+    """A corner marker's card read a second time as seat 0's base marker (its printed border taken for the marker's
+    outline: twice the corner marker's side, at its place), far from seat 0's crown: fitted as a 3 cm square, it
+    scales the whole table by about half. Left out, the table is read at its scale; seat 0's standee from its
+    crown as before."""
+    found = _flat_markers_through_a_lens(0.1 / 480.0 ** 2, 1.0)
+    for seat in range(6):  # each standee's crown, just behind its base (as seen: a little larger)
+        base = found[markers.base_id(seat)]
+        mid = base.mean(axis=0)
+        found[markers.crown_id(seat)] = mid * 0.95 + np.array([16.0, 12.0]) + (base - mid) * 4 / 3
+    corner = found[1]
+    mid = corner.mean(axis=0)
+    found[markers.base_id(0)] = mid + (corner - mid) * 2.0
+    plane = TablePlane.from_markers(found, (640, 480))
+    centres = [plane.table_point(found[c].mean(axis=0, keepdims=True))[0] for c in markers.CORNER_IDS]
+    sides = [float(np.linalg.norm(centres[i] - centres[(i + 1) % 4])) for i in range(4)]
+    assert sides == pytest.approx([59.0, 81.0, 59.0, 81.0], rel=0.02)
+    assert plane.camera_height_cm == pytest.approx(80.0, rel=0.05)
+    assert 0 in plane.standees and math.dist(plane.standees[0], centres[1]) > 20.0
+
+
 def test_a_straight_lens_is_read_straight():
     plane = TablePlane.from_markers(_flat_markers_through_a_lens(0.0, 1.0), (640, 480))
     assert abs(plane.kappa) < 0.02 / 480.0 ** 2
