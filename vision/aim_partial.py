@@ -16,7 +16,7 @@ import math
 import cv2
 import numpy as np
 
-from vision import aim_cells
+from vision import aim_cells, markers
 
 _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
@@ -64,7 +64,7 @@ def scores(gray: np.ndarray, points: np.ndarray, pattern: np.ndarray, margin: fl
 def poses_near(quad: np.ndarray, reach_cells: float, turns_deg: tuple[float, ...], steps: int = 5) -> np.ndarray:
     """The sample points of ``quad`` turned about its centre by each of ``turns_deg`` and moved by up to
     ``reach_cells`` of its cells each way (``steps`` steps across), as an N x 144 x 2 array, turn by turn."""
-    cell = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])) / 6
+    cell = markers.quad_side(quad) / 6
     centre = quad.mean(axis=0).astype(np.float32)
     base = _samples(quad) - centre
     moves = np.linspace(-reach_cells, reach_cells, steps, dtype=np.float32) * np.float32(cell)

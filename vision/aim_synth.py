@@ -224,7 +224,7 @@ def _smallest_marker_px(spec: AimSpec) -> float:
     spots += [(p, markers.BASE_SIZE_CM) for p in standee_positions(spec)]
     for c, size in spots:
         q = cam.project(_flat(c, size, 0.0))
-        sides.append(float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)])))
+        sides.append(markers.quad_side(q))
     return min(sides)
 
 

@@ -303,7 +303,7 @@ class AimReader:
         return found
 
     def _record(self, seat: int, quad: np.ndarray, t: float) -> None:
-        side = float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]))
+        side = markers.quad_side(quad)
         centre = quad.mean(axis=0)
         last = self._last_box.get(seat)
         if last is not None and 0 < t - last[2] <= 0.2:

@@ -85,6 +85,11 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     return cv2.aruco.generateImageMarker(dictionary(), marker_id, side_px, borderBits=1)
 
 
+def quad_side(corners: np.ndarray) -> float:
+    """The mean side (px) of a marker's four image corners."""
+    return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
+
+
 @dataclass(frozen=True)
 class Detection:
     """One detected marker: its four image corners (clockwise from the marker's top-left)."""
@@ -98,8 +103,7 @@ class Detection:
 
     @property
     def side_px(self) -> float:
-        c = self.corners
-        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+        return quad_side(self.corners)
 
     @property
     def area_px(self) -> float:

@@ -146,7 +146,7 @@ class TablePlane:
         else:  # under the camera: nothing to tip along
             turn = np.array([right[1], -right[0]]) if cross < 0 else np.array([-right[1], right[0]])
             d = up / max(float(np.linalg.norm(up)), 1e-9) + turn / max(float(np.linalg.norm(turn)), 1e-9)
-            side = float(np.mean([np.linalg.norm(q[i] - q[(i + 1) % 4]) for i in range(4)]))
+            side = markers.quad_side(q)
             direction = math.atan2(d[1], d[0])
         foot, height = self._raised(radial, side, size_cm)
         return foot, direction, float(height)
@@ -230,7 +230,7 @@ def _misread_bases(found: dict[int, np.ndarray]) -> set[int]:
         if base is None or crown is None:
             continue
         b, c = np.asarray(base, np.float64).reshape(4, 2), np.asarray(crown, np.float64).reshape(4, 2)
-        b_side, c_side = (float(np.mean(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))) for q in (b, c))
+        b_side, c_side = markers.quad_side(b), markers.quad_side(c)
         apart = float(np.linalg.norm(b.mean(axis=0) - c.mean(axis=0)))
         if apart > BASE_REACH_CROWNS * c_side or not BASE_TO_CROWN[0] <= b_side / max(c_side, 1e-9) <= BASE_TO_CROWN[1]:
             out.add(markers.base_id(seat))

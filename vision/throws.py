@@ -178,10 +178,12 @@ class ThrowJudge(CrownLooks):
             crown = base = None
             if marks.crown is not None:
                 crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
-                                   2.0 * _side(marks.crown), upscale=1, rest=rest, side=_side(marks.crown))
+                                   2.0 * markers.quad_side(marks.crown), upscale=1, rest=rest,
+                                   side=markers.quad_side(marks.crown))
             if marks.base is not None:
                 base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
-                                  2.0 * _side(marks.base), upscale=2, rest=rest, side=_side(marks.base))
+                                  2.0 * markers.quad_side(marks.base), upscale=2, rest=rest,
+                                  side=markers.quad_side(marks.base))
             if crown is None or (base is None and marks.base is None):
                 # unread by the calibration in single frames (glare, a dim room, blur): looked for
                 # in the resting image, where noise and compression blocks averaged out
@@ -788,10 +790,6 @@ def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     ab = b - a
     f = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
     return float(np.linalg.norm(p - (a + f * ab)))
-
-
-def _side(corners: np.ndarray) -> float:
-    return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
 
 
 def _markers_found(calibration: Calibration | None) -> int:
