@@ -69,9 +69,9 @@ class SeatJudge:
                                f"the line of fire passes {run.margin_deg:.0f} degrees from a second seat")
             if run.rival is not None:
                 sure = False
-            if run.rival is not None and run.rival != other:
-                reasons.append(f"its card, tipped in the hand, looks the same held another way, which points at seat "
-                               f"{run.rival}: the camera cannot tell which")
+                if run.rival != other:  # else said just above
+                    reasons.append(f"its card, tipped in the hand, looks the same held another way, which points at "
+                                   f"seat {run.rival}: the camera cannot tell which")
             partly = sum(1 for s in sights if s.still and run.start <= s.t <= run.end)
             if partly:
                 reasons.append(f"its marker partly covered in {partly} of the frames at rest, seen at the pose read "

@@ -148,9 +148,8 @@ class RestFinder:
             height = float(np.median(poses.height_cm[solved][frames, chosen]))
             aimed = abs(math.degrees(float(tip[1]))) <= cfg.cant_max_deg and self._aimed(foot, direction, float(tip[0]),
                                                                                         height)
-            families.append(_MirrorPose(float(np.hypot(*(tip / spreads))), math.degrees(float(np.hypot(*tip))), aimed,
-                                        (float(foot[0]), float(foot[1])), direction, height, float(tip[0]),
-                                        float(tip[1])))
+            families.append(_MirrorPose(float(np.hypot(*(tip / spreads))), aimed, (float(foot[0]), float(foot[1])),
+                                        direction, height, float(tip[0]), float(tip[1])))
         side = float(np.median([s.side_px for s, ok in zip(read, solved) if ok]))
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
         if min(f.tilt_deg for f in families) <= floor:
@@ -265,13 +264,17 @@ class _MirrorPose(NamedTuple):
     """One of a card's two mirror poses over a rest (see ``RestFinder._pitched_line``)."""
 
     upright: float  # how far from a weapon held upright, in the spreads of pitch and roll
-    tilt_deg: float  # how far from level
     aimed: bool  # a pose a weapon held at aim may have
     foot: tuple[float, float]  # its line of fire: foot (table cm) ...
     direction: float  # ... and direction (radians)
     height_cm: float
     pitch: float  # radians
     roll: float
+
+    @property
+    def tilt_deg(self) -> float:
+        """How far from level."""
+        return math.degrees(math.hypot(self.pitch, self.roll))
 
 
 LEVEL_TURN_DEG = (18.0, 30.0)  # see level_turn_deg
