@@ -32,10 +32,10 @@ class AimConfig:
     follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
     watched_after_deadline_s: float = 0.8  # a weapon moving in all a clip shows points at no one only when the
     # clip goes on this long after the deadline; a shorter one may end before a late pointer comes to rest
-    rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings)
-    rest_move_cm: float = 3.0  # largest spread of the ground point while at rest, for a marker seen ...
-    rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (the spread allowed
-    # grows as the marker shrinks: its ground point comes from its apparent size)
+    rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings) ...
+    rest_move_cm: float = 3.0  # ... and of the ground point, for a marker seen ...
+    rest_marker_px: float = 20.0  # ... this wide or wider; a smaller one is read less finely (both spreads allowed
+    # grow as the marker shrinks: its corners are read as finely, its direction and apparent size less)
     side_noise_px: float = 0.5  # the error of a marker's side as read (its corners' sub-pixel noise) ...
     side_spread: float = 3.0  # ... and the range of it a still weapon shows (in that error)
     min_rest_s: float = 0.3  # a rest shorter than this is a pause

@@ -40,13 +40,13 @@ class RestFinder:
             pad_f = np.concatenate([feet[:1], feet, feet[-1:]])
             angles = np.median(np.stack([pad_a[:-2], pad_a[1:-1], pad_a[2:]]), axis=0)
             feet = np.median(np.stack([pad_f[:-2], pad_f[1:-1], pad_f[2:]]), axis=0)
-        tol_a = math.radians(cfg.rest_angle_deg)
         runs: list[Rest] = []
         i = 0
         while i < n:
             j = i
             side = float(np.median([s.side_px for s in sights[i:i + 6]]))
-            tol_f = cfg.rest_move_cm * max(1.0, cfg.rest_marker_px / max(side, 1.0))
+            finer = max(1.0, cfg.rest_marker_px / max(side, 1.0))  # a small marker is read less finely
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg) * finer, cfg.rest_move_cm * finer
             scaled = self._scaled_feet(feet, feet[i], side, tol_f)  # rest tolerances: 1 in each direction
             lo_a = hi_a = angles[i]
             lo_f, hi_f = scaled[i].copy(), scaled[i].copy()
@@ -58,7 +58,7 @@ class RestFinder:
                     # and holds the same pose for a while after it
                     if gap > cfg.bridge_gap_s or times[j] - times[i] < cfg.bridge_still_s \
                             or j - i < 2 or not self._holds_after(angles, scaled, times, j + 1, lo_a, hi_a, lo_f,
-                                                                          hi_f, 1.0):
+                                                                          hi_f, tol_a, 1.0):
                         break
                 a, f = angles[j + 1], scaled[j + 1]
                 nlo_a, nhi_a = min(lo_a, a), max(hi_a, a)
@@ -244,12 +244,11 @@ class RestFinder:
                    and within_rest(s, run, tol_a, 2 * run.tol_cm) for s in between)
 
     def _holds_after(self, angles: np.ndarray, feet: np.ndarray, times: np.ndarray, k: int, lo_a: float,
-                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray, tol_f: float) -> bool:
+                     hi_a: float, lo_f: np.ndarray, hi_f: np.ndarray, tol_a: float, tol_f: float) -> bool:
         """Whether the sightings from ``k`` on hold, three times in a row with no gap longer than
-        ``bridge_gap_s``, a pose within the rest tolerances of the pose held before (direction
-        ``lo_a..hi_a``, ground point ``lo_f..hi_f``)."""
+        ``bridge_gap_s``, a pose within the rest tolerances (``tol_a``, ``tol_f``) of the pose held before
+        (direction ``lo_a..hi_a``, ground point ``lo_f..hi_f``)."""
         cfg = self.config
-        tol_a = math.radians(cfg.rest_angle_deg)
         for m in range(k, min(k + 3, len(times))):
             if m > k and times[m] - times[m - 1] > cfg.bridge_gap_s:
                 return False

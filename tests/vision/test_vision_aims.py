@@ -1225,3 +1225,46 @@ def test_a_late_weapon_still_for_a_moment_and_then_elsewhere_to_the_end_points_w
     aim = _read(sights, plane=plane)
     assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
     assert "briefly" in aim.reason, aim.reason
+
+
+def test_a_weapon_at_rest_on_its_target_at_the_deadline_keeps_that_aim_when_moved_onto_another_after() -> None:
+    """The aim is taken at the deadline (0.5 s after the "3"): a weapon at rest on seat 2 from before the "3" to
+    1 s after it, then turned onto seat 3 and held there to the end of the watch, aimed at seat 2, in time, sure.
+    Turned before the deadline instead (0.2-0.4 s after the "3"), its aim is seat 3, in time."""
+    plane = _plane()
+    foot, on_two = _pose(plane, 0, 2)
+    _, on_three = _pose(plane, 0, 3)
+    turn = (on_three - on_two + math.pi) % (2 * math.pi) - math.pi
+
+    def seen(turn_from: float) -> list[Sight]:
+        frames = [t / 30 for t in range(-18, 75)]
+        return [_sight(t, foot, on_two + turn * min(1.0, max(0.0, (t - turn_from) / 0.25)), plane, 0) for t in frames]
+
+    aim = _read(seen(1.0), plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (2, False, True), aim.reason
+    aim = _read(seen(0.2), plane=plane)
+    assert (aim.target, aim.late) == (3, False), aim.reason
+
+
+@pytest.mark.parametrize("side_px", [16.0, 30.0])
+def test_a_small_marker_s_scattered_readings_at_rest_are_one_rest_across_the_deadline(side_px: float) -> None:
+    """A weapon still on seat 2 from 0.5 s before the "3" to the end of the watch, its marker covered from 0.42 to
+    0.72 s after it (across the deadline), its direction read 4 degrees off either way in pairs: 8 degrees between
+    the medians of three. From a marker 16 px across (its corners read as finely as any's, its direction less
+    finely) that is a still weapon's scatter: one rest, in time, the gap bridged. From one 30 px across, those
+    readings turn more than a still weapon's would: no rest, and the seat asks."""
+    plane = _plane()
+    foot, on_two = _pose(plane, 0, 2)
+    times = [t / 30 for t in range(-15, 13)] + [t / 30 for t in range(22, 45)]
+    sights = []
+    for k, t in enumerate(times):
+        direction = on_two + math.radians(4.0 if (k // 2) % 2 else -4.0)
+        target, margin = line_target(np.array(foot), direction, plane.standees, 0)
+        sights.append(Sight(t, foot, direction, 15.0, (100.0, 100.0), target, margin, side_px))
+    assert {s.target for s in sights} == {2}
+    aim = _read(sights, plane=plane)
+    if side_px < 20:
+        assert (aim.target, aim.late) == (2, False), aim.reason
+        assert "at rest on its target at the deadline" in aim.reason, aim.reason
+    else:
+        assert (aim.target, aim.sure) == (None, False), aim.reason
