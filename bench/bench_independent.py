@@ -121,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="aim clips start this many seconds before the \"3\" (default: with the table clear)")
     ap.add_argument("--cant", action="store_true",
                     help="every weapon in the aim counts is held canted in the hand, 15-35 degrees either way")
+    ap.add_argument("--turn-after", action="store_true",
+                    help="about half the weapons at rest on their target at the deadline are turned onto another "
+                         "seat after it (their aim stays the one at the deadline, in time)")
     ap.add_argument("--video", choices=ic.VIDEO_CODECS,
                     help="write each clip as video.avi in this codec (default: PNG frames)")
     ap.add_argument("--keep", type=Path, help="keep the rendered clips in this folder")
@@ -160,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             try:
                 scene = ic.make_scene(kind, seed, hard, args.throw_fps, args.size_px, args.things, args.aim_lead,
-                                      args.aim_fps, args.cant)
+                                      args.aim_fps, args.cant, args.turn_after)
             except RuntimeError as exc:  # no camera set-up within the table conventions shows this table
                 sys.stderr.write("\n")
                 print(f"bench_independent.py: {name}: {exc} at {args.size} (try another --size or --seed)",
@@ -198,7 +201,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
                  f"{'' if args.aim_fps is None else f' --aim-fps {args.aim_fps}'}"
                  f"{'' if args.size_px == (640, 480) else f' --size {args.size}'}"
                  f"{' --things' if args.things else ''}{f' --video {args.video}' if args.video else ''}"
-                 f"{'' if args.aim_lead is None else f' --aim-lead {args.aim_lead:g}'}{' --cant' if args.cant else ''}`. "
+                 f"{'' if args.aim_lead is None else f' --aim-lead {args.aim_lead:g}'}{' --cant' if args.cant else ''}"
+                 f"{' --turn-after' if args.turn_after else ''}`. "
                  f"Rendering took {render_s:.0f} s, the commands {judge_s:.0f} s.")
     lines.append("")
     throws = [r for r in results if r["kind"] == "throw"]

@@ -18,8 +18,9 @@ Two kinds of clip:
   on a crown. `truth.json`: `{"knocked": [...], "touched": [...], "conditions": [...]}`.
 - aims (`aim_scene`): every player raises a foam gun (or a tanto) carrying marker 30 + seat on a card on top, its
   top edge towards the muzzle, and comes to rest on a target around the count's "3"; some are late, some never
-  point. `truth.json`: `{"aims": {"0": 3, "1": null}, "late": [...], "conditions": [...]}`; the target is the
-  seat whose standee lies closest to the line of fire on the table plane, checked on the rendered pose.
+  point (and with `turn_after`, some turn onto another seat after the deadline: their aim is the first).
+  `truth.json`: `{"aims": {"0": 3, "1": null}, "late": [...], "conditions": [...]}`; the target is the seat whose
+  standee lies closest to the line of fire on the table plane, checked on the rendered pose.
 
 Run by hand: `python bench/independent_clips.py OUT --throws 6 --aims 4 --seed 1 [--video MJPG|XVID]`.
 """
@@ -1420,10 +1421,11 @@ def gun_parts(pos: Vec, yaw: float, pitch: float, seat: int, tanto: bool, body: 
 @dataclass
 class AimPlan:
     seat: int
-    kind: str  # on-time, late, hidden, waving
+    kind: str  # on-time, late, hidden, waving, turned-after (on-time, then onto another seat)
     target: int | None
     t_arrive: float
     pose: tuple[Vec, float, float] | None  # position, yaw, pitch at rest
+    turn: tuple[float, float, float, float] | None = None  # after the deadline: (start, seconds, yaw, pitch)
 
 
 def line_of_fire_target(pos: Vec, yaw: float, table: Table, seat: int) -> tuple[int | None, float, float]:
@@ -1449,12 +1451,15 @@ MAX_AIM_LEAD_S = 3.0  # an aim clip cut to start late starts at most this long b
 
 
 def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things: bool = False,
-              lead: float | None = None, fps: int | None = None, cant: bool = False) -> Scene:
+              lead: float | None = None, fps: int | None = None, cant: bool = False,
+              turn_after: bool = False) -> Scene:
     """An aim count drawn from `seed`; `size` and `things` as for a throw. `lead`: the clip starts that many seconds
     before the "3" (cut from the scene drawn, its arms perhaps already raised; `three_at` then says so), instead
     of with the table clear. `fps`: the camera's frame rate (15-120) instead of the 30 or 60 drawn; the scene's
     movements are the same, sampled at other moments. `cant`: every weapon is held canted in the hand, rolled
-    15-35 degrees either way about its own axis (the scene otherwise the same)."""
+    15-35 degrees either way about its own axis (the scene otherwise the same). `turn_after`: about half the weapons
+    at rest on their target before the deadline are turned onto another seat 0.2-0.8 s after it and held there (kind
+    `turned-after`): the aim is the one at the deadline, in time (the scene before then the same)."""
     if lead is not None and not 0.0 <= lead <= MAX_AIM_LEAD_S:
         raise ValueError(f"lead {lead} s: a clip starts 0-{MAX_AIM_LEAD_S:g} s before the \"3\"")
     if fps is not None and not 15 <= fps <= 120:
@@ -1482,6 +1487,7 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
     tantos = [bool(rng.random() < 0.2) for _ in range(seats)]
     shoulders: dict[int, Vec] = {}
     placed: list[Vec] = []  # image outlines of the weapons already at rest, and of every crown
+    own: dict[int, list[Vec]] = {}  # each weapon's outlines at rest among them
     placed += [cam.project(q.corners).astype(np.float32) for s in table.standees for q in s.parts(0)[-1:]]
 
     def overlaps(poly: Vec) -> bool:
@@ -1531,6 +1537,7 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
                     if overlaps(outlines[-1]) or any(overlaps(o) for o in outlines[:-1]):
                         continue  # one weapon over another's marker: players keep their weapons apart
                     placed.extend(outlines)
+                    own[st.seat] = outlines
                     target, pose = tgt, (pos, yaw, pitch)
                     shoulders[st.seat] = shoulder
                     break
@@ -1545,6 +1552,35 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
         plans.append(AimPlan(st.seat, kind, target, t_arrive, pose))
     finite = [p.t_arrive for p in plans if math.isfinite(p.t_arrive)]
     duration = max([deadline + 1.0] + [t + 0.9 for t in finite])
+    if turn_after:
+        turns = np.random.default_rng(seed + 800_000)  # drawn apart: the count up to the deadline is the same
+        for p in plans:
+            if p.kind != "on-time" or p.pose is None or turns.random() >= 0.5:
+                continue
+            pos, st = p.pose[0], table.standees[p.seat]
+            others = [o for o in placed if not any(o is mine for mine in own[p.seat])]
+            for _ in range(40):
+                tgt = int(turns.choice([s for s in range(seats) if s not in (p.seat, p.target)]))
+                d = table.standees[tgt].pos + np.array([0, 0, 8.0]) - pos
+                yaw = math.atan2(d[1], d[0]) + math.radians(turns.uniform(-3, 3))
+                pitch = math.atan2(-d[2], math.hypot(d[0], d[1])) + math.radians(turns.uniform(-4, 4))
+                back = np.array([math.cos(yaw), math.sin(yaw), 0.0])
+                hand = pos - back * 6.5 - np.array([0, 0, 3.0])
+                got, d1, d2 = line_of_fire_target(pos, yaw, table, p.seat)
+                if abs(pitch) > math.radians(32) or got != tgt or d2 - d1 <= 4.0 or any(
+                        q[2] < 20 and float(np.linalg.norm((q - o.pos)[:2])) < 8
+                        for q in (pos, pos - back * 3.0, hand) for o in table.standees):
+                    continue
+                parts, _ = gun_parts(pos, yaw, pitch, p.seat, tantos[p.seat], (0, 0, 0), 0, 0,
+                                     np.zeros((4, 4, 3), np.uint8))
+                outlines = [cam.project(q.corners if isinstance(q, Quad) else q.points).astype(np.float32)
+                            for q in parts]
+                if any(cv2.intersectConvexConvex(o, cv2.convexHull(x))[0] > 0.5 for o in outlines for x in others):
+                    continue
+                p.turn = (deadline + float(turns.uniform(0.2, 0.8)), float(turns.uniform(0.3, 0.5)), yaw, pitch)
+                p.kind = "turned-after"
+                duration = max(duration, p.turn[0] + p.turn[1] + 0.9)
+                break
     guns = []
     for p in plans:
         st = table.standees[p.seat]
@@ -1602,6 +1638,11 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
             return None if t < t0 - 0.05 else (g["start"], g["start_yaw"], 0.6)
         tr_cm, tr_deg = g["tremor"]
         if t >= p.t_arrive:
+            if p.turn is not None and t > p.turn[0]:  # turned in the hand onto another seat after the deadline
+                k = min(1.0, (t - p.turn[0]) / p.turn[1])
+                s = k * k * (3 - 2 * k)
+                rest_yaw += ((p.turn[2] - rest_yaw + math.pi) % (2 * math.pi) - math.pi) * s
+                rest_pitch += (p.turn[3] - rest_pitch) * s
             jit = np.array([math.sin(7.1 * t + ph[0]), math.sin(8.3 * t + ph[1]), math.sin(6.7 * t + ph[2])]) * tr_cm
             return (rest_pos + jit, rest_yaw + math.radians(tr_deg) * math.sin(5.3 * t + ph[3]),
                     rest_pitch + math.radians(tr_deg) * math.sin(4.9 * t + ph[4]))
@@ -1682,6 +1723,8 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
         tags.append(f"{fps}fps")
     if cant:
         tags.append("canted")
+    if any(p.kind == "turned-after" for p in plans):
+        tags.append("turned-after")
     tags.append(f"{seats}-seats")
     truth = {"aims": {str(p.seat): p.target for p in plans}, "late": sorted(p.seat for p in plans if p.kind == "late"),
              "kinds": {str(p.seat): p.kind for p in plans}, "covered_at_end": hidden_at_end, "conditions": tags, "hard": hard, "seed": seed,
@@ -1747,13 +1790,14 @@ def clip_plan(throws: int, aims: int, seed: int) -> list[tuple[str, int, bool]]:
 
 def make_scene(kind: str, seed: int, hard: bool, throw_fps: int = 60, size: tuple[int, int] = (640, 480),
                things: bool = False, aim_lead: float | None = None, aim_fps: int | None = None,
-               aim_cant: bool = False) -> Scene:
+               aim_cant: bool = False, aim_turn: bool = False) -> Scene:
     """The clip of `kind` ("throw" or "aim") drawn from `seed`; throws filmed at `throw_fps`; frames of `size`;
     loot cards and banknotes on the table if `things`; aim clips starting `aim_lead` s before the "3" if given,
-    filmed at `aim_fps` if given (else 30 or 60, drawn), every weapon canted in the hand if `aim_cant`."""
+    filmed at `aim_fps` if given (else 30 or 60, drawn), every weapon canted in the hand if `aim_cant`, weapons
+    turned onto another seat after the deadline if `aim_turn`."""
     if kind == "throw":
         return throw_scene(seed, hard, fps=throw_fps, size=size, things=things)
-    return aim_scene(seed, hard, size, things, aim_lead, aim_fps, aim_cant)
+    return aim_scene(seed, hard, size, things, aim_lead, aim_fps, aim_cant, aim_turn)
 
 
 def main(argv: list[str] | None = None) -> int:

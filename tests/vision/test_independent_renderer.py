@@ -512,3 +512,25 @@ def test_a_canted_weapon_tilts_its_card_about_the_line_of_fire_and_leaves_the_co
     seen = detect(canted.frame(last))
     rests = [int(s) for s, target in canted.truth["aims"].items() if target is not None]
     assert rests and sum(30 + s in seen for s in rests) >= len(rests) - 1
+
+
+def test_a_weapon_turned_onto_another_seat_after_the_deadline_keeps_its_aim_in_the_truth():
+    """With `turn_after`, weapons at rest on their target at the deadline are turned onto another seat after it and
+    held there: the truth keeps the aim at the deadline, in time (the count up to then is the same scene), while
+    at the end the weapon's line of fire points at the other seat, its marker still read."""
+    plain, turned = ic.aim_scene(8_100_008, False), ic.aim_scene(8_100_008, False, turn_after=True)
+    moved = [int(s) for s, kind in turned.truth["kinds"].items() if kind == "turned-after"]
+    assert moved and "turned-after" in turned.truth["conditions"]
+    assert all(plain.truth["kinds"][str(s)] == "on-time" for s in moved)
+    for key in ("aims", "late", "three_at"):
+        assert turned.truth[key] == plain.truth[key]
+    deadline = turned.truth["three_at"] + 0.5
+    t_end = (turned.n_frames - 1) / turned.fps
+    seen = detect(turned.frame(turned.n_frames - 1))
+    for seat in moved:
+        at_deadline = turned.probes["weapon"](seat, deadline)
+        assert ic.line_of_fire_target(at_deadline[0], at_deadline[1], turned.table, seat)[0] == \
+            turned.truth["aims"][str(seat)]
+        pos, yaw, _ = turned.probes["weapon"](seat, t_end)
+        assert ic.line_of_fire_target(pos, yaw, turned.table, seat)[0] not in (turned.truth["aims"][str(seat)], None)
+        assert 30 + seat in seen
