@@ -35,6 +35,7 @@ class RestFinder:
         angles = np.unwrap([s.direction for s in sights])
         feet = np.array([s.foot for s in sights])
         times = np.array([s.t for s in sights])
+        centres = np.array([s.image_centre for s in sights], np.float64).reshape(-1, 2)
         if n >= 3:
             pad_a = np.concatenate([angles[:1], angles, angles[-1:]])
             pad_f = np.concatenate([feet[:1], feet, feet[-1:]])
@@ -48,8 +49,12 @@ class RestFinder:
             finer = max(1.0, cfg.rest_marker_px / max(side, 1.0))  # a small marker is read less finely
             tol_a, tol_f = math.radians(cfg.rest_angle_deg) * finer, cfg.rest_move_cm * finer
             scaled = self._scaled_feet(feet, feet[i], side, tol_f)  # rest tolerances: 1 in each direction
+            # the marker's place in the image, read to a fraction of a pixel whatever its apparent size's error:
+            # the tolerance across the ray, in pixels, holds along it too (read, not copied by a still sighting)
+            tol_px = tol_f * side / markers.WEAPON_SIZE_CM
             lo_a = hi_a = angles[i]
             lo_f, hi_f = scaled[i].copy(), scaled[i].copy()
+            lo_c = hi_c = None if sights[i].still else centres[i]
             gaps: list[tuple[float, float]] = []
             while j + 1 < n:
                 gap = times[j + 1] - times[j]
@@ -65,6 +70,12 @@ class RestFinder:
                 nlo_f, nhi_f = np.minimum(lo_f, f), np.maximum(hi_f, f)
                 if nhi_a - nlo_a > tol_a or float(np.max(nhi_f - nlo_f)) > 1.0:
                     break
+                if not sights[j + 1].still:
+                    c = centres[j + 1]
+                    nlo_c, nhi_c = (c, c) if lo_c is None or hi_c is None else (np.minimum(lo_c, c), np.maximum(hi_c, c))
+                    if float(np.max(nhi_c - nlo_c)) > tol_px:
+                        break
+                    lo_c, hi_c = nlo_c, nhi_c
                 if gap > cfg.max_gap_s:
                     gaps.append((float(times[j]), float(times[j + 1])))
                 lo_a, hi_a, lo_f, hi_f = nlo_a, nhi_a, nlo_f, nhi_f
