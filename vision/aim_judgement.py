@@ -189,6 +189,16 @@ class SeatJudge:
                     return result(run, False, "first seen at rest after the deadline, where something covered its "
                                   "marker's place at the deadline: it may have rested there under it", False)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
+            left = self._left_unseen(run, before, sights)
+            if left is not None:  # at rest on another seat until covered just before the deadline
+                prev, departed = left
+                covered = f"at rest on seat {prev.target} until covered {deadline - prev.end:.2f} s before the deadline"
+                if departed is not None and departed > deadline:
+                    return result(prev, False, f"{covered}; seen after it turning from that pose onto seat "
+                                  f"{run.target}, a turn begun {departed:+.2f} s after the \"3\" at the rate seen: "
+                                  "most likely still on its first target at the deadline", False)
+                return result(run, True, f"came to rest on its target after the deadline, but {covered}: it may "
+                              "still have been there at the deadline", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:
             return result(before[-1], False, "at rest before the deadline, moving at it and after", False)
@@ -408,6 +418,29 @@ class SeatJudge:
         tremor = np.array([cfg.still_tremor_deg, cfg.still_reach_cells * cell_cm, cfg.still_reach_cells * cell_cm])
         error = 2.0 * held.std(axis=0, ddof=1) * math.sqrt(1.0 / len(before) + 1.0 / len(held))
         return bool(np.all(np.abs(before.mean(axis=0) - held.mean(axis=0)) <= tremor + error))
+
+    def _left_unseen(self, run: Rest, before: list[Rest], sights: list[Sight]) -> tuple[Rest, float | None] | None:
+        """The last rest before the deadline, on another target, when the weapon was held there until no earlier
+        than ``kept_before_deadline_s`` before the deadline and then not seen again until after it: where it
+        pointed at the deadline is not seen. With it, the time the weapon left that pose, traced back from its
+        first sightings after the deadline at the rate they turn (None when they do not turn away from it)."""
+        cfg = self.config
+        if not before:
+            return None
+        prev = before[-1]
+        if prev.target == run.target or prev.end < self.deadline - cfg.kept_before_deadline_s:
+            return None
+        seen = [s for s in sights if prev.end < s.t < run.start]
+        if any(s.t <= self.deadline for s in seen):
+            return None
+        first = [s for s in seen if not s.still and s.t - seen[0].t <= cfg.traced_s]
+        if len(first) < 2:
+            return prev, None
+        away = turn(first[0].direction, prev.direction)
+        rate = turn(first[-1].direction, first[0].direction) / (first[-1].t - first[0].t)
+        if away * rate < 0 or abs(rate) < math.radians(cfg.rest_angle_deg):
+            return prev, None  # turning back, or hardly turning: its way from that pose is not traced
+        return prev, first[0].t - away / rate
 
     def _seen_moving(self, run: Rest, sights: list[Sight]) -> list[Sight]:
         """The sightings from shortly before the deadline until ``run`` began that show the weapon away from the

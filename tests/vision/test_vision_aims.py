@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_rests, aim_synth, aims, markers
+from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_reading, aim_rests, aim_synth, aims, markers
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
 from vision.errors import TableUnseenError
 from vision.table_plane import TablePlane
@@ -1292,3 +1292,24 @@ def test_a_weapon_drawn_along_the_camera_s_ray_is_not_at_rest_while_its_marker_c
     still = [sight(0.6 + k / 30, 30.0 + 0.375 * (k % 2), on_three) for k in range(12)]  # held there: a rest
     aim = _read(turning + still, plane=plane)
     assert (aim.target, aim.late) == (3, True), aim.reason
+
+
+@pytest.mark.parametrize("left_at", [0.8, 0.3])
+def test_a_weapon_covered_just_before_the_deadline_and_seen_after_it_turning_onto_another_seat_asks(
+        left_at: float) -> None:
+    """At rest on seat 2 from before the "3" until covered 0.05 s before the deadline, seen again 0.9 s after the
+    "3" turning at 60 degrees a second onto seat 3, and held there: where it pointed at the deadline was not seen,
+    and the seat asks. Its turn, traced back at the rate seen, began when it left seat 2: 0.8 s after the "3" (after
+    the deadline), it hands seat 2 in time; 0.3 s after (before the deadline, 0.6 s at that rate), seat 3 late."""
+    plane = _plane()
+    foot, on_two = _pose(plane, 0, 2)
+    _, on_three = _pose(plane, 0, 3)
+    swing = aim_reading.turn(on_three, on_two)
+    rate = math.copysign(math.radians(60.0), swing)
+    sights = [_sight(t / 30, foot, on_two, plane, 0) for t in range(-15, 14)]  # to 0.433 s
+    for t in [k / 30 for k in range(27, 75)]:  # from 0.9 s
+        sights.append(_sight(t, foot, on_two + (rate * (t - left_at) if abs(rate * (t - left_at)) < abs(swing)
+                                                  else swing), plane, 0))
+    aim = _read(sights, plane=plane)
+    assert not aim.sure, aim.reason
+    assert (aim.target, aim.late) == ((2, False) if left_at > 0.5 else (3, True)), aim.reason
