@@ -190,14 +190,14 @@ class SeatJudge:
                                   "marker's place at the deadline: it may have rested there under it", False)
                 return result(run, True, "came to rest after the deadline, not seen moving before", False)
             left = self._left_unseen(run, before, sights)
-            if left is not None:  # at rest on another seat until covered just before the deadline
+            if left is not None:  # at rest on another seat until out of view just before the deadline
                 prev, departed = left
-                covered = f"at rest on seat {prev.target} until covered {deadline - prev.end:.2f} s before the deadline"
+                unseen = f"at rest on seat {prev.target} until out of view {deadline - prev.end:.2f} s before the deadline"
                 if departed is not None and departed > deadline:
-                    return result(prev, False, f"{covered}; seen after it turning from that pose onto seat "
+                    return result(prev, False, f"{unseen}; seen after it turning from that pose onto seat "
                                   f"{run.target}, a turn begun {departed:+.2f} s after the \"3\" at the rate seen: "
                                   "most likely still on its first target at the deadline", False)
-                return result(run, True, f"came to rest on its target after the deadline, but {covered}: it may "
+                return result(run, True, f"came to rest on its target after the deadline, but {unseen}: it may "
                               "still have been there at the deadline", False)
             return result(run, True, "came to rest on its target after the deadline: pointed late", True)
         if before:

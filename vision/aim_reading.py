@@ -55,7 +55,7 @@ class AimConfig:
     kept_before_deadline_s: float = 0.6  # ... when it went out of view no earlier than this before the deadline
     kept_seen_again: int = 3  # ... and was read at that pose this many times after it (see _kept), as a
     # bridged rest is (``RestFinder``: three times at that pose after the gap)
-    traced_s: float = 0.25  # a weapon at rest on another target until covered just before the deadline (within
+    traced_s: float = 0.25  # a weapon at rest on another target until out of view just before the deadline (within
     # kept_before_deadline_s) and seen again after it, turning: its first sightings this long trace the turn back
     # to when it left that pose (``SeatJudge._left_unseen``), when they turn faster than rest_angle_deg a second
     min_rest_reads: int = 3  # a rest whose marker was read fewer times than this (its other sightings

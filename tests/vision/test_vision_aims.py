@@ -1295,9 +1295,9 @@ def test_a_weapon_drawn_along_the_camera_s_ray_is_not_at_rest_while_its_marker_c
 
 
 @pytest.mark.parametrize("left_at", [0.8, 0.3])
-def test_a_weapon_covered_just_before_the_deadline_and_seen_after_it_turning_onto_another_seat_asks(
+def test_a_weapon_out_of_view_just_before_the_deadline_and_seen_after_it_turning_onto_another_seat_asks(
         left_at: float) -> None:
-    """At rest on seat 2 from before the "3" until covered 0.05 s before the deadline, seen again 0.9 s after the
+    """At rest on seat 2 from before the "3" until out of view 0.05 s before the deadline, seen again 0.9 s after the
     "3" turning at 60 degrees a second onto seat 3, and held there: where it pointed at the deadline was not seen,
     and the seat asks. Its turn, traced back at the rate seen, began when it left seat 2: 0.8 s after the "3" (after
     the deadline), it hands seat 2 in time; 0.3 s after (before the deadline, 0.6 s at that rate), seat 3 late."""
