@@ -42,9 +42,11 @@ PYTHON = sys.executable
 
 
 def run_cli(command: str, clip: Path, timeout: float) -> tuple[dict[str, Any] | None, str]:
-    """The command's JSON, or None and the one line it wrote on stderr."""
+    """The command's JSON, or None and the one line it wrote on stderr. An aim count's with ``--details``: each
+    seat's reading says whether it is sure, as the console shows it."""
+    detail = ["--details"] if command == "aims" else []
     try:
-        done = subprocess.run([PYTHON, "-m", "vision", command, str(clip), "--json"], check=False, cwd=ROOT,
+        done = subprocess.run([PYTHON, "-m", "vision", command, str(clip), "--json", *detail], check=False, cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout:.0f} s"
@@ -80,6 +82,7 @@ def score_aims(truth: dict[str, Any], out: dict[str, Any] | None) -> dict[str, A
         return {"class": "refused", "seats": {s: "refused" for s in seats}}
     aims = {str(k): v for k, v in (out.get("aims") or {}).items()}
     late = {int(s) for s in out.get("late", [])}
+    sure = {str(k): bool(v.get("sure")) for k, v in (out.get("seats") or {}).items() if isinstance(v, dict)}
     per = {}
     for s in seats:
         want = truth["aims"][s]
@@ -91,7 +94,9 @@ def score_aims(truth: dict[str, Any], out: dict[str, Any] | None) -> dict[str, A
             per[s] = "late-right" if want_late else "right"
         else:
             per[s] = "wrong"
-    exact = all(v != "wrong" for v in per.values())
+        if per[s] == "wrong" and sure.get(s, False):
+            per[s] = "wrong-sure"  # the console shows that seat as read for sure, whatever the others
+    exact = all(v not in ("wrong", "wrong-sure") for v in per.values())
     asks = bool(out.get("needs_godfather", False))
     return {"class": "exact" if exact else ("asks" if asks else "sure"), "seats": per}
 
@@ -238,18 +243,19 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, aims_cmd: bo
         for r in aims:
             for g in groups_of(r["truth"], "aim"):
                 rows[g].append(r)
-        lines += ["Aims (`python -m vision aims CLIP --json`): seats, and clips wrong and sure:", "",
-                  ("| condition | clips | seats | right | late and right | no aim and right | wrong seats | "
+        lines += ["Aims (`python -m vision aims CLIP --json --details`): seats (wrong seats: of them, those the "
+                  "reading gives as sure, as the console shows them), and clips wrong and sure:", "",
+                  ("| condition | clips | seats | right | late and right | no aim and right | wrong seats (sure) | "
                    "clips exact | clips wrong, asks | clips wrong and sure | refused |"),
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
         for g in sorted(rows, key=lambda k: (k != "all", k != "good conditions", k != "hard", k)):
             rs = rows[g]
             seats = [v for r in rs for v in r["seats"].values()]
-            cnt = {k: seats.count(k) for k in ("right", "late-right", "none-right", "wrong", "refused")}
+            cnt = {k: seats.count(k) for k in ("right", "late-right", "none-right", "wrong", "wrong-sure", "refused")}
             cl = {k: sum(1 for r in rs if r["class"] == k) for k in ("exact", "asks", "sure", "refused")}
             lines.append(f"| {g} | {len(rs)} | {len(seats)} | {cnt['right']} | {cnt['late-right']} | "
-                         f"{cnt['none-right']} | {cnt['wrong']} | {cl['exact']} | {cl['asks']} | {cl['sure']} | "
-                         f"{cl['refused']} |")
+                         f"{cnt['none-right']} | {cnt['wrong'] + cnt['wrong-sure']} ({cnt['wrong-sure']}) | "
+                         f"{cl['exact']} | {cl['asks']} | {cl['sure']} | {cl['refused']} |")
     return "\n".join(lines)
 
 
