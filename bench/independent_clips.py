@@ -1490,8 +1490,30 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
     own: dict[int, list[Vec]] = {}  # each weapon's outlines at rest among them
     placed += [cam.project(q.corners).astype(np.float32) for s in table.standees for q in s.parts(0)[-1:]]
 
-    def overlaps(poly: Vec) -> bool:
-        return any(cv2.intersectConvexConvex(poly, cv2.convexHull(o))[0] > 0.5 for o in placed)
+    def aimed(pos: Vec, tgt: int, yaw_off_deg: float, pitch_off_deg: float) -> tuple[float, float] | None:
+        """Yaw and pitch of a weapon at `pos` aimed at seat `tgt`'s standee (8 cm up), off by that much; None when
+        steeply down: nobody aims a gun steeply down at a standee (a high hand is farther back)."""
+        d = table.standees[tgt].pos + np.array([0, 0, 8.0]) - pos
+        yaw = math.atan2(d[1], d[0]) + math.radians(yaw_off_deg)
+        pitch = math.atan2(-d[2], math.hypot(d[0], d[1])) + math.radians(pitch_off_deg)
+        return None if abs(pitch) > math.radians(32) else (yaw, pitch)
+
+    def through_standees(path: list[Vec]) -> bool:
+        """Whether the weapon, the hand behind it and the arm (points along them) pass through a standee, not over it."""
+        return any(q[2] < 20 and float(np.linalg.norm((q - o.pos)[:2])) < 8 for q in path for o in table.standees)
+
+    def clear_outlines(pos: Vec, yaw: float, pitch: float, seat: int, tgt: int, others: list[Vec]) -> list[Vec] | None:
+        """The image outlines of `seat`'s weapon at that pose (held upright: a canted scene is the same), when its
+        line of fire points at `tgt`, more than 4 cm nearer it than any other seat, and none lies over `others` (one
+        weapon over another's marker: players keep their weapons apart); else None."""
+        got, d1, d2 = line_of_fire_target(pos, yaw, table, seat)
+        if got != tgt or d2 - d1 <= 4.0:
+            return None
+        parts, _ = gun_parts(pos, yaw, pitch, seat, tantos[seat], (0, 0, 0), 0, 0, np.zeros((4, 4, 3), np.uint8))
+        outlines = [cam.project(q.corners if isinstance(q, Quad) else q.points).astype(np.float32) for q in parts]
+        if any(cv2.intersectConvexConvex(o, cv2.convexHull(x))[0] > 0.5 for o in outlines for x in others):
+            return None
+        return outlines
 
     for st in table.standees:
         r = rng.random()
@@ -1509,13 +1531,10 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
                 # lowest point); over a standee only higher than its crown
                 z = rng.uniform(1, 37) if rng.random() < 0.8 else rng.uniform(0.5, 3)
                 pos = st.pos + st.inward * rng.uniform(5, 13) + st.right * rng.uniform(-8, 8) + np.array([0, 0, z + 3])
-                goal = table.standees[tgt].pos + np.array([0, 0, 8.0])
-                d = goal - pos
-                yaw = math.atan2(d[1], d[0]) + math.radians(rng.uniform(-3, 3))
-                pitch = math.atan2(-d[2], math.hypot(d[0], d[1])) + math.radians(rng.uniform(-4, 4))
-                if abs(pitch) > math.radians(32):
-                    continue  # nobody aims a gun steeply down at a standee: a high hand is farther back
-                # the weapon, the hand behind it and the arm pass over the standees, not through them
+                aim = aimed(pos, tgt, rng.uniform(-3, 3), rng.uniform(-4, 4))
+                if aim is None:
+                    continue
+                yaw, pitch = aim
                 shoulder = st.pos - st.inward * rng.uniform(28, 38) + st.right * rng.uniform(-10, 10) \
                     + np.array([0, 0, rng.uniform(30, 40)])
                 back = np.array([math.cos(yaw), math.sin(yaw), 0.0])
@@ -1523,19 +1542,12 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
                 elbow = shoulder + (hand - shoulder) * 0.55
                 elbow[2] = max(elbow[2], min(shoulder[2], 22.0))
                 path = [pos - back * k for k in (0.0, 3.0)] + [hand + (elbow - hand) * k for k in np.linspace(0, 1, 8)]
-                if any(q[2] < 20 and float(np.linalg.norm((q - o.pos)[:2])) < 8 for q in path
-                       for o in table.standees):
+                if through_standees(path):
                     continue
-                got, d1, d2 = line_of_fire_target(pos, yaw, table, st.seat)
                 px = cam.project(pos[None])[0]
                 inside = 25 < px[0] < cam.width - 25 and 25 < px[1] < cam.height - 25
-                if got == tgt and d2 - d1 > 4.0 and inside:
-                    parts, _ = gun_parts(pos, yaw, pitch, st.seat, tantos[st.seat], (0, 0, 0), 0, 0,
-                                         np.zeros((4, 4, 3), np.uint8))  # upright: a canted scene is the same
-                    outlines = [cam.project(q.corners if isinstance(q, Quad) else q.points).astype(np.float32)
-                                for q in parts]
-                    if overlaps(outlines[-1]) or any(overlaps(o) for o in outlines[:-1]):
-                        continue  # one weapon over another's marker: players keep their weapons apart
+                outlines = clear_outlines(pos, yaw, pitch, st.seat, tgt, placed) if inside else None
+                if outlines is not None:
                     placed.extend(outlines)
                     own[st.seat] = outlines
                     target, pose = tgt, (pos, yaw, pitch)
@@ -1557,25 +1569,17 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
         for p in plans:
             if p.kind != "on-time" or p.pose is None or turns.random() >= 0.5:
                 continue
-            pos, st = p.pose[0], table.standees[p.seat]
+            pos = p.pose[0]
             others = [o for o in placed if not any(o is mine for mine in own[p.seat])]
             for _ in range(40):
                 tgt = int(turns.choice([s for s in range(seats) if s not in (p.seat, p.target)]))
-                d = table.standees[tgt].pos + np.array([0, 0, 8.0]) - pos
-                yaw = math.atan2(d[1], d[0]) + math.radians(turns.uniform(-3, 3))
-                pitch = math.atan2(-d[2], math.hypot(d[0], d[1])) + math.radians(turns.uniform(-4, 4))
-                back = np.array([math.cos(yaw), math.sin(yaw), 0.0])
-                hand = pos - back * 6.5 - np.array([0, 0, 3.0])
-                got, d1, d2 = line_of_fire_target(pos, yaw, table, p.seat)
-                if abs(pitch) > math.radians(32) or got != tgt or d2 - d1 <= 4.0 or any(
-                        q[2] < 20 and float(np.linalg.norm((q - o.pos)[:2])) < 8
-                        for q in (pos, pos - back * 3.0, hand) for o in table.standees):
+                aim = aimed(pos, tgt, turns.uniform(-3, 3), turns.uniform(-4, 4))
+                if aim is None:
                     continue
-                parts, _ = gun_parts(pos, yaw, pitch, p.seat, tantos[p.seat], (0, 0, 0), 0, 0,
-                                     np.zeros((4, 4, 3), np.uint8))
-                outlines = [cam.project(q.corners if isinstance(q, Quad) else q.points).astype(np.float32)
-                            for q in parts]
-                if any(cv2.intersectConvexConvex(o, cv2.convexHull(x))[0] > 0.5 for o in outlines for x in others):
+                yaw, pitch = aim
+                back = np.array([math.cos(yaw), math.sin(yaw), 0.0])
+                if through_standees([pos, pos - back * 3.0, pos - back * 6.5 - np.array([0, 0, 3.0])]) or \
+                        clear_outlines(pos, yaw, pitch, p.seat, tgt, others) is None:
                     continue
                 p.turn = (deadline + float(turns.uniform(0.2, 0.8)), float(turns.uniform(0.3, 0.5)), yaw, pitch)
                 p.kind = "turned-after"
