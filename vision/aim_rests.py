@@ -97,8 +97,10 @@ class RestFinder:
             height = float(np.median([s.height_cm for s in part]))
             if tipped is not None:  # a tip only ever makes a card look smaller: the higher of the two readings
                 height = max(height, tipped.height_cm)
+            # the other poses a weapon held at aim may have (the chosen one's line gave the target above)
+            others = [] if tipped is None else [pose for pose in tipped.poses if pose != tipped.line]
             rivals = [t for t in (line_target(np.asarray(f), d, self.plane.standees, seat, self.candidates)[0]
-                                  for f, d in (tipped.poses if tipped is not None else ())) if t not in (target, None)]
+                                  for f, d in others) if t not in (target, None)]
             # it came to rest when it last entered the rest pose closely (the end of a slow approach
             # stays within the loose tolerances above)
             at = self._scaled_feet(foot[None], feet[i], side, tol_f)[0]
