@@ -177,13 +177,13 @@ class ThrowJudge(CrownLooks):
             marks = self.calibration.seats[seat]
             crown = base = None
             if marks.crown is not None:
-                crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0),
-                                   2.0 * markers.quad_side(marks.crown), upscale=1, rest=rest,
-                                   side=markers.quad_side(marks.crown))
+                armed = markers.quad_side(marks.crown)
+                crown = self._find(frames, shifts, markers.crown_id(seat), np.mean(marks.crown, axis=0), 2.0 * armed,
+                                   upscale=1, rest=rest, side=armed)
             if marks.base is not None:
-                base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0),
-                                  2.0 * markers.quad_side(marks.base), upscale=2, rest=rest,
-                                  side=markers.quad_side(marks.base))
+                armed = markers.quad_side(marks.base)
+                base = self._find(frames, shifts, markers.base_id(seat), np.mean(marks.base, axis=0), 2.0 * armed,
+                                  upscale=2, rest=rest, side=armed)
             if crown is None or (base is None and marks.base is None):
                 # unread by the calibration in single frames (glare, a dim room, blur): looked for
                 # in the resting image, where noise and compression blocks averaged out
