@@ -285,9 +285,10 @@ def test_how_far_a_tip_turns_the_level_reading_is_bounded() -> None:
                     assert turned <= bound + 2.0, (pitch, roll, math.degrees(direction), turned, bound)
 
 
-def _sight(t: float, foot: tuple[float, float], direction: float, plane: TablePlane, seat: int) -> Sight:
+def _sight(t: float, foot: tuple[float, float], direction: float, plane: TablePlane, seat: int, *,
+           side_px: float = 24.0, centre: tuple[float, float] = (100.0, 100.0)) -> Sight:
     target, margin = line_target(np.array(foot), direction, plane.standees, seat)
-    return Sight(t, foot, direction, 15.0, (100.0, 100.0), target, margin, 24.0)
+    return Sight(t, foot, direction, 15.0, centre, target, margin, side_px)
 
 
 def _read(sights: list[Sight], seat: int = 0, plane: TablePlane | None = None) -> SeatAim:
@@ -1256,11 +1257,8 @@ def test_a_small_marker_s_scattered_readings_at_rest_are_one_rest_across_the_dea
     plane = _plane()
     foot, on_two = _pose(plane, 0, 2)
     times = [t / 30 for t in range(-15, 13)] + [t / 30 for t in range(22, 45)]
-    sights = []
-    for k, t in enumerate(times):
-        direction = on_two + math.radians(4.0 if (k // 2) % 2 else -4.0)
-        target, margin = line_target(np.array(foot), direction, plane.standees, 0)
-        sights.append(Sight(t, foot, direction, 15.0, (100.0, 100.0), target, margin, side_px))
+    sights = [_sight(t, foot, on_two + math.radians(4.0 if (k // 2) % 2 else -4.0), plane, 0, side_px=side_px)
+              for k, t in enumerate(times)]
     assert {s.target for s in sights} == {2}
     aim = _read(sights, plane=plane)
     if side_px < 20:
@@ -1281,8 +1279,7 @@ def test_a_weapon_drawn_along_the_camera_s_ray_is_not_at_rest_while_its_marker_c
     _, on_three = _pose(plane, 0, 3)
 
     def sight(t: float, foot_x: float, direction: float) -> Sight:
-        target, margin = line_target(np.array([foot_x, 0.0]), direction, plane.standees, 0)
-        return Sight(t, (foot_x, 0.0), direction, 15.0, (320.0 + 8.0 * foot_x, 240.0), target, margin, 24.0)
+        return _sight(t, (foot_x, 0.0), direction, plane, 0, centre=(320.0 + 8.0 * foot_x, 240.0))
 
     turning = [sight(0.2 + k / 30, 30.0, on_three - math.radians(5.0 * (12 - k))) for k in range(12)]
     drawn = [sight(0.6 + k / 30, 30.0 + 0.41 * k, on_three) for k in range(12)]
