@@ -21,6 +21,8 @@ from vision.table_plane import TablePlane
 
 STILL_BEFORE = ("{}: its readings from before the deadline on lie about the pose it then rests at as its readings "
                 "at rest do (the marker's reading scattered, the weapon still)")  # see ``SeatJudge._still_before``
+UNSEEN_ONTO = ("first seen at rest {}, out of view before; its place at the deadline showed its marker or was "
+               "covered")  # see ``SeatJudge._unseen_onto``
 
 
 class LostFromView(NamedTuple):
@@ -140,13 +142,8 @@ class SeatJudge:
         if after:
             run = self._late_rest(seat, after, sights)
             if run.start < deadline + cfg.deadline_margin_s:
-                prior = [s for s in sights if s.t < run.seen_from]
-                if (not prior or run.seen_from - prior[-1].t > cfg.max_gap_s) \
-                        and self.places.hidden_there_at_deadline(seat, run) and self._table_after(seat, run, sights) is None:
-                    # not seen coming to rest: out of view until then, and at the deadline its place showed its
-                    # marker or something over it; it may have been at rest there before
-                    return result(run, False, "first seen at rest just after the deadline, out of view before; its "
-                                  "place at the deadline showed its marker or was covered", False)
+                if self._unseen_onto(seat, run, sights):
+                    return result(run, False, UNSEEN_ONTO.format("just after the deadline"), False)
                 if self._still_before(run, sights):
                     return result(run, False, STILL_BEFORE.format("came to rest just after the deadline"), False)
                 return result(run, True, "came to rest just after the deadline", False)
@@ -154,6 +151,10 @@ class SeatJudge:
             there = [s for s in near if within_rest(s, run, tol_a, tol_f)]
             moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
+                if all(s.t >= run.start for s in near) and self._left_unseen(run, before, sights) is None \
+                        and self._unseen_onto(seat, run, sights):  # seen near the deadline only at rest, after it
+                    return result(run, False, UNSEEN_ONTO.format(f"{run.start - deadline:.2f} s after the deadline"),
+                                  False)
                 if self._still_before(run, sights):
                     return result(run, False, STILL_BEFORE.format("on its target at the deadline, but seen still "
                                                                   "only after it"), False)
@@ -279,6 +280,15 @@ class SeatJudge:
             return None
         return next((r for r in runs if r.start > run.end and r.start >= self.deadline + cfg.deadline_margin_s
                      and not self._brief(r, sights) and not self._glimpsed(r, sights)), None)
+
+    def _unseen_onto(self, seat: int, run: Rest, sights: list[Sight]) -> bool:
+        """Whether the weapon was not seen coming to rest at the pose of ``run``, after the deadline: out of view
+        (for longer than ``max_gap_s``) until first seen at that pose, at the deadline its place showed its marker
+        or something over it, and no frame kept after the deadline showed the table there. It may have been at
+        rest there, unseen, at the deadline."""
+        prior = [s for s in sights if s.t < run.seen_from]
+        return ((not prior or run.seen_from - prior[-1].t > self.config.max_gap_s)
+                and self.places.hidden_there_at_deadline(seat, run) and self._table_after(seat, run, sights) is None)
 
     def _lost_moving(self, sights: list[Sight], since: float) -> LostFromView | None:
         """The line a weapon never at rest was last read on, when from ``since`` on (the end of a pause it moved on

@@ -867,6 +867,26 @@ def test_a_weapon_first_seen_at_rest_just_after_the_deadline_out_of_view_before_
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
+def test_a_weapon_first_seen_at_rest_a_tenth_of_a_second_after_the_deadline_out_of_view_before_asks_in_time():
+    """Seen moving until the "3", then out of view, then at rest from 0.1 s after the deadline: its only
+    sightings near the deadline are those at rest, after it, and say nothing of where it was at the deadline.
+    With its marker showing at that place in the frame at the deadline it may have been at rest there, unseen:
+    the seat asks, handed in time. With the table bare there at the deadline it came to rest after it: late."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    table = np.clip(np.random.default_rng(3).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
+    rest = [0.6 + k / 30 for k in range(40)]
+    approach = [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, 1)]
+    for at_deadline, late in ((_with_marker(30, quad, seed=3), False), (table, True)):
+        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+        reader._sights[0] = approach + [_sight(t, foot, direction, plane, 0) for t in rest]
+        reader._read_quads[0] = [(t, quad, 80.0) for t in rest]
+        reader.first_frame, reader.deadline_frame = table, at_deadline
+        aim = reader.finish().seats[0]
+        assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+
+
 def test_a_place_is_bare_by_the_frame_s_own_change_even_when_arms_cover_half_the_frame():
     """At the deadline the players' arms and weapons may cover half of the frame: the frame's own change
     (noise, JPEG) is read where it changed least, not as the median change. A weapon's card at the place then
