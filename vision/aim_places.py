@@ -45,6 +45,7 @@ class DeadlinePlaces:
     patterns: dict[int, np.ndarray]
     later_frames: list[tuple[float, np.ndarray]] = field(default_factory=list)  # (t, frame) kept after the deadline
     _deadline_gain: float | None = field(default=None, init=False, repr=False)  # see _gain_at_deadline
+    _greys: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)  # see _grey_frames
 
     def _bare(self, box: tuple[float, float, float, float]) -> bool:
         """Whether the image ``box`` (x0, y0, x1, y1) at the deadline shows what the first frame showed
@@ -73,10 +74,19 @@ class DeadlinePlaces:
     def _gain_at_deadline(self) -> float:
         """How much brighter the camera shows the table at the deadline than in the first frame (see ``aim_cells.gain``)."""
         if self._deadline_gain is None:
-            first, last = self.first_frame, self.deadline_frame
-            self._deadline_gain = 1.0 if first is None or last is None or first.shape != last.shape else \
-                aim_cells.gain(markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
+            greys = self._grey_frames()
+            self._deadline_gain = 1.0 if greys is None else aim_cells.gain(*greys)
         return self._deadline_gain
+
+    def _grey_frames(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The first frame and the frame at the deadline in grey levels (float), converted once; None unless both
+        are there, of one size."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape:
+            return None
+        if self._greys is None:
+            self._greys = (markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
+        return self._greys
 
     def empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
         """Whether the place where the weapon later rests showed, at the deadline, what it showed before
@@ -128,15 +138,12 @@ class DeadlinePlaces:
         difference a cell may show without change (the frame's noise, JPEG and shake) and the marker's
         contrast; None when unknown. ``shaded``: the camera's shake between the two is found with the place's
         own light change taken out (a shadow over it), not only the whole frame's."""
-        first, last = self.first_frame, self.deadline_frame
-        if first is None or last is None or first.shape != last.shape:
-            return None
+        greys = self._grey_frames()
         rest = self._rest_quad(seat, run, least)
-        if rest is None:
+        if greys is None or rest is None:
             return None
         quad, contrast = rest
-        a = markers.to_gray(first).astype(np.float32)
-        b = markers.to_gray(last).astype(np.float32) / self._gain_at_deadline()
+        a, b = greys[0], greys[1] / self._gain_at_deadline()
         side = float(np.max(np.ptp(quad, axis=0)))
         (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
         box = (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1)
