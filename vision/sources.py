@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
+import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -244,7 +247,6 @@ MAX_FRAME_BYTES = 32 << 20  # one encoded frame (an image file, a video chunk)
 MAX_FRAMES = 20 * 60 * 240  # frames read from one clip: twenty minutes at 240 fps
 MAX_CLIP_JSON_BYTES = 64 << 10
 MAX_JSON_DEPTH = 16
-ZERO_RUN = 48  # zero bytes in a row that compressed image data never holds (256 bits of the shortest code)
 
 
 def _check_frame(frame: np.ndarray, where: str, first: tuple[int, ...] | None) -> np.ndarray:
@@ -293,9 +295,9 @@ class VideoFile(FrameStream):
 
 
 def _jpeg_fault(data: bytes) -> str | None:
-    """Why ``data`` is not one whole baseline JPEG image, or None: start and end markers, the byte
-    stuffing of its compressed data (0xFF inside it is followed by 0x00 or a restart marker), and no
-    long run of zero bytes (a wiped block of the file)."""
+    """Why ``data`` is not one whole baseline JPEG image, or None: start and end markers, and the byte
+    stuffing of its compressed data (0xFF inside it is followed by 0x00 or a restart marker). Damage
+    within the compressed data shows only as it is decoded (``_decoded``)."""
     if len(data) < 4 or data[:2] != b"\xff\xd8":
         return "no JPEG start marker"
     end = data.rfind(b"\xff\xd9")
@@ -315,10 +317,38 @@ def _jpeg_fault(data: bytes) -> str | None:
         if code in (0xC4, 0xDA, 0xDB, 0xDD) or 0xE0 <= code <= 0xEF or code == 0xFE:
             return None  # another segment (a progressive or multi-scan image): not checked further
         return f"damaged JPEG data (marker 0xff{code:02x} inside the image data)"
-    nonzero = np.flatnonzero(body)
-    if nonzero.size and int(np.diff(nonzero, prepend=-1, append=body.size).max()) > ZERO_RUN:
-        return f"damaged JPEG data (more than {ZERO_RUN} zero bytes in a row inside the image data)"
     return None
+
+
+def _decoded(data: bytes) -> tuple[np.ndarray | None, str | None]:
+    """One encoded frame decoded by OpenCV, and what its JPEG decoder said of damage in the compressed data.
+    libjpeg decodes damaged data all the same (a stretch of it wiped, a few bytes changed: the blocks after
+    the damage read out of step, the picture wrong from there on) and says so only as a warning on the
+    process's standard error: "Corrupt JPEG data: ..." (data left over once every block was read, or
+    running out before). Nothing else tells: an encoder's own Huffman tables may code a flat stretch of the
+    picture as a long run of zero bits, which is what a wiped stretch of the file also holds."""
+    buf = np.frombuffer(data, np.uint8)
+    if data[:2] != b"\xff\xd8":
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR), None
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no standard error to hear it on (closed): decoded unheard
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR), None
+    with tempfile.TemporaryFile() as said:
+        try:
+            os.dup2(said.fileno(), 2)
+            frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        said.seek(0)
+        lines = said.read(4096).decode("ascii", "replace").splitlines()
+    damage = next((line.strip() for line in lines if line.startswith("Corrupt JPEG data")), None)
+    for line in lines:
+        if line.strip() and line.strip() != damage:
+            log.debug("libjpeg: %s", line.strip())
+    return frame, None if damage is None else f"damaged JPEG data (libjpeg: {damage[len('Corrupt JPEG data: '):]})"
 
 
 class MjpegAvi(FrameStream):
@@ -428,8 +458,8 @@ class MjpegAvi(FrameStream):
             self._file.seek(start)
             data = self._file.read(size)
             fault = _jpeg_fault(data)
-            frame = None if fault else cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-            if frame is None:
+            frame, fault = (None, fault) if fault else _decoded(data)
+            if frame is None or fault:
                 raise self._broken(fault or "the JPEG image cannot be decoded")
             frame = _check_frame(frame, f"{self.path}: frame {self._read}", self._shape)
             self._shape = frame.shape
@@ -494,9 +524,9 @@ class FrameFolder(FrameStream):
             data = path.read_bytes()
         except OSError as exc:
             raise ClipError(f"{path}: cannot be read ({exc.strerror})") from None
-        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if frame is None:
-            raise ClipError(f"{path}: cannot be decoded as an image")
+        frame, fault = _decoded(data) if data else (None, None)
+        if frame is None or fault:
+            raise ClipError(f"{path}: {fault or 'cannot be decoded as an image'}")
         frame = _check_frame(frame, str(path), self._shape)
         self._shape = frame.shape
         return frame

@@ -13,6 +13,7 @@ from vision.sources import (
     UvcCamera,
     VideoFile,
     open_clip,
+    open_video,
     read_clip_info,
 )
 
@@ -46,6 +47,53 @@ def test_video_file_round_trip(tmp_path):
     writer.release()
     with VideoFile(path) as src:
         assert len(list(src.frames())) == 4
+
+
+def _half_flat(k: int) -> np.ndarray:
+    """A 1280x720 frame whose upper half is black (a dark room, a lens's corners) and lower half a lit,
+    noisy table: the encoder (FFmpeg's, through OpenCV) builds its Huffman tables for each frame, and codes
+    the flat blocks as a long run of zero bits."""
+    y, x = np.mgrid[0:720, 0:1280]
+    lit = 60 + 40 * np.sin(x / 90.0) * np.cos(y / 70.0) + np.random.default_rng(k).normal(0, 3, (720, 1280))
+    frame = np.repeat(np.clip(lit, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+    frame[:360] = 0
+    return frame
+
+
+def _mjpeg(path, frames):
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30, (1280, 720))
+    for f in frames:
+        writer.write(f)
+    writer.release()
+
+
+def test_a_motion_jpeg_frame_with_a_flat_stretch_is_read_and_one_with_a_wiped_stretch_is_refused(tmp_path):
+    """A flat stretch of the picture and a stretch of the file wiped to zeros hold the same bytes: the frame
+    with the flat stretch is read; one whose compressed data was wiped in the middle reads out of step from
+    there, and is refused naming the frame."""
+    path = tmp_path / "video.avi"
+    _mjpeg(path, [_half_flat(k) for k in range(3)])
+    data = path.read_bytes()
+    frames = [m for m in range(len(data)) if data.startswith(b"\xff\xd8", m)]
+    assert len(frames) == 3 and bytes(200) in data[frames[1]:frames[2]]  # the flat stretch: zero bytes
+    with open_video(path) as src:
+        assert [f.shape for f in src.frames()] == [(720, 1280, 3)] * 3
+    scan = data.find(b"\xff\xda", frames[1])
+    wipe = scan + (frames[2] - scan) * 3 // 4  # in the noise: the blocks after it read out of step
+    path.write_bytes(data[:wipe] + bytes(300) + data[wipe + 300:])
+    with open_video(path) as src, pytest.raises(ClipError, match="broken at frame 1: damaged JPEG data"):
+        list(src.frames())
+
+
+def test_a_jpeg_frame_in_a_folder_with_a_wiped_stretch_is_refused(tmp_path):
+    good = cv2.imencode(".jpg", _half_flat(0))[1].tobytes()
+    (tmp_path / "000000.jpg").write_bytes(good)
+    middle = len(good) * 3 // 4
+    (tmp_path / "000001.jpg").write_bytes(good[:middle] + bytes(300) + good[middle + 300:])
+    src = FrameFolder(tmp_path, 30)
+    assert src.read() is not None
+    with pytest.raises(ClipError, match="000001.jpg: damaged JPEG data"):
+        src.read()
 
 
 def test_video_file_that_is_not_a_video(tmp_path):
