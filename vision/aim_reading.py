@@ -91,6 +91,8 @@ class AimConfig:
     sharpen_sigma_px: float = 1.0  # ... against a blur of about this many pixels
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
+    standee_reads: int = 3  # a standee not found with the table (an arm over it then) stands where its marker was
+    # found this many times while the weapons were looked for, each within a quarter of the marker's side of the others
     still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before (unless it
     # showed nothing there for longer than max_gap_s meanwhile: then it may have moved) ...
     still_pairs: int = 8  # ... and is still there when this many pairs of neighbouring cells of its marker

@@ -77,6 +77,7 @@ sightings in ``vision.aim_rests``, what the places where weapons rest showed at 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 from collections.abc import Iterable, Iterator, Sequence
@@ -161,6 +162,9 @@ class AimReader:
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         aimed_at = range(seats) if candidates is None else self.candidates or []
         self._missing = {m: missing_places(plane.standees, m, seats) for m in aimed_at if m not in plane.standees}
+        # their standees' markers, looked for in every frame searched for the weapons: seat -> corners each time
+        self._sought = {i: m for m in self._missing for i in (markers.crown_id(m), markers.base_id(m))}
+        self._standee_seen: dict[int, list[np.ndarray]] = {}
         self.deadline_frame: np.ndarray | None = None
         self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
@@ -291,11 +295,14 @@ class AimReader:
         if ids is None:
             return found
         for quad, mid in zip(corners, ids.ravel()):
-            if int(mid) in self._wanted:
+            if int(mid) in self._wanted or int(mid) in self._sought:
                 pts = quad.reshape(4, 2).astype(np.float64)
                 if upscale > 1:
                     pts = (pts + 0.5) / upscale - 0.5
                 pts += np.asarray(origin, np.float64)
+                if int(mid) in self._sought:
+                    self._standee_seen.setdefault(int(mid), []).append(pts)
+                    continue
                 area = abs(cv2.contourArea(pts.astype(np.float32)))
                 old = found.get(int(mid))
                 if old is None or area > abs(cv2.contourArea(old.astype(np.float32))):
@@ -359,9 +366,36 @@ class AimReader:
         seats = {s: judge.judge(s, self._sights[s]) for s in self.shooters}
         return AimReading(seats, self._analysed, self.deadline_frame, self.plane)
 
+    def _standees_seen(self) -> None:
+        """Standees not found with the table (an arm over them before the count) whose marker was found while
+        the weapons were looked for, ``standee_reads`` times or more at one place (it stands still): placed on
+        the table there, and every sighting's target found again with them."""
+        seen: dict[int, dict[int, np.ndarray]] = {}  # seat -> marker id -> corners (median)
+        for mid, quads in self._standee_seen.items():
+            stack = np.stack(quads)
+            corners = np.median(stack, axis=0)
+            near = np.linalg.norm(stack.mean(axis=1) - corners.mean(axis=0), axis=1) <= 0.25 * markers.quad_side(corners)
+            if int(near.sum()) >= self.config.standee_reads:
+                seen.setdefault(self._sought[mid], {})[mid] = np.median(stack[near], axis=0)
+        self._standee_seen = {}
+        standees = dict(self.plane.standees)
+        for seat, found in seen.items():
+            place = self.plane.standee_place(found.get(markers.crown_id(seat)), found.get(markers.base_id(seat)))
+            if place is not None:
+                standees[seat] = place
+        if len(standees) == len(self.plane.standees):
+            return
+        self.plane = dataclasses.replace(self.plane, standees=standees)
+        self._missing = {m: missing_places(standees, m, self.seats) for m in self._missing if m not in standees}
+        self._sought = {i: m for i, m in self._sought.items() if m in self._missing}
+        for seat, sights in self._sights.items():
+            self._sights[seat] = [dataclasses.replace(s, target=t, margin_deg=m) for s in sights
+                                  for t, m in [line_target(np.array(s.foot), s.direction, standees, seat, self.candidates)]]
+
     def seat_judge(self) -> SeatJudge:
         """What the frames fed showed, handed to the judgement of each seat: the rests are found on the table
         plane, the places where they lie compared between the first frame and the frame at the deadline."""
+        self._standees_seen()
         places = DeadlinePlaces(self.config, self.first_frame, self.deadline_frame, self._read_quads, self._pattern,
                                 self._later_frames)
         return SeatJudge(self.config, self.plane, self.candidates, self.deadline, self.end, self._first_t,

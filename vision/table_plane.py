@@ -103,13 +103,20 @@ class TablePlane:
         nadir, height = _camera_over(to_table, image_size)
         plane = cls(to_table, nadir, height, {}, image_size, kappa, grow, not missing)
         for seat in range(markers.MAX_SEATS):
-            crown = found.get(markers.crown_id(seat))
-            base = found.get(markers.base_id(seat))
-            if crown is not None:
-                plane.standees[seat] = plane.ground(crown, markers.CROWN_SIZE_CM)[0]
-            elif base is not None and markers.base_id(seat) not in misread:
-                plane.standees[seat] = plane.table_point(base.mean(axis=0, keepdims=True))[0]
+            place = plane.standee_place(found.get(markers.crown_id(seat)),
+                                        None if markers.base_id(seat) in misread else found.get(markers.base_id(seat)))
+            if place is not None:
+                plane.standees[seat] = place
         return plane
+
+    def standee_place(self, crown: np.ndarray | None, base: np.ndarray | None) -> np.ndarray | None:
+        """Where a standee stands (table cm) from its crown marker's corners (image px) or, without them, its
+        base marker's; None without either."""
+        if crown is not None:
+            return np.asarray(self.ground(crown, markers.CROWN_SIZE_CM)[0])
+        if base is not None:
+            return np.asarray(self.table_point(base.mean(axis=0, keepdims=True))[0])
+        return None
 
     @classmethod
     def from_calibration(cls, calibration: Calibration) -> TablePlane:

@@ -887,6 +887,28 @@ def test_a_weapon_first_seen_at_rest_a_tenth_of_a_second_after_the_deadline_out_
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
+@pytest.mark.parametrize("found", [0, 1, 3])
+def test_a_standee_covered_when_the_table_was_found_stands_where_its_marker_shows_during_the_count(found: int) -> None:
+    """Seat 3's standee was not found with the table (an arm over it before the count): a weapon held on it
+    asks, its line passing where that standee may stand. Its base marker found three times at one place while
+    the weapons were looked for places it there, and the aim is read, sure; found once, it may be a misread,
+    and is not."""
+    full = _plane()
+    plane = dataclasses.replace(full, standees={s: p for s, p in full.standees.items() if s != 3})
+    foot, direction = _pose(full, 0, 3)
+    base = full.to_image(full.standees[3] + np.array([[-1.5, -1.5], [1.5, -1.5], [1.5, 1.5], [-1.5, 1.5]]))
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+    reader._sights[0] = [_sight(k / 30, foot, direction, plane, 0) for k in range(-30, 40)]
+    if found:
+        reader._standee_seen[markers.base_id(3)] = [base + 0.3 * k for k in range(found)]
+    aim = reader.finish().seats[0]
+    if found >= AimConfig.standee_reads:
+        assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
+        assert 3 in reader.plane.standees and 3 not in plane.standees  # the plane handed in is left as it was
+    else:
+        assert not aim.sure and "seat 3's standee was not found" in aim.reason, aim.reason
+
+
 def test_a_place_is_bare_by_the_frame_s_own_change_even_when_arms_cover_half_the_frame():
     """At the deadline the players' arms and weapons may cover half of the frame: the frame's own change
     (noise, JPEG) is read where it changed least, not as the median change. A weapon's card at the place then
