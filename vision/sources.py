@@ -344,11 +344,24 @@ def _decoded(data: bytes) -> tuple[np.ndarray | None, str | None]:
             os.close(saved)
         said.seek(0)
         lines = said.read(4096).decode("ascii", "replace").splitlines()
-    damage = next((line.strip() for line in lines if line.startswith("Corrupt JPEG data")), None)
+    damage = next((line.strip() for line in lines if line.startswith("Corrupt JPEG data")
+                   and not _padded(data, line)), None)
     for line in lines:
         if line.strip() and line.strip() != damage:
             log.debug("libjpeg: %s", line.strip())
     return frame, None if damage is None else f"damaged JPEG data (libjpeg: {damage[len('Corrupt JPEG data: '):]})"
+
+
+def _padded(data: bytes, said: str) -> bool:
+    """Whether libjpeg's "N extraneous bytes before marker 0xd9" is padding: the N bytes left over before the end
+    marker are all 0x00 or all 0xFF (some encoders fill a frame's data out to a size), not compressed data."""
+    words = said.split()
+    if "extraneous" not in words or not words[words.index("extraneous") - 1].isdigit():
+        return False
+    n = int(words[words.index("extraneous") - 1])
+    end = data.rfind(b"\xff\xd9")
+    tail = data[max(0, end - n):end]
+    return len(tail) == n and (not tail.strip(b"\0") or not tail.strip(b"\xff"))
 
 
 class MjpegAvi(FrameStream):
