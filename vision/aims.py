@@ -162,7 +162,8 @@ class AimReader:
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         aimed_at = range(seats) if candidates is None else self.candidates or []
         self._missing = {m: missing_places(plane.standees, m, seats) for m in aimed_at if m not in plane.standees}
-        # their standees' markers, looked for in every frame searched for the weapons: seat -> corners each time
+        # their standees' markers (marker id -> seat), kept each time a look for the weapons finds them (marker id
+        # -> corners each time: see ``_standees_seen``)
         self._sought = {i: m for m in self._missing for i in (markers.crown_id(m), markers.base_id(m))}
         self._standee_seen: dict[int, list[np.ndarray]] = {}
         self.deadline_frame: np.ndarray | None = None
@@ -362,6 +363,7 @@ class AimReader:
         return not within_rest(last, prev, tol_a, tol_f)
 
     def finish(self) -> AimReading:
+        self._standees_seen()
         judge = self.seat_judge()
         seats = {s: judge.judge(s, self._sights[s]) for s in self.shooters}
         return AimReading(seats, self._analysed, self.deadline_frame, self.plane)
@@ -385,6 +387,8 @@ class AimReader:
                 standees[seat] = place
         if len(standees) == len(self.plane.standees):
             return
+        log.info("standees found during the aim count, not with the table: seats %s",
+                 ", ".join(str(m) for m in sorted(set(standees) - set(self.plane.standees))))
         self.plane = dataclasses.replace(self.plane, standees=standees)
         self._missing = {m: missing_places(standees, m, self.seats) for m in self._missing if m not in standees}
         self._sought = {i: m for i, m in self._sought.items() if m in self._missing}
@@ -395,7 +399,6 @@ class AimReader:
     def seat_judge(self) -> SeatJudge:
         """What the frames fed showed, handed to the judgement of each seat: the rests are found on the table
         plane, the places where they lie compared between the first frame and the frame at the deadline."""
-        self._standees_seen()
         places = DeadlinePlaces(self.config, self.first_frame, self.deadline_frame, self._read_quads, self._pattern,
                                 self._later_frames)
         return SeatJudge(self.config, self.plane, self.candidates, self.deadline, self.end, self._first_t,

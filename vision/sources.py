@@ -366,7 +366,7 @@ def _padded(data: bytes, said: str) -> bool:
 
 class MjpegAvi(FrameStream):
     """An AVI file of Motion-JPEG frames, read chunk by chunk: every frame's JPEG data is checked
-    whole before it is decoded, so a truncated or damaged file raises ``ClipError`` naming the
+    whole before it is decoded and as it is, so a truncated or damaged file raises ``ClipError`` naming the
     frame where it broke instead of ending early or giving a concealed, wrong picture."""
 
     def __init__(self, path: Path, fps: float | None = None) -> None:
