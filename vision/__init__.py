@@ -6,11 +6,7 @@ The controller uses ``calibrate`` once at set-up, then one ``ThrowJudge`` per th
 """
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
-
-# FFmpeg's own messages about a damaged video would go to stderr beside the one line that names it
-os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration, calibrate

@@ -143,11 +143,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_aims(args: argparse.Namespace) -> int:
-    import os
 
     from vision.aim_clips import read_aim_clip
-
-    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # the decoder's own complaints: the error line says it
 
     calibration = Calibration.load(Path(args.calibration)) if args.calibration else None
     reading = read_aim_clip(Path(args.clip), calibration=calibration)

@@ -7,10 +7,12 @@ folder of numbered images all look the same to the judge. Tests replace them wit
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -259,13 +261,23 @@ def _check_frame(frame: np.ndarray, where: str, first: tuple[int, ...] | None) -
     return frame
 
 
+_FFMPEG_SAID = re.compile(r"\[(\w+) @ 0x[0-9a-fA-F]+\] (.+)")  # an FFmpeg decoder's error line: [mpeg4 @ 0x55...] ...
+
+
 class VideoFile(FrameStream):
     """A video file decoded by OpenCV (FFmpeg). A file that ends before the frame count in its
-    header is broken: ``read`` raises ``ClipError`` naming the frame where it broke."""
+    header is broken, and so is one whose decoder said, as it read a frame, that its data was damaged:
+    ``read`` raises ``ClipError`` naming the frame where it broke."""
 
     def __init__(self, path: Path, fps: float | None = None) -> None:
         self.path = Path(path)
-        self.cap = cv2.VideoCapture(str(self.path))
+        with _heard() as said:  # FFmpeg's own complaints about a file it cannot open: the error below says it
+            # one decoding thread: what the decoder says of a frame's data, it says while that frame is read
+            threads = getattr(cv2, "CAP_PROP_N_THREADS", None)  # OpenCV 4.6 and later
+            self.cap = cv2.VideoCapture(str(self.path)) if threads is None else \
+                cv2.VideoCapture(str(self.path), cv2.CAP_FFMPEG, [threads, 1])
+        for line in said:
+            log.debug("FFmpeg: %s", line)
         if not self.cap.isOpened():
             raise ClipError(f"{self.path}: cannot be opened as a video")
         self.fps = float(fps or self.cap.get(cv2.CAP_PROP_FPS) or 30.0)
@@ -277,7 +289,12 @@ class VideoFile(FrameStream):
     def read(self) -> np.ndarray | None:
         if self._read >= MAX_FRAMES:
             return None
-        ok, frame = self.cap.read()
+        with _heard() as said:
+            ok, frame = self.cap.read()
+        damage = next((m for m in map(_FFMPEG_SAID.match, said) if m), None)
+        if damage is not None:  # FFmpeg conceals what it cannot decode, and says so only there
+            raise ClipError(f"{self.path}: broken at frame {self._read}: damaged video data (FFmpeg's "
+                            f"{damage.group(1)} decoder: {damage.group(2)})")
         if not ok or frame is None:
             if self._read == 0:
                 raise ClipError(f"{self.path}: no frame can be decoded")
@@ -320,6 +337,30 @@ def _jpeg_fault(data: bytes) -> str | None:
     return None
 
 
+@contextlib.contextmanager
+def _heard() -> Iterator[list[str]]:
+    """What the C libraries inside OpenCV (libjpeg, FFmpeg) write to the process's standard error while the
+    block runs: its lines, once the block ends. They report damaged data they decode all the same (concealing
+    what they cannot read) only there. Empty when there is no standard error to hear them on."""
+    lines: list[str] = []
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no standard error (closed): nothing heard
+        yield lines
+        return
+    with tempfile.TemporaryFile() as said:
+        try:
+            os.dup2(said.fileno(), 2)
+            yield lines
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            said.seek(0)
+            lines.extend(line.strip() for line in said.read(4096).decode("ascii", "replace").splitlines()
+                         if line.strip())
+
+
 def _decoded(data: bytes) -> tuple[np.ndarray | None, str | None]:
     """One encoded frame decoded by OpenCV, and what its JPEG decoder said of damage in the compressed data.
     libjpeg decodes damaged data all the same (a stretch of it wiped, a few bytes changed: the blocks after
@@ -330,25 +371,12 @@ def _decoded(data: bytes) -> tuple[np.ndarray | None, str | None]:
     buf = np.frombuffer(data, np.uint8)
     if data[:2] != b"\xff\xd8":
         return cv2.imdecode(buf, cv2.IMREAD_COLOR), None
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no standard error to hear it on (closed): decoded unheard
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR), None
-    with tempfile.TemporaryFile() as said:
-        try:
-            os.dup2(said.fileno(), 2)
-            frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-        said.seek(0)
-        lines = said.read(4096).decode("ascii", "replace").splitlines()
-    damage = next((line.strip() for line in lines if line.startswith("Corrupt JPEG data")
-                   and not _padded(data, line)), None)
-    for line in lines:
-        if line.strip() and line.strip() != damage:
-            log.debug("libjpeg: %s", line.strip())
+    with _heard() as said:
+        frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    damage = next((line for line in said if line.startswith("Corrupt JPEG data") and not _padded(data, line)), None)
+    for line in said:
+        if line != damage:
+            log.debug("libjpeg: %s", line)
     return frame, None if damage is None else f"damaged JPEG data (libjpeg: {damage[len('Corrupt JPEG data: '):]})"
 
 

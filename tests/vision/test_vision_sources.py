@@ -98,6 +98,28 @@ def test_a_jpeg_frame_in_a_folder_with_a_wiped_stretch_is_refused_and_one_padded
         src.read()
 
 
+@pytest.mark.parametrize("damage", ["zeros", "bytes"])
+def test_an_mpeg4_video_with_a_damaged_stretch_is_refused_naming_the_frame(tmp_path, damage, capfd):
+    """FFmpeg decodes an MPEG-4 video whose data was wiped or overwritten in the middle all the same, concealing
+    what it cannot read, and says so only on standard error: the frame it said it of is named, and no word of
+    FFmpeg's reaches the terminal. The same video undamaged reads whole."""
+    path = tmp_path / "video.avi"
+    rng = np.random.default_rng(3)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"XVID"), 30, (320, 240))
+    for k in range(30):
+        frame = cv2.GaussianBlur(rng.integers(0, 256, (240, 320, 3), dtype=np.uint8), (0, 0), 2 + k % 3)
+        writer.write(frame)
+    writer.release()
+    with VideoFile(path) as src:
+        assert len(list(src.frames())) == 30
+    data = path.read_bytes()
+    middle = len(data) // 2
+    path.write_bytes(data[:middle] + (bytes(400) if damage == "zeros" else bytes(range(200)) * 2) + data[middle + 400:])
+    with VideoFile(path) as src, pytest.raises(ClipError, match=r"broken at frame \d+: damaged video data"):
+        list(src.frames())
+    assert capfd.readouterr().err == ""
+
+
 def test_video_file_that_is_not_a_video(tmp_path):
     path = tmp_path / "video.avi"
     path.write_bytes(b"garbage" * 100)
