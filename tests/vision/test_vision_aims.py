@@ -845,25 +845,38 @@ def test_a_weapon_moving_the_whole_of_a_short_clip_points_at_no_one():
         assert aim.target is None and aim.sure == sure, aim.reason
 
 
+_REST_QUAD = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+_BARE_TABLE = np.clip(np.random.default_rng(3).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
+
+
+def _at_rest_from(rest_from: float, before: list[Sight], at_deadline: np.ndarray, plane: TablePlane) -> SeatAim:
+    """Seat 0's weapon seen as ``before``, then at rest on seat 3 from ``rest_from`` (seconds after the "3") for
+    1.3 s, its marker at one place in the image; the first frame shows the bare table there, the frame at the
+    deadline ``at_deadline``."""
+    foot, direction = _pose(plane, 0, 3)
+    rest = [rest_from + k / 30 for k in range(40)]
+    reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
+    reader._sights[0] = before + [_sight(t, foot, direction, plane, 0) for t in rest]
+    reader._read_quads[0] = [(t, _REST_QUAD, 80.0) for t in rest]
+    reader.first_frame, reader.deadline_frame = _BARE_TABLE, at_deadline
+    return reader.finish().seats[0]
+
+
+def _onto_seat_three(plane: TablePlane, until: int) -> list[Sight]:
+    """Seat 0's weapon turning onto seat 3 from 0.67 s before the "3" until frame ``until`` (30 a second)."""
+    foot, direction = _pose(plane, 0, 3)
+    return [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, until)]
+
+
 def test_a_weapon_first_seen_at_rest_just_after_the_deadline_out_of_view_before_asks_in_time():
     """Seen moving up to the "3", then out of view, then at rest from 0.02 s after the deadline with its
     marker showing there in the frame at the deadline: it may have come to rest before the deadline, unseen.
     The seat asks, and the reading handed to the Godfather is in time. Seen coming to rest in view just after
     the deadline, it asks as late."""
     plane = _plane()
-    foot, direction = _pose(plane, 0, 3)
-    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
-    table = np.clip(np.random.default_rng(3).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
-    held = _with_marker(30, quad, seed=3)
-    rest = [0.52 + k / 30 for k in range(40)]
-    approach = [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, 1)]
-    arriving = [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, 16)]
-    for before, late in ((approach, False), (arriving, True)):
-        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
-        reader._sights[0] = before + [_sight(t, foot, direction, plane, 0) for t in rest]
-        reader._read_quads[0] = [(t, quad, 80.0) for t in rest]
-        reader.first_frame, reader.deadline_frame = table, held
-        aim = reader.finish().seats[0]
+    held = _with_marker(30, _REST_QUAD, seed=3)
+    for until, late in ((1, False), (16, True)):
+        aim = _at_rest_from(0.52, _onto_seat_three(plane, until), held, plane)
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
@@ -873,17 +886,8 @@ def test_a_weapon_first_seen_at_rest_a_tenth_of_a_second_after_the_deadline_out_
     With its marker showing at that place in the frame at the deadline it may have been at rest there, unseen:
     the seat asks, handed in time. With the table bare there at the deadline it came to rest after it: late."""
     plane = _plane()
-    foot, direction = _pose(plane, 0, 3)
-    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
-    table = np.clip(np.random.default_rng(3).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
-    rest = [0.6 + k / 30 for k in range(40)]
-    approach = [_sight(k / 30, foot, direction - 0.1 * (16 - k), plane, 0) for k in range(-20, 1)]
-    for at_deadline, late in ((_with_marker(30, quad, seed=3), False), (table, True)):
-        reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
-        reader._sights[0] = approach + [_sight(t, foot, direction, plane, 0) for t in rest]
-        reader._read_quads[0] = [(t, quad, 80.0) for t in rest]
-        reader.first_frame, reader.deadline_frame = table, at_deadline
-        aim = reader.finish().seats[0]
+    for at_deadline, late in ((_with_marker(30, _REST_QUAD, seed=3), False), (_BARE_TABLE, True)):
+        aim = _at_rest_from(0.6, _onto_seat_three(plane, 1), at_deadline, plane)
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
