@@ -293,8 +293,8 @@ class VideoFile(FrameStream):
             ok, frame = self.cap.read()
         damage = next((m for m in map(_FFMPEG_SAID.match, said) if m), None)
         if damage is not None:  # FFmpeg conceals what it cannot decode, and says so only there
-            raise ClipError(f"{self.path}: broken at frame {self._read}: damaged video data (FFmpeg's "
-                            f"{damage.group(1)} decoder: {damage.group(2)})")
+            raise ClipError(f"{self.path}: broken at frame {self._read}: damaged video data (FFmpeg, "
+                            f"{damage.group(1)}: {damage.group(2)})")
         if not ok or frame is None:
             if self._read == 0:
                 raise ClipError(f"{self.path}: no frame can be decoded")
