@@ -261,7 +261,8 @@ def _check_frame(frame: np.ndarray, where: str, first: tuple[int, ...] | None) -
     return frame
 
 
-_FFMPEG_SAID = re.compile(r"\[(\w+) @ 0x[0-9a-fA-F]+\] (.+)")  # an FFmpeg decoder's error line: [mpeg4 @ 0x55...] ...
+_FFMPEG_SAID = re.compile(r"\[(\w+) @ 0x[0-9a-fA-F]+\] (.+)")  # what a part of FFmpeg (a decoder, a file's
+# reader) says at its error level, the only one OpenCV lets it print: "[mpeg4 @ 0x55...] ac-tex damaged at 15 24"
 
 
 class VideoFile(FrameStream):
