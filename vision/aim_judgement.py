@@ -151,8 +151,10 @@ class SeatJudge:
             there = [s for s in near if within_rest(s, run, tol_a, tol_f)]
             moving = self._seen_moving(run, sights)
             if len(there) > len(near) // 2:
-                if all(s.t >= run.start for s in near) and self._left_unseen(run, before, sights) is None \
-                        and self._unseen_onto(seat, run, sights):  # seen near the deadline only at rest, after it
+                if all(s.t >= run.seen_from for s in near) and not self._seen_settling(run, sights) \
+                        and self._left_unseen(run, before, sights) is None \
+                        and self._unseen_onto(seat, run, sights):  # seen near the deadline only from its rest's first
+                    # sighting on, after it, and not seen settling then
                     return result(run, False, UNSEEN_ONTO.format(f"{run.start - deadline:.2f} s after the deadline"),
                                   False)
                 if self._still_before(run, sights):

@@ -849,14 +849,16 @@ _REST_QUAD = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0
 _BARE_TABLE = np.clip(np.random.default_rng(3).normal(110, 12, (480, 640)), 0, 255).astype(np.uint8)
 
 
-def _at_rest_from(rest_from: float, before: list[Sight], at_deadline: np.ndarray, plane: TablePlane) -> SeatAim:
+def _at_rest_from(rest_from: float, before: list[Sight], at_deadline: np.ndarray, plane: TablePlane,
+                  scatter: float = 0.0) -> SeatAim:
     """Seat 0's weapon seen as ``before``, then at rest on seat 3 from ``rest_from`` (seconds after the "3") for
-    1.3 s, its marker at one place in the image; the first frame shows the bare table there, the frame at the
-    deadline ``at_deadline``."""
+    1.3 s, its first two readings turned ``scatter`` radians one way and the other, its marker at one place in the
+    image; the first frame shows the bare table there, the frame at the deadline ``at_deadline``."""
     foot, direction = _pose(plane, 0, 3)
     rest = [rest_from + k / 30 for k in range(40)]
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
-    reader._sights[0] = before + [_sight(t, foot, direction, plane, 0) for t in rest]
+    turns = [scatter, -scatter] + [0.0] * (len(rest) - 2)
+    reader._sights[0] = before + [_sight(t, foot, direction + d, plane, 0) for t, d in zip(rest, turns)]
     reader._read_quads[0] = [(t, _REST_QUAD, 80.0) for t in rest]
     reader.first_frame, reader.deadline_frame = _BARE_TABLE, at_deadline
     return reader.finish().seats[0]
@@ -880,14 +882,17 @@ def test_a_weapon_first_seen_at_rest_just_after_the_deadline_out_of_view_before_
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
-def test_a_weapon_first_seen_at_rest_a_tenth_of_a_second_after_the_deadline_out_of_view_before_asks_in_time():
+@pytest.mark.parametrize("scatter", [0.0, 0.1])
+def test_a_weapon_first_seen_at_rest_a_tenth_of_a_second_after_the_deadline_out_of_view_before_asks_in_time(
+        scatter: float) -> None:
     """Seen moving until the "3", then out of view, then at rest from 0.1 s after the deadline: its only
-    sightings near the deadline are those at rest, after it, and say nothing of where it was at the deadline.
+    sightings near the deadline are those at rest, after it, and say nothing of where it was at the deadline,
+    even when its first two readings scatter (6 degrees each way) and its rest is found to begin after them.
     With its marker showing at that place in the frame at the deadline it may have been at rest there, unseen:
     the seat asks, handed in time. With the table bare there at the deadline it came to rest after it: late."""
     plane = _plane()
     for at_deadline, late in ((_with_marker(30, _REST_QUAD, seed=3), False), (_BARE_TABLE, True)):
-        aim = _at_rest_from(0.6, _onto_seat_three(plane, 1), at_deadline, plane)
+        aim = _at_rest_from(0.6, _onto_seat_three(plane, 1), at_deadline, plane, scatter)
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
