@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -144,12 +145,19 @@ def run_to_its_end(command: list[str], *, cwd: Path | None) -> int:
     """The command run to its end, its exit status returned. Ctrl-C at a terminal reaches the command and this
     process both: the command stops in its own way (a game says how to go on), and this one waits for it."""
     child = subprocess.Popen(command, cwd=cwd)
+    # While it runs this process ignores Ctrl-C rather than catching it: a KeyboardInterrupt raised just after the
+    # wait had reaped the child, before its status was kept, would leave the status lost (Popen then gives 0).
     while True:
         try:
-            code = child.wait()
-        except KeyboardInterrupt:
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            break
+        except KeyboardInterrupt:  # it came as the child started: the child heard it too
             continue
-        return 128 - code if code < 0 else code  # stopped by a signal: the status a shell gives (130 for Ctrl-C)
+    try:
+        code = child.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return 128 - code if code < 0 else code  # stopped by a signal: the status a shell gives (130 for Ctrl-C)
 
 
 if __name__ == "__main__":
