@@ -155,8 +155,8 @@ class SeatJudge:
                         and self._left_unseen(run, before, sights) is None \
                         and self._unseen_onto(seat, run, sights):  # seen near the deadline only from its rest's first
                     # sighting on, after it, and not seen settling then
-                    return result(run, False, UNSEEN_ONTO.format(f"{run.start - deadline:.2f} s after the deadline"),
-                                  False)
+                    return result(run, False, UNSEEN_ONTO.format(f"{run.seen_from - deadline:.2f} s after the "
+                                                                 "deadline"), False)
                 if self._still_before(run, sights):
                     return result(run, False, STILL_BEFORE.format("on its target at the deadline, but seen still "
                                                                   "only after it"), False)
