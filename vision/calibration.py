@@ -288,16 +288,18 @@ def _clockwise_problem(centres: dict[int, np.ndarray], homography: np.ndarray) -
 BASE_AHEAD_CM = 4.0  # a standee's base marker lies this far in front of it
 
 
-def _base_reach_px(crown: Detection, base: Detection, size: tuple[int, int]) -> float:
-    """How far (image px) a standee's base marker may lie from its crown marker. The crown stands on the standee,
-    a height above the table whose image is pushed away from the camera's nadir by k - 1 times its foot's distance
-    from the nadir in the image, k = how much larger the crown looks than a marker of its size on the table
-    there (the ratio of their depths from the camera, both cards level): its side against the base's. The nadir
-    lies within the image's diagonal of any point the camera shows. With the base 4 cm in front and two of its
-    sides of slack; and never less than four crown sides (a standee seen straight down)."""
-    k = max(1.0, crown.side_px / (base.side_px * markers.CROWN_SIZE_CM / markers.BASE_SIZE_CM))
-    lifted = (k - 1.0) * math.hypot(*size) + base.side_px * (BASE_AHEAD_CM / markers.BASE_SIZE_CM + 2.0)
-    return max(4.0 * crown.side_px, lifted)
+def base_reach_px(crown_side: float, base_side: float, size: tuple[int, int]) -> float:
+    """How far (image px) a standee's base marker may lie from its crown marker, their sides ``crown_side`` and
+    ``base_side`` px, in an image of ``size``. The crown stands on the standee, a height above the table whose
+    image is pushed away from the camera's nadir by k - 1 times its foot's distance from the nadir in the image,
+    k = how much larger the crown looks than a marker of its size on the table there (the ratio of their depths
+    from the camera, both cards level): its side against the base's. The nadir lies within the image's diagonal
+    of any point the camera shows. With the base 4 cm in front and two of its sides of slack; and never less than
+    four crown sides (a standee seen straight down). Further, the base was set before another standee, or another
+    marker was decoded as it."""
+    k = max(1.0, crown_side / (base_side * markers.CROWN_SIZE_CM / markers.BASE_SIZE_CM))
+    lifted = (k - 1.0) * math.hypot(*size) + base_side * (BASE_AHEAD_CM / markers.BASE_SIZE_CM + 2.0)
+    return max(4.0 * crown_side, lifted)
 
 
 def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
@@ -351,7 +353,7 @@ def calibrate(frames: Sequence[np.ndarray], seats: int | None = None, *,
             advice.append(f"seat {seat}: crown marker id {markers.crown_id(seat)} not found "
                           "(is the standee up, with its crown card facing the camera?)")
         if crown is not None and base is not None:
-            if np.linalg.norm(crown.center - base.center) > _base_reach_px(crown, base, (w, h)):
+            if np.linalg.norm(crown.center - base.center) > base_reach_px(crown.side_px, base.side_px, (w, h)):
                 problems.append(f"seat {seat}: base marker id {base.marker_id} is far from crown marker id "
                                 f"{crown.marker_id}: put it just in front of its own standee")
         seat_markers[seat] = SeatMarkers(seat, None if crown is None else crown.corners,

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision import markers
-from vision.calibration import Calibration
+from vision.calibration import Calibration, base_reach_px
 from vision.errors import AimError, TableUnseenError
 from vision.homography import map_points
 from vision.plane_from_squares import SquaresFit, check_fit, fit_squares
@@ -92,7 +92,7 @@ class TablePlane:
         When corner markers do not show (an arm over them), the table is fitted to the flat markers that do
         (``vision.plane_from_squares``): its frame's origin and turn are then its own, the distances, angles and
         the camera's height the same; ``by_corners`` is False."""
-        misread = _misread_bases(found)
+        misread = _misread_bases(found, image_size)
         flat = {m: q for m, q in found.items() if m not in misread and (
             m in markers.CORNER_IDS or markers.BASE_BASE_ID <= m < markers.BASE_BASE_ID + markers.MAX_SEATS)}
         missing = [c for c in markers.CORNER_IDS if c not in found]
@@ -221,14 +221,12 @@ class TablePlane:
         return out
 
 
-BASE_REACH_CROWNS = 8.0  # a base marker lies 4 cm before its standee, whose crown the camera sees up to about 5 of
-# the crown's sides away from it (the crown 9-15 cm up, seen slanting near the image's edge); further, it is misread
 BASE_TO_CROWN = (0.3, 1.3)  # a base marker's side over its crown's: 3 cm on the table against 4 cm raised, 0.55-0.8
 
 
-def _misread_bases(found: dict[int, np.ndarray]) -> set[int]:
-    """The base markers that cannot be where they were read, their seat's crown marker seen: too far from it
-    (``BASE_REACH_CROWNS`` of the crown's sides), or of a size no base beside that crown has (``BASE_TO_CROWN``):
+def _misread_bases(found: dict[int, np.ndarray], image_size: tuple[int, int]) -> set[int]:
+    """The base markers that cannot be where they were read, their seat's crown marker seen: of a size no base
+    beside that crown has (``BASE_TO_CROWN``), or beyond a base's reach from it (``calibration.base_reach_px``):
     another marker, or a card's printed border, decoded as that base. Fitted as a square of 3 cm, one would scale the
     whole table wrongly (a corner marker's card read as a base once halved it)."""
     out = set()
@@ -239,7 +237,8 @@ def _misread_bases(found: dict[int, np.ndarray]) -> set[int]:
         b, c = np.asarray(base, np.float64).reshape(4, 2), np.asarray(crown, np.float64).reshape(4, 2)
         b_side, c_side = markers.quad_side(b), markers.quad_side(c)
         apart = float(np.linalg.norm(b.mean(axis=0) - c.mean(axis=0)))
-        if apart > BASE_REACH_CROWNS * c_side or not BASE_TO_CROWN[0] <= b_side / max(c_side, 1e-9) <= BASE_TO_CROWN[1]:
+        if (not BASE_TO_CROWN[0] <= b_side / max(c_side, 1e-9) <= BASE_TO_CROWN[1]
+                or apart > base_reach_px(c_side, b_side, image_size)):
             out.add(markers.base_id(seat))
     return out
 

@@ -118,21 +118,13 @@ def test_base_marker_of_another_seat_is_reported(scene):
     assert any("seat 5: base marker id 25 is far from crown marker id 15" in p for p in err.value.problems)
 
 
-def _square(marker_id: int, centre: tuple[float, float], side: float) -> markers.Detection:
-    x, y, h = centre[0], centre[1], side / 2
-    return markers.Detection(marker_id, np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]],
-                                                 np.float32))
-
-
 def test_a_tall_standee_s_crown_at_the_edge_of_a_wide_view_may_lie_more_than_four_of_its_sides_from_its_base():
     """Seen from 77 cm at the edge of a 960x720 view, a standee's crown looks 14 % larger than a 4 cm card on the
     table there (it stands that much nearer the camera), and its image lies 108 px, four of its sides, from its
     base marker's: that is where such a standee's crown shows, and the base is its own. A crown no larger than a
     card on the table there stands no higher: four of its sides is then the reach."""
-    crown = _square(markers.crown_id(6), (500.0, 100.0), 27.0)
     for base_side, reach in ((17.8, None), (20.25, 4 * 27.0)):
-        base = _square(markers.base_id(6), (500.0, 208.0), base_side)
-        got = calibration._base_reach_px(crown, base, (960, 720))
+        got = calibration.base_reach_px(27.0, base_side, (960, 720))
         assert got > 108.0 if reach is None else got == pytest.approx(reach)
 
 
