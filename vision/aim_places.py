@@ -44,8 +44,14 @@ class DeadlinePlaces:
     read_quads: dict[int, list[tuple[float, np.ndarray, float]]]
     patterns: dict[int, np.ndarray]
     later_frames: list[tuple[float, np.ndarray]] = field(default_factory=list)  # (t, frame) kept after the deadline
+    first_grey: np.ndarray | None = field(default=None, repr=False)  # the first frame in grey levels (float)
     _deadline_gain: float | None = field(default=None, init=False, repr=False)  # see _gain_at_deadline
-    _greys: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)  # see _grey_frames
+    _deadline_grey: np.ndarray | None = field(default=None, init=False, repr=False)  # see _grey_frames
+    _shadowed: dict[tuple[int, Rest], bool] = field(default_factory=dict, init=False, repr=False)  # see table_in_shadow
+
+    def __post_init__(self) -> None:
+        if self.first_grey is None and self.first_frame is not None:  # converted once, shared by the copies of
+            self.first_grey = markers.to_gray(self.first_frame).astype(np.float32)  # ``table_later``
 
     def _bare(self, box: tuple[float, float, float, float]) -> bool:
         """Whether the image ``box`` (x0, y0, x1, y1) at the deadline shows what the first frame showed
@@ -81,12 +87,12 @@ class DeadlinePlaces:
     def _grey_frames(self) -> tuple[np.ndarray, np.ndarray] | None:
         """The first frame and the frame at the deadline in grey levels (float), converted once; None unless both
         are there, of one size."""
-        first, last = self.first_frame, self.deadline_frame
-        if first is None or last is None or first.shape != last.shape:
+        first, last = self.first_grey, self.deadline_frame
+        if first is None or last is None or first.shape != last.shape[:2]:
             return None
-        if self._greys is None:
-            self._greys = (markers.to_gray(first).astype(np.float32), markers.to_gray(last).astype(np.float32))
-        return self._greys
+        if self._deadline_grey is None:
+            self._deadline_grey = markers.to_gray(last).astype(np.float32)
+        return first, self._deadline_grey
 
     def empty_at_deadline(self, sights: list[Sight], run: Rest) -> bool:
         """Whether the place where the weapon later rests showed, at the deadline, what it showed before
@@ -125,10 +131,10 @@ class DeadlinePlaces:
     def there_before(self, seat: int, run: Rest) -> bool:
         """Whether the weapon's marker already showed in the first frame (before the count) where it rests
         in ``run``: then the place's look at the deadline says nothing of when it came to rest."""
-        rest, first = self._rest_quad(seat, run), self.first_frame
+        rest, first = self._rest_quad(seat, run), self.first_grey
         if rest is None or first is None:
             return False
-        cells = aim_cells.cells(markers.to_gray(first).astype(np.float32), rest[0])
+        cells = aim_cells.cells(first, rest[0])
         return cells is not None and self._marker_shows(seat, cells, rest[1])
 
     def _deadline_cells(self, seat: int, run: Rest, least: int = 3,
@@ -193,7 +199,12 @@ class DeadlinePlaces:
         light across the place) must follow the first frame's cell by cell (``shade_match`` correlation), at the
         contrast the dimming leaves (``shade_least`` to 1 of it, or more where the first frame lay in shadow): a
         plain arm or sleeve shows only noise past its slope, and the first frame's texture followed that closely
-        cannot be noise either."""
+        cannot be noise either. Judged once for each rest."""
+        if (seat, run) not in self._shadowed:
+            self._shadowed[seat, run] = self._in_shadow(seat, run)
+        return self._shadowed[seat, run]
+
+    def _in_shadow(self, seat: int, run: Rest) -> bool:
         cfg = self.config
         got = self._deadline_cells(seat, run, shaded=True)
         if got is None:
