@@ -95,8 +95,9 @@ class SeatJudge:
                                "under the cover too small to show would point it there")
             if held and self._brief(run, sights):
                 sure = False
-                reasons.append(f"held that pose only {run.end - run.seen_from:.2f} s before moving on or the end of "
-                               "the watch: a swing slowing at its end as much as an aim")
+                reasons.append(f"held that pose only {run.end - run.seen_from:.2f} s, then moved on, went out of view "
+                               "for good or the watch ended: the slow end of a swing or start of a move as much as "
+                               "an aim")
             hidden = self._missing_target(run, seat)
             if hidden is not None:
                 sure = False
@@ -478,16 +479,19 @@ class SeatJudge:
         return longest < cfg.glimpse_s
 
     def _brief(self, run: Rest, sights: list[Sight]) -> bool:
-        """Whether the rest was brief and seen to end: held for less than ``sure_rest_s`` and then seen at
-        another pose, or still at the end of what was watched. A weapon swung to and fro slows at the ends
-        of its swing and holds a pose about that long each time; an aim is held (a rest that ends out of
-        view, an arm over it, is judged by ``_kept``)."""
+        """Whether the rest was brief and not seen held: held for less than ``sure_rest_s`` and then seen at
+        another pose, still at the end of what was watched, or out of view from its end to the end of what was
+        watched. A weapon swung to and fro slows at the ends of its swing and holds a pose about that long each
+        time, and a hand bringing a weapon onto its target slows as it starts; an aim is held. A rest that ends
+        out of view and is seen again at that pose (an arm over it) is bridged (``RestFinder``) or judged by
+        ``_kept``; one never seen again may have moved on under what covered it."""
         cfg = self.config
         if run.end - run.seen_from >= cfg.sure_rest_s:
             return False
         if run.end >= self._watched_to() - cfg.glimpse_gap_s:  # still when the watch (or the clip) ended
             return True
-        return any(run.end < s.t <= run.end + cfg.max_gap_s for s in sights)
+        after = [s.t for s in sights if s.t > run.end]
+        return not after or after[0] <= run.end + cfg.max_gap_s
 
     def _watched_to(self) -> float:
         """The end of what was watched: the end of the watch, or of the clip if sooner."""

@@ -402,6 +402,26 @@ def test_a_weapon_slowing_at_the_end_of_its_swing_when_the_watch_ends_asks():
     assert (aim.target, aim.late, aim.sure) == (3, True, True), aim.reason
 
 
+def test_a_weapon_still_for_a_moment_and_then_out_of_view_to_the_end_of_the_watch_asks() -> None:
+    """Brought onto its target after the deadline, a weapon turns fast, then so slowly for 0.3 s that it looks
+    still on seat 3, and goes out of view (an arm over it) to the end of the watch: a hand starting a move, or
+    ending a swing, holds a pose that long, and it may have moved on under the arm. It asks. Held 0.5 s before
+    the arm came, or read again at that pose three times at the end, it is late and sure on seat 3."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    turning = [_sight(t / 30, foot, direction - 0.1 * (22 - t), plane, 0) for t in range(15, 21)]
+
+    def still(first: int, last: int) -> list[Sight]:
+        return [_sight(t / 30, foot, direction, plane, 0) for t in range(first, last)]
+
+    aim = _read(turning + still(21, 31), plane=plane)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    assert "went out of view for good" in aim.reason
+    for held in (turning + still(21, 37), turning + still(21, 31) + still(54, 57)):
+        aim = _read(held, plane=plane)
+        assert (aim.target, aim.late, aim.sure) == (3, True, True), aim.reason
+
+
 def test_a_line_between_two_seats_asks():
     plane = _plane()
     foot = (float(plane.standees[0][0]) * 0.8, float(plane.standees[0][1]) * 0.8)
