@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_reading, aim_rests, aim_synth, aims, markers
+from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_reading, aim_rests, aim_synth, aims, markers, table_plane
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
 from vision.errors import TableUnseenError
 from vision.table_plane import TablePlane
@@ -1199,6 +1199,20 @@ def test_a_marker_misread_as_a_base_far_from_its_standee_is_left_out():
     assert sides == pytest.approx([59.0, 81.0, 59.0, 81.0], rel=0.02)
     assert plane.camera_height_cm == pytest.approx(80.0, rel=0.05)
     assert 0 in plane.standees and math.dist(plane.standees[0], centres[1]) > 20.0
+
+
+def test_a_base_marker_read_beyond_its_standee_s_reach_is_left_out() -> None:
+    """A base marker of the right size read before another standee (a card moved, or another marker decoded as it)
+    lies beyond the reach its crown's height gives (``calibration.base_reach_px``): it is left out of the table's
+    fit; every base where it belongs stays."""
+    found = _flat_markers_through_a_lens(0.1 / 480.0 ** 2, 1.0)
+    for seat in range(6):
+        base = found[markers.base_id(seat)]
+        mid = base.mean(axis=0)
+        found[markers.crown_id(seat)] = mid * 0.95 + np.array([16.0, 12.0]) + (base - mid) * 4 / 3
+    assert table_plane._misread_bases(found, (640, 480)) == set()
+    found[markers.base_id(0)] = found[markers.base_id(3)] + np.array([12.0, 0.0], np.float32)
+    assert table_plane._misread_bases(found, (640, 480)) == {markers.base_id(0)}
 
 
 def test_a_straight_lens_is_read_straight():
