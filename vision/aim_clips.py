@@ -104,13 +104,13 @@ def _clip_table(frames: Iterator[np.ndarray], info: AimClipInfo) -> tuple[TableP
         if len(head) >= want:
             break
     try:
-        first: TablePlane | None = table_of(head)
+        first: TablePlane | None = table_of(head, info.seats)
     except TableUnseenError:
         first = None
     if first is not None and first.by_corners and all(seat in first.standees for seat in range(info.seats)):
         return first, chain(head, frames)
     try:
-        spread = find_table(spread_frames(chain(head, frames), SPREAD_FRAMES))
+        spread = find_table(spread_frames(chain(head, frames), SPREAD_FRAMES), info.seats)
     except TableUnseenError as exc:
         if first is not None:
             return first, None

@@ -422,30 +422,65 @@ def _table_markers_in(gray: np.ndarray, scale: int) -> dict[int, np.ndarray]:
     return found
 
 
-def find_table(frames: Sequence[np.ndarray]) -> TablePlane:
+def find_table(frames: Sequence[np.ndarray], seats: int | None = None) -> TablePlane:
     """The table plane and standees from a few frames of the table: the markers of their median image
     (sensor noise averaged out) and of its first frames, each at its median place; when a corner marker is not
-    among them, the markers not yet found are looked for in every frame too (an arm over it most of the time)."""
+    among them, the markers not yet found are looked for in every frame too (an arm over it most of the time).
+    With ``seats`` known, a marker of a seat beyond them that the median image does not show counts only when
+    single frames show it at one place twice or more (``_read_still``): a standee does not move, while a weapon's
+    card passing by, or a blurred print, may be misread as one in one frame, and a standee of a seat the table
+    does not have refuses the clip (``aim_clips``: the seat count given and the table disagree)."""
     if not frames:
         raise AimError("no frame to find the table in")
     grays = [markers.to_gray(f) for f in frames]
     images = [np.median(np.stack(grays), axis=0).astype(np.uint8)] if len(grays) >= 3 else []
-    seen: dict[int, list[np.ndarray]] = {}
     images += [markers.sharpened(g, AimConfig.sharpen, AimConfig.sharpen_sigma_px) for g in images]
-    jobs = [(g, sc) for g in images for sc in (1, 2, 3)] + [(g, sc) for g in grays[:3] for sc in (1, 2)]
-    for gray, scale in jobs:
+    in_median: dict[int, list[np.ndarray]] = {}
+    for gray, scale in [(g, sc) for g in images for sc in (1, 2, 3)]:
         for mid, pts in _table_markers_in(gray, scale).items():
-            seen.setdefault(mid, []).append(pts)
-    if any(c not in seen for c in markers.CORNER_IDS):  # an arm over a corner most of the time: each frame
-        more: dict[int, list[np.ndarray]] = {}
-        for gray in grays[3:]:
+            in_median.setdefault(mid, []).append(pts)
+    in_frames: dict[int, list[tuple[int, np.ndarray]]] = {}  # marker id -> (frame, corners) read in single frames
+    for index, gray in enumerate(grays[:3]):
+        for scale in (1, 2):
+            for mid, pts in _table_markers_in(gray, scale).items():
+                in_frames.setdefault(mid, []).append((index, pts))
+    beyond = set() if seats is None else {i for seat in range(max(0, seats), markers.MAX_SEATS)
+                                          for i in (markers.crown_id(seat), markers.base_id(seat))}
+    found = _table_found(in_median, in_frames, beyond if images else set())
+    if any(c not in found for c in markers.CORNER_IDS):  # an arm over a corner most of the time: each frame
+        for index, gray in enumerate(grays[3:], start=3):
             for mid, pts in _table_markers_in(gray, 1).items():
-                if mid not in seen:
-                    more.setdefault(mid, []).append(pts)
-        seen.update(more)
-    found = {mid: np.median(np.stack(q), axis=0) for mid, q in seen.items()}
+                if mid not in found:
+                    in_frames.setdefault(mid, []).append((index, pts))
+        found = _table_found(in_median, in_frames, beyond if images else set())
     h, w = frames[0].shape[:2]
     return TablePlane.from_markers(found, (w, h))
+
+
+def _table_found(in_median: dict[int, list[np.ndarray]], in_frames: dict[int, list[tuple[int, np.ndarray]]],
+                 still_only: set[int]) -> dict[int, np.ndarray]:
+    """Each marker's corners (the median of its readings): those the median image shows, with their readings in
+    single frames; the others as read, but those of ``still_only`` when read still (``_read_still``)."""
+    found = {mid: np.median(np.stack(q + [p for _, p in in_frames.get(mid, [])]), axis=0)
+             for mid, q in in_median.items()}
+    for mid, reads in in_frames.items():
+        if mid not in found:
+            still = _read_still(reads) if mid in still_only else np.median(np.stack([p for _, p in reads]), axis=0)
+            if still is not None:
+                found[mid] = still
+    return found
+
+
+def _read_still(reads: list[tuple[int, np.ndarray]]) -> np.ndarray | None:
+    """The corners of a marker read in single frames ((frame, corners) each) when two frames or more read it at
+    one place (their centres within a quarter of its side of the readings' median): the median of those; None
+    otherwise."""
+    stack = np.stack([p for _, p in reads])
+    corners = np.median(stack, axis=0)
+    near = np.linalg.norm(stack.mean(axis=1) - corners.mean(axis=0), axis=1) <= 0.25 * markers.quad_side(corners)
+    if len({index for (index, _), n in zip(reads, near) if n}) < 2:
+        return None
+    return np.asarray(np.median(stack[near], axis=0))
 
 
 def table_frame_count(fps: float, three_at: float) -> int:
@@ -455,12 +490,13 @@ def table_frame_count(fps: float, three_at: float) -> int:
     return max(1, min(lead, int(fps * 0.6)))
 
 
-def table_of(frames: Sequence[np.ndarray]) -> TablePlane:
-    """The table found in up to nine frames spread over ``frames`` (``find_table``)."""
+def table_of(frames: Sequence[np.ndarray], seats: int | None = None) -> TablePlane:
+    """The table found in up to nine frames spread over ``frames`` (``find_table``; ``seats`` at the table when
+    known)."""
     if not frames:
         raise AimError("the clip has no frame")
     step = max(1, len(frames) // 9)
-    return find_table(frames[::step][:9])
+    return find_table(frames[::step][:9], seats)
 
 
 def read_frames(frames: Iterable[np.ndarray], *, seats: int, fps: float, three_at: float,
@@ -476,7 +512,7 @@ def read_frames(frames: Iterable[np.ndarray], *, seats: int, fps: float, three_a
             head.append(frame)
             if len(head) >= want:
                 break
-        plane = table_of(head)
+        plane = table_of(head, seats)
     reader = AimReader(plane, seats=seats, fps=fps, three_at=three_at, config=config, shooters=shooters,
                        candidates=candidates)
     count = 0

@@ -483,8 +483,8 @@ def test_a_clip_keeps_the_table_of_its_first_frames_or_of_its_whole(monkeypatch,
                           by_corners=by_corners)
 
     planes = {"head": plane(*head), "whole": plane(*whole)}
-    monkeypatch.setattr(aim_clips, "table_of", lambda frames: planes["head"])
-    monkeypatch.setattr(aim_clips, "find_table", lambda frames: planes["whole"])
+    monkeypatch.setattr(aim_clips, "table_of", lambda frames, seats: planes["head"])
+    monkeypatch.setattr(aim_clips, "find_table", lambda frames, seats: planes["whole"])
     frames = (np.zeros((4, 4, 3), np.uint8) for _ in range(60))
     got, rest = aim_clips._clip_table(frames, aim_clips.AimClipInfo(fps=30.0, seats=6, three_at=1.6))
     assert got is planes[kept]
