@@ -375,8 +375,7 @@ class AimReader:
         seen: dict[int, dict[int, np.ndarray]] = {}  # seat -> marker id -> corners (median)
         for mid, quads in self._standee_seen.items():
             stack = np.stack(quads)
-            corners = np.median(stack, axis=0)
-            near = np.linalg.norm(stack.mean(axis=1) - corners.mean(axis=0), axis=1) <= 0.25 * markers.quad_side(corners)
+            near = _at_one_place(stack)
             if int(near.sum()) >= self.config.standee_reads:
                 seen.setdefault(self._sought[mid], {})[mid] = np.median(stack[near], axis=0)
         self._standee_seen = {}
@@ -476,11 +475,17 @@ def _read_still(reads: list[tuple[int, np.ndarray]]) -> np.ndarray | None:
     one place (their centres within a quarter of its side of the readings' median): the median of those; None
     otherwise."""
     stack = np.stack([p for _, p in reads])
-    corners = np.median(stack, axis=0)
-    near = np.linalg.norm(stack.mean(axis=1) - corners.mean(axis=0), axis=1) <= 0.25 * markers.quad_side(corners)
+    near = _at_one_place(stack)
     if len({index for (index, _), n in zip(reads, near) if n}) < 2:
         return None
     return np.asarray(np.median(stack[near], axis=0))
+
+
+def _at_one_place(quads: np.ndarray) -> np.ndarray:
+    """Which of a marker's readings (n, 4, 2 corners) lie at its place: their centres within a quarter of its side
+    of the readings' median."""
+    corners = np.median(quads, axis=0)
+    return np.asarray(np.linalg.norm(quads.mean(axis=1) - corners.mean(axis=0), axis=1) <= 0.25 * markers.quad_side(corners))
 
 
 def table_frame_count(fps: float, three_at: float) -> int:
