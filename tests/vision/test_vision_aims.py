@@ -1180,16 +1180,21 @@ def test_the_lens_is_measured_from_the_markers_shapes_not_taken_for_outlines_det
     assert plane.camera_height_cm == pytest.approx(80.0, rel=0.05)
 
 
+def _with_crowns(found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """``found`` with each seat's crown marker, just behind its base (as seen: a little larger)."""
+    for seat in range(6):
+        base = found[markers.base_id(seat)]
+        mid = base.mean(axis=0)
+        found[markers.crown_id(seat)] = mid * 0.95 + np.array([16.0, 12.0]) + (base - mid) * 4 / 3
+    return found
+
+
 def test_a_marker_misread_as_a_base_far_from_its_standee_is_left_out():
     """A corner marker's card read a second time as seat 0's base marker (its printed border taken for the marker's
     outline: twice the corner marker's side, at its place), far from seat 0's crown: fitted as a 3 cm square, it
     scales the whole table by about half. Left out, the table is read at its scale; seat 0's standee from its
     crown as before."""
-    found = _flat_markers_through_a_lens(0.1 / 480.0 ** 2, 1.0)
-    for seat in range(6):  # each standee's crown, just behind its base (as seen: a little larger)
-        base = found[markers.base_id(seat)]
-        mid = base.mean(axis=0)
-        found[markers.crown_id(seat)] = mid * 0.95 + np.array([16.0, 12.0]) + (base - mid) * 4 / 3
+    found = _with_crowns(_flat_markers_through_a_lens(0.1 / 480.0 ** 2, 1.0))
     corner = found[1]
     mid = corner.mean(axis=0)
     found[markers.base_id(0)] = mid + (corner - mid) * 2.0
@@ -1205,11 +1210,7 @@ def test_a_base_marker_read_beyond_its_standee_s_reach_is_left_out() -> None:
     """A base marker of the right size read before another standee (a card moved, or another marker decoded as it)
     lies beyond the reach its crown's height gives (``calibration.base_reach_px``): it is left out of the table's
     fit; every base where it belongs stays."""
-    found = _flat_markers_through_a_lens(0.1 / 480.0 ** 2, 1.0)
-    for seat in range(6):
-        base = found[markers.base_id(seat)]
-        mid = base.mean(axis=0)
-        found[markers.crown_id(seat)] = mid * 0.95 + np.array([16.0, 12.0]) + (base - mid) * 4 / 3
+    found = _with_crowns(_flat_markers_through_a_lens(0.1 / 480.0 ** 2, 1.0))
     assert table_plane._misread_bases(found, (640, 480)) == set()
     found[markers.base_id(0)] = found[markers.base_id(3)] + np.array([12.0, 0.0], np.float32)
     assert table_plane._misread_bases(found, (640, 480)) == {markers.base_id(0)}
