@@ -490,8 +490,8 @@ class SeatJudge:
             return False
         if run.end >= self._watched_to() - cfg.glimpse_gap_s:  # still when the watch (or the clip) ended
             return True
-        after = [s.t for s in sights if s.t > run.end]
-        return not after or after[0] <= run.end + cfg.max_gap_s
+        seen_next = next((s.t for s in sights if s.t > run.end), None)
+        return seen_next is None or seen_next <= run.end + cfg.max_gap_s
 
     def _watched_to(self) -> float:
         """The end of what was watched: the end of the watch, or of the clip if sooner."""

@@ -443,28 +443,30 @@ def find_table(frames: Sequence[np.ndarray], seats: int | None = None) -> TableP
         for scale in (1, 2):
             for mid, pts in _table_markers_in(gray, scale).items():
                 in_frames.setdefault(mid, []).append((index, pts))
-    beyond = set() if seats is None else {i for seat in range(max(0, seats), markers.MAX_SEATS)
-                                          for i in (markers.crown_id(seat), markers.base_id(seat))}
-    found = _table_found(in_median, in_frames, beyond if images else set())
+    known = seats if images else None  # with no median image (fewer than three frames), every marker as read
+    found = _table_found(in_median, in_frames, known)
     if any(c not in found for c in markers.CORNER_IDS):  # an arm over a corner most of the time: each frame
         for index, gray in enumerate(grays[3:], start=3):
             for mid, pts in _table_markers_in(gray, 1).items():
                 if mid not in found:
                     in_frames.setdefault(mid, []).append((index, pts))
-        found = _table_found(in_median, in_frames, beyond if images else set())
+        found = _table_found(in_median, in_frames, known)
     h, w = frames[0].shape[:2]
     return TablePlane.from_markers(found, (w, h))
 
 
 def _table_found(in_median: dict[int, list[np.ndarray]], in_frames: dict[int, list[tuple[int, np.ndarray]]],
-                 still_only: set[int]) -> dict[int, np.ndarray]:
+                 seats: int | None) -> dict[int, np.ndarray]:
     """Each marker's corners (the median of its readings): those the median image shows, with their readings in
-    single frames; the others as read, but those of ``still_only`` when read still (``_read_still``)."""
+    single frames; the others as read, but a standee's of a seat beyond ``seats`` only when read still
+    (``_read_still``)."""
     found = {mid: np.median(np.stack(q + [p for _, p in in_frames.get(mid, [])]), axis=0)
              for mid, q in in_median.items()}
     for mid, reads in in_frames.items():
         if mid not in found:
-            still = _read_still(reads) if mid in still_only else np.median(np.stack([p for _, p in reads]), axis=0)
+            kind = markers.kind_of(mid)
+            beyond = seats is not None and kind is not None and kind[0] is not markers.MarkerKind.CORNER and kind[1] >= seats
+            still = _read_still(reads) if beyond else np.median(np.stack([p for _, p in reads]), axis=0)
             if still is not None:
                 found[mid] = still
     return found
