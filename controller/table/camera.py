@@ -356,7 +356,7 @@ class LiveCamera:
             self.ring.clear()  # the next count keeps its own frames: none is held between counts
 
     def _read_aims(self, number: int, seats: int, shooters: list[int], candidates: list[int], three_at: float) -> CameraAims:
-        from vision.aims import DEADLINE_AFTER_THREE_S, AimReader, draw_lines, find_table
+        from vision.aims import DEADLINE_AFTER_THREE_S, AimReader, draw_lines
         from vision.errors import AimError
 
         config = self.aim_config
@@ -375,7 +375,7 @@ class LiveCamera:
         frames = self.ring.since(three_at - config.lead_s - RING_SLACK_S)
         plane = self._plane
         if plane is None:
-            plane = self._table_plane(frames, three_at - config.lead_s, find_table)
+            plane = self._table_plane(frames, three_at - config.lead_s, seats)
         reader = AimReader(plane, seats=seats, fps=self.fps, three_at=three_at, shooters=shooters,
                            candidates=candidates, config=config)
         for stamp, frame in frames:
@@ -386,9 +386,10 @@ class LiveCamera:
         shown = jpeg(draw_lines(reading.deadline_frame, reading))
         return aims_of(reading, shown, ask_godfather_below=self.ask_godfather_below)
 
-    def _table_plane(self, frames: list[tuple[float, np.ndarray]], before: float,
-                     find_table: Callable[[list[np.ndarray]], TablePlane]) -> TablePlane:
-        """The table plane from the calibration, or else from the frames before the count's "1"."""
+    def _table_plane(self, frames: list[tuple[float, np.ndarray]], before: float, seats: int) -> TablePlane:
+        """The table plane from the calibration, or else from the frames before the count's "1", where
+        ``seats`` standees stand."""
+        from vision.aims import table_of
         from vision.table_plane import TablePlane
 
         if self.calibration is not None:
@@ -396,9 +397,7 @@ class LiveCamera:
             self._plane = known
             return known
         still = [f for t, f in frames if t < before] or [f for _t, f in frames[:9]]
-        step = max(1, len(still) // 9)
-        plane: TablePlane = find_table(still[::step][:9])
-        return plane
+        return table_of(still, seats)
 
     def judge(self, *, thrower: int, seats: int, number: int, truth: tuple[list[int], list[int]] | None = None,
               cancel: threading.Event | None = None) -> CameraVerdict | None:

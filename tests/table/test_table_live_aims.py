@@ -154,3 +154,25 @@ def test_a_camera_without_frames_after_the_deadline_says_so(clip):
     with pytest.raises(CameraError, match="round 2's aims: the camera gave no frame"):
         camera.read_aims(seats=spec.seats, shooters=[0, 1], candidates=[0, 1], number=2,
                          three_at=source.start + spec.three_at)
+
+
+def test_the_live_camera_finds_the_table_of_the_seats_it_is_told(clip):
+    """Without a calibration, the table is found in the frames before the count's "1", knowing the seat count: a
+    crown marker of a seat beyond it read in single frames only (a weapon's card passing by misread as it) is no
+    standee, as in a clip read from a file."""
+    from vision import markers
+
+    spec, frames = clip
+    h, w = frames[0].shape[:2]
+    card = np.full((36, 36), 255, np.uint8)
+    card[4:-4, 4:-4] = markers.marker_image(markers.crown_id(8), 28)
+    stamped = []
+    for i, frame in enumerate(frames[:9]):
+        if i < 3:  # the card passes over the table in the first three frames
+            frame = frame.copy()
+            x, y = w // 2 - 60 + 40 * i, h // 2
+            frame[y:y + 36, x:x + 36] = card[..., None]
+        stamped.append((i / spec.fps, frame))
+    camera = LiveCamera(Replay(frames, spec.fps), None, fps=spec.fps)
+    plane = camera._table_plane(stamped, before=1.0, seats=spec.seats)
+    assert set(plane.standees) == set(range(spec.seats))
