@@ -87,14 +87,18 @@ class RestFinder:
                 i += 1
                 continue
             part = sights[i:j + 1]
-            foot = np.median(np.array([s.foot for s in part]), axis=0)
-            direction = float(np.median(np.unwrap([s.direction for s in part])))
+            # the pose as read: a still sighting copies the pose read before it (``AimReader._record_still``), and
+            # fifty copies of the two readings after an arm passed would outweigh all those before
+            read = [s for s in part if not s.still]
+            measured = read if len(read) >= 3 else part
+            foot = np.median(np.array([s.foot for s in measured]), axis=0)
+            direction = float(np.median(np.unwrap([s.direction for s in measured])))
             tipped = self._pitched_line(part, direction)
             pitched = None if tipped is None else tipped.line
             line_foot, line_direction = pitched if pitched is not None else (foot, direction)
             target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
                                          self.candidates)
-            height = float(np.median([s.height_cm for s in part]))
+            height = float(np.median([s.height_cm for s in measured]))
             if tipped is not None:  # a tip only ever makes a card look smaller: the higher of the two readings
                 height = max(height, tipped.height_cm)
             # the other poses a weapon held at aim may have (the chosen one's line gave the target above)

@@ -312,6 +312,22 @@ def test_an_arm_over_a_still_weapon_is_bridged_when_it_holds_the_same_pose_after
     assert (aim.target, aim.late, aim.sure) == (3, False, True), aim.reason
 
 
+def test_a_rest_read_often_before_an_arm_and_twice_after_it_is_placed_by_its_readings_not_their_copies() -> None:
+    """At rest on seat 3, read 13 times from a second before the "3", then covered across the deadline and read
+    twice just after it at a pose turned 5 degrees (an arm over a corner of the card turns its reading), then seen
+    still at that pose, partly covered, to the end of the watch. The rest is bridged over the arm, and its pose is
+    that of its readings: the 50 sightings that copy the two readings after the arm do not make it a rest begun
+    just after the deadline. In time on seat 3."""
+    plane = _plane()
+    foot, direction = _pose(plane, 0, 3)
+    before = [_sight(t / 30, foot, direction + math.radians(2.5), plane, 0) for t in range(-30, -17)]
+    after = [_sight(t / 30, foot, direction - math.radians(2.5), plane, 0) for t in range(16, 18)]
+    copies = [dataclasses.replace(_sight(t / 30, foot, direction - math.radians(2.5), plane, 0), still=True)
+              for t in range(18, 68)]
+    aim = _read(before + after + copies, plane=plane)
+    assert (aim.target, aim.late) == (3, False), aim.reason
+
+
 def test_a_weapon_covered_to_the_end_of_the_watch_asks_and_one_seen_again_keeps_its_aim() -> None:
     """At rest on seat 3 from a second before the "3" to just before it, then covered and never read again: it may
     have been turned onto another seat under what covered it (a neighbour's weapon brought over it), so it asks.
