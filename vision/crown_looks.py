@@ -141,7 +141,10 @@ class CrownLooks(JudgeFrame):
             t.last_seen_frame = self._frames
             t.registered += card_move[1] if card_move is not None else marker_registered
             sure = shift is not None or (card_move is not None and card_move[2])
-            self._note_seen(t, seen, sure=sure, px=card_move[3] if card_move is not None else marker_px)
+            # the marker decoded where its card's look is found (or alone): no likeness
+            decoded = shift is not None and abs(seen - shift) <= JUMP_CM
+            self._note_seen(t, seen, sure=sure, decoded=decoded,
+                            px=card_move[3] if card_move is not None else marker_px)
             self._note_reading(t, card_move[3] if card_move is not None else marker_px)
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
@@ -270,19 +273,21 @@ class CrownLooks(JudgeFrame):
         t.readings.append((self._frames, float(moved[0]), float(moved[1])))
 
     @staticmethod
-    def _note_seen(t: SeatTrack, shift: float, *, sure: bool, px: np.ndarray | None = None) -> None:
-        """Where the crown was last seen. A weak reading (the card's look alone, not as sharp as at
-        rest) that puts the crown back more than ``JUMP_CM`` nearer its place than where it was last
-        seen counts once a second one agrees with it: a fallen standee's picture lying where the card
-        stood can look like a part of the card. Readings moving away (a swing, a fall: several cm
-        a frame) count as they come."""
-        if not sure:
+    def _note_seen(t: SeatTrack, shift: float, *, sure: bool, decoded: bool = False,
+                   px: np.ndarray | None = None) -> None:
+        """Where the crown was last seen. A reading of the card's look alone (``decoded`` false: no marker
+        decoded there) that puts the crown back more than ``JUMP_CM`` nearer its place than where it was last
+        seen counts once a second one agrees with it: a fallen standee's picture lying where the card stood can
+        look like a part of the card, even as sharply as the card at rest (two of its quarters), while a
+        decoded marker is never a likeness. Readings moving away (a swing, a fall: several cm a frame) count
+        as they come."""
+        if not decoded:
             pending, t.pending_seen = t.pending_seen, shift
             last = t.last_seen_shift if t.last_seen_shift is not None else 0.0  # armed at its place
             back = shift < last - JUMP_CM
             if back and (pending is None or abs(shift - pending) > JUMP_CM):
                 return
-        if sure:
+        else:
             t.pending_seen = None
         t.last_seen_shift = shift
         t.last_seen_px = px

@@ -165,7 +165,7 @@ def test_a_crown_last_seen_away_and_not_found_at_its_unchanged_place_asks(armed,
 def test_a_crown_seen_back_by_a_weak_likeness_only_over_a_fall_asks(armed, monkeypatch):
     """A fallen standee's picture lying still where its crown card stood matched a part of the card
     in two frames in a row: "seen back at its place, then covered" rests on that alone while a
-    fall's worth of table changed. Seen back surely (decoded, or as sharp as at rest), it is up."""
+    fall's worth of table changed. Seen back surely (its marker decoded there), it is up."""
     judge, seat = armed
     t = judge.tracks[seat]
     changed = t.card_mask | t.fall_mask  # the card's place and the whole strip along its fall line
@@ -173,7 +173,7 @@ def test_a_crown_seen_back_by_a_weak_likeness_only_over_a_fall_asks(armed, monke
         t.reset()
         t.examined, t.first_move = 6, 2
         ThrowJudge._note_seen(t, 3.4, sure=True)
-        ThrowJudge._note_seen(t, 0.2, sure=sure)
+        ThrowJudge._note_seen(t, 0.2, sure=sure, decoded=sure)
         if not sure:
             ThrowJudge._note_seen(t, 0.2, sure=False)  # a second weak reading agrees
         assert t.last_seen_shift == pytest.approx(0.2)
@@ -934,6 +934,19 @@ def test_a_dim_noisy_clip_whose_first_frames_show_no_marker_is_judged_from_more_
     verdict = judge_frames(frames, seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert verdict.frames > 0 and 2 in verdict.touched  # the touch at seat 2 is seen
     assert set(verdict.knocked) <= {1} and (verdict.knocked == [1] or verdict.needs_godfather)  # the fall: right or asks
+
+
+def test_a_fallen_standee_s_picture_where_its_card_stood_does_not_bring_its_crown_back():
+    """Development clip 1000312130087 of hard:combined (dim, faint print, blur, a drifting camera): seat 1's crown
+    was seen falling away, 2 then 3.75 cm from its place in two frames; four frames later two quarters of its card's
+    look matched the fallen standee's picture lying where the card stood, as sharply as the card at rest, once.
+    Taken as the crown seen back at its place, the standee was judged up and touched, sure: the worst outcome. One
+    likeness is not the crown back: it lies where it fell, knocked."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(200, "hard:combined", seed=312) if s.seed == 1000312130087)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert 1 not in verdict.touched and (verdict.knocked == [1] or verdict.needs_godfather), verdict.seats[1].reason
 
 
 def test_seats_unread_in_the_reference_frames_of_a_dim_clip_are_read_in_the_median_of_more():

@@ -184,7 +184,10 @@ def test_frames_of_mixed_sizes_are_refused():
         _judge(spec, type("C", (), {"frames": lambda self: iter(frames)})())
 
 
-def test_a_weak_likeness_putting_a_lost_crown_back_at_its_place_needs_a_second():
+def test_a_likeness_putting_a_lost_crown_back_at_its_place_needs_a_second():
+    """The card's look alone, weak or as sharp as at rest, puts a crown last seen away back at its place only when
+    a second reading agrees (a fallen standee's picture where its card stood matches two quarters of the card as
+    sharply as the card at rest); a decoded marker is believed at once."""
     t = SeatTrack(0, None, None, 0.1, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
     ThrowJudge._note_seen(t, 1.4, sure=False)  # weak readings moving away: a fall, several cm a frame
     ThrowJudge._note_seen(t, 3.7, sure=False)
@@ -197,7 +200,12 @@ def test_a_weak_likeness_putting_a_lost_crown_back_at_its_place_needs_a_second()
     ThrowJudge._note_seen(t, 0.35, sure=False)  # two frames in a row agree: it is back
     assert t.last_seen_shift == 0.35
     ThrowJudge._note_seen(t, 3.0, sure=True)
-    ThrowJudge._note_seen(t, 0.1, sure=True)  # decoded: believed at once
+    ThrowJudge._note_seen(t, 0.1, sure=True)  # as sharp as at rest, once: not yet
+    assert t.last_seen_shift == 3.0
+    ThrowJudge._note_seen(t, 0.15, sure=True)  # and again the next frame: it is back
+    assert t.last_seen_shift == 0.15
+    ThrowJudge._note_seen(t, 3.0, sure=True)
+    ThrowJudge._note_seen(t, 0.1, sure=True, decoded=True)  # decoded: believed at once
     assert t.last_seen_shift == 0.1
 
 
