@@ -949,6 +949,19 @@ def test_a_fallen_standee_s_picture_where_its_card_stood_does_not_bring_its_crow
     assert 1 not in verdict.touched and (verdict.knocked == [1] or verdict.needs_godfather), verdict.seats[1].reason
 
 
+def test_a_crown_last_seen_away_and_back_at_the_end_by_its_card_s_look_alone_asks():
+    """Clip 1000128040030 of jpeg:low (seed 128: a dim room, strong blur, JPEG quality under 60): seat 4's crown was
+    last seen 3.9 cm from its place, falling, never back; at the end no marker decoded there, and two quarters of
+    its card's look matched the fallen standee's picture 1.2 cm from its place, as sharply as a card at rest. Taken
+    for the card, the standee was judged up and touched, sure: the worst outcome. The end's one image gives no
+    second reading to agree: it asks."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(100, "jpeg:low", seed=128) if s.seed == 1000128040030)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.knocked == [4, 5] or verdict.needs_godfather, verdict.seats[4].reason
+
+
 def test_seats_unread_in_the_reference_frames_of_a_dim_clip_are_read_in_the_median_of_more():
     """Development clip 1000117130014 of hard:combined (dim, faint print, strong noise and blur, 30 fps): the three
     reference frames decode no marker of seats 4 and 5, and both were "not vouched for", the throw's knock at seat 5
