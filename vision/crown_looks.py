@@ -283,9 +283,7 @@ class CrownLooks(JudgeFrame):
         as they come."""
         if not decoded:
             pending, t.pending_seen = t.pending_seen, shift
-            last = t.last_seen_shift if t.last_seen_shift is not None else 0.0  # armed at its place
-            back = shift < last - JUMP_CM
-            if back and (pending is None or abs(shift - pending) > JUMP_CM):
+            if t.comes_back(shift) and (pending is None or abs(shift - pending) > JUMP_CM):
                 return
         else:
             t.pending_seen = None

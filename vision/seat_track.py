@@ -36,7 +36,7 @@ TURN_DEG = 60.0  # the star's way turning this much in flight: it met something
 TURN_WINDOW_S = 0.07  # the star's way into and out of a sighting, over at most this long each
 COVERED_HALF = 0.85  # half the side (in crown marker sides) of the patch followed when the star covers the crown
 BASE_SEARCH_PX = 4  # a base card lies on the table: followed this far each way around its place
-JUMP_CM = 1.0  # a crown seen by a weak likeness alone this far from where it was last seen: not yet believed
+JUMP_CM = 1.0  # a crown seen by its card's look alone this much nearer its place than where it was last seen: not yet believed
 
 
 @dataclass
@@ -88,7 +88,7 @@ class SeatTrack:
     arm_near_since: int | None = None
     last_seen_shift: float | None = None  # the crown's displacement (cm) the last time it was seen
     last_seen_px: np.ndarray | None = None  # the same displacement in image px (the way it went)
-    pending_seen: float | None = None  # a weak reading (the card's look alone, not sharp) waiting for a second
+    pending_seen: float | None = None  # a reading of the card's look alone (no marker decoded) waiting for a second
     last_seen_sure: bool = False  # the last reading was the decoded marker or the card as sharp as at rest
     star_lost_under_arm: int = 0  # frames its card lay under the hand or arm the star was lost under
     last_seen_frame: int = -1  # frame when the crown was last seen (decoded or its card's look found)
@@ -104,6 +104,13 @@ class SeatTrack:
     # since something star-sized first moved, frames no hand or arm covered its card in: (frame, the image
     # around the crown's patch, around the base card, the frame's shift)
     kept: deque[tuple[int, np.ndarray, np.ndarray | None, tuple[float, float]]] = field(default_factory=deque)
+
+    def comes_back(self, shift: float) -> bool:
+        """Whether a reading ``shift`` cm from the crown's place puts it back more than ``JUMP_CM`` nearer its place
+        than where it was last seen (at its place when armed): by its card's look alone, a likeness of the fallen
+        standee's picture where the card stood, until a second reading agrees (``CrownLooks._note_seen``)."""
+        last = self.last_seen_shift if self.last_seen_shift is not None else 0.0
+        return shift < last - JUMP_CM
 
     def reset(self) -> None:
         self.shifts.clear()

@@ -50,7 +50,6 @@ from vision.seat_track import (
     FALL_REACH_CM,
     FALL_WIDTH_CM,
     HAND_NEAR_CM,
-    JUMP_CM,
     MAX_STAR_SPEED_CM_S,
     MIN_STAR_SPEED_CM_S,
     STAR_LOST_S,
@@ -715,12 +714,11 @@ class ThrowJudge(CrownLooks):
                 ev.reason = (f"crown marker not decoded, but its card's look found {found[0]:.2f} cm from its "
                              f"place: still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
-                last = t.last_seen_shift
-                if last is not None and found[0] < last - JUMP_CM:
+                if t.comes_back(found[0]):
                     # last seen farther away and never back, found back by its card's look alone in one image:
                     # a fallen standee's picture where its card stood can match two quarters of it so
-                    ev.reason += (f"; but last seen {last:.1f} cm from its place, and back at the end by its "
-                                  f"card's look alone: unsure")
+                    ev.reason += (f"; but last seen {t.last_seen_shift:.1f} cm from its place, and back at the end "
+                                  f"by its card's look alone: unsure")
                     ev.confidence = min(ev.confidence, 0.5)
                 return ev
             # a crown card lying readable elsewhere on the table, a standee's length away at most
