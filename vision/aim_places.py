@@ -34,13 +34,14 @@ def _light_ratio(first: np.ndarray, later: np.ndarray, dark: float, least: float
 
 @dataclass
 class DeadlinePlaces:
-    """The first frame analysed and the frame at the deadline, with every pose of each weapon's marker read
-    (seat -> (t, corners, contrast)), each weapon's marker pattern (seat -> its cells) and a few frames after the
-    deadline (``AimConfig.later_places_s`` apart)."""
+    """The first frame analysed and the frame at the deadline (``deadline`` seconds after the "3"), with every
+    pose of each weapon's marker read (seat -> (t, corners, contrast)), each weapon's marker pattern (seat -> its
+    cells) and a few frames after the deadline (``AimConfig.later_places_s`` apart)."""
 
     config: AimConfig
     first_frame: np.ndarray | None
     deadline_frame: np.ndarray | None
+    deadline: float
     read_quads: dict[int, list[tuple[float, np.ndarray, float]]]
     patterns: dict[int, np.ndarray]
     later_frames: list[tuple[float, np.ndarray]] = field(default_factory=list)  # (t, frame) kept after the deadline
@@ -137,6 +138,17 @@ class DeadlinePlaces:
         cells = aim_cells.cells(first, rest[0])
         return cells is not None and self._marker_shows(seat, cells, rest[1])
 
+    def _read_there_before(self, seat: int, run: Rest) -> bool:
+        """Whether the weapon was read before the deadline where its marker lies in ``run`` (its centre within one
+        side of the marker's there): a weapon in view at that place from before the count is read there many
+        times over."""
+        rest = self._rest_quad(seat, run)
+        if rest is None:
+            return False
+        centre, side = rest[0].mean(axis=0), markers.quad_side(rest[0])
+        return any(t < self.deadline and float(np.linalg.norm(quad.mean(axis=0) - centre)) <= side
+                   for t, quad, _ in self.read_quads.get(seat, []))
+
     def _deadline_cells(self, seat: int, run: Rest, least: int = 3,
                         shaded: bool = False) -> tuple[np.ndarray, np.ndarray, float, float] | None:
         """The cells of the weapon's marker at its pose at rest in ``run``, as the first frame (the table before
@@ -185,11 +197,15 @@ class DeadlinePlaces:
             return False
         if self._marker_shows(seat, before, contrast):
             return False  # the weapon was there before the count (and not read until after the deadline)
-        same = np.abs(at - before) <= tolerance
-        if int(same.sum()) < cfg.table_cells * len(same):
+        if not self._unchanged(before, at, tolerance):
             return False
-        shown = before[same]
+        shown = before[np.abs(at - before) <= tolerance]
         return float(np.std(shown)) >= cfg.table_texture * tolerance
+
+    def _unchanged(self, before: np.ndarray, at: np.ndarray, tolerance: float) -> bool:
+        """Whether a place's cells at the deadline show what they showed before the count (``table_cells`` of
+        them within ``tolerance``)."""
+        return int(np.sum(np.abs(at - before) <= tolerance)) >= self.config.table_cells * len(before)
 
     def table_in_shadow(self, seat: int, run: Rest) -> bool:
         """Whether, at the deadline, the place where the weapon's marker lies at rest after it showed the table's
@@ -226,7 +242,8 @@ class DeadlinePlaces:
     def hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
         """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
         (most of the marker's cells then showed neither what they showed before the count nor, within the
-        frame's noise, the same: an arm or another weapon over it), or showed the marker itself. A weapon
+        frame's noise, the same: an arm or another weapon over it), or showed the marker itself (its look, where
+        the weapon was read before the deadline or the place changed since before the count). A weapon
         first seen at rest after the deadline and not seen moving before may then have been at rest there,
         unseen, since before the deadline: the likelier reading for the Godfather to check is in time. Where
         the table showed (the cells unchanged), the marker was not there: late is the likelier. ``least``: the
@@ -235,8 +252,12 @@ class DeadlinePlaces:
         if got is None:
             return False
         before, at, tolerance, contrast = got
-        if self._marker_shows(seat, at, contrast):
+        if self._marker_shows(seat, at, contrast) and (self._read_there_before(seat, run)
+                                                       or not self._unchanged(before, at, tolerance)):
             return True
+        # a look of its marker there, unchanged since before the count, where the weapon was never read then, is
+        # what lay there before the count: another marker (a standee's card, another weapon's) under the place
+        # in the image can show as many of the pattern's light/dark pairs
         if self.table_in_shadow(seat, run):
             return False  # the table under a shadow: not covered
         changed = np.abs(at - before) > tolerance

@@ -398,8 +398,8 @@ class AimReader:
     def seat_judge(self) -> SeatJudge:
         """What the frames fed showed, handed to the judgement of each seat: the rests are found on the table
         plane, the places where they lie compared between the first frame and the frame at the deadline."""
-        places = DeadlinePlaces(self.config, self.first_frame, self.deadline_frame, self._read_quads, self._pattern,
-                                self._later_frames)
+        places = DeadlinePlaces(self.config, self.first_frame, self.deadline_frame, self.deadline, self._read_quads,
+                                self._pattern, self._later_frames)
         return SeatJudge(self.config, self.plane, self.candidates, self.deadline, self.end, self._first_t,
                          self._last_t, self._missing, RestFinder(self.config, self.plane, self.candidates), places)
 

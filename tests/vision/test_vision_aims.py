@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_reading, aim_rests, aim_synth, aims, markers, table_plane
+from vision import aim_cells, aim_evaluation, aim_judgement, aim_partial, aim_places, aim_reading, aim_rests, aim_synth, aims, markers, table_plane
 from vision.aims import AimConfig, AimReader, SeatAim, Sight, line_target
 from vision.errors import TableUnseenError
 from vision.table_plane import TablePlane
@@ -692,15 +692,47 @@ def test_a_weapon_first_seen_at_rest_after_the_deadline_where_its_place_was_cove
     cv2.fillConvexPoly(beside, np.array([[60, 60], [86, 60], [86, 140], [60, 140]]), 230)  # a weapon beside it
     aim = _late_reader(plain, beside, quad)
     assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
-    held = _with_marker(30, quad, seed=6)  # its marker there at the deadline, as before the count, unread
-    aim = _late_reader(held, held.copy(), quad)
-    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
     # seen only for a moment, long after the deadline (covered the rest of the time): the same evidence
     arm = plain.copy()
     cv2.fillConvexPoly(arm, np.array([[70, 40], [130, 40], [130, 140], [70, 140]]), 205)
     for at_deadline, late in ((arm, False), (beside, True)):
         aim = _late_reader(plain, at_deadline, quad, frames=range(51, 57))
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
+
+
+def test_a_look_of_its_marker_where_another_marker_lay_before_the_count_is_not_the_weapon_at_rest_there():
+    """A weapon raised above the table puts its marker, in the image, over a standee's card: the card's marker
+    (22, as the camera sees it under the weapon's place) shows twelve of the light/dark pairs of the weapon's
+    pattern (30) and none against, as much as the weapon's own marker half covered by an arm. At the deadline the
+    place shows that look, unchanged since before the count. A weapon read there before the deadline may be
+    resting there still (its marker, covered since it was last read): the place counts as covered. One never read
+    there before the deadline would have been read many times over had it lain there in view: what shows is what
+    lay there before the count, not the weapon, and the place was not covered. First seen at rest after the
+    deadline, never before, the reading handed over is then late, asking (the look is no sure sign of the table);
+    the weapon's own marker half covered at the deadline, where nothing like it lay before the count, is covered
+    and the reading stays in time."""
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    card = _with_marker(22, quad, seed=6)
+    card_later = np.clip(card.astype(np.float64) + np.random.default_rng(3).normal(0, 2, card.shape), 0, 255)
+    card_later = card_later.astype(np.uint8)
+    pattern = aim_cells.pattern(30)
+    pairs, lighter = aim_partial.pairs_of(pattern)
+    cells = aim_cells.cells(card.astype(np.float32), quad)
+    assert cells is not None
+    diff = np.where(lighter, 1.0, -1.0) * (cells[pairs[:, 0]] - cells[pairs[:, 1]])
+    assert int(np.sum(diff > 40)) >= 10 and int(np.sum(diff < -40)) == 0  # the look of the weapon's marker
+    run = aim_reading.Rest(0.9, 1.9, 3, 20.0, (0.0, 0.0), 0.0, 20.0, seen_from=0.9)
+    at_rest = [(0.9 + k / 30, quad, 80.0) for k in range(30)]
+    for reads, covered in ((at_rest, False), ([(-1.2, quad, 80.0)] + at_rest, True)):
+        places = aim_places.DeadlinePlaces(AimConfig(), card, card_later, aim_reading.DEADLINE_AFTER_THREE_S,
+                                           {0: reads}, {0: pattern})
+        assert places.hidden_there_at_deadline(0, run) == covered
+    aim = _late_reader(card, card_later, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    own = _with_marker(30, quad, seed=6)
+    cv2.fillConvexPoly(own, np.array([[80, 100], [120, 100], [120, 120], [80, 120]]), 150)  # an arm over half of it
+    aim = _late_reader(_with_marker(30, quad + 1000.0, seed=6), own, quad)  # the same table, nothing on it before
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
 
 
 def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_late():
