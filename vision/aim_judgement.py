@@ -377,11 +377,14 @@ class SeatJudge:
         return max(last - first, 1.0 / self.config.sample_hz)
 
     def _seen_settling(self, run: Rest, sights: list[Sight]) -> bool:
-        """Whether the weapon was seen settling onto the pose of ``run`` after the deadline: the three or more
-        sightings just before it settled, after the deadline and without a gap longer than ``max_gap_s``, begin
-        beyond the rest tolerances of that pose and come nearer to it one after the other (within a tenth of those
-        tolerances: the reading's noise). A weapon at rest under an arm from before the deadline is at that pose
-        when it shows again; one seen coming onto it after the deadline came to rest then."""
+        """Whether the weapon was seen settling onto the pose of ``run`` after the deadline: the sightings just
+        before it settled, after the deadline and without a gap longer than ``max_gap_s``, begin beyond the rest
+        tolerances of that pose and come nearer to it one after the other (within a tenth of those tolerances: the
+        reading's noise), three or more of them, or two both beyond those tolerances (a weapon brought into view
+        fast is read only once or twice before it settles; one at rest is not read twice running beyond its
+        rest's tolerances, a cover's edge over a corner of its marker turns its reading by less). A weapon at rest
+        under an arm from before the deadline is at that pose when it shows again; one seen coming onto it after
+        the deadline came to rest then."""
         cfg = self.config
         tol_a = math.radians(cfg.rest_angle_deg)
         before: list[Sight] = []
@@ -389,10 +392,12 @@ class SeatJudge:
             if s.t <= self.deadline or (before[-1].t if before else run.start) - s.t > cfg.max_gap_s:
                 break
             before.append(s)
-        if len(before) < 3:
+        if len(before) < 2:
             return False
         away = [max(abs(turn(s.direction, run.direction)) / tol_a, math.dist(s.foot, run.foot) / run.tol_cm)
                 for s in reversed(before)]
+        if len(before) == 2 and away[1] <= 1.0:
+            return False
         return away[0] > 1.0 and all(b <= a + 0.1 for a, b in zip(away, away[1:]))
 
     def _still_before(self, run: Rest, sights: list[Sight]) -> bool:

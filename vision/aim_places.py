@@ -162,6 +162,19 @@ class DeadlinePlaces:
             return None
         quad, contrast = rest
         a, b = greys[0], greys[1] / self._gain_at_deadline()
+        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, self._shaken(quad, a, b, shaded))
+        if before is None or at is None:
+            return None
+        noise = aim_cells.least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
+        if noise is None:
+            return None
+        return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
+
+    def _shaken(self, quad: np.ndarray, a: np.ndarray, b: np.ndarray, shaded: bool = False) -> np.ndarray:
+        """Where a marker's place at ``quad`` in the grey first frame ``a`` lies in ``b`` (the grey frame at the
+        deadline at the first frame's gain): moved by the camera's shake, the shift that matches the place and
+        its surroundings best. ``shaded``: found with the place's own light change taken out (a shadow over it),
+        not only the whole frame's."""
         side = float(np.max(np.ptp(quad, axis=0)))
         (cx0, cy0), (cx1, cy1) = quad.min(axis=0) - side, quad.max(axis=0) + side
         box = (int(cx0), int(cy0), int(cx1) + 1, int(cy1) + 1)
@@ -171,13 +184,29 @@ class DeadlinePlaces:
             light = _light_ratio(a[y0:box[3], x0:box[2]], b[y0:box[3], x0:box[2]], self.config.shade_dark, 16)
             seen = b / (light or 1.0)
         dx, dy = aim_cells.shake(a, seen, box, self.config.shake_px)
-        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, quad + np.array([dx, dy], np.float64))
-        if before is None or at is None:
+        return np.asarray(quad + np.array([dx, dy], np.float64))
+
+    def _changed_in_colour(self, seat: int, run: Rest, least: int) -> int | None:
+        """How many of the cells of the weapon's marker at its pose at rest in ``run`` showed at the deadline a
+        colour the first frame did not show there, in any of the three channels, beyond the frame's own change in
+        them (noise, JPEG's colour, shake); None for grey frames or when unknown. An arm or a sleeve as grey as the
+        table there (skin over a pink cloth) changes the place's colour, not its grey."""
+        first, last, greys = self.first_frame, self.deadline_frame, self._grey_frames()
+        rest = self._rest_quad(seat, run, least)
+        if first is None or last is None or greys is None or rest is None or first.ndim != 3 \
+                or first.shape != last.shape:
             return None
-        noise = aim_cells.least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
-        if noise is None:
+        quad = rest[0]
+        moved = self._shaken(quad, greys[0], greys[1] / self._gain_at_deadline())
+        a, b = first.astype(np.float32), last.astype(np.float32) / self._gain_at_deadline()
+        before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), quad) for c in range(a.shape[2])]
+        at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), moved) for c in range(b.shape[2])]
+        noise = aim_cells.least_change(np.abs(a - b).max(axis=2), 32)
+        if noise is None or any(cells is None for cells in before + at):
             return None
-        return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
+        change = np.max(np.abs(np.stack([c for c in at if c is not None]) - np.stack([c for c in before if c is not None])),
+                        axis=0)
+        return int(np.sum(change > self.config.table_cell_noise * noise + self.config.bare_slack))
 
     def table_under_marker(self, seat: int, run: Rest) -> bool:
         """Whether, at the deadline, the table showed through where the weapon's marker lies at rest after it:
@@ -242,7 +271,7 @@ class DeadlinePlaces:
     def hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
         """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
         (most of the marker's cells then showed neither what they showed before the count nor, within the
-        frame's noise, the same: an arm or another weapon over it), or showed the marker itself (its look, where
+        frame's noise, the same grey or the same colour: an arm or another weapon over it), or showed the marker itself (its look, where
         the weapon was read before the deadline or the place changed since before the count). A weapon
         first seen at rest after the deadline and not seen moving before may then have been at rest there,
         unseen, since before the deadline: the likelier reading for the Godfather to check is in time. Where
@@ -260,8 +289,11 @@ class DeadlinePlaces:
         # in the image can show as many of the pattern's light/dark pairs
         if self.table_in_shadow(seat, run):
             return False  # the table under a shadow: not covered
-        changed = np.abs(at - before) > tolerance
-        return int(changed.sum()) > self.config.covered_cells * len(changed)
+        covered = self.config.covered_cells * len(before)
+        if int(np.sum(np.abs(at - before) > tolerance)) > covered:
+            return True
+        hue = self._changed_in_colour(seat, run, least)  # as grey as the table there, but not of its colour
+        return hue is not None and hue > covered
 
     def table_later(self, seat: int, sights: list[Sight], run: Rest, before: float) -> float | None:
         """The first time after the deadline, before ``before``, at which a frame kept then showed the table where

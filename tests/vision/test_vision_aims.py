@@ -700,6 +700,29 @@ def test_a_weapon_first_seen_at_rest_after_the_deadline_where_its_place_was_cove
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
 
 
+def test_an_arm_as_grey_as_the_table_over_a_weapon_s_place_at_the_deadline_covers_it():
+    """A pink cloth and a player's skin show the same grey (179 and 181) in different colours. At the deadline an
+    arm lies over the place where a weapon first seen at rest after it puts its marker: its cells' grey is the
+    table's within the noise, their colour is not. The place was covered (the weapon may have rested there under
+    the arm): the reading handed over is in time, asking. The cloth itself there at the deadline, its colour
+    unchanged, shows the marker was not there: late."""
+    rng = np.random.default_rng(9)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+
+    def cloth() -> np.ndarray:
+        return np.clip(np.full((480, 640, 3), (172.0, 172.0, 196.0)) + rng.normal(0, 2, (480, 640, 3)), 0,
+                       255).astype(np.uint8)
+
+    first, arm = cloth(), cloth()
+    cv2.fillConvexPoly(arm, np.array([[70, 40], [130, 40], [130, 140], [70, 140]]), (132, 164, 235))  # skin
+    greys = [float(markers.to_gray(img)[100, 100]) for img in (first, arm)]
+    assert abs(greys[0] - greys[1]) < 4, greys
+    aim = _late_reader(first, arm, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+    aim = _late_reader(first, cloth(), quad)
+    assert (aim.target, aim.late) == (3, True), aim.reason
+
+
 def test_a_look_of_its_marker_where_another_marker_lay_before_the_count_is_not_the_weapon_at_rest_there():
     """A weapon raised above the table puts its marker, in the image, over a standee's card: the card's marker
     (22, as the camera sees it under the weapon's place) shows twelve of the light/dark pairs of the weapon's
@@ -767,8 +790,11 @@ def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_l
 def test_a_weapon_seen_settling_after_the_deadline_where_its_place_was_covered_asks_late():
     """As above (an arm over its marker's place at the deadline, the seat asks), but seen just before it
     settled, after the deadline, turning onto that pose from beyond the rest tolerances: it came to rest
-    then, and the reading handed to the Godfather is late. Seen at that pose from its first sighting, or
-    turning to and fro beside it, it may have rested there under the arm: in time."""
+    then, and the reading handed to the Godfather is late. Read only twice before it settled (brought into view
+    fast), both times beyond those tolerances and nearer the second time: late as well. Seen at that pose from its
+    first sighting, turning to and fro beside it, read once beyond the tolerances or twice but the second time
+    within them (a cover's edge over a corner turns a reading by that much), it may have rested there under the
+    arm: in time."""
     plane = _plane()
     foot, direction = _pose(plane, 0, 3)
     plain = np.full((480, 640), 150, np.uint8)
@@ -776,7 +802,8 @@ def test_a_weapon_seen_settling_after_the_deadline_where_its_place_was_covered_a
     cv2.fillConvexPoly(arm, np.array([[70, 40], [130, 40], [130, 140], [70, 140]]), 205)
     quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
     for offsets, late in (((14.0, 10.0, 6.0, 3.0), True), ((3.0, -2.0, 2.0, -1.0), False),
-                          ((14.0, 4.0, 12.0, 3.0), False)):
+                          ((14.0, 4.0, 12.0, 3.0), False), ((14.0, 10.0), True), ((14.0, 4.0), False),
+                          ((14.0,), False)):
         reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
         approach = [_sight((23 + k) / 30, foot, direction + math.radians(d), plane, 0) for k, d in enumerate(offsets)]
         times = [t / 30 for t in range(27, 60)]
