@@ -94,13 +94,17 @@ class RestFinder:
             foot = np.median(np.array([s.foot for s in measured]), axis=0)
             direction = float(np.median(np.unwrap([s.direction for s in measured])))
             tipped = self._pitched_line(part, direction)
+            height = float(np.median([s.height_cm for s in measured]))
             pitched = None if tipped is None else tipped.line
+            if tipped is not None and tipped.height_cm > height:
+                # a tip only ever makes a card look smaller: the higher of the two readings, and the ground point
+                # below the card at that height (the level reading's, taken lower, lies off along the camera's ray)
+                height = tipped.height_cm
+                if pitched is None:
+                    pitched = (tipped.foot, direction)
             line_foot, line_direction = pitched if pitched is not None else (foot, direction)
             target, margin = line_target(np.asarray(line_foot), line_direction, self.plane.standees, seat,
                                          self.candidates)
-            height = float(np.median([s.height_cm for s in measured]))
-            if tipped is not None:  # a tip only ever makes a card look smaller: the higher of the two readings
-                height = max(height, tipped.height_cm)
             # the other poses a weapon held at aim may have (the chosen one's line gave the target above)
             others = [] if tipped is None else [pose for pose in tipped.poses if pose != tipped.line]
             rivals = [t for t in (line_target(np.asarray(f), d, self.plane.standees, seat, self.candidates)[0]
@@ -171,25 +175,26 @@ class RestFinder:
         floor = cfg.pitched_noise * cfg.tilt_noise_deg_px / max(side, 1.0)
         if min(f.tilt_deg for f in families) <= floor:
             return None
-        height = families[0].height_cm  # a mirror pose has the same side, so the same height
+        height = families[0].height_cm  # a mirror pose has the same side, so the same height ...
+        ground = families[0].foot  # ... and the same ground point
         held = [f for f in families if f.aimed]
         lines = tuple((f.foot, f.direction) for f in held)
         if len(held) < 2:
-            return _Tipped((held[0].foot, held[0].direction) if held else None, height, lines)
+            return _Tipped((held[0].foot, held[0].direction) if held else None, height, ground, lines)
         if abs(turn(held[0].direction, held[1].direction)) > math.radians(cfg.mirror_apart_deg):
             held.sort(key=lambda f: abs(turn(f.direction, level)))  # the level reading's line is the true pose's
             near, far = (math.degrees(abs(turn(f.direction, level))) for f in held)
             if far - near < cfg.level_clear_deg:
-                return _Tipped(None, height, lines)  # the level reading between the two: it stands
+                return _Tipped(None, height, ground, lines)  # the level reading between the two: it stands
             if far > level_turn_deg(held[1].pitch, held[1].roll) + cfg.level_clear_deg:
                 lines = ((held[0].foot, held[0].direction),)  # the far pose's tip turns the level reading less: not it
-            return _Tipped((held[0].foot, held[0].direction), height, lines)
+            return _Tipped((held[0].foot, held[0].direction), height, ground, lines)
         held.sort(key=lambda f: f.upright)
         if held[1].upright <= cfg.upright_reach:
             return None  # both about upright: a card about level, the level reading stands
         if held[0].upright > cfg.upright_reach:
-            return _Tipped(_between(held[0], held[1]), height, lines)  # both tipped, their lines agree: the one shared
-        return _Tipped((held[0].foot, held[0].direction), height, lines)
+            return _Tipped(_between(held[0], held[1]), height, ground, lines)  # both tipped, their lines agree: the one shared
+        return _Tipped((held[0].foot, held[0].direction), height, ground, lines)
 
     def _aimed(self, foot: np.ndarray, direction: float, pitch: float, height: float) -> bool:
         """Whether a weapon at ``foot`` (table cm), ``height`` cm up, pointing along ``direction`` pitched by
@@ -309,6 +314,7 @@ class _Tipped(NamedTuple):
 
     line: tuple[tuple[float, float], float] | None  # its line of fire (foot, direction); None: the level reading's
     height_cm: float
+    foot: tuple[float, float]  # the ground point of a card of that height there (both mirror poses share it)
     poses: tuple[tuple[tuple[float, float], float], ...]  # the lines of each pose a weapon held at aim may have
 
 

@@ -229,16 +229,20 @@ def test_a_weapon_canted_in_the_hand_is_read_along_its_own_line_and_not_its_mirr
     card here lies 26 degrees off the camera's axis, so canted towards the camera its outline's mirror pose is
     nearer upright than itself, and that pose's line turns up to 16 degrees from the weapon's. Each line is read
     within 4.5 degrees (most within 1.5): the mirror's line turns further from the level reading's than the
-    weapon's own."""
+    weapon's own. The line starts from the ground point below the card at its own height, within a centimetre of
+    the weapon's: read as a level card it looks smaller, lower, and its ground point lies up to 5 cm off along the
+    camera's ray, even where the level reading's direction stands."""
     plane = _plane(focal=450.0)
-    errors = []
+    errors, feet = [], []
     for direction in np.radians(np.arange(-165.0, 180.0, 30.0)):
         for roll in (-30.0, 30.0):
             rest = _held_rest(plane, float(direction), -5.0, roll_deg=roll, least=0)
             if rest is not None:  # pointing off the table, at no one
                 errors.append(abs(math.degrees(math.remainder(rest.line[1] - direction, 2 * math.pi))))
+                feet.append(math.dist(rest.line[0], (30.0, 10.0)))
     assert len(errors) >= 18
     assert max(errors) < 4.5 and float(np.median(errors)) < 1.5, errors
+    assert max(feet) < 1.0, feet
 
 
 def test_a_weapon_both_pitched_and_canted_asks_when_its_cards_other_pose_points_elsewhere() -> None:
@@ -1035,8 +1039,8 @@ def test_a_late_pointer_s_pause_as_it_comes_into_view_is_not_its_aim():
     """A late pointer brought into view after the deadline stops for a moment at the table's edge, its line
     between two seats, then is raised onto its target and held there: it pointed late at that target, sure,
     when the place of the pause showed the bare table at the deadline (the weapon was not there). When that
-    place was covered at the deadline the weapon may have been there before it, unseen: the pause is the
-    first rest and the seat asks."""
+    place was covered at the deadline (an arm as grey as the table there, not of its colour) the weapon may have
+    been there before it, unseen: the pause is the first rest, in time, and the seat asks."""
     plane = _plane()
     foot, direction = _pose(plane, 0, 3)
     edge = (foot[0] * 1.2, foot[1] * 1.2)
@@ -1051,7 +1055,7 @@ def test_a_late_pointer_s_pause_as_it_comes_into_view_is_not_its_aim():
     later = np.clip(table.astype(np.int16) + rng.normal(0, 2, table.shape), 0, 255).astype(np.uint8)
     covered = later.copy()
     covered[70:130, 70:130] = (60, 90, 150)  # an arm over the place of the pause at the deadline
-    for at_deadline, want in ((later, (3, True, True)), (covered, (2, True, False))):
+    for at_deadline, want in ((later, (3, True, True)), (covered, (2, False, False))):
         reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[0])
         sights = [dataclasses.replace(_sight(t, edge, pause_dir, plane, 0), image_centre=(100.0, 100.0))
                   for t in pause]
