@@ -362,9 +362,9 @@ class SeatJudge:
         return along > cfg.rest_move_cm and across <= along
 
     def _table_after(self, seat: int, run: Rest, sights: list[Sight]) -> float | None:
-        """When, after the deadline and before the weapon was first seen at the pose of ``run``, the place where its
-        marker then lies showed the table (``DeadlinePlaces.table_later``): it was not at rest there yet. None when
-        no frame kept showed it."""
+        """When, from a little before the deadline on and before the weapon was first seen at the pose of ``run``, the
+        place where its marker then lies showed the table (``DeadlinePlaces.table_later``): it was not at rest there
+        yet. None when no frame kept showed it."""
         first = run.seen_from if math.isfinite(run.seen_from) else run.start
         return self.places.table_later(seat, sights, run, min(first, run.start))
 

@@ -36,7 +36,8 @@ def _light_ratio(first: np.ndarray, later: np.ndarray, dark: float, least: float
 class DeadlinePlaces:
     """The first frame analysed and the frame at the deadline (``deadline`` seconds after the "3"), with every
     pose of each weapon's marker read (seat -> (t, corners, contrast)), each weapon's marker pattern (seat -> its
-    cells) and a few frames after the deadline (``AimConfig.later_places_s`` apart)."""
+    cells) and a few frames kept around it (``later_frames``: one ``AimConfig.later_places_s`` before the
+    deadline, then that far apart after it)."""
 
     config: AimConfig
     first_frame: np.ndarray | None
@@ -44,7 +45,7 @@ class DeadlinePlaces:
     deadline: float
     read_quads: dict[int, list[tuple[float, np.ndarray, float]]]
     patterns: dict[int, np.ndarray]
-    later_frames: list[tuple[float, np.ndarray]] = field(default_factory=list)  # (t, frame) kept after the deadline
+    later_frames: list[tuple[float, np.ndarray]] = field(default_factory=list)  # (t, frame) kept around the deadline
     first_grey: np.ndarray | None = field(default=None, repr=False)  # the first frame in grey levels (float)
     _deadline_gain: float | None = field(default=None, init=False, repr=False)  # see _gain_at_deadline
     _deadline_grey: np.ndarray | None = field(default=None, init=False, repr=False)  # see _grey_frames
@@ -296,11 +297,12 @@ class DeadlinePlaces:
         return hue is not None and hue > covered
 
     def table_later(self, seat: int, sights: list[Sight], run: Rest, before: float) -> float | None:
-        """The first time after the deadline, before ``before``, at which a frame kept then showed the table where
-        the weapon's marker lies at rest in ``run``: the bare table (as before the count) or the table's own texture
-        under the marker (as ``empty_at_deadline`` and ``table_under_marker`` read the frame at the deadline). A
-        weapon at rest there, covered or not, hides the table: at that time it was not there yet. None when no
-        frame kept showed it."""
+        """The first time, from ``later_places_s`` before the deadline on and before ``before``, at which a frame
+        kept then showed the table where the weapon's marker lies at rest in ``run``: the bare table (as before the
+        count) or the table's own texture under the marker (as ``empty_at_deadline`` and ``table_under_marker`` read
+        the frame at the deadline). A weapon at rest there, covered or not, hides the table: at that time it was not
+        there yet (and one that came to rest there after it and before the deadline was covered before it was ever
+        read at rest). None when no frame kept showed it."""
         for t, frame in self.later_frames:
             if t >= before:
                 break

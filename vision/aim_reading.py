@@ -74,8 +74,10 @@ class AimConfig:
     shade_texture: float = 1.0  # ... where both show a texture of at least this (grey levels, standard deviation)
     covered_cells: float = 0.6  # a place at the deadline is covered when more than this share of the marker's cells
     # there differ from the first frame's beyond that noise
-    later_places_s: float = 0.25  # after the deadline a frame is kept this often: a weapon first seen at rest after
-    # it, where something covered its place at the deadline, was not there yet if one of them shows the table there
+    later_places_s: float = 0.25  # a frame is kept this long before the deadline and this often after it: a weapon
+    # first seen at rest after the deadline, where something covered its place at the deadline, was not there yet if
+    # one of them shows the table there (one this close before the deadline: in time, it would have come to rest
+    # since and been covered before it was ever read at rest)
     min_margin_deg: float = 4.0  # a line passing closer than this to a second seat is unsure ...
     line_error_deg: float = 1.0  # ... and so is one whose target changes when the line is turned this much
     line_error_cm: float = 1.0  # or moved this much across (what the reading of a weapon's line may be off by)

@@ -31,9 +31,10 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    deadline in most of the cells where its marker then rests (something passing beside it changes the
    place around, but not the table under the marker: the marker was not there). Without that evidence the seat asks,
    and the reading handed to the Godfather is late, or in time when at the deadline something covered the place where
-   its marker rests (an arm over it: it may have rested there unseen) and none of the frames kept after the deadline
-   (``later_places_s`` apart) showed the table there (the bare table, or its texture under the marker) before the
-   weapon was first seen at rest: where one did, the weapon was not there yet, and the reading is late.
+   its marker rests (an arm over it: it may have rested there unseen) and none of the frames kept from
+   ``later_places_s`` before the deadline on (that far apart) showed the table there (the bare table, or its texture
+   under the marker) before the weapon was first seen at rest: where one did, the weapon was not there yet (or came
+   to rest there just before the deadline and was covered before it was ever read at rest), and the reading is late.
    A rest seen only in glimpses (never in view for ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch, or the clip, ended).
@@ -169,8 +170,9 @@ class AimReader:
         self.deadline_frame: np.ndarray | None = None
         self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
         self._deadline_gap = math.inf
-        self._later_frames: list[tuple[float, np.ndarray]] = []  # every ``later_places_s`` after the deadline
-        self._later_slot = 0
+        # one frame ``later_places_s`` before the deadline, then one every ``later_places_s`` after it
+        self._later_frames: list[tuple[float, np.ndarray]] = []
+        self._later_slot = -2
 
     @property
     def done(self) -> bool:
@@ -188,8 +190,8 @@ class AimReader:
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
         slot = math.floor((t - self.deadline + 0.5 / self.fps) / self.config.later_places_s)
-        if slot > self._later_slot and t <= self.end:  # the first frame of each later_places_s after the deadline
-            self._later_slot = slot
+        if slot > self._later_slot and slot != 0 and t <= self.end:  # the first frame of each later_places_s from
+            self._later_slot = slot  # one before the deadline on (but the deadline's own, kept above)
             self._later_frames.append((t, frame))
         dense = abs(t - self.deadline) <= self.config.dense_s  # every frame there: what decides the timing
         if (t < self._next_t - 0.5 / self.fps and not dense) or t > self.end:

@@ -766,8 +766,11 @@ def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_l
     """First seen at rest at 0.9 s, an arm over its marker's place at the deadline (it may have rested there
     under it: in time, asking), but a frame kept after the deadline and before it was first seen shows the
     table's own texture there again: it was not there yet, and the reading handed over is late (asking). The
-    table showing there only after it was first seen, or the arm still there, says nothing: in time. The reader
-    keeps a frame every ``later_places_s`` after the deadline."""
+    table showing there only after it was first seen, or the arm still there, says nothing: in time. So does the
+    table shown there a quarter of a second before the deadline: in time, the weapon would have come to rest there
+    since and been covered before it was ever read at rest, while a late pointer's own hand and card pass over the
+    place as they bring it in (late, asking); the arm there then as well: in time. The reader keeps a frame
+    ``later_places_s`` before the deadline and one every ``later_places_s`` after it."""
     rng = np.random.default_rng(7)
     quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
     first = np.clip(cv2.resize(rng.normal(110, 35, (120, 160)), (640, 480)), 0, 255).astype(np.uint8)
@@ -775,7 +778,8 @@ def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_l
     cv2.fillConvexPoly(arm, np.array([[70, 40], [130, 40], [130, 140], [70, 140]]), 205)  # a sleeve over it
     table = np.clip(first.astype(np.float64) + rng.normal(0, 2, first.shape), 0, 255).astype(np.uint8)
     for later, late in (([(0.75, arm.copy()), (1.0, table)], False), ([(0.75, table), (1.0, arm.copy())], True),
-                        ([(0.75, arm.copy()), (0.85, table)], True), ([], False)):
+                        ([(0.75, arm.copy()), (0.85, table)], True), ([], False), ([(0.25, table)], True),
+                        ([(0.25, arm.copy()), (0.75, arm.copy())], False)):
         aim = _late_reader(first, arm, quad, later=later)
         assert (aim.target, aim.late, aim.sure) == (3, late, False), aim.reason
     # brief, long after the deadline (seen only for a moment): the pause's reading is late as well
@@ -788,7 +792,7 @@ def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_l
     for _ in range(130):
         reader.feed(blank)
     kept = [t for t, _ in reader._later_frames]
-    assert len(kept) == 6 and all(abs(t - (0.75 + 0.25 * k)) <= 1 / 30 for k, t in enumerate(kept)), kept
+    assert len(kept) == 7 and all(abs(t - (0.25 + 0.25 * k + (k > 0) * 0.25)) <= 1 / 30 for k, t in enumerate(kept)), kept
 
 
 def test_a_weapon_seen_settling_after_the_deadline_where_its_place_was_covered_asks_late():
