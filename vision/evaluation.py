@@ -72,7 +72,14 @@ def judge_specs(specs: list[synth.ClipSpec], workers: int = 1) -> Iterator[ClipR
         return
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
     try:
-        yield from pool.map(judge_spec, specs, chunksize=4)
+        # the workers are forked as the clips are handed out; a Ctrl-C that came during a fork would be raised in
+        # one of the fork's own hooks, which drop it, and the measurement would go on: it is held until they ran
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            results = pool.map(judge_spec, specs, chunksize=4)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        yield from results
     except BaseException:  # Ctrl-C (the workers ignore it: one line from the caller, not one traceback a worker)
         pool.shutdown(wait=False, cancel_futures=True)
         raise

@@ -63,3 +63,25 @@ def test_every_hard_condition_on_a_set_of_its_own():
     specs = [spec for tag in synth.CONDITIONS for spec in synth.condition_set(4, tag, seed=SEED_CONDITIONS)]
     results = list(evaluation.judge_specs(specs, workers=min(2, os.cpu_count() or 1)))
     _check(results, 4 * len(synth.CONDITIONS), int(0.85 * len(results)))
+
+
+def test_ctrl_c_is_held_while_the_workers_are_forked_and_comes_after(monkeypatch):
+    """The workers judging clips are forked as the clips are handed out. A Ctrl-C raised in one of a fork's own hooks
+    (the logging module's) is dropped there, and the measurement would go on to its end: SIGINT is held while the
+    clips are handed out, and comes as soon as that is done."""
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    held = []
+    handed = ProcessPoolExecutor.map
+
+    def spy(self, *args, **kwargs):
+        held.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+        os.kill(os.getpid(), signal.SIGINT)  # a Ctrl-C as the workers start
+        return handed(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "map", spy)
+    with pytest.raises(KeyboardInterrupt):
+        next(evaluation.judge_specs(synth.clip_set(2, seed=SEED_SMALL), workers=2))
+    assert held == [True]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
