@@ -203,10 +203,10 @@ class DeadlinePlaces:
         before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), quad) for c in range(a.shape[2])]
         at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), moved) for c in range(b.shape[2])]
         noise = aim_cells.least_change(np.abs(a - b).max(axis=2), 32)
-        if noise is None or any(cells is None for cells in before + at):
+        pairs = [(x, y) for x, y in zip(before, at) if x is not None and y is not None]
+        if noise is None or len(pairs) < len(before):
             return None
-        change = np.max(np.abs(np.stack([c for c in at if c is not None]) - np.stack([c for c in before if c is not None])),
-                        axis=0)
+        change = np.max([np.abs(y - x) for x, y in pairs], axis=0)  # each cell's largest change of a channel
         return int(np.sum(change > self.config.table_cell_noise * noise + self.config.bare_slack))
 
     def table_under_marker(self, seat: int, run: Rest) -> bool:
@@ -272,12 +272,12 @@ class DeadlinePlaces:
     def hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
         """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
         (most of the marker's cells then showed neither what they showed before the count nor, within the
-        frame's noise, the same grey or the same colour: an arm or another weapon over it), or showed the marker itself (its look, where
-        the weapon was read before the deadline or the place changed since before the count). A weapon
-        first seen at rest after the deadline and not seen moving before may then have been at rest there,
-        unseen, since before the deadline: the likelier reading for the Godfather to check is in time. Where
-        the table showed (the cells unchanged), the marker was not there: late is the likelier. ``least``: the
-        readings of the marker in ``run`` its pose is taken from."""
+        frame's noise, the same grey or the same colour: an arm or another weapon over it), or showed the marker
+        itself (its look, where the weapon was read before the deadline or the place changed since before the
+        count). A weapon first seen at rest after the deadline and not seen moving before may then have been at
+        rest there, unseen, since before the deadline: the likelier reading for the Godfather to check is in
+        time. Where the table showed (the cells unchanged), the marker was not there: late is the likelier.
+        ``least``: the readings of the marker in ``run`` its pose is taken from."""
         got = self._deadline_cells(seat, run, least)
         if got is None:
             return False

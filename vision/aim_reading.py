@@ -154,9 +154,10 @@ class Rest:
     gaps: tuple[tuple[float, float], ...] = ()
     seen_from: float = -math.inf  # its first sighting (``start`` is when it settled)
     tol_cm: float = 3.0  # the spread of the ground point allowed to it (see ``AimConfig.rest_marker_px``)
-    pitched: tuple[tuple[float, float], float] | None = None  # a weapon pitched at its target: its line of fire
-    # (foot, direction) from its card's pose solved over the rest; ``foot`` and ``direction`` stay the pose read as
-    # a level card's, which its sightings are compared with
+    pitched: tuple[tuple[float, float], float] | None = None  # a weapon pitched or canted: its line of fire
+    # (foot, direction) from its card's pose solved over the rest (the direction the level reading's where that
+    # stands, the foot the solved pose's); ``foot`` and ``direction`` stay the pose read as a level card's, which
+    # its sightings are compared with
     rival: int | None = None  # its card's outline fits a second pose of a weapon held at aim, whose line points
     # at this seat instead (which of the two the weapon has, the camera cannot tell)
 
