@@ -766,10 +766,10 @@ def test_a_weapon_whose_covered_place_showed_the_table_after_the_deadline_asks_l
     """First seen at rest at 0.9 s, an arm over its marker's place at the deadline (it may have rested there
     under it: in time, asking), but a frame kept after the deadline and before it was first seen shows the
     table's own texture there again: it was not there yet, and the reading handed over is late (asking). The
-    table showing there only after it was first seen, or the arm still there, says nothing: in time. So does the
-    table shown there a quarter of a second before the deadline: in time, the weapon would have come to rest there
-    since and been covered before it was ever read at rest, while a late pointer's own hand and card pass over the
-    place as they bring it in (late, asking); the arm there then as well: in time. The reader keeps a frame
+    table showing there only after it was first seen, or the arm still there, says nothing: in time. The table
+    shown there a quarter of a second before the deadline says late, as one after it does: in time, the weapon
+    would have come to rest there since and been covered before it was ever read at rest, while a late pointer's
+    own hand and card pass over the place as they bring it in (late, asking); the arm there then as well: in time. The reader keeps a frame
     ``later_places_s`` before the deadline and one every ``later_places_s`` after it."""
     rng = np.random.default_rng(7)
     quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
