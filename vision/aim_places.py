@@ -6,6 +6,8 @@ camera's gain and shifted by its shake (``vision.aim_cells``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,6 +32,18 @@ def _light_ratio(first: np.ndarray, later: np.ndarray, dark: float, least: float
         return None
     ratio = float(np.median(later[lit] / first[lit]))
     return ratio if ratio > 0.0 else None
+
+
+class _PlaceCells(NamedTuple):
+    """A weapon's marker place at its pose at rest, as the first frame and the frame at the deadline show it (see
+    ``DeadlinePlaces._deadline_cells``)."""
+
+    before: np.ndarray  # its 36 cells' grey in the first frame
+    at: np.ndarray  # ... and at the deadline, brought to the first frame's gain
+    tolerance: float  # the difference a cell may show without change (the frame's noise, JPEG and shake)
+    contrast: float  # the marker's, as read at rest
+    quad: np.ndarray  # the marker's corners at rest (image px)
+    moved: np.ndarray  # ... and where that place lies in the frame at the deadline (the camera's shake)
 
 
 @dataclass
@@ -150,8 +164,27 @@ class DeadlinePlaces:
         return any(t < self.deadline and float(np.linalg.norm(quad.mean(axis=0) - centre)) <= side
                    for t, quad, _ in self.read_quads.get(seat, []))
 
-    def _deadline_cells(self, seat: int, run: Rest, least: int = 3,
-                        shaded: bool = False) -> tuple[np.ndarray, np.ndarray, float, float] | None:
+    @cached_property
+    def _grey_change(self) -> float | None:
+        """The frame's own change from the first frame to the one at the deadline (noise, JPEG, shake: the quarter
+        of the frame that changed least, ``aim_cells.least_change``), in grey at the first frame's gain; once."""
+        greys = self._grey_frames()
+        if greys is None:
+            return None
+        return aim_cells.least_change(np.abs(greys[0] - greys[1] / self._gain_at_deadline()), 32)
+
+    @cached_property
+    def _colour_frames(self) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """The first frame and the frame at the deadline in colour (float, the latter at the first frame's gain)
+        and their own change in the channel that changed most; once. None for grey frames or when unknown."""
+        first, last = self.first_frame, self.deadline_frame
+        if first is None or last is None or first.ndim != 3 or first.shape != last.shape:
+            return None
+        a, b = first.astype(np.float32), last.astype(np.float32) / self._gain_at_deadline()
+        noise = aim_cells.least_change(np.abs(a - b).max(axis=2), 32)
+        return None if noise is None else (a, b, noise)
+
+    def _deadline_cells(self, seat: int, run: Rest, least: int = 3, shaded: bool = False) -> _PlaceCells | None:
         """The cells of the weapon's marker at its pose at rest in ``run``, as the first frame (the table before
         the count) and the frame at the deadline show them (the latter brought to the former's gain), the
         difference a cell may show without change (the frame's noise, JPEG and shake) and the marker's
@@ -159,17 +192,17 @@ class DeadlinePlaces:
         own light change taken out (a shadow over it), not only the whole frame's."""
         greys = self._grey_frames()
         rest = self._rest_quad(seat, run, least)
-        if greys is None or rest is None:
+        noise = self._grey_change
+        if greys is None or rest is None or noise is None:
             return None
         quad, contrast = rest
         a, b = greys[0], greys[1] / self._gain_at_deadline()
-        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, self._shaken(quad, a, b, shaded))
+        moved = self._shaken(quad, a, b, shaded)
+        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, moved)
         if before is None or at is None:
             return None
-        noise = aim_cells.least_change(np.abs(a - b), 32)  # the frame's own change: noise, JPEG, shake
-        if noise is None:
-            return None
-        return before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast
+        return _PlaceCells(before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast, quad,
+                           moved)
 
     def _shaken(self, quad: np.ndarray, a: np.ndarray, b: np.ndarray, shaded: bool = False) -> np.ndarray:
         """Where a marker's place at ``quad`` in the grey first frame ``a`` lies in ``b`` (the grey frame at the
@@ -187,24 +220,19 @@ class DeadlinePlaces:
         dx, dy = aim_cells.shake(a, seen, box, self.config.shake_px)
         return np.asarray(quad + np.array([dx, dy], np.float64))
 
-    def _changed_in_colour(self, seat: int, run: Rest, least: int) -> int | None:
-        """How many of the cells of the weapon's marker at its pose at rest in ``run`` showed at the deadline a
-        colour the first frame did not show there, in any of the three channels, beyond the frame's own change in
-        them (noise, JPEG's colour, shake); None for grey frames or when unknown. An arm or a sleeve as grey as the
-        table there (skin over a pink cloth) changes the place's colour, not its grey."""
-        first, last, greys = self.first_frame, self.deadline_frame, self._grey_frames()
-        rest = self._rest_quad(seat, run, least)
-        if first is None or last is None or greys is None or rest is None or first.ndim != 3 \
-                or first.shape != last.shape:
+    def _changed_in_colour(self, place: _PlaceCells) -> int | None:
+        """How many of the cells of a weapon's marker ``place`` (as ``_deadline_cells`` found it) showed at the
+        deadline a colour the first frame did not show there, in any of the three channels, beyond the frame's own
+        change in them (noise, JPEG's colour, shake); None for grey frames or when unknown. An arm or a sleeve as
+        grey as the table there (skin over a pink cloth) changes the place's colour, not its grey."""
+        frames = self._colour_frames
+        if frames is None:
             return None
-        quad = rest[0]
-        moved = self._shaken(quad, greys[0], greys[1] / self._gain_at_deadline())
-        a, b = first.astype(np.float32), last.astype(np.float32) / self._gain_at_deadline()
-        before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), quad) for c in range(a.shape[2])]
-        at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), moved) for c in range(b.shape[2])]
-        noise = aim_cells.least_change(np.abs(a - b).max(axis=2), 32)
+        a, b, noise = frames
+        before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), place.quad) for c in range(a.shape[2])]
+        at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), place.moved) for c in range(b.shape[2])]
         pairs = [(x, y) for x, y in zip(before, at) if x is not None and y is not None]
-        if noise is None or len(pairs) < len(before):
+        if len(pairs) < len(before):
             return None
         change = np.max([np.abs(y - x) for x, y in pairs], axis=0)  # each cell's largest change of a channel
         return int(np.sum(change > self.config.table_cell_noise * noise + self.config.bare_slack))
@@ -221,7 +249,7 @@ class DeadlinePlaces:
         got = self._deadline_cells(seat, run)
         if got is None:
             return False
-        before, at, tolerance, contrast = got
+        before, at, tolerance, contrast = got.before, got.at, got.tolerance, got.contrast
         spread = float(np.std(before))
         if spread < cfg.table_texture * tolerance:
             return False
@@ -255,7 +283,7 @@ class DeadlinePlaces:
         got = self._deadline_cells(seat, run, shaded=True)
         if got is None:
             return False
-        before, at, _, contrast = got
+        before, at, contrast = got.before, got.at, got.contrast
         if self._marker_shows(seat, before, contrast):
             return False
         light = _light_ratio(before, at, cfg.shade_dark, cfg.table_cells * len(before))
@@ -281,7 +309,7 @@ class DeadlinePlaces:
         got = self._deadline_cells(seat, run, least)
         if got is None:
             return False
-        before, at, tolerance, contrast = got
+        before, at, tolerance, contrast = got.before, got.at, got.tolerance, got.contrast
         if self._marker_shows(seat, at, contrast) and (self._read_there_before(seat, run)
                                                        or not self._unchanged(before, at, tolerance)):
             return True
@@ -293,7 +321,7 @@ class DeadlinePlaces:
         covered = self.config.covered_cells * len(before)
         if int(np.sum(np.abs(at - before) > tolerance)) > covered:
             return True
-        hue = self._changed_in_colour(seat, run, least)  # as grey as the table there, but not of its colour
+        hue = self._changed_in_colour(got)  # as grey as the table there, but not of its colour
         return hue is not None and hue > covered
 
     def table_later(self, seat: int, sights: list[Sight], run: Rest, before: float) -> float | None:
