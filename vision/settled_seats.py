@@ -333,10 +333,11 @@ class SettledSeats:
         first: its crown seen moving away, and never back, before anything from the border reached
         it (or in that frame, tipping out of the view: ``tipped_out_of_view``), the change no larger
         than a standee lying flat, within a standee's length of where it stood, and its own part of
-        it (``_own_part``) reaching the image border only if it fell that way from within a
-        standee's length of it (``_falls_to_border``) or its crown was last seen farther than a swing
-        goes (``_seen_falling``): a hand resting over a standee that swung back reaches in from the
-        border where no fall of it could."""
+        it (``_own_part``) reaching the image border only if its crown was last seen farther than a
+        swing goes (``_seen_falling``) or it fell that way from within a standee's length of it
+        (``_falls_to_border``), its base card left in view unless it fell over it
+        (``_base_covered_off_its_way``): a hand resting over a standee that swung back reaches in
+        from the border where no fall of it could, and over its base card."""
         if t.card_mask is None or t.fall_mask is None:
             return False
         arm = self.motion.arm_mask()
@@ -356,7 +357,8 @@ class SettledSeats:
             # anything from the border reached it (a fall beside a touched neighbour: both changes
             # in one piece); else it counts, as a hand's may
             own = self._own_part(t, core) if went_first else core
-            if went_first and (self._falls_to_border(t) or not _at_border(own) or self._seen_falling(t)) \
+            if went_first and (self._seen_falling(t) or not _at_border(own)
+                               or (self._falls_to_border(t) and not self._base_covered_off_its_way(t))) \
                     and any(self._fits_a_fall(t, part) for part in (core, own)):
                 continue
             if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
@@ -373,6 +375,24 @@ class SettledSeats:
         area = float(part.sum()) * self._cm2_per_pixel(t)
         near = float((part & self._reach(t)).sum()) * self._cm2_per_pixel(t)
         return area <= FALL_CHANGE_MAX_CM2 and near >= 0.85 * area
+
+    def _base_covered_off_its_way(self, t: SeatTrack) -> bool:
+        """Whether the base card's place is covered at the end (changed, in the latest frame or in the median of
+        the settled frames) although the way the crown was last seen going does not pass over it: a standee
+        pivots on its base and lies along the way it fell, so only one fallen forward lies over its base card,
+        which lies flat in front of it; one that fell any other way leaves it in view, and what covers it is
+        something else (a hand reaching in over the seat)."""
+        way = self._fall_way(t)
+        if t.base is None or way is None:
+            return False
+        place = np.zeros(way.shape, np.uint8)
+        cv2.fillConvexPoly(place, np.round(t.base.corners / self.config.motion_scale).astype(np.int32), 1)
+        place_bool = place.astype(bool)
+        if not place_bool.any() or float(way[place_bool].mean()) >= 0.5 * self.config.covered_share:
+            return False
+        shares = [float(changed[place_bool].mean()) for changed in (self.motion.changed_now(), self._changed_at_rest())
+                  if changed is not None]
+        return max(shares) >= self.config.covered_share
 
     def _own_part(self, t: SeatTrack, core: np.ndarray) -> np.ndarray:
         """The part of ``core`` (a low-resolution mask) that lies nearer this seat's crown or base place

@@ -892,6 +892,36 @@ def test_a_hand_reaching_a_standee_at_the_border_in_the_frame_it_tips_stays_a_ha
         t.reset()
 
 
+@pytest.mark.parametrize("over_base", [False, True])
+def test_a_change_from_the_border_over_a_swung_standee_s_base_card_is_a_hand(edge_armed, monkeypatch, over_base):
+    """A standee at the edge of the view, its crown seen swinging 2 cm towards the border (less than a fall
+    shows) frames before anything came in from the border, then lost. The change at the end reaches the border
+    over its card: its own fall out of the view, when its base card (flat in front of it, the way it did not go)
+    is left in view; a hand reaching in over the seat when that card is covered too: the Godfather looks."""
+    judge, seat, height = edge_armed
+    t = judge.tracks[seat]
+    way = np.array([math.sin(math.radians(25)), math.cos(math.radians(25))])
+    changed = _tipped_out(judge, t, height, way, near_since=5)
+    t.first_move = 2  # seen moving three frames before the change came in from the border
+    if over_base:
+        scale = judge.config.motion_scale
+        base = np.zeros(changed.shape, np.uint8)
+        cv2.fillConvexPoly(base, np.round(t.base.corners / scale).astype(np.int32), 1)
+        cv2.line(base, tuple(int(v) for v in np.round(t.base.center / scale)),
+                 tuple(int(v) for v in np.round(t.crown.center / scale)), 1, 2)
+        changed = changed | base.astype(bool)
+    assert judge._settled_table()._fits_a_fall(t, changed)  # no larger than a fall either way
+    _stub(monkeypatch, judge, arm=changed, changed=changed)
+    try:
+        ev = judge._seat_evidence(t)
+        if over_base:
+            assert ev.arm_over_seat and ev.outcome is not Outcome.KNOCKED and ev.confidence < 0.5, ev.reason
+        else:
+            assert not ev.arm_over_seat and ev.outcome is Outcome.KNOCKED, ev.reason
+    finally:
+        t.reset()
+
+
 def test_a_crown_hidden_since_the_re_arm_says_nothing_of_when_it_went(monkeypatch):
     """A star at rest on a standing crown when the judge re-arms (a hand that reached in and left): the
     crown is hidden from the new reference on, so its first frame unseen is no sign that it went before
@@ -1038,6 +1068,21 @@ def test_a_hand_resting_over_a_touched_standee_is_no_fall_of_it():
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert 4 not in verdict.knocked
     assert (verdict.knocked, verdict.touched) == ([3], [4]) or verdict.needs_godfather
+
+
+def test_a_hand_over_a_swung_standee_s_base_card_is_no_fall_of_it_out_of_the_view():
+    """Clip 1000129140007 of scenario:multi-light (dim, noisy, a shaking camera, faint prints): the star touches
+    the standee nearest the image border (its crown seen swinging 0.9 cm, then lost under the star lying on it), and
+    a hand comes to rest over it from the border while the table settles. The change reaching in from the border was
+    taken for the standee's own fall out of the view (its crown went first, towards that border): ``knocked``. The
+    hand covers its base card too, which lies in front of it, the way it did not go: a hand; the seat is judged
+    once the hand is gone, touched."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(100, "scenario:multi-light", seed=129) if s.seed == 1000129140007)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert 0 not in verdict.knocked
+    assert (verdict.knocked, verdict.touched) == ([], [0, 1]) or verdict.needs_godfather
 
 
 def test_pieces_of_a_hand_after_the_star_came_to_rest_are_not_the_star():
