@@ -233,7 +233,7 @@ class AimReader:
         self._found_last = set()
         for mid, quad in found.items():
             shooter = self._wanted.get(mid)
-            if shooter is not None:
+            if shooter is not None and not self._over_a_flat_marker(gray, quad):
                 contrast = aim_cells.cell_contrast(gray, quad, self._pattern[shooter])
                 self._last_read[shooter] = (quad, t, contrast)
                 self._read_quads[shooter].append((t, quad, contrast))
@@ -277,6 +277,30 @@ class AimReader:
         agree_t, against_t = aim_partial.scores(
             gray, aim_partial.poses_near(quad, cfg.still_reach_cells, cfg.still_turns_deg), pattern, margin)
         return int(np.max(agree_t - against_t)) <= agree - against
+
+    def _over_a_flat_marker(self, gray: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether a weapon's marker read at ``quad`` lies over a marker flat on the table (a corner or a base card)
+        that this frame still shows whole where it lies: a weapon's card over it would hide it, so the reading is
+        that marker framed by its white margin on a dark table, its inside decoded as a weapon's by chance."""
+        outline = quad.astype(np.float32)
+        for mid, flat in self.plane.flat.items():
+            centre = flat.mean(axis=0)
+            if cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) < 0:
+                continue
+            side = markers.quad_side(flat)
+            h, w = gray.shape[:2]
+            x0, y0 = max(0, int(centre[0] - 1.5 * side)), max(0, int(centre[1] - 1.5 * side))
+            x1, y1 = min(w, int(centre[0] + 1.5 * side) + 1), min(h, int(centre[1] + 1.5 * side) + 1)
+            upscale = 2 if side < self.config.small_marker_px else 1
+            crop = markers.sharpened(gray[y0:y1, x0:x1], self.config.sharpen, self.config.sharpen_sigma_px)
+            if upscale > 1:
+                crop = cv2.resize(crop, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+            corners, ids = detect_markers(crop, upscale)
+            for seen, seen_id in zip(corners if ids is not None else [], ids.ravel() if ids is not None else []):
+                at = (seen.reshape(4, 2).mean(axis=0) + 0.5) / upscale - 0.5 + np.array([x0, y0])
+                if int(seen_id) == mid and float(np.linalg.norm(at - centre)) < side / 3:
+                    return True
+        return False
 
     def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
         h, w = gray.shape[:2]

@@ -13,7 +13,7 @@ the table (``from_markers``) or from a calibration (``from_calibration``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -71,6 +71,7 @@ class TablePlane:
     kappa: float = 0.0  # radial distortion: ideal = c + (p - c) (1 + kappa |p - c|^2), image centre c
     grow: float = 0.0  # px a detected marker's sides are short of its true outline
     by_corners: bool = True  # the frame is the corner markers' (False: fitted to the flat markers seen, some corners not)
+    flat: dict[int, np.ndarray] = field(default_factory=dict)  # marker id -> image corners of those fitted to
 
     def undistort(self, pts: np.ndarray) -> np.ndarray:
         return _undistort(pts, self.image_size, self.kappa)
@@ -101,7 +102,7 @@ class TablePlane:
         else:
             kappa, grow, to_table = _fit_to_corners(flat, image_size)
         nadir, height = _camera_over(to_table, image_size)
-        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow, not missing)
+        plane = cls(to_table, nadir, height, {}, image_size, kappa, grow, not missing, flat)
         for seat in range(markers.MAX_SEATS):
             place = plane.standee_place(found.get(markers.crown_id(seat)),
                                         None if markers.base_id(seat) in misread else found.get(markers.base_id(seat)))

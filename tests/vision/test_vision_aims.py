@@ -1289,6 +1289,25 @@ def test_a_marker_misread_as_a_base_far_from_its_standee_is_left_out():
     assert 0 in plane.standees and math.dist(plane.standees[0], centres[1]) > 20.0
 
 
+def test_a_weapon_s_marker_read_over_a_base_card_still_in_view_is_that_card_misread() -> None:
+    """A base card's printed border taken for a marker's outline (twice its side, at its place) and its inside
+    decoded as a weapon's: no weapon's card lies there, for the base card still shows whole where it lies (a card
+    over it would hide it). The same outline over a base card that is covered, or beside it, is a weapon's."""
+    spec = aim_synth.random_spec(3, seats=5)
+    frame = aim_synth.AimScene(spec).render(0)
+    plane = aims.table_of([frame], spec.seats)
+    reader = AimReader(plane, seats=spec.seats, fps=spec.fps, three_at=spec.three_at)
+    base = plane.flat[markers.base_id(1)]
+    mid = base.mean(axis=0)
+    border = mid + (base - mid) * 2.0
+    gray = markers.to_gray(frame)
+    assert reader._over_a_flat_marker(gray, border)
+    assert not reader._over_a_flat_marker(gray, border + 3.0 * markers.quad_side(base))
+    covered = gray.copy()
+    cv2.fillConvexPoly(covered, np.round(border).astype(np.int32), 200)
+    assert not reader._over_a_flat_marker(covered, border)
+
+
 def test_a_base_marker_read_beyond_its_standee_s_reach_is_left_out() -> None:
     """A base marker of the right size read before another standee (a card moved, or another marker decoded as it)
     lies beyond the reach its crown's height gives (``calibration.base_reach_px``): it is left out of the table's
