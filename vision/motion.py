@@ -65,6 +65,8 @@ ROW_LIGHT_SPREAD = 1.2  # largest brightness ratio of one row to the frame's (ro
 SATURATED = 250  # a pixel this bright is clipped: it says only that the scene is at least this bright there
 MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image is not camera shake
 EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
+UNLIT = 12  # a pixel of the reference no brighter than this in any channel, joined to the frame's border: no picture
+RIM_GROW = 2  # low-resolution pixels the view's border reaches into the picture from where the picture ends
 
 
 ANCHOR_HALF = 32  # full-resolution half side of the patch around each fixed marker used to register frames
@@ -148,6 +150,7 @@ class MotionDetector:
         self.latest: deque[np.ndarray] = deque(maxlen=SETTLED_FRAMES)  # latest frames, registered
         self.reference_count = 1  # frames averaged into the reference
         self.size = (0, 0)
+        self.rim: np.ndarray | None = None  # low-resolution mask of the view's border (``_view_rim``)
         self.shift = (0.0, 0.0)  # latest frame's shift against the reference, full-resolution pixels
         # whether the fixed markers registered the latest frame (else the whole frame's correlation did,
         # which things moving in a dim, blurred frame can throw off by several pixels)
@@ -244,6 +247,7 @@ class MotionDetector:
             spread = np.mean([np.percentile(self.difference(a, b, self._edges(b)), 99.5)
                               for a, b in itertools.pairwise(small)])
             self.threshold = max(float(self.min_threshold), 1.5 * float(spread))
+        self.rim = _view_rim(self.reference)
         self.recent.clear()
         keep = self.recent.maxlen or len(small)  # the deque is always made with a maxlen
         self.recent.extend((f, self._edges(f)) for f in small[-keep:])
@@ -348,18 +352,20 @@ class MotionDetector:
         activity = int(changed.sum())
         return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])
 
+    def reaches_rim(self, mask: np.ndarray) -> bool:
+        """Whether a low-resolution mask reaches the view's border (``rim``; the frame's edge before a reference)."""
+        rim = self.rim if self.rim is not None and self.rim.shape == mask.shape else _frame_edge(mask.shape)
+        return bool((mask & rim).any())
+
     def _arm_mask(self, from_reference: np.ndarray) -> np.ndarray:
-        """Everything that differs from the reference and reaches the image border: arms and hands
-        come in from outside the view, the star flies free of them. A lower threshold and a margin
+        """Everything that differs from the reference and reaches the view's border (``rim``): arms and
+        hands come in from outside the view, the star flies free of them. A lower threshold and a margin
         keep an arm of nearly the table's colour in one piece with its fingers."""
         differs = (from_reference > ARM_THRESHOLD_SHARE * self.threshold).astype(np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(differs, self._arm_margin), connectivity=8)
-        hl, wl = differs.shape
-        arm = np.zeros(n, bool)
-        for i in range(1, n):
-            x, y, bw, bh, area = stats[i]
-            arm[i] = x <= 0 or y <= 0 or x + bw >= wl or y + bh >= hl
-        return np.asarray(arm[labels])
+        _, labels = cv2.connectedComponents(cv2.dilate(differs, self._arm_margin), connectivity=8)
+        rim = self.rim if self.rim is not None and self.rim.shape == labels.shape else _frame_edge(labels.shape)
+        arms = np.unique(labels[rim])
+        return np.asarray(np.isin(labels, arms[arms != 0]))
 
     def star_sized(self, area_px: float, length_px: float) -> bool:
         """Whether a moving blob of ``area_px`` full-resolution pixels, ``length_px`` long (its box's
@@ -388,6 +394,32 @@ class MotionDetector:
                 kind = BlobKind.OTHER
             blobs.append(Blob(kind, box, full_area, (float(centroids[i][0]) * s, float(centroids[i][1]) * s)))
         return blobs
+
+
+def _frame_edge(shape: tuple[int, ...]) -> np.ndarray:
+    """Mask of a frame's outermost pixels."""
+    edge = np.zeros(shape[:2], bool)
+    edge[0] = edge[-1] = True
+    edge[:, 0] = edge[:, -1] = True
+    return edge
+
+
+def _view_rim(reference: np.ndarray) -> np.ndarray:
+    """Low-resolution mask of where the view ends: the frame's outermost pixels and, where the lens leaves
+    no picture (the black corners and sides of a frame whose barrel distortion was drawn or undone), the
+    picture's own edge: what of the reference no channel lights (``UNLIT``) joined to the frame's border,
+    grown ``RIM_GROW`` pixels into the picture (its edge blurred, and the change there held back as at
+    any edge of the reference). An arm reaches in from there as from the frame's border."""
+    edge = _frame_edge(reference.shape)
+    lit = reference.max(axis=2) if reference.ndim == 3 else reference
+    unlit = (lit <= UNLIT).astype(np.uint8)
+    if not unlit[edge].any():
+        return edge
+    _, labels = cv2.connectedComponents(unlit, connectivity=8)
+    outside = np.unique(labels[edge & unlit.astype(bool)])
+    none = np.isin(labels, outside[outside != 0]).astype(np.uint8)
+    grown: np.ndarray = cv2.dilate(none, np.ones((3, 3), np.uint8), iterations=RIM_GROW).astype(bool)
+    return np.asarray(edge | grown)
 
 
 def _row_ratios(reference: np.ndarray, gray: np.ndarray) -> np.ndarray:

@@ -357,7 +357,7 @@ class SettledSeats:
             # anything from the border reached it (a fall beside a touched neighbour: both changes
             # in one piece); else it counts, as a hand's may
             own = self._own_part(t, core) if went_first else core
-            if went_first and (self._seen_falling(t) or not _at_border(own)
+            if went_first and (self._seen_falling(t) or not self.motion.reaches_rim(own)
                                or (self._falls_to_border(t) and not self._base_covered_off_its_way(t))) \
                     and any(self._fits_a_fall(t, part) for part in (core, own)):
                 continue
@@ -720,8 +720,3 @@ class SettledSeats:
             if back and (best is None or max(abs(a1), abs(a2)) > best[0]):
                 best = (max(abs(a1), abs(a2)), off_line, max(back))
         return best
-
-
-def _at_border(mask: np.ndarray) -> bool:
-    """Whether a low-resolution mask reaches the image border."""
-    return bool(mask[0].any() or mask[-1].any() or mask[:, 0].any() or mask[:, -1].any())

@@ -1085,6 +1085,18 @@ def test_a_hand_over_a_swung_standee_s_base_card_is_no_fall_of_it_out_of_the_vie
     assert (verdict.knocked, verdict.touched) == ([], [0, 1]) or verdict.needs_godfather
 
 
+def test_a_hand_reaching_in_from_where_a_barrel_lens_s_picture_ends_is_a_hand():
+    """Clip 1000129150047 of edge:tall (a barrel lens drawn into the frames, black beyond the picture's edge): the
+    star misses, and a hand reaches in over the standee at the right of the view and rests there while the table
+    settles. Its change ended where the picture ends, short of the frame's border, so it was not taken for a hand,
+    and the standee under it was judged ``knocked``, sure. The view's border is where the picture ends."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(100, "edge:tall", seed=129) if s.seed == 1000129150047)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.knocked == [] and (verdict.touched == [] or verdict.needs_godfather)
+
+
 def test_pieces_of_a_hand_after_the_star_came_to_rest_are_not_the_star():
     """Development clip 1000119100045 of scenario:touch (bright, exposure changing, a hand over the table): the star
     comes to rest on the crown it touched; a second later a hand leaves the view, and two star-sized pieces of it

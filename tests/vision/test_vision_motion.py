@@ -131,3 +131,36 @@ def test_a_change_of_little_contrast_shows_whole_in_the_median_of_still_frames()
     assert motion.changed_now()[lying].mean() < 0.3
     assert at_rest[lying].mean() > 0.9
     assert at_rest[~cv2.dilate(lying.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)].mean() < 0.002
+
+
+def _barrel_view(seed: int) -> np.ndarray:
+    """A table (mid grey, textured, with black-bordered cards inside the picture) whose picture ends short of the
+    frame's border: black beyond a rounded edge, 10 to 40 px in, as a frame with its lens's barrel drawn or undone."""
+    rng = np.random.default_rng(seed)
+    img = (110 + 20 * _texture(7) / 255.0 + rng.normal(0, 2, (480, 640))).astype(np.float32)
+    for x, y in ((150, 200), (450, 120), (600, 240)):
+        img[y:y + 30, x:x + 30] = 5  # a card's black print, inside the picture
+        img[y + 8:y + 22, x + 8:x + 22] = 230
+    yy, xx = np.mgrid[0:480, 0:640]
+    r2 = ((xx - 320) / 320.0) ** 2 + ((yy - 240) / 240.0) ** 2
+    img[r2 > 1.0 + 0.18 * (1 - np.cos(4 * np.arctan2(yy - 240, xx - 320))) - 0.16] = 0
+    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def test_an_arm_reaching_in_from_where_the_picture_ends_short_of_the_frame_is_an_arm():
+    """Barrel distortion drawn into the frames leaves them black beyond the picture's rounded edge. An arm reaching
+    in from the side ends where the picture ends, 20 px short of the frame's border: it comes from outside the view
+    all the same. A star-sized blob inside the picture, and the black print of a card there, are not."""
+    motion = MotionDetector(px_per_cm=6.0, fps=30)
+    motion.set_reference([_barrel_view(seed) for seed in range(3)])
+    assert motion.rim is not None and not motion.rim[60, 160 // 4 + 5] and not motion.rim[(200 + 15) // 4, (150 + 15) // 4]
+    frame = _barrel_view(3)
+    picture = frame[240, :, 0] > 0
+    right = int(np.nonzero(picture)[0].max())
+    assert right < 630  # the picture ends short of the frame's border
+    frame[220:270, 480:right + 1][picture[480:right + 1][None, :].repeat(50, axis=0)] = (150, 170, 200)  # an arm
+    frame[330:345, 250:265] = (40, 160, 60)  # a star
+    motion.update(frame)
+    arms = motion.arm_mask()
+    assert arms[245 // 4, 500 // 4] and not arms[337 // 4, 257 // 4] and not arms[215 // 4, 165 // 4]
+    assert motion.reaches_rim(motion.changed_now() & arms) and not motion.reaches_rim(motion.changed_now() & ~arms)
