@@ -288,52 +288,62 @@ class AimReader:
             if cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) < 0:
                 continue
             side = markers.quad_side(flat)
-            h, w = gray.shape[:2]
-            x0, y0 = max(0, int(centre[0] - 1.5 * side)), max(0, int(centre[1] - 1.5 * side))
-            x1, y1 = min(w, int(centre[0] + 1.5 * side) + 1), min(h, int(centre[1] + 1.5 * side) + 1)
+            box = self._box(gray, centre, 1.5 * side)
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
             upscale = 2 if side < self.config.small_marker_px else 1
-            crop = markers.sharpened(gray[y0:y1, x0:x1], self.config.sharpen, self.config.sharpen_sigma_px)
-            if upscale > 1:
-                crop = cv2.resize(crop, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
-            corners, ids = detect_markers(crop, upscale)
-            for seen, seen_id in zip(corners if ids is not None else [], ids.ravel() if ids is not None else []):
-                at = (seen.reshape(4, 2).mean(axis=0) + 0.5) / upscale - 0.5 + np.array([x0, y0])
-                if int(seen_id) == mid and float(np.linalg.norm(at - centre)) < side / 3:
-                    return True
+            if any(seen_id == mid and float(np.linalg.norm(pts.mean(axis=0) - centre)) < side / 3
+                   for seen_id, pts in self._read_markers(gray[y0:y1, x0:x1], (x0, y0), upscale)):
+                return True
         return False
 
-    def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
+    @staticmethod
+    def _box(gray: np.ndarray, centre: np.ndarray, pad: float) -> tuple[int, int, int, int] | None:
+        """The image box ``pad`` px each way around ``centre`` (x0, y0, x1, y1), clipped to the frame; None when
+        too small to hold a marker."""
         h, w = gray.shape[:2]
         x0, y0 = max(0, int(centre[0] - pad)), max(0, int(centre[1] - pad))
         x1, y1 = min(w, int(centre[0] + pad) + 1), min(h, int(centre[1] + pad) + 1)
-        if x1 - x0 < 12 or y1 - y0 < 12:
+        return None if x1 - x0 < 12 or y1 - y0 < 12 else (x0, y0, x1, y1)
+
+    def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
+        box = self._box(gray, centre, pad)
+        if box is None:
             return {}
+        x0, y0, x1, y1 = box
         found = self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
         if not found and upscale > 1:  # a blurred marker may read at its own size and not enlarged
             found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 1)
         return found
 
-    def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
+    def _read_markers(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> list[tuple[int, np.ndarray]]:
+        """Every marker read in ``gray`` (a part of the frame whose top left corner is ``origin``), sharpened and
+        enlarged ``upscale`` times: (id, corners in the frame's px)."""
         gray = markers.sharpened(gray, self.config.sharpen, self.config.sharpen_sigma_px)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
         corners, ids = detect_markers(gray, upscale)
-        found: dict[int, np.ndarray] = {}
         if ids is None:
-            return found
+            return []
+        out = []
         for quad, mid in zip(corners, ids.ravel()):
-            if int(mid) in self._wanted or int(mid) in self._sought:
-                pts = quad.reshape(4, 2).astype(np.float64)
-                if upscale > 1:
-                    pts = (pts + 0.5) / upscale - 0.5
-                pts += np.asarray(origin, np.float64)
-                if int(mid) in self._sought:
-                    self._standee_seen.setdefault(int(mid), []).append(pts)
-                    continue
+            pts = quad.reshape(4, 2).astype(np.float64)
+            if upscale > 1:
+                pts = (pts + 0.5) / upscale - 0.5
+            out.append((int(mid), pts + np.asarray(origin, np.float64)))
+        return out
+
+    def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
+        found: dict[int, np.ndarray] = {}
+        for mid, pts in self._read_markers(gray, origin, upscale):
+            if mid in self._sought:
+                self._standee_seen.setdefault(mid, []).append(pts)
+            elif mid in self._wanted:
                 area = abs(cv2.contourArea(pts.astype(np.float32)))
-                old = found.get(int(mid))
+                old = found.get(mid)
                 if old is None or area > abs(cv2.contourArea(old.astype(np.float32))):
-                    found[int(mid)] = pts
+                    found[mid] = pts
         return found
 
     def _record(self, seat: int, quad: np.ndarray, t: float) -> None:
