@@ -353,9 +353,12 @@ class MotionDetector:
         return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])
 
     def reaches_rim(self, mask: np.ndarray) -> bool:
-        """Whether a low-resolution mask reaches the view's border (``rim``; the frame's edge before a reference)."""
-        rim = self.rim if self.rim is not None and self.rim.shape == mask.shape else _frame_edge(mask.shape)
-        return bool((mask & rim).any())
+        """Whether a low-resolution mask reaches the view's border (``rim``)."""
+        return bool((mask & self._rim_of(mask.shape)).any())
+
+    def _rim_of(self, shape: tuple[int, ...]) -> np.ndarray:
+        """The view's border for low-resolution masks of ``shape``: ``rim``, or the frame's edge before a reference."""
+        return self.rim if self.rim is not None and self.rim.shape == shape else _frame_edge(shape)
 
     def _arm_mask(self, from_reference: np.ndarray) -> np.ndarray:
         """Everything that differs from the reference and reaches the view's border (``rim``): arms and
@@ -363,8 +366,7 @@ class MotionDetector:
         keep an arm of nearly the table's colour in one piece with its fingers."""
         differs = (from_reference > ARM_THRESHOLD_SHARE * self.threshold).astype(np.uint8)
         _, labels = cv2.connectedComponents(cv2.dilate(differs, self._arm_margin), connectivity=8)
-        rim = self.rim if self.rim is not None and self.rim.shape == labels.shape else _frame_edge(labels.shape)
-        arms = np.unique(labels[rim])
+        arms = np.unique(labels[self._rim_of(labels.shape)])
         return np.asarray(np.isin(labels, arms[arms != 0]))
 
     def star_sized(self, area_px: float, length_px: float) -> bool:
