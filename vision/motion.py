@@ -67,6 +67,9 @@ MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image 
 EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
 UNLIT = 12  # a pixel of the reference no brighter than this in any channel, joined to the frame's border: no picture
 RIM_GROW = 2  # low-resolution pixels the view's border reaches into the picture from where the picture ends
+# a lens's black corners and sides lie within this share of the frame's smaller side from its border: unlit reaching
+# deeper, joined to the border, is a dark table in a dark room, not where the picture ends
+UNLIT_DEPTH = 1 / 6
 
 
 ANCHOR_HALF = 32  # full-resolution half side of the patch around each fixed marker used to register frames
@@ -411,15 +414,25 @@ def _view_rim(reference: np.ndarray) -> np.ndarray:
     no picture (the black corners and sides of a frame whose barrel distortion was drawn or undone), the
     picture's own edge: what of the reference no channel lights (``UNLIT``) joined to the frame's border,
     grown ``RIM_GROW`` pixels into the picture (its edge blurred, and the change there held back as at
-    any edge of the reference). An arm reaches in from there as from the frame's border."""
+    any edge of the reference). An arm reaches in from there as from the frame's border. Unlit reaching
+    deeper into the frame than a lens's corners do (``UNLIT_DEPTH``) is a dark table in a dark room, and
+    the frame's border stays the view's there."""
     edge = _frame_edge(reference.shape)
     lit = reference.max(axis=2) if reference.ndim == 3 else reference
     unlit = (lit <= UNLIT).astype(np.uint8)
     if not unlit[edge].any():
         return edge
     _, labels = cv2.connectedComponents(unlit, connectivity=8)
-    outside = np.unique(labels[edge & unlit.astype(bool)])
-    none = np.isin(labels, outside[outside != 0]).astype(np.uint8)
+    h, w = unlit.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    depth = np.minimum(np.minimum(xs, w - 1 - xs), np.minimum(ys, h - 1 - ys))
+    joined = np.unique(labels[edge & unlit.astype(bool)])
+    deepest = np.zeros(int(labels.max()) + 1)
+    np.maximum.at(deepest, np.asarray(labels, np.intp).ravel(), depth.ravel())
+    outside = [i for i in joined.tolist() if i != 0 and deepest[i] <= UNLIT_DEPTH * min(h, w)]
+    if not outside:
+        return edge
+    none = np.isin(labels, outside).astype(np.uint8)
     grown: np.ndarray = cv2.dilate(none, np.ones((3, 3), np.uint8), iterations=RIM_GROW).astype(bool)
     return np.asarray(edge | grown)
 

@@ -135,15 +135,14 @@ def test_a_change_of_little_contrast_shows_whole_in_the_median_of_still_frames()
 
 def _barrel_view(seed: int) -> np.ndarray:
     """A table (mid grey, textured, with black-bordered cards inside the picture) whose picture ends short of the
-    frame's border: black beyond a rounded edge, 10 to 40 px in, as a frame with its lens's barrel drawn or undone."""
+    frame's border: black beyond a rounded edge, 12 to 45 px in, as a frame with its lens's barrel drawn or undone."""
     rng = np.random.default_rng(seed)
     img = (110 + 20 * _texture(7) / 255.0 + rng.normal(0, 2, (480, 640))).astype(np.float32)
     for x, y in ((150, 200), (450, 120), (600, 240)):
         img[y:y + 30, x:x + 30] = 5  # a card's black print, inside the picture
         img[y + 8:y + 22, x + 8:x + 22] = 230
     yy, xx = np.mgrid[0:480, 0:640]
-    r2 = ((xx - 320) / 320.0) ** 2 + ((yy - 240) / 240.0) ** 2
-    img[r2 > 1.0 + 0.18 * (1 - np.cos(4 * np.arctan2(yy - 240, xx - 320))) - 0.16] = 0
+    img[np.abs((xx - 320) / 305.0) ** 6 + np.abs((yy - 240) / 228.0) ** 6 > 1.0] = 0
     return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
 
 
@@ -164,3 +163,25 @@ def test_an_arm_reaching_in_from_where_the_picture_ends_short_of_the_frame_is_an
     arms = motion.arm_mask()
     assert arms[245 // 4, 500 // 4] and not arms[337 // 4, 257 // 4] and not arms[215 // 4, 165 // 4]
     assert motion.reaches_rim(motion.changed_now() & arms) and not motion.reaches_rim(motion.changed_now() & ~arms)
+
+
+def test_a_dark_table_in_a_dark_room_is_no_end_of_the_picture():
+    """A black cloth in a dark room is as unlit as a lens's black corners, and joined to the frame's border too, but
+    it reaches deep into the frame and covers most of it: the view's border stays the frame's, and a star on the
+    cloth is no arm."""
+    rng = np.random.default_rng(0)
+
+    def dark(seed: int) -> np.ndarray:
+        img = np.clip(6 + rng.normal(0, 1.5, (480, 640)), 0, 255).astype(np.uint8)
+        img[200:260, 280:340] = 200  # a white card
+        return np.repeat(img[..., None], 3, axis=2)
+
+    motion = MotionDetector(px_per_cm=6.0, fps=30)
+    motion.set_reference([dark(seed) for seed in range(3)])
+    edge = np.zeros_like(motion.rim)
+    edge[0] = edge[-1] = edge[:, 0] = edge[:, -1] = True
+    assert (motion.rim == edge).all()
+    frame = dark(3)
+    frame[100:115, 100:115] = (60, 200, 80)  # a star
+    motion.update(frame)
+    assert motion.changed_now()[107 // 4, 107 // 4] and not motion.arm_mask().any()
