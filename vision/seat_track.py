@@ -151,6 +151,12 @@ def band(low: tuple[int, int], centre: np.ndarray, along: np.ndarray, *, back: f
     across = np.array([-along[1], along[0]])
     corners = np.array([centre + along * ahead + across * half_wide, centre + along * ahead - across * half_wide,
                         centre - along * back - across * half_wide, centre - along * back + across * half_wide])
+    return quad_mask(low, corners, scale)
+
+
+def quad_mask(low: tuple[int, int], corners: np.ndarray, scale: int) -> np.ndarray:
+    """Low-resolution mask (of shape ``low``, ``scale`` image px to its pixel) of the convex quadrilateral
+    ``corners`` (image px): a card's place, a band."""
     mask = np.zeros(low, np.uint8)
     cv2.fillConvexPoly(mask, np.round(corners / scale).astype(np.int32), 1)
     return mask.astype(bool)

@@ -52,6 +52,7 @@ from vision.seat_track import (
     base_patch_half,
     covered_half,
     patch_box,
+    quad_mask,
 )
 from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence
 
@@ -385,12 +386,10 @@ class SettledSeats:
         way = self._fall_way(t)
         if t.base is None or way is None:
             return False
-        place = np.zeros(way.shape, np.uint8)
-        cv2.fillConvexPoly(place, np.round(t.base.corners / self.config.motion_scale).astype(np.int32), 1)
-        place_bool = place.astype(bool)
-        if not place_bool.any() or float(way[place_bool].mean()) >= 0.5 * self.config.covered_share:
+        place = quad_mask((way.shape[0], way.shape[1]), t.base.corners, self.config.motion_scale)
+        if not place.any() or float(way[place].mean()) >= 0.5 * self.config.covered_share:
             return False
-        shares = [float(changed[place_bool].mean()) for changed in (self.motion.changed_now(), self._changed_at_rest())
+        shares = [float(changed[place].mean()) for changed in (self.motion.changed_now(), self._changed_at_rest())
                   if changed is not None]
         return max(shares) >= self.config.covered_share
 

@@ -65,6 +65,7 @@ from vision.seat_track import (
     median_at_rest,
     patch_box,
     pixels_to_cm,
+    quad_mask,
     table_scale,
 )
 from vision.sources import CameraSettings, open_clip
@@ -276,9 +277,7 @@ class ThrowJudge(CrownLooks):
         per table cm there."""
         scale = self.config.motion_scale
         low = (size[1] // scale, size[0] // scale)
-        card = np.zeros(low, np.uint8)
-        cv2.fillConvexPoly(card, np.round(crown.corners / scale).astype(np.int32), 1)
-        return card.astype(bool), self._strip(crown.center, ppc, size)
+        return quad_mask(low, crown.corners, scale), self._strip(crown.center, ppc, size)
 
     def _strip(self, centre: np.ndarray, ppc: float, size: tuple[int, int]) -> np.ndarray:
         """Low-resolution mask of the strip through ``centre`` along the seat's line (towards and away
