@@ -115,6 +115,8 @@ class CrownLooks(JudgeFrame):
                 t.hidden_in_flight += self._shuriken_seen and not star_far
             if t.lost_under_arm is None and not t.hidden_at_arm:
                 t.lost_under_arm = under_arm
+                if under_arm and t.card_mask is not None:
+                    t.arm_entry = self.motion.arm_entry(t.card_mask)
         else:
             t.hidden_at_arm = False
             moved, against = self._crown_shift(t, frame, offset, found)
@@ -155,6 +157,7 @@ class CrownLooks(JudgeFrame):
                 # standee went before it is judged from then
                 t.arm_first = t.arm_near_since = None
                 t.lost_under_arm = None
+                t.arm_entry = None
         if t.first_change is None and (shift is None or shift >= self.config.moved_cm):
             t.first_change = self._frames
 

@@ -72,6 +72,8 @@ class SeatTrack:
     hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
     star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px
     lost_under_arm: bool | None = None  # when the crown was first lost: under a hand or arm come in from the border?
+    # where that hand or arm crossed the view's border then (low-resolution mask; None when not lost under one)
+    arm_entry: np.ndarray | None = None
     # the crown not seen at the end of the watch before a re-arm (a star at rest on it): when it is first missed
     # after that says nothing of when it went, so ``lost_under_arm`` stays unknown until it is seen again
     hidden_at_arm: bool = False
@@ -119,6 +121,7 @@ class SeatTrack:
         self.confirmed = self.unvouched = 0.0
         self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None
+        self.arm_entry = None
         self.hidden_at_arm = False
         self.hidden_free = self.hidden_in_flight = 0
         self.star_nearest_px = None

@@ -306,6 +306,39 @@ def test_a_standee_lying_along_its_base_marker_s_line_is_a_fall(armed, monkeypat
     assert ev.outcome is Outcome.KNOCKED, ev.reason
 
 
+@pytest.mark.parametrize("arm_stays", [False, True])
+def test_a_crown_lost_under_an_arm_that_went_is_read_by_what_lies_there(armed, monkeypatch, arm_stays):
+    """The thrower's arm, following the star in, lay over a standee as the star knocked it over: its crown lost
+    under the arm and never seen moving, a fallen standee's worth changed along its fall line at the end, no arm
+    traced there. Where that arm crossed the image border is as it was before: the arm went, and what lies along
+    the fall line is the standee: knocked. Still changed there, a hand may rest over the crown, its arm too
+    faint against the table to be traced from the border: it asks."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
+    base = t.base.center.astype(np.float64)
+    along = judge.calibration.table_centre() - base
+    along /= np.linalg.norm(along)
+    lying = _lying_band(t, base, along, np.array([-along[1], along[0]]), 2, 14, ppc, scale) | t.card_mask
+    entry = np.zeros(lying.shape, bool)
+    entry[0, : lying.shape[1] // 8] = True  # a stretch of the image's top border
+    difference = np.zeros(lying.shape, np.float32)
+    difference[entry] = 10 * judge.motion.threshold if arm_stays else 0.0
+    t.reset()
+    t.examined = t.hidden = t.unseen = t.under_arm = 6
+    t.lost_under_arm, t.arm_entry = True, entry
+    _stub(monkeypatch, judge, changed=lying)
+    monkeypatch.setattr(judge.motion, "_from_reference", lambda: difference)
+    ev = judge._seat_evidence(t)
+    monkeypatch.undo()
+    t.reset()
+    if arm_stays:
+        assert ev.outcome is not Outcome.KNOCKED and ev.confidence <= 0.5, ev.reason
+        assert "still changed" in ev.reason
+    else:
+        assert ev.outcome is Outcome.KNOCKED, ev.reason
+
+
 def test_blobs_flickering_in_place_are_not_a_star_in_flight(armed):
     """A bright, noisy room: star-sized blobs of noise flicker at the same places frame after frame.
     Two of them a star's flight apart, one in each frame, are no flight: the judge must not count
@@ -1095,6 +1128,18 @@ def test_a_hand_reaching_in_from_where_a_barrel_lens_s_picture_ends_is_a_hand():
     spec = next(s for s in synth.condition_set(100, "edge:tall", seed=129) if s.seed == 1000129150047)
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert verdict.knocked == [] and (verdict.touched == [] or verdict.needs_godfather)
+
+
+def test_a_standee_knocked_over_under_the_thrower_s_arm_is_knocked_once_the_arm_left():
+    """Clip 1000130130026 of hard:combined (dim, a strong tilt and barrel lens, faint prints, blur, the exposure
+    changing): the thrower's arm follows the star in over two standees; the star touches one and knocks the other
+    over under the arm, whose crown is never seen moving. The arm then leaves the view, and the fallen standee lies
+    there alone: the judge asked, as if a hand might still rest over that crown."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "hard:combined", seed=130) if s.seed == 1000130130026)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert (verdict.knocked, verdict.touched, verdict.needs_godfather) == ([6], [5], False), verdict.reason
 
 
 def test_pieces_of_a_hand_after_the_star_came_to_rest_are_not_the_star():
