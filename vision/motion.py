@@ -380,13 +380,6 @@ class MotionDetector:
         over = np.unique(labels[mask & arms])
         return np.asarray(np.isin(labels, over[over != 0]) & self._rim_of(labels.shape))
 
-    def differs_in(self, mask: np.ndarray) -> float:
-        """The share of ``mask`` (low-resolution) where the latest frame differs from the reference as much as an
-        arm is traced at (``ARM_THRESHOLD_SHARE``); 0 for an empty mask."""
-        if not mask.any():
-            return 0.0
-        return float((self._from_reference()[mask] > ARM_THRESHOLD_SHARE * self.threshold).mean())
-
     def star_sized(self, area_px: float, length_px: float) -> bool:
         """Whether a moving blob of ``area_px`` full-resolution pixels, ``length_px`` long (its box's
         longer side), can be the star: a star's area, blurred by its flight or partly hidden, and no

@@ -13,8 +13,8 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 up, asking, when what is left of that change without the table in shadow (darker, its colour kept)
 is less than a fall, the star having met it and maybe lying on its crown, never seen moving (raised
 there, it casts its shadow on the table beside the standee);
-a crown lost under a hand and never seen moving asks while the image border where that hand's arm came in
-still differs (it may rest there, its arm too faint to trace); gone from there, it left the standee as it lies. Up is
+a crown lost under a hand and never seen moving asks while a hand or arm still crosses the image border where
+that hand's came in (it may rest there, its arm too faint to trace); gone from there, it left the standee as it lies. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
 touch could have gone unseen: the crown moved more than a still crown jitters near the star (judged
@@ -56,10 +56,6 @@ from vision.seat_track import (
     quad_mask,
 )
 from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence
-
-# a hand or arm still there at the end crosses the image border where it came in: at least this share of
-# that stretch of border (traced with the arm's margin) still differs from the reference
-ARM_STAYS_SHARE = 0.25
 
 
 @dataclass
@@ -145,17 +141,16 @@ class SettledSeats:
         if star_on_unseen:
             star = STAR_AREA_CM2
         fallen_area = cfg.fallen_area_cm2 + star
-        entry = self._arm_entry_changed(t)
         if area >= fallen_area and place_changed and t.lost_under_arm and t.first_move is None \
-                and entry >= ARM_STAYS_SHARE:
+                and self._arm_still_in(t):
             # lost under a hand or arm come in from the border and never seen moving: a hand resting
             # over the crown (its arm too faint against the table to be traced to the border) changes
             # the card's place and the strip as a fall would; its arm still crosses the border where it
             # came in
             ev = self.standing(ev, t)
             ev.reason = (f"crown marker lost under a hand or arm and never seen moving, {area:.0f} cm² changed "
-                         f"along its fall line, and {100 * entry:.0f} % of the image border where that arm came "
-                         f"in still changed: covered or fallen under it, unsure; {ev.reason}")
+                         f"along its fall line, and a hand or arm still crosses the image border where that one "
+                         f"came in: covered or fallen under it, unsure; {ev.reason}")
             ev.confidence = min(ev.confidence, 0.5)
             return ev
         shade = 0.0
@@ -379,12 +374,13 @@ class SettledSeats:
                 return True  # larger than a standee lying flat: a forearm along the seat's line
         return False
 
-    def _arm_entry_changed(self, t: SeatTrack) -> float:
-        """The share of the image border where the hand or arm the crown was lost under came in
-        (``SeatTrack.arm_entry``) that still differs from the reference at the end: 1 when unknown."""
+    def _arm_still_in(self, t: SeatTrack) -> bool:
+        """Whether a hand or arm (``MotionDetector.arm_mask``: traced at its lower threshold, with its margin)
+        still crosses, at the end, the image border where the one the crown was lost under came in
+        (``SeatTrack.arm_entry``): a hand resting anywhere keeps its arm across the border. True when unknown."""
         if t.arm_entry is None or not t.arm_entry.any():
-            return 1.0
-        return self.motion.differs_in(t.arm_entry)
+            return True
+        return bool(self.motion.arm_mask()[t.arm_entry].any())
 
     def _fits_a_fall(self, t: SeatTrack, part: np.ndarray) -> bool:
         """Whether a change (low-resolution mask) is no more than a fallen standee changes, within a
