@@ -235,6 +235,16 @@ def _lying_band(t, start, way, across, near_cm, far_cm, ppc, scale):
     return lying.astype(bool)
 
 
+def _lying_in_front(judge, t):
+    """What a 6 cm wide standee fallen towards the table's centre covers (low resolution): from 2 to 14 cm in front
+    of its base marker, along the line through it."""
+    base = t.base.center.astype(np.float64)
+    along = judge.calibration.table_centre() - base
+    along /= np.linalg.norm(along)
+    return _lying_band(t, base, along, np.array([-along[1], along[0]]), 2, 14, judge._settled_table()._ppc(t),
+                       judge.config.motion_scale)
+
+
 def test_a_far_seat_s_fall_is_measured_in_its_own_table_centimetres(armed, monkeypatch):
     """Under a strong tilt a far seat's centimetre covers a quarter fewer pixels than the mean of the
     corner markers: a standee falling there changes fewer pixels. Measured at the seat's own scale
@@ -290,13 +300,7 @@ def test_a_standee_lying_along_its_base_marker_s_line_is_a_fall(armed, monkeypat
     foot along the line through its base marker, beyond the strip through its crown's place."""
     judge, seat = armed
     t = judge.tracks[seat]
-    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
-    base = t.base.center.astype(np.float64)
-    along = judge.calibration.table_centre() - base
-    along /= np.linalg.norm(along)
-    across = np.array([-along[1], along[0]])
-    # a 6 cm wide standee lying from 2 to 14 cm in front of its base marker
-    lying = _lying_band(t, base, along, across, 2, 14, ppc, scale)
+    lying = _lying_in_front(judge, t)
     t.reset()
     t.examined, t.first_move = 6, 2
     ThrowJudge._note_seen(t, 4.6, sure=True)
@@ -315,11 +319,7 @@ def test_a_crown_lost_under_an_arm_that_went_is_read_by_what_lies_there(armed, m
     too faint against the table to be traced all the way: it asks."""
     judge, seat = armed
     t = judge.tracks[seat]
-    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
-    base = t.base.center.astype(np.float64)
-    along = judge.calibration.table_centre() - base
-    along /= np.linalg.norm(along)
-    lying = _lying_band(t, base, along, np.array([-along[1], along[0]]), 2, 14, ppc, scale) | t.card_mask
+    lying = _lying_in_front(judge, t) | t.card_mask
     entry = np.zeros(lying.shape, bool)
     entry[0, : lying.shape[1] // 8] = True  # a stretch of the image's top border
     t.reset()
