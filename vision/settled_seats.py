@@ -13,8 +13,9 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 up, asking, when what is left of that change without the table in shadow (darker, its colour kept)
 is less than a fall, the star having met it and maybe lying on its crown, never seen moving (raised
 there, it casts its shadow on the table beside the standee);
-a crown lost under a hand and never seen moving asks while a hand or arm still crosses the image border where
-that hand's came in (it may rest there, its arm too faint to trace); gone from there, it left the standee as it lies. Up is
+a crown lost under a hand and never seen moving asks while a hand or arm is still traced across the image border
+where that one came in (a hand may rest there, its arm too faint to trace all the way); none there, the hand has gone
+and the standee is read as it lies. Up is
 ``touched`` when the crown was seen to move a touch's worth (or stands pushed off its place): a
 star landing on a standee that does not move it touched nothing. Nothing asks the Godfather when a
 touch could have gone unseen: the crown moved more than a still crown jitters near the star (judged
