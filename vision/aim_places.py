@@ -237,6 +237,32 @@ class DeadlinePlaces:
         change = np.max([np.abs(y - x) for x, y in pairs], axis=0)  # each cell's largest change of a channel
         return int(np.sum(change > self.config.table_cell_noise * noise + self.config.bare_slack))
 
+    def _shadow_only(self, place: _PlaceCells) -> bool:
+        """Whether every cell of a weapon's marker ``place`` (as ``_deadline_cells`` found it) that changed showed at
+        the deadline the colour it showed in the first frame, only darker: the shadow of an arm or a weapon held
+        between the lamp and the table, over a table too plain for its texture to show (``table_in_shadow``). A
+        shadow dims the three channels of a cell by one factor; an arm, a sleeve or a weapon over the place shows
+        its own colour. False for grey frames, when unknown, and when no cell changed."""
+        frames = self._colour_frames
+        if frames is None:
+            return False
+        a, b, noise = frames
+        before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), place.quad) for c in range(a.shape[2])]
+        at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), place.moved) for c in range(b.shape[2])]
+        was_cells, now_cells = [x for x in before if x is not None], [y for y in at if y is not None]
+        if len(was_cells) < len(before) or len(now_cells) < len(at):
+            return False
+        was, now = np.stack(was_cells, axis=1), np.stack(now_cells, axis=1)  # cells x channels
+        tolerance = self.config.table_cell_noise * noise + self.config.bare_slack
+        changed = np.abs(now - was).max(axis=1) > tolerance
+        if not changed.any():
+            return False
+        was, now = was[changed], now[changed]
+        dim = now.sum(axis=1) / np.maximum(was.sum(axis=1), 1.0)  # each cell's darkening
+        if float(dim.max()) >= 1.0 or float(dim.min()) < self.config.shade_least:
+            return False  # lighter, or darker than a shadow leaves the table
+        return bool(np.all(np.abs(now - dim[:, None] * was) <= tolerance))
+
     def table_under_marker(self, seat: int, run: Rest) -> bool:
         """Whether, at the deadline, the table showed through where the weapon's marker lies at rest after it:
         most of the marker's cells there showed the deadline frame what the first frame showed (the table
@@ -300,7 +326,8 @@ class DeadlinePlaces:
     def hidden_there_at_deadline(self, seat: int, run: Rest, least: int = 3) -> bool:
         """Whether, at the deadline, the place where the weapon's marker lies at rest after it was covered
         (most of the marker's cells then showed neither what they showed before the count nor, within the
-        frame's noise, the same grey or the same colour: an arm or another weapon over it), or showed the marker
+        frame's noise, the same grey or the same colour: an arm or another weapon over it, not only its shadow,
+        which dims a plain table's cells keeping their colour: ``_shadow_only``), or showed the marker
         itself (its look, where the weapon was read before the deadline or the place changed since before the
         count). A weapon first seen at rest after the deadline and not seen moving before may then have been at
         rest there, unseen, since before the deadline: the likelier reading for the Godfather to check is in
@@ -316,7 +343,7 @@ class DeadlinePlaces:
         # a look of its marker there, unchanged since before the count, where the weapon was never read then, is
         # what lay there before the count: another marker (a standee's card, another weapon's) under the place
         # in the image can show as many of the pattern's light/dark pairs
-        if self.table_in_shadow(seat, run):
+        if self.table_in_shadow(seat, run) or self._shadow_only(got):
             return False  # the table under a shadow: not covered
         covered = self.config.covered_cells * len(before)
         if int(np.sum(np.abs(at - before) > tolerance)) > covered:

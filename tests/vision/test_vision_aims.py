@@ -727,6 +727,31 @@ def test_an_arm_as_grey_as_the_table_over_a_weapon_s_place_at_the_deadline_cover
     assert (aim.target, aim.late) == (3, True), aim.reason
 
 
+def test_the_shadow_of_an_arm_over_a_plain_table_at_the_deadline_does_not_cover_a_weapon_s_place():
+    """A plain pink cloth, too plain for its texture to show through a shadow. At the deadline the shadow of an arm
+    held between the lamp and the table lies over most of the place where a weapon first seen at rest after it puts
+    its marker: those cells are the cloth's colour, dimmed (each channel by one factor). The marker was not there:
+    late, asking. A sleeve of about that darkness over the same part shows its own colour: the place was covered
+    (the weapon may have rested there under it), in time, asking."""
+    rng = np.random.default_rng(11)
+    quad = np.array([[88.0, 88.0], [112.0, 88.0], [112.0, 112.0], [88.0, 112.0]])
+    colour = np.array((172.0, 172.0, 196.0))
+
+    def cloth(over: tuple[float, float, float] | None = None, dim: float = 1.0) -> np.ndarray:
+        img = np.full((480, 640, 3), colour)
+        if over is not None or dim != 1.0:
+            img[40:140, 70:104] = colour * dim if over is None else over  # most of the place, and beyond it
+        return np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
+
+    first = cloth()
+    shadow, sleeve = cloth(dim=0.55), cloth(over=(70.0, 95.0, 120.0))
+    assert abs(float(markers.to_gray(shadow)[100, 80]) - float(markers.to_gray(sleeve)[100, 80])) < 12
+    aim = _late_reader(first, shadow, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, True, False), aim.reason
+    aim = _late_reader(first, sleeve, quad)
+    assert (aim.target, aim.late, aim.sure) == (3, False, False), aim.reason
+
+
 def test_a_look_of_its_marker_where_another_marker_lay_before_the_count_is_not_the_weapon_at_rest_there():
     """A weapon raised above the table puts its marker, in the image, over a standee's card: the card's marker
     (22, as the camera sees it under the weapon's place) shows twelve of the light/dark pairs of the weapon's
