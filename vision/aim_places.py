@@ -220,40 +220,43 @@ class DeadlinePlaces:
         dx, dy = aim_cells.shake(a, seen, box, self.config.shake_px)
         return np.asarray(quad + np.array([dx, dy], np.float64))
 
-    def _changed_in_colour(self, place: _PlaceCells) -> int | None:
-        """How many of the cells of a weapon's marker ``place`` (as ``_deadline_cells`` found it) showed at the
-        deadline a colour the first frame did not show there, in any of the three channels, beyond the frame's own
-        change in them (noise, JPEG's colour, shake); None for grey frames or when unknown. An arm or a sleeve as
-        grey as the table there (skin over a pink cloth) changes the place's colour, not its grey."""
+    def _colour_cells(self, place: _PlaceCells) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """The cells of a weapon's marker ``place`` (as ``_deadline_cells`` found it) in each colour channel (cells x
+        channels) in the first frame and at the deadline (at the first frame's gain), and the change a cell's channel
+        may show without a change there (noise, JPEG's colour, shake); None for grey frames or when unknown."""
         frames = self._colour_frames
         if frames is None:
             return None
         a, b, noise = frames
         before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), place.quad) for c in range(a.shape[2])]
         at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), place.moved) for c in range(b.shape[2])]
-        pairs = [(x, y) for x, y in zip(before, at) if x is not None and y is not None]
-        if len(pairs) < len(before):
+        was, now = [x for x in before if x is not None], [y for y in at if y is not None]
+        if len(was) < len(before) or len(now) < len(at):
             return None
-        change = np.max([np.abs(y - x) for x, y in pairs], axis=0)  # each cell's largest change of a channel
-        return int(np.sum(change > self.config.table_cell_noise * noise + self.config.bare_slack))
+        return (np.stack(was, axis=1), np.stack(now, axis=1),
+                self.config.table_cell_noise * noise + self.config.bare_slack)
+
+    def _changed_in_colour(self, place: _PlaceCells) -> int | None:
+        """How many of the cells of a weapon's marker ``place`` showed at the deadline a colour the first frame did
+        not show there, in any of the three channels, beyond the frame's own change in them (``_colour_cells``);
+        None for grey frames or when unknown. An arm or a sleeve as grey as the table there (skin over a pink
+        cloth) changes the place's colour, not its grey."""
+        got = self._colour_cells(place)
+        if got is None:
+            return None
+        was, now, tolerance = got
+        return int(np.sum(np.abs(now - was).max(axis=1) > tolerance))
 
     def _shadow_only(self, place: _PlaceCells) -> bool:
-        """Whether every cell of a weapon's marker ``place`` (as ``_deadline_cells`` found it) that changed showed at
-        the deadline the colour it showed in the first frame, only darker: the shadow of an arm or a weapon held
-        between the lamp and the table, over a table too plain for its texture to show (``table_in_shadow``). A
-        shadow dims the three channels of a cell by one factor; an arm, a sleeve or a weapon over the place shows
-        its own colour. False for grey frames, when unknown, and when no cell changed."""
-        frames = self._colour_frames
-        if frames is None:
+        """Whether every cell of a weapon's marker ``place`` that changed showed at the deadline the colour it showed
+        in the first frame, only darker (``_colour_cells``): the shadow of an arm or a weapon held between the lamp
+        and the table, over a table too plain for its texture to show (``table_in_shadow``). A shadow dims the three
+        channels of a cell by one factor; an arm, a sleeve or a weapon over the place shows its own colour. False
+        for grey frames, when unknown, and when no cell changed."""
+        got = self._colour_cells(place)
+        if got is None:
             return False
-        a, b, noise = frames
-        before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), place.quad) for c in range(a.shape[2])]
-        at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), place.moved) for c in range(b.shape[2])]
-        was_cells, now_cells = [x for x in before if x is not None], [y for y in at if y is not None]
-        if len(was_cells) < len(before) or len(now_cells) < len(at):
-            return False
-        was, now = np.stack(was_cells, axis=1), np.stack(now_cells, axis=1)  # cells x channels
-        tolerance = self.config.table_cell_noise * noise + self.config.bare_slack
+        was, now, tolerance = got
         changed = np.abs(now - was).max(axis=1) > tolerance
         if not changed.any():
             return False
