@@ -236,27 +236,21 @@ class DeadlinePlaces:
         return (np.stack(was, axis=1), np.stack(now, axis=1),
                 self.config.table_cell_noise * noise + self.config.bare_slack)
 
-    def _changed_in_colour(self, place: _PlaceCells) -> int | None:
-        """How many of the cells of a weapon's marker ``place`` showed at the deadline a colour the first frame did
-        not show there, in any of the three channels, beyond the frame's own change in them (``_colour_cells``);
-        None for grey frames or when unknown. An arm or a sleeve as grey as the table there (skin over a pink
-        cloth) changes the place's colour, not its grey."""
-        got = self._colour_cells(place)
-        if got is None:
-            return None
-        was, now, tolerance = got
+    @staticmethod
+    def _changed_in_colour(colour: tuple[np.ndarray, np.ndarray, float]) -> int:
+        """How many of the cells of a weapon's marker place (``_colour_cells``) showed at the deadline a colour the
+        first frame did not show there, in any of the three channels, beyond the frame's own change in them. An arm
+        or a sleeve as grey as the table there (skin over a pink cloth) changes the place's colour, not its grey."""
+        was, now, tolerance = colour
         return int(np.sum(np.abs(now - was).max(axis=1) > tolerance))
 
-    def _shadow_only(self, place: _PlaceCells) -> bool:
-        """Whether every cell of a weapon's marker ``place`` that changed showed at the deadline the colour it showed
-        in the first frame, only darker (``_colour_cells``): the shadow of an arm or a weapon held between the lamp
-        and the table, over a table too plain for its texture to show (``table_in_shadow``). A shadow dims the three
+    def _shadow_only(self, colour: tuple[np.ndarray, np.ndarray, float]) -> bool:
+        """Whether every cell of a weapon's marker place (``_colour_cells``) that changed showed at the deadline the
+        colour it showed in the first frame, only darker: the shadow of an arm or a weapon held between the lamp and
+        the table, over a table too plain for its texture to show (``table_in_shadow``). A shadow dims the three
         channels of a cell by one factor; an arm, a sleeve or a weapon over the place shows its own colour. False
-        for grey frames, when unknown, and when no cell changed."""
-        got = self._colour_cells(place)
-        if got is None:
-            return False
-        was, now, tolerance = got
+        when no cell changed."""
+        was, now, tolerance = colour
         changed = np.abs(now - was).max(axis=1) > tolerance
         if not changed.any():
             return False
@@ -346,13 +340,16 @@ class DeadlinePlaces:
         # a look of its marker there, unchanged since before the count, where the weapon was never read then, is
         # what lay there before the count: another marker (a standee's card, another weapon's) under the place
         # in the image can show as many of the pattern's light/dark pairs
-        if self.table_in_shadow(seat, run) or self._shadow_only(got):
+        if self.table_in_shadow(seat, run):
             return False  # the table under a shadow: not covered
+        colour = self._colour_cells(got)  # None for grey frames or when unknown
+        if colour is not None and self._shadow_only(colour):
+            return False  # a plain table under a shadow, its colour kept: not covered
         covered = self.config.covered_cells * len(before)
         if int(np.sum(np.abs(at - before) > tolerance)) > covered:
             return True
-        hue = self._changed_in_colour(got)  # as grey as the table there, but not of its colour
-        return hue is not None and hue > covered
+        # as grey as the table there, but not of its colour
+        return colour is not None and self._changed_in_colour(colour) > covered
 
     def table_later(self, seat: int, sights: list[Sight], run: Rest, before: float) -> float | None:
         """The first time, from ``later_places_s`` before the deadline on and before ``before``, at which a frame
