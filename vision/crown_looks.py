@@ -4,7 +4,7 @@ base card or the registered frame, and when a reading counts."""
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -19,9 +19,14 @@ from vision.throw_verdict import JudgeConfig
 log = logging.getLogger(__name__)
 
 
-# a crown card found by its look: shift in cm, measured against the registered frame (no base card),
-# found as sharply as at rest, and the shift in image px
-CardMove = tuple[float, bool, bool, np.ndarray]
+class CardMove(NamedTuple):
+    """A crown card found by its look in one frame."""
+
+    shift: float  # cm on the crown's plane
+    registered: bool  # measured against the registered frame (no base card found)
+    sharp: bool  # found as sharply as at rest (and the base card it is measured against too)
+    px: np.ndarray  # the shift in image px
+    most: bool  # three or more of its quarters found, agreeing: most of the card in view
 
 
 def _armed_crown(t: SeatTrack) -> Detection:
@@ -234,8 +239,12 @@ class CrownLooks(JudgeFrame):
         arm covers a part of its place (None otherwise): the parts of the card still in view may
         match its pattern elsewhere (a still crown under the thrower's arm was so found 2.8 cm off,
         three frames long). Such a reading says where the crown may be (a standee falling under a
-        hand), never that it moved: the frame counts as one the crown was out of sight."""
-        return card_move if card_move is not None and under_arm and not card_move[2] else None
+        hand), never that it moved: the frame counts as one the crown was out of sight. Unless three
+        or more of the card's quarters are found there, agreeing: most of the card is in view, the
+        hand or arm beside it (or below it: the crown stands above the arm reaching past it), and what
+        is found is the card."""
+        return card_move if card_move is not None and under_arm and not card_move.sharp and not card_move.most \
+            else None
 
     def _note_doubtful(self, t: SeatTrack, doubtful: CardMove | None) -> None:
         if doubtful is None:
@@ -338,4 +347,5 @@ class CrownLooks(JudgeFrame):
         moved = crown[0] - (base[0] if base is not None else np.asarray(offset))
         # sharp: the crown card, and the base card it is measured against, both as clear as at rest
         sharp = crown[2] >= patches.MIN_SCORE_AT_REST and (base is None or base[2] >= patches.MIN_SCORE_AT_REST)
-        return float(np.linalg.norm(t.to_cm @ moved)), base is None, sharp, np.asarray(moved, np.float64)
+        return CardMove(float(np.linalg.norm(t.to_cm @ moved)), base is None, sharp, np.asarray(moved, np.float64),
+                        crown[1] >= 3)

@@ -9,6 +9,7 @@ import pytest
 
 from vision import markers, synth
 from vision.calibration import calibrate
+from vision.crown_looks import CardMove
 from vision.motion import SETTLED_FRAMES, Blob, BlobKind
 from vision.seat_track import FALL_CHANGE_MAX_CM2
 from vision.synth import Scenario
@@ -105,7 +106,8 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     judge, seat = armed
     t = judge.tracks[seat]
     t.reset()
-    _stub(monkeypatch, judge, card=(2.8, True, False, np.array([14.0, 0.0])), arm=t.card_mask.copy())  # weak: not as sharp as at rest
+    _stub(monkeypatch, judge, card=CardMove(2.8, True, False, np.array([14.0, 0.0]), False),
+          arm=t.card_mask.copy())  # weak: not as sharp as at rest, two quarters found
     frame = np.zeros(judge._shape, np.uint8)
     for _ in range(3):
         judge._examine(t, frame)
@@ -117,11 +119,20 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     assert ev.crown_seen_at_end and ev.outcome is Outcome.NOTHING and ev.max_shift_cm < 0.1
     # the same card found as sharply as at rest under the hand: the card itself, moved
     t.reset()
-    _stub(monkeypatch, judge, card=(0.9, False, True, np.array([4.5, 0.0])), arm=t.card_mask.copy())
+    _stub(monkeypatch, judge, card=CardMove(0.9, False, True, np.array([4.5, 0.0]), False), arm=t.card_mask.copy())
     for _ in range(2):
         judge._examine(t, frame)
     monkeypatch.undo()
     assert judge._seat_evidence(t).outcome is Outcome.TOUCHED
+    # found less sharply, but by three of its quarters agreeing: most of the card in view beside the arm (the
+    # crown stands above an arm reaching past it), a light touch's swing seen in two frames
+    t.reset()
+    for shift in (0.41, 0.43, 0.02):
+        _stub(monkeypatch, judge, card=CardMove(shift, True, False, np.array([shift * 5, 0.0]), True),
+              arm=t.card_mask.copy())
+        judge._examine(t, frame)
+        monkeypatch.undo()
+    assert t.unseen == 0 and judge._seat_evidence(t).outcome is Outcome.TOUCHED
 
 
 def test_one_sharp_reading_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
@@ -137,7 +148,7 @@ def test_one_sharp_reading_of_a_card_under_a_hand_is_no_move(armed, monkeypatch)
         t.reset()
         t.star_came = star_came
         for shift in (0.33, 0.01, 0.02, 0.01):
-            _stub(monkeypatch, judge, card=(shift, False, True, np.array([shift * 5, 0.0])), arm=arm)
+            _stub(monkeypatch, judge, card=CardMove(shift, False, True, np.array([shift * 5, 0.0]), False), arm=arm)
             judge._examine(t, frame)
             monkeypatch.undo()
         ev = judge._seat_evidence(t)
