@@ -233,18 +233,25 @@ class CrownLooks(JudgeFrame):
         """Whether a hand or arm come in from the image border covers a part of the crown card's place."""
         return t.card_mask is not None and bool((self.motion.arm_mask() & t.card_mask).any())
 
-    @staticmethod
-    def _doubtful(t: SeatTrack, card_move: CardMove | None, under_arm: bool) -> CardMove | None:
-        """The shift of a card found by its look alone, not as sharply as at rest, while a hand or
-        arm covers a part of its place (None otherwise): the parts of the card still in view may
-        match its pattern elsewhere (a still crown under the thrower's arm was so found 2.8 cm off,
-        three frames long). Such a reading says where the crown may be (a standee falling under a
-        hand), never that it moved: the frame counts as one the crown was out of sight. Unless three
-        or more of the card's quarters are found there, agreeing: most of the card is in view, the
-        hand or arm beside it (or below it: the crown stands above the arm reaching past it), and what
-        is found is the card."""
-        return card_move if card_move is not None and under_arm and not card_move.sharp and not card_move.most \
-            else None
+    def _doubtful(self, t: SeatTrack, card_move: CardMove | None, under_arm: bool) -> CardMove | None:
+        """The shift of a card found by its look alone while a hand or arm covers a part of its place, by
+        fewer than three of its quarters (None otherwise), and either not as sharply as at rest, or as
+        sharply but a touch's worth or more off its place before the star came near it: the parts of the
+        card still in view may match its pattern elsewhere (a still crown under the thrower's arm was so
+        found 2.8 cm off, three frames long; another, most of its card under the thrower's hand before
+        the star had left it, 3.7 cm off by two quarters as sharp as at rest, in two frames: a corner of
+        white border against a dark edge there looks as theirs do). Such a reading
+        says where the crown may be (a standee falling under a hand), never that it moved: the frame
+        counts as one the crown was out of sight. Three or more of the card's quarters found there,
+        agreeing, are most of the card in view, the hand or arm beside it (or below it: the crown stands
+        above the arm reaching past it): what is found is the card. A card found that sharply once the
+        star came near is the card too (the blob over it may be the star's own, or an arm it
+        ricocheted off)."""
+        if card_move is None or not under_arm or card_move.most:
+            return None
+        if card_move.sharp and (t.star_came is not None or card_move.shift < self.config.moved_cm):
+            return None
+        return card_move
 
     def _note_doubtful(self, t: SeatTrack, doubtful: CardMove | None) -> None:
         if doubtful is None:
