@@ -212,13 +212,6 @@ class SettledSeats:
                    f"fallen standee ({fallen_area:g} cm²): covered")
         ev.reason = f"crown marker not decoded, but {why}: still up; {ev.reason}{out_of_view}"
         ev.confidence = min(ev.confidence, 0.75)
-        if ev.outcome is Outcome.NOTHING and place_changed and area < fallen_area \
-                and (star_on_unseen or (t.contact and self._star_on_crown(t))):
-            # the star lies on its crown, which stays up: it came down on it, and a standee the star
-            # lands on is touched, however little of its swing was seen before the star covered it
-            ev.outcome = Outcome.TOUCHED
-            ev.reason += "; the star lies on its crown: it met it, and it stays up: touched"
-            ev.confidence = 0.7
         if star_on_unseen:
             # what lies on its crown's place is star-sized and alone, but the star was not seen coming there
             ev.reason += ("; a star-sized change lies alone over its crown's place, the star never seen meeting "

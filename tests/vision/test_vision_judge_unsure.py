@@ -228,47 +228,6 @@ def test_a_crown_seen_back_by_a_weak_likeness_only_over_a_fall_asks(armed, monke
         assert (ev.confidence < JudgeConfig().ask_godfather_below) is asks, ev.reason
 
 
-def test_a_standee_the_star_lies_on_is_touched(armed, monkeypatch):
-    """The star came down on a crown as it swung lightly and lies on it: the crown is not found at the end, a
-    star-sized change alone covers its place, and it was seen moving less than a touch's worth before the star
-    covered it. A standee the star lies on was met by it: touched, sure when the star was seen meeting it, asking
-    when it was not. A standee's worth changed there is a fall, not the star."""
-    judge, seat = armed
-    t = judge.tracks[seat]
-    ppc, scale = judge._settled_table()._ppc(t), judge.config.motion_scale
-    shape = judge.motion.changed_now().shape
-    centre = t.crown.center / scale
-    star = np.zeros(shape, np.uint8)
-    cv2.circle(star, (int(round(centre[0])), int(round(centre[1]))), int(round(2.2 * ppc / scale)), 1, -1)
-    for contact, changed, outcome, asks in ((True, star.astype(bool), Outcome.TOUCHED, False),
-                                            (False, star.astype(bool), Outcome.TOUCHED, True),
-                                            (True, None, Outcome.NOTHING, None),
-                                            (True, (star > 0) | t.card_mask | t.fall_mask, Outcome.KNOCKED, None)):
-        t.reset()
-        t.examined, t.contact = 6, contact
-        ThrowJudge._note_seen(t, 0.02, sure=True)
-        ThrowJudge._note_seen(t, 0.26, sure=True)
-        t.best_shifts[:] = [0.02, 0.26]
-        _stub(monkeypatch, judge, changed=changed)
-        ev = judge._seat_evidence(t)
-        monkeypatch.undo()
-        assert ev.crown_seen_at_end is False and ev.outcome is outcome, ev.reason
-        if asks is not None:
-            assert (ev.confidence < JudgeConfig().ask_godfather_below) is asks, ev.reason
-            assert "the star lies on its crown" in ev.reason
-
-
-def test_a_standee_the_star_came_down_on_in_mid_swing_is_touched():
-    """Clip 1000132080011 of rest:crown (a strong tilt, a barrel lens, a shaking camera, faint prints, a hand over
-    the table): the star touches a standee lightly and comes to rest on its crown; the crown was seen moving
-    0.13 cm at most before the star covered it, and the judge asked whether it was touched."""
-    from vision.throws import judge_frames
-
-    spec = next(s for s in synth.condition_set(50, "rest:crown", seed=132) if s.seed == 1000132080011)
-    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
-    assert (verdict.knocked, verdict.touched, verdict.needs_godfather) == ([], [4], False), verdict.reason
-
-
 def test_the_star_s_unseen_path_past_a_crown_not_seen_either_asks(armed):
     """The star is out of sight for a few frames (a dim room, a star of the table's colour) and
     seen again on the far side of a standee whose crown nothing showed moving: its path between
