@@ -103,7 +103,7 @@ class CrownLooks(JudgeFrame):
         doubtful = self._doubtful(t, card_move, under_arm)
         if doubtful is not None:
             card_move = None
-        card = None if card_move is None else card_move[0]
+        card = None if card_move is None else card_move.shift
         if card is not None:
             t.card_shifts.append(card)
         marker_registered = False
@@ -129,8 +129,8 @@ class CrownLooks(JudgeFrame):
             marker_px = np.linalg.solve(t.to_cm, moved) if abs(np.linalg.det(t.to_cm)) > 1e-12 else None
             marker_registered = against == "registered frame"
             t.shifts.append(shift)
-            both = min(shift, card_move[0]) if card_move is not None else 0.0
-            if card_move is not None and not card_move[1] and not marker_registered:
+            both = min(shift, card_move.shift) if card_move is not None else 0.0
+            if card_move is not None and not card_move.registered and not marker_registered:
                 # two readings of this frame, against the base card: what both see is as sure as a
                 # shift seen in two frames (a swing the star then covers, or blurs in the next frames,
                 # may show in one frame only)
@@ -146,13 +146,13 @@ class CrownLooks(JudgeFrame):
         if seen is not None:
             t.best_shifts.append(seen)
             t.last_seen_frame = self._frames
-            t.registered += card_move[1] if card_move is not None else marker_registered
-            sure = shift is not None or (card_move is not None and card_move[2])
+            t.registered += card_move.registered if card_move is not None else marker_registered
+            sure = shift is not None or (card_move is not None and card_move.sharp)
             # the marker decoded where its card's look is found (or alone): no likeness
             decoded = shift is not None and abs(seen - shift) <= JUMP_CM
             self._note_seen(t, seen, sure=sure, decoded=decoded,
-                            px=card_move[3] if card_move is not None else marker_px)
-            self._note_reading(t, card_move[3] if card_move is not None else marker_px)
+                            px=card_move.px if card_move is not None else marker_px)
+            self._note_reading(t, card_move.px if card_move is not None else marker_px)
             if seen >= self.config.moved_cm and t.first_move is None:
                 t.first_move = self._frames
             if (t.arm_first is not None and t.first_move is None and not under_arm and sure
@@ -257,8 +257,8 @@ class CrownLooks(JudgeFrame):
         if doubtful is None:
             t.pending_seen = None
             return
-        self._note_seen(t, doubtful[0], sure=False, px=doubtful[3])
-        if doubtful[0] >= self.config.moved_cm and t.first_move is None:
+        self._note_seen(t, doubtful.shift, sure=False, px=doubtful.px)
+        if doubtful.shift >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
     def _look(self, t: SeatTrack, frame: np.ndarray, *, star_passed: bool = True) -> None:
@@ -274,14 +274,14 @@ class CrownLooks(JudgeFrame):
             # than if it had not been looked at)
             t.hidden_in_flight += self._shuriken_seen and star_passed
             return
-        t.card_shifts.append(card_move[0])
-        t.best_shifts.append(card_move[0])
+        t.card_shifts.append(card_move.shift)
+        t.best_shifts.append(card_move.shift)
         t.last_seen_frame = self._frames
-        t.registered += card_move[1]
-        self._note_seen(t, card_move[0], sure=card_move[2], px=card_move[3])
-        self._note_reading(t, card_move[3])
+        t.registered += card_move.registered
+        self._note_seen(t, card_move.shift, sure=card_move.sharp, px=card_move.px)
+        self._note_reading(t, card_move.px)
         self._confirm_sharp(t, card_move, self._card_under_arm(t))
-        if card_move[0] >= self.config.moved_cm and t.first_move is None:
+        if card_move.shift >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
     def _note_reading(self, t: SeatTrack, px: np.ndarray | None) -> None:
@@ -319,10 +319,10 @@ class CrownLooks(JudgeFrame):
         nothing had come that could move it; such a shift counts only when a second frame shows it too."""
         if under_arm and t.star_came is None:
             return
-        if card_move is not None and card_move[2] and not card_move[1]:
-            t.confirmed = max(t.confirmed, card_move[0])
-        elif card_move is not None and card_move[2] and card_move[0] >= 2 * self.config.moved_cm:
-            self._one_frame(t, card_move[0])
+        if card_move is not None and card_move.sharp and not card_move.registered:
+            t.confirmed = max(t.confirmed, card_move.shift)
+        elif card_move is not None and card_move.sharp and card_move.shift >= 2 * self.config.moved_cm:
+            self._one_frame(t, card_move.shift)
 
     def _one_frame(self, t: SeatTrack, shift: float) -> None:
         """A crown seen surely moved in one frame, measured against the registered frame: a touch when
@@ -335,10 +335,8 @@ class CrownLooks(JudgeFrame):
 
     def _card_move(self, t: SeatTrack, frame: np.ndarray, offset: tuple[float, float],
                    min_score: float = patches.MIN_SCORE) -> CardMove | None:
-        """The crown card's displacement (cm on its plane) found by correlating its look at rest,
-        against the base card found the same way (else the registered frame: the first flag says
-        which), whether it was found as sharply as a card at rest (the second flag), and the
-        displacement in image px; None if unseen."""
+        """The crown card's displacement found by correlating its look at rest, against the base card
+        found the same way (else the registered frame), as a ``CardMove``; None if unseen."""
         if t.crown_look is None:
             return None
         crown = self._displacement(t.crown_look, frame, offset, min_score)
