@@ -46,6 +46,16 @@ class _PlaceCells(NamedTuple):
     moved: np.ndarray  # ... and where that place lies in the frame at the deadline (the camera's shake)
 
 
+class _ColourCells(NamedTuple):
+    """The same place's cells in each colour channel (see ``DeadlinePlaces._colour_cells``)."""
+
+    was: np.ndarray  # cells x channels, in the first frame
+    now: np.ndarray  # ... and at the deadline, brought to the first frame's gain
+    tolerance: float  # the change a cell's channel may show without a change there (noise, JPEG's colour, shake)
+    # the cells that showed at the deadline a colour the first frame did not show there, in any channel, beyond that
+    changed: np.ndarray
+
+
 @dataclass
 class DeadlinePlaces:
     """The first frame analysed and the frame at the deadline (``deadline`` seconds after the "3"), with every
@@ -220,10 +230,9 @@ class DeadlinePlaces:
         dx, dy = aim_cells.shake(a, seen, box, self.config.shake_px)
         return np.asarray(quad + np.array([dx, dy], np.float64))
 
-    def _colour_cells(self, place: _PlaceCells) -> tuple[np.ndarray, np.ndarray, float] | None:
-        """The cells of a weapon's marker ``place`` (as ``_deadline_cells`` found it) in each colour channel (cells x
-        channels) in the first frame and at the deadline (at the first frame's gain), and the change a cell's channel
-        may show without a change there (noise, JPEG's colour, shake); None for grey frames or when unknown."""
+    def _colour_cells(self, place: _PlaceCells) -> _ColourCells | None:
+        """The cells of a weapon's marker ``place`` (as ``_deadline_cells`` found it) in each colour channel, in the
+        first frame and at the deadline, and those whose colour changed; None for grey frames or when unknown."""
         frames = self._colour_frames
         if frames is None:
             return None
@@ -233,32 +242,23 @@ class DeadlinePlaces:
         was, now = [x for x in before if x is not None], [y for y in at if y is not None]
         if len(was) < len(before) or len(now) < len(at):
             return None
-        return (np.stack(was, axis=1), np.stack(now, axis=1),
-                self.config.table_cell_noise * noise + self.config.bare_slack)
+        was_cells, now_cells = np.stack(was, axis=1), np.stack(now, axis=1)
+        tolerance = self.config.table_cell_noise * noise + self.config.bare_slack
+        return _ColourCells(was_cells, now_cells, tolerance, np.abs(now_cells - was_cells).max(axis=1) > tolerance)
 
-    @staticmethod
-    def _changed_in_colour(colour: tuple[np.ndarray, np.ndarray, float]) -> int:
-        """How many of the cells of a weapon's marker place (``_colour_cells``) showed at the deadline a colour the
-        first frame did not show there, in any of the three channels, beyond the frame's own change in them. An arm
-        or a sleeve as grey as the table there (skin over a pink cloth) changes the place's colour, not its grey."""
-        was, now, tolerance = colour
-        return int(np.sum(np.abs(now - was).max(axis=1) > tolerance))
-
-    def _shadow_only(self, colour: tuple[np.ndarray, np.ndarray, float]) -> bool:
+    def _shadow_only(self, colour: _ColourCells) -> bool:
         """Whether every cell of a weapon's marker place (``_colour_cells``) that changed showed at the deadline the
         colour it showed in the first frame, only darker: the shadow of an arm or a weapon held between the lamp and
         the table, over a table too plain for its texture to show (``table_in_shadow``). A shadow dims the three
         channels of a cell by one factor; an arm, a sleeve or a weapon over the place shows its own colour. False
         when no cell changed."""
-        was, now, tolerance = colour
-        changed = np.abs(now - was).max(axis=1) > tolerance
-        if not changed.any():
+        if not colour.changed.any():
             return False
-        was, now = was[changed], now[changed]
+        was, now = colour.was[colour.changed], colour.now[colour.changed]
         dim = now.sum(axis=1) / np.maximum(was.sum(axis=1), 1.0)  # each cell's darkening
         if float(dim.max()) >= 1.0 or float(dim.min()) < self.config.shade_least:
             return False  # lighter, or darker than a shadow leaves the table
-        return bool(np.all(np.abs(now - dim[:, None] * was) <= tolerance))
+        return bool(np.all(np.abs(now - dim[:, None] * was) <= colour.tolerance))
 
     def table_under_marker(self, seat: int, run: Rest) -> bool:
         """Whether, at the deadline, the table showed through where the weapon's marker lies at rest after it:
@@ -348,8 +348,9 @@ class DeadlinePlaces:
         covered = self.config.covered_cells * len(before)
         if int(np.sum(np.abs(at - before) > tolerance)) > covered:
             return True
-        # as grey as the table there, but not of its colour
-        return colour is not None and self._changed_in_colour(colour) > covered
+        # as grey as the table there, but not of its colour: an arm or a sleeve as grey as the table there (skin over
+        # a pink cloth) changes the place's colour, not its grey
+        return colour is not None and int(colour.changed.sum()) > covered
 
     def table_later(self, seat: int, sights: list[Sight], run: Rest, before: float) -> float | None:
         """The first time, from ``later_places_s`` before the deadline on and before ``before``, at which a frame
