@@ -240,9 +240,9 @@ class CrownLooks(JudgeFrame):
         card still in view may match its pattern elsewhere (a still crown under the thrower's arm was so
         found 2.8 cm off, three frames long; another, most of its card under the thrower's hand before
         the star had left it, 3.7 cm off by two quarters as sharp as at rest, in two frames: a corner of
-        white border against a dark edge there looks as theirs do). Such a reading
-        says where the crown may be (a standee falling under a hand), never that it moved: the frame
-        counts as one the crown was out of sight. Three or more of the card's quarters found there,
+        white border against a dark edge there looks as theirs do). Such a reading says where the crown
+        may be (a standee falling under a hand), never that it moved: the frame counts as one the crown
+        was out of sight. Three or more of the card's quarters found there,
         agreeing, are most of the card in view, the hand or arm beside it (or below it: the crown stands
         above the arm reaching past it): what is found is the card. A card found that sharply once the
         star came near is the card too (the blob over it may be the star's own, or an arm it
