@@ -231,7 +231,7 @@ class MotionDetector:
             if len(self.anchors.boxes) < 3:
                 self.anchors = None
         first = self.shrink(frames[0])
-        self._arms = self._diff_now = self._at_rest = None
+        self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         self.reference = first
         self._ref_gray = self._gray(first)
         self._window = cv2.createHanningWindow((first.shape[1], first.shape[0]), cv2.CV_32F)
@@ -258,7 +258,7 @@ class MotionDetector:
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""
-        self._arms = self._diff_now = self._at_rest = None
+        self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
             self.reference = self.recent[-1][0].copy()
             self.reference_count = 1
@@ -285,13 +285,31 @@ class MotionDetector:
         single frames compared (the median of n frames keeps about pi / 2n of a frame's noise
         variance, the mean of the reference 1 / its frames), so a change of little contrast (a dim
         standee lying on a table of nearly its shade) shows whole where one frame shows its parts."""
+        at_rest = self._from_reference_at_rest()
+        return None if at_rest is None else at_rest[0] > at_rest[1]
+
+    def arm_mask_at_rest(self) -> np.ndarray | None:
+        """Low-resolution mask (bool) of arms and hands in the per-pixel median of the latest ``SETTLED_FRAMES``
+        frames (``changed_at_rest``'s comparison, traced as ``arm_mask`` traces the latest frame's), for a
+        caller that knows them all still; None before three frames. A still hand of nearly the table's shade,
+        in a dim or noisy room, shows whole there, its arm across the border, where one frame shows its parts."""
+        if self._arms_at_rest is None:
+            at_rest = self._from_reference_at_rest()
+            if at_rest is None:
+                return None
+            self._arms_at_rest = self._arm_mask(at_rest[0] > ARM_THRESHOLD_SHARE * at_rest[1])
+        return self._arms_at_rest
+
+    def _from_reference_at_rest(self) -> tuple[np.ndarray, float] | None:
+        """The per-pixel median of the latest frames' difference from the reference, and the threshold
+        for it (worked out once a frame); None before three frames."""
         if self._at_rest is None:
             median = self._settled_median()
             if median is None:
                 return None
             reference, edges = self._referenced()
             share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
-            self._at_rest = self.difference(median.astype(np.uint8), reference, edges) > share * self.threshold
+            self._at_rest = self.difference(median.astype(np.uint8), reference, edges), share * self.threshold
         return self._at_rest
 
     def _settled_median(self) -> np.ndarray | None:
@@ -326,12 +344,13 @@ class MotionDetector:
     def arm_mask(self) -> np.ndarray:
         """Low-resolution mask (bool) of arms and hands in the latest frame (worked out once a frame)."""
         if self._arms is None:
-            self._arms = self._arm_mask(self._from_reference())
+            self._arms = self._arm_mask(self._from_reference() > ARM_THRESHOLD_SHARE * self.threshold)
         return self._arms
 
     _arms: np.ndarray | None = None
+    _arms_at_rest: np.ndarray | None = None
     _diff_now: np.ndarray | None = None
-    _at_rest: np.ndarray | None = None  # ``changed_at_rest``, worked out once a frame
+    _at_rest: tuple[np.ndarray, float] | None = None  # ``_from_reference_at_rest``, worked out once a frame
 
     def _referenced(self) -> tuple[np.ndarray, np.ndarray]:
         """The reference frame and its edges; comparing with no reference is a caller's mistake."""
@@ -340,7 +359,7 @@ class MotionDetector:
         return self.reference, self._ref_edges
 
     def update(self, frame: np.ndarray) -> MotionFrame:
-        self._arms = self._diff_now = self._at_rest = None
+        self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
         past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
@@ -363,12 +382,12 @@ class MotionDetector:
         """The view's border for low-resolution masks of ``shape``: ``rim``, or the frame's edge before a reference."""
         return self.rim if self.rim is not None and self.rim.shape == shape else _frame_edge(shape)
 
-    def _arm_mask(self, from_reference: np.ndarray) -> np.ndarray:
-        """Everything that differs from the reference and reaches the view's border (``rim``): arms and
-        hands come in from outside the view, the star flies free of them. A lower threshold and a margin
-        keep an arm of nearly the table's colour in one piece with its fingers."""
-        differs = (from_reference > ARM_THRESHOLD_SHARE * self.threshold).astype(np.uint8)
-        _, labels = cv2.connectedComponents(cv2.dilate(differs, self._arm_margin), connectivity=8)
+    def _arm_mask(self, differs: np.ndarray) -> np.ndarray:
+        """Everything of ``differs`` (what differs from the reference, at the lower threshold arms are traced
+        at: ``ARM_THRESHOLD_SHARE``) that reaches the view's border (``rim``): arms and hands come in from
+        outside the view, the star flies free of them. The lower threshold and a margin keep an arm of nearly
+        the table's colour in one piece with its fingers."""
+        _, labels = cv2.connectedComponents(cv2.dilate(differs.astype(np.uint8), self._arm_margin), connectivity=8)
         arms = np.unique(labels[self._rim_of(labels.shape)])
         return np.asarray(np.isin(labels, arms[arms != 0]))
 
@@ -390,7 +409,8 @@ class MotionDetector:
         if not moving.any():
             return []
         # the frame's arm mask, kept for ``arm_mask`` (``update`` measured ``from_reference`` as ``_diff_now``)
-        arm = self.arm_mask() if from_reference is self._diff_now else self._arm_mask(from_reference)
+        arm = (self.arm_mask() if from_reference is self._diff_now
+               else self._arm_mask(from_reference > ARM_THRESHOLD_SHARE * self.threshold))
         grown = cv2.dilate(moving, np.ones((3, 3), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(grown, connectivity=8)
         s = self.scale

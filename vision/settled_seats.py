@@ -346,14 +346,29 @@ class SettledSeats:
         from the border where no fall of it could, and over its base card."""
         if t.card_mask is None or t.fall_mask is None:
             return False
-        arm = self.motion.arm_mask()
-        if not (arm & t.card_mask).any():
+        return any(self._arm_over_in(t, arm, changed, t.card_mask, t.fall_mask) for arm, changed in self._arm_views())
+
+    def _arm_views(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The hands and arms at the end with what changed beside them: in the latest frame, and in the median of the
+        settled frames when they are all still (``MotionDetector.arm_mask_at_rest``: a still hand of nearly the
+        table's shade, its arm too faint in one frame to be traced to the border, shows whole there)."""
+        views = [(self.motion.arm_mask(), self.motion.changed_now())]
+        at_rest = self._changed_at_rest()
+        arms_at_rest = self.motion.arm_mask_at_rest() if at_rest is not None else None
+        if at_rest is not None and arms_at_rest is not None:
+            views.append((arms_at_rest, at_rest))
+        return views
+
+    def _arm_over_in(self, t: SeatTrack, arm: np.ndarray, changed: np.ndarray, card: np.ndarray,
+                     fall: np.ndarray) -> bool:
+        """``arm_over`` in one view: the hands and arms ``arm`` and what changed, ``changed``, over the seat's crown card
+        place ``card`` and fall strip ``fall`` (low-resolution masks)."""
+        if not (arm & card).any():
             return False
         _, labels = cv2.connectedComponents(arm.astype(np.uint8), connectivity=8)
         cm2_per_pixel = self._cm2_per_pixel(t)
-        changed = self.motion.changed_now()
         went_first = self._went_first(t)
-        for i in set(np.unique(labels[t.card_mask & arm])) - {0}:
+        for i in set(np.unique(labels[card & arm])) - {0}:
             blob = labels == i
             core = blob & changed  # what changed, without the arm trace's lower threshold and margin
             area = float(core.sum()) * cm2_per_pixel
@@ -367,7 +382,7 @@ class SettledSeats:
                                or (self._falls_to_border(t) and not self._base_covered_off_its_way(t))) \
                     and any(self._fits_a_fall(t, part) for part in (core, own)):
                 continue
-            if float((blob & t.fall_mask).sum()) < 0.6 * float(blob.sum()):
+            if float((blob & fall).sum()) < 0.6 * float(blob.sum()):
                 return True  # reaches in from beyond the seat's strip
             if t.lost_under_arm is False:
                 continue  # the crown went before anything came in from the border: the standee itself
@@ -376,12 +391,12 @@ class SettledSeats:
         return False
 
     def _arm_still_in(self, t: SeatTrack) -> bool:
-        """Whether a hand or arm (``MotionDetector.arm_mask``: traced at its lower threshold, with its margin)
-        still crosses, at the end, the image border where the one the crown was lost under came in
+        """Whether a hand or arm (``MotionDetector.arm_mask``: traced at its lower threshold, with its margin; or in
+        the median of the settled frames: ``_arm_views``) still crosses, at the end, the image border where the one the crown was lost under came in
         (``SeatTrack.arm_entry``): a hand resting anywhere keeps its arm across the border. True when unknown."""
         if t.arm_entry is None or not t.arm_entry.any():
             return True
-        return bool(self.motion.arm_mask()[t.arm_entry].any())
+        return any(bool(arm[t.arm_entry].any()) for arm, _ in self._arm_views())
 
     def _fits_a_fall(self, t: SeatTrack, part: np.ndarray) -> bool:
         """Whether a change (low-resolution mask) is no more than a fallen standee changes, within a

@@ -1211,3 +1211,16 @@ def test_pieces_of_a_hand_after_the_star_came_to_rest_are_not_the_star():
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert verdict.knocked == []
     assert verdict.touched == [0] or verdict.needs_godfather
+
+
+def test_a_still_hand_too_faint_to_trace_in_one_frame_is_waited_for():
+    """Clip 1000133030037 of blur:strong (a dim room, felt, a barrel lens): a hand rests over seat 6's standee for
+    about half a second, then goes; its arm, of nearly the table's shade, is traced in one frame only where it
+    crosses the border. The judge took the still hand for a settled table and the change under it for a fallen
+    standee (``knocked``, asking); the median of the still frames shows the hand whole, reaching the border, and the
+    judge waits for it to go, then reads the standee up."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "blur:strong", seed=133) if s.seed == 1000133030037)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert (verdict.knocked, verdict.touched) == ([], [])

@@ -185,3 +185,34 @@ def test_a_dark_table_in_a_dark_room_is_no_end_of_the_picture():
     frame[100:115, 100:115] = (60, 200, 80)  # a star
     motion.update(frame)
     assert motion.changed_now()[107 // 4, 107 // 4] and not motion.arm_mask().any()
+
+
+def _hand_on_dim_table(seed: int, hand: bool) -> np.ndarray:
+    """A dim, noisy table (grey 40, sensor noise 6 grey levels); ``hand``: a still hand and forearm of nearly
+    the table's shade (12 grey levels lighter) reaching in from the left border."""
+    img = np.full((480, 640), 40.0)
+    if hand:
+        img[200:240, 0:330] += 12
+    img += np.random.default_rng(seed).normal(0, 6, img.shape)
+    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def test_a_faint_still_hand_is_traced_from_the_border_in_the_median_of_still_frames():
+    """One frame's noise breaks a faint hand's arm into parts, and its fingers are not traced to the border;
+    in the median of five still frames the arm is traced to the fingers, and the noise alone traces nothing."""
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_hand_on_dim_table(seed, False) for seed in range(3)])
+    assert motion.arm_mask_at_rest() is None  # no frame since the reference
+    for seed in range(3, 8):
+        motion.update(_hand_on_dim_table(seed, False))
+    quiet = motion.arm_mask_at_rest()
+    assert quiet is not None and not quiet.any()
+    for seed in range(8, 13):
+        motion.update(_hand_on_dim_table(seed, True))
+    at_rest = motion.arm_mask_at_rest()
+    assert at_rest is not None
+    fingers = np.zeros(at_rest.shape, bool)
+    fingers[52:58, 70:80] = True  # the hand's end, at a quarter of the frame's size
+    assert motion.arm_mask()[fingers].mean() < 0.3
+    assert at_rest[fingers].mean() > 0.8
+    assert not at_rest[80:, :].any()  # nothing traced away from the hand
