@@ -332,7 +332,7 @@ class SettledSeats:
         cv2.circle(disc, (int(centre[0]), int(centre[1])), int(FALL_REACH_CM * self._ppc(t) / scale), 1, -1)
         return float((changed & disc.astype(bool)).sum()) * self._cm2_per_pixel(t)
 
-    def arm_over(self, t: SeatTrack) -> bool:
+    def arm_over(self, t: SeatTrack, *, in_median: bool = False) -> bool:
         """Whether a hand or arm covers the crown card's place: a change reaching in from the image
         border that lies mostly outside the seat's fall strip (a standee fallen at the edge of the
         view also reaches the border, but lies inside its strip), unless the standee itself went
@@ -343,21 +343,21 @@ class SettledSeats:
         swing goes (``_seen_falling``) or it fell that way from within a standee's length of it
         (``_falls_to_border``), its base card left in view unless it fell over it
         (``_base_covered_off_its_way``): a hand resting over a standee that swung back reaches in
-        from the border where no fall of it could, and over its base card."""
+        from the border where no fall of it could, and over its base card.
+
+        In the latest frame; with ``in_median``, in the median of the settled frames as well, when they are all
+        still (``MotionDetector.arm_mask_at_rest``): a still hand of nearly the table's shade in a dim room, its arm
+        broken by one frame's noise short of the border, shows whole there. That is for waiting for a hand to go
+        before reading the seats: the median's lower threshold traces as well what is left of the light after an
+        exposure change, which no wait undoes, and a seat read as covered by a hand would ask."""
         if t.card_mask is None or t.fall_mask is None:
             return False
-        return any(self._arm_over_in(t, arm, changed, t.card_mask, t.fall_mask) for arm, changed in self._arm_views())
-
-    def _arm_views(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The hands and arms at the end with what changed beside them: in the latest frame, and in the median of the
-        settled frames when they are all still (``MotionDetector.arm_mask_at_rest``: a still hand of nearly the
-        table's shade, its arm too faint in one frame to be traced to the border, shows whole there)."""
         views = [(self.motion.arm_mask(), self.motion.changed_now())]
-        at_rest = self._changed_at_rest()
+        at_rest = self._changed_at_rest() if in_median else None
         arms_at_rest = self.motion.arm_mask_at_rest() if at_rest is not None else None
         if at_rest is not None and arms_at_rest is not None:
             views.append((arms_at_rest, at_rest))
-        return views
+        return any(self._arm_over_in(t, arm, changed, t.card_mask, t.fall_mask) for arm, changed in views)
 
     def _arm_over_in(self, t: SeatTrack, arm: np.ndarray, changed: np.ndarray, card: np.ndarray,
                      fall: np.ndarray) -> bool:
@@ -391,12 +391,12 @@ class SettledSeats:
         return False
 
     def _arm_still_in(self, t: SeatTrack) -> bool:
-        """Whether a hand or arm (``MotionDetector.arm_mask``: traced at its lower threshold, with its margin; or in
-        the median of the settled frames: ``_arm_views``) still crosses, at the end, the image border where the one the crown was lost under came in
+        """Whether a hand or arm (``MotionDetector.arm_mask``: traced at its lower threshold, with its margin)
+        still crosses, at the end, the image border where the one the crown was lost under came in
         (``SeatTrack.arm_entry``): a hand resting anywhere keeps its arm across the border. True when unknown."""
         if t.arm_entry is None or not t.arm_entry.any():
             return True
-        return any(bool(arm[t.arm_entry].any()) for arm, _ in self._arm_views())
+        return bool(self.motion.arm_mask()[t.arm_entry].any())
 
     def _fits_a_fall(self, t: SeatTrack, part: np.ndarray) -> bool:
         """Whether a change (low-resolution mask) is no more than a fallen standee changes, within a

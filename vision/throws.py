@@ -408,7 +408,7 @@ class ThrowJudge(CrownLooks):
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
             if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
-                    self._settled_table().arm_over(t) for t in self.tracks.values() if t.crown is not None):
+                    self._settled_table().arm_over(t, in_median=True) for t in self.tracks.values() if t.crown is not None):
                 return None
             return self._settled()
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:

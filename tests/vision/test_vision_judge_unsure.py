@@ -1224,3 +1224,28 @@ def test_a_still_hand_too_faint_to_trace_in_one_frame_is_waited_for():
     spec = next(s for s in synth.condition_set(50, "blur:strong", seed=133) if s.seed == 1000133030037)
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert (verdict.knocked, verdict.touched) == ([], [])
+
+
+def test_a_standee_fallen_out_to_the_border_where_a_hand_came_in_is_no_hand_still_there():
+    """Clip 1000135040046 of jpeg:low (felt, JPEG at 36, the exposure changing): a hand came in over seat 4's standee
+    from the image's top border and went; the star knocked the standee out to that border. The median of the still
+    frames traces its lying picture in one piece with the border where the hand came in, as it would a faint
+    hand; the seats are read by the latest frame's hands, and the standee is ``knocked``."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "jpeg:low", seed=135) if s.seed == 1000135040046)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.knocked == [4, 5]
+
+
+def test_what_an_exposure_change_leaves_of_the_light_is_no_hand_over_a_seat():
+    """Clip 1000133140015 of scenario:multi-light (an over-bright room, a strong light gradient, the exposure
+    changing mid-clip): once the table settled, what the brightness correction leaves of the exposure change, over
+    half the image, passes the lowered threshold of the median of the still frames in one piece with the border,
+    over seat 1's fallen standee. Waited for as a hand, it does not go; read as a hand covering the seat, the fall
+    became an asking `touched`. The seats are read by the latest frame's hands."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "scenario:multi-light", seed=133) if s.seed == 1000133140015)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert (verdict.knocked, verdict.touched) == ([1], [2])
