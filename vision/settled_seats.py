@@ -245,18 +245,20 @@ class SettledSeats:
     def _star_elsewhere(self, t: SeatTrack, strip: np.ndarray | None) -> float | None:
         """cm² of the seat's fall strip the star covers where it lies, when it is seen lying away
         from this crown; None when it may lie on this crown. Lying away: the star-sized blobs of the
-        latest frame that showed any after the crown first moved (the star bounced off it) are all
-        farther than a star's width from the crown's place, and one lies where a star's worth of table
-        changed at the end, alone (a star-sized change, not a part of a fallen standee's), in the latest
-        frame or in the median of the settled frames."""
-        if t.crown is None or strip is None or t.first_move is None:
+        latest frame that showed any after the crown first moved (the star bounced off it), or, the crown
+        never seen moving, after the star came near it, are all farther than a star's width from the
+        crown's place, and one lies where a star's worth of table changed at the end, alone (a star-sized
+        change, not a part of a fallen standee's), in the latest frame or in the median of the settled
+        frames."""
+        since = t.first_move if t.first_move is not None else t.star_came
+        if t.crown is None or strip is None or since is None:
             return None
         ppc = self._ppc(t)
         away = 2 * STAR_RADIUS_CM * ppc
-        # the latest sighting since the crown first moved: a star-sized blob last seen within a star's width of
-        # the crown may be the star lying on it, whatever was seen farther before (the star passing by a
-        # neighbour, a hand)
-        last: list[np.ndarray] = next((centres for frame, centres in reversed(self.star_track) if frame >= t.first_move and centres), [])
+        # the latest sighting since the crown first moved (or the star came near): a star-sized blob last seen
+        # within a star's width of the crown may be the star lying on it, whatever was seen farther before (the
+        # star passing by a neighbour, a hand)
+        last: list[np.ndarray] = next((centres for frame, centres in reversed(self.star_track) if frame >= since and centres), [])
         far = [c for c in last if float(np.linalg.norm(c - t.crown.center)) >= away]
         if not far or len(far) < len(last):
             return None

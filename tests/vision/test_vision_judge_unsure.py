@@ -1249,3 +1249,16 @@ def test_what_an_exposure_change_leaves_of_the_light_is_no_hand_over_a_seat():
     spec = next(s for s in synth.condition_set(50, "scenario:multi-light", seed=133) if s.seed == 1000133140015)
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert (verdict.knocked, verdict.touched) == ([1], [2])
+
+
+def test_a_fall_never_seen_moving_is_not_taken_for_a_star_on_its_crown_when_the_star_lies_away():
+    """Clip 1000136050005 of tilt:strong (the camera tilted 20 degrees, strong shake and blur): the star knocks seat
+    4's standee over backwards, too fast and blurred for its crown to be seen moving, then touches seat 5's and comes
+    to rest on the table between them, in view. The star might have rested on seat 4's crown only if it was not seen
+    lying away: 26 of the 68 cm² changed along the fall line, read as the shadow of a star raised on the crown, left
+    less than a fall, and the standee was read up (asking)."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(50, "tilt:strong", seed=136) if s.seed == 1000136050005)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert (verdict.knocked, verdict.touched) == ([4], [5])
