@@ -1,5 +1,7 @@
 """The motion detector's registration: brightness matched to the reference, clipped pixels too."""
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -102,30 +104,43 @@ def test_fixed_markers_that_barely_correlate_do_not_register_a_frame(monkeypatch
     assert anchors.shift(ref) is None
 
 
-def _dim_table(seed: int, lying: bool) -> np.ndarray:
-    """A dim, noisy table (grey 40, sensor noise 6 grey levels); ``lying``: a standee of nearly the
-    table's shade (11 grey levels lighter) lies on it."""
+STANDEE_LYING = (slice(200, 260), slice(240, 400), 11)  # a standee of nearly the table's shade lying on it
+HAND_RESTING = (slice(200, 240), slice(0, 330), 12)  # a still hand and forearm reaching in from the left border
+
+
+def _dim_table(seed: int, thing: tuple[slice, slice, int] | None = None) -> np.ndarray:
+    """A dim, noisy table (grey 40, sensor noise 6 grey levels); ``thing``: rows, columns and how many grey
+    levels lighter than the table something of nearly its shade lies there."""
     img = np.full((480, 640), 40.0)
-    if lying:
-        img[200:260, 240:400] += 11
+    if thing is not None:
+        rows, cols, lighter = thing
+        img[rows, cols] += lighter
     img += np.random.default_rng(seed).normal(0, 6, img.shape)
     return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def _median_before_and_after(thing: tuple[slice, slice, int],
+                             read: Callable[[MotionDetector], np.ndarray | None]) -> tuple[MotionDetector, np.ndarray, np.ndarray]:
+    """A detector referenced on the dim table, ``read`` (a median reading) after five still frames of the table alone
+    and after five more with ``thing`` on it; None before any frame since the reference."""
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_dim_table(seed) for seed in range(3)])
+    assert read(motion) is None  # no frame since the reference
+    for seed in range(3, 8):
+        motion.update(_dim_table(seed))
+    quiet = read(motion)
+    for seed in range(8, 13):
+        motion.update(_dim_table(seed, thing))
+    after = read(motion)
+    assert quiet is not None and after is not None
+    return motion, quiet, after
 
 
 def test_a_change_of_little_contrast_shows_whole_in_the_median_of_still_frames():
     """One frame's noise hides most of a dim standee lying on a table of nearly its shade; in the
     median of five still frames it shows whole, and the noise alone shows nothing."""
-    motion = MotionDetector(px_per_cm=7.0, fps=30)
-    motion.set_reference([_dim_table(seed, False) for seed in range(3)])
-    assert motion.changed_at_rest() is None  # no frame since the reference
-    for seed in range(3, 8):
-        motion.update(_dim_table(seed, False))
-    at_rest = motion.changed_at_rest()
-    assert at_rest is not None and at_rest.mean() < 0.002
-    for seed in range(8, 13):
-        motion.update(_dim_table(seed, True))
-    at_rest = motion.changed_at_rest()
-    assert at_rest is not None
+    motion, quiet, at_rest = _median_before_and_after(STANDEE_LYING, MotionDetector.changed_at_rest)
+    assert quiet.mean() < 0.002
     lying = np.zeros(at_rest.shape, bool)
     lying[52:63, 62:98] = True  # the standee's inside, at a quarter of the frame's size
     assert motion.changed_now()[lying].mean() < 0.3
@@ -187,30 +202,11 @@ def test_a_dark_table_in_a_dark_room_is_no_end_of_the_picture():
     assert motion.changed_now()[107 // 4, 107 // 4] and not motion.arm_mask().any()
 
 
-def _hand_on_dim_table(seed: int, hand: bool) -> np.ndarray:
-    """A dim, noisy table (grey 40, sensor noise 6 grey levels); ``hand``: a still hand and forearm of nearly
-    the table's shade (12 grey levels lighter) reaching in from the left border."""
-    img = np.full((480, 640), 40.0)
-    if hand:
-        img[200:240, 0:330] += 12
-    img += np.random.default_rng(seed).normal(0, 6, img.shape)
-    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
-
-
 def test_a_faint_still_hand_is_traced_from_the_border_in_the_median_of_still_frames():
     """One frame's noise breaks a faint hand's arm into parts, and its fingers are not traced to the border;
     in the median of five still frames the arm is traced to the fingers, and the noise alone traces nothing."""
-    motion = MotionDetector(px_per_cm=7.0, fps=30)
-    motion.set_reference([_hand_on_dim_table(seed, False) for seed in range(3)])
-    assert motion.arm_mask_at_rest() is None  # no frame since the reference
-    for seed in range(3, 8):
-        motion.update(_hand_on_dim_table(seed, False))
-    quiet = motion.arm_mask_at_rest()
-    assert quiet is not None and not quiet.any()
-    for seed in range(8, 13):
-        motion.update(_hand_on_dim_table(seed, True))
-    at_rest = motion.arm_mask_at_rest()
-    assert at_rest is not None
+    motion, quiet, at_rest = _median_before_and_after(HAND_RESTING, MotionDetector.arm_mask_at_rest)
+    assert not quiet.any()
     fingers = np.zeros(at_rest.shape, bool)
     fingers[52:58, 70:80] = True  # the hand's end, at a quarter of the frame's size
     assert motion.arm_mask()[fingers].mean() < 0.3
