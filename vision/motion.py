@@ -297,7 +297,7 @@ class MotionDetector:
             at_rest = self._from_reference_at_rest()
             if at_rest is None:
                 return None
-            self._arms_at_rest = self._arm_mask(at_rest[0] > ARM_THRESHOLD_SHARE * at_rest[1])
+            self._arms_at_rest = self._arm_mask(*at_rest)
         return self._arms_at_rest
 
     def _from_reference_at_rest(self) -> tuple[np.ndarray, float] | None:
@@ -344,7 +344,7 @@ class MotionDetector:
     def arm_mask(self) -> np.ndarray:
         """Low-resolution mask (bool) of arms and hands in the latest frame (worked out once a frame)."""
         if self._arms is None:
-            self._arms = self._arm_mask(self._from_reference() > ARM_THRESHOLD_SHARE * self.threshold)
+            self._arms = self._arm_mask(self._from_reference(), self.threshold)
         return self._arms
 
     _arms: np.ndarray | None = None
@@ -382,12 +382,13 @@ class MotionDetector:
         """The view's border for low-resolution masks of ``shape``: ``rim``, or the frame's edge before a reference."""
         return self.rim if self.rim is not None and self.rim.shape == shape else _frame_edge(shape)
 
-    def _arm_mask(self, differs: np.ndarray) -> np.ndarray:
-        """Everything of ``differs`` (what differs from the reference, at the lower threshold arms are traced
-        at: ``ARM_THRESHOLD_SHARE``) that reaches the view's border (``rim``): arms and hands come in from
-        outside the view, the star flies free of them. The lower threshold and a margin keep an arm of nearly
-        the table's colour in one piece with its fingers."""
-        _, labels = cv2.connectedComponents(cv2.dilate(differs.astype(np.uint8), self._arm_margin), connectivity=8)
+    def _arm_mask(self, difference: np.ndarray, threshold: float) -> np.ndarray:
+        """Everything of ``difference`` (from the reference) above ``ARM_THRESHOLD_SHARE`` of the change
+        ``threshold`` that reaches the view's border (``rim``): arms and hands come in from outside the view, the
+        star flies free of them. The lower threshold and a margin keep an arm of nearly the table's colour in one
+        piece with its fingers."""
+        differs = (difference > ARM_THRESHOLD_SHARE * threshold).astype(np.uint8)
+        _, labels = cv2.connectedComponents(cv2.dilate(differs, self._arm_margin), connectivity=8)
         arms = np.unique(labels[self._rim_of(labels.shape)])
         return np.asarray(np.isin(labels, arms[arms != 0]))
 
@@ -409,8 +410,7 @@ class MotionDetector:
         if not moving.any():
             return []
         # the frame's arm mask, kept for ``arm_mask`` (``update`` measured ``from_reference`` as ``_diff_now``)
-        arm = (self.arm_mask() if from_reference is self._diff_now
-               else self._arm_mask(from_reference > ARM_THRESHOLD_SHARE * self.threshold))
+        arm = self.arm_mask() if from_reference is self._diff_now else self._arm_mask(from_reference, self.threshold)
         grown = cv2.dilate(moving, np.ones((3, 3), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(grown, connectivity=8)
         s = self.scale
