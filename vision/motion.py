@@ -60,6 +60,15 @@ class MotionFrame:
     blobs: list[Blob]
 
 
+@dataclass(frozen=True)
+class AtRest:
+    """The per-pixel median of the latest ``SETTLED_FRAMES`` frames against the reference (``changed_at_rest``)."""
+
+    difference: np.ndarray  # how far the median differs from the reference (low resolution)
+    threshold: float  # the change threshold, lowered for a median's noise
+    changed: np.ndarray  # where the difference is beyond it (bool)
+
+
 DARK = 20  # below this a pixel's brightness ratio is mostly noise
 ROW_LIGHT_SPREAD = 1.2  # largest brightness ratio of one row to the frame's (rolling-shutter bands)
 SATURATED = 250  # a pixel this bright is clipped: it says only that the scene is at least this bright there
@@ -285,8 +294,8 @@ class MotionDetector:
         single frames compared (the median of n frames keeps about pi / 2n of a frame's noise
         variance, the mean of the reference 1 / its frames), so a change of little contrast (a dim
         standee lying on a table of nearly its shade) shows whole where one frame shows its parts."""
-        at_rest = self._from_reference_at_rest()
-        return None if at_rest is None else at_rest[0] > at_rest[1]
+        at_rest = self._median_against_reference()
+        return None if at_rest is None else at_rest.changed
 
     def arm_mask_at_rest(self) -> np.ndarray | None:
         """Low-resolution mask (bool) of arms and hands in the per-pixel median of the latest ``SETTLED_FRAMES``
@@ -294,22 +303,24 @@ class MotionDetector:
         caller that knows them all still; None before three frames. A still hand of nearly the table's shade,
         in a dim or noisy room, shows whole there, its arm across the border, where one frame shows its parts."""
         if self._arms_at_rest is None:
-            at_rest = self._from_reference_at_rest()
+            at_rest = self._median_against_reference()
             if at_rest is None:
                 return None
-            self._arms_at_rest = self._arm_mask(*at_rest)
+            self._arms_at_rest = self._arm_mask(at_rest.difference, at_rest.threshold)
         return self._arms_at_rest
 
-    def _from_reference_at_rest(self) -> tuple[np.ndarray, float] | None:
-        """The per-pixel median of the latest frames' difference from the reference, and the threshold
-        for it (worked out once a frame); None before three frames."""
+    def _median_against_reference(self) -> AtRest | None:
+        """The per-pixel median of the latest frames compared with the reference (worked out once a frame); None
+        before three frames."""
         if self._at_rest is None:
             median = self._settled_median()
             if median is None:
                 return None
             reference, edges = self._referenced()
             share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
-            self._at_rest = self.difference(median.astype(np.uint8), reference, edges), share * self.threshold
+            difference = self.difference(median.astype(np.uint8), reference, edges)
+            threshold = share * self.threshold
+            self._at_rest = AtRest(difference, threshold, difference > threshold)
         return self._at_rest
 
     def _settled_median(self) -> np.ndarray | None:
@@ -350,7 +361,7 @@ class MotionDetector:
     _arms: np.ndarray | None = None
     _arms_at_rest: np.ndarray | None = None
     _diff_now: np.ndarray | None = None
-    _at_rest: tuple[np.ndarray, float] | None = None  # ``_from_reference_at_rest``, worked out once a frame
+    _at_rest: AtRest | None = None  # ``_median_against_reference``, worked out once a frame
 
     def _referenced(self) -> tuple[np.ndarray, np.ndarray]:
         """The reference frame and its edges; comparing with no reference is a caller's mistake."""

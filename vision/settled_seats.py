@@ -354,12 +354,12 @@ class SettledSeats:
         exposure change, which no wait undoes, and a seat read as covered by a hand would ask."""
         if t.card_mask is None or t.fall_mask is None:
             return False
-        views = [(self.motion.arm_mask(), self.motion.changed_now())]
+        if self._arm_over_in(t, self.motion.arm_mask(), self.motion.changed_now(), t.card_mask, t.fall_mask):
+            return True
         at_rest = self._changed_at_rest() if in_median else None
         arms_at_rest = self.motion.arm_mask_at_rest() if at_rest is not None else None
-        if at_rest is not None and arms_at_rest is not None:
-            views.append((arms_at_rest, at_rest))
-        return any(self._arm_over_in(t, arm, changed, t.card_mask, t.fall_mask) for arm, changed in views)
+        return arms_at_rest is not None and at_rest is not None \
+            and self._arm_over_in(t, arms_at_rest, at_rest, t.card_mask, t.fall_mask)
 
     def _arm_over_in(self, t: SeatTrack, arm: np.ndarray, changed: np.ndarray, card: np.ndarray,
                      fall: np.ndarray) -> bool:
