@@ -92,6 +92,8 @@ class AimConfig:
     sharpen: float = 1.0  # the unsharp mask the frames are seen through for the markers (see ``markers.sharpened``) ...
     sharpen_sigma_px: float = 1.0  # ... against a blur of about this many pixels
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
+    blurred_sharpen: float = 3.0  # a weapon not found in its box is looked for once more there, enlarged twice,
+    blurred_sigma_px: float = 1.5  # through an unsharp mask this strong against a blur of this many pixels
     seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
     standee_reads: int = 3  # a standee not found with the table (an arm over it then) stands where its marker was
     # found this many times while the weapons were looked for, each within a quarter of the marker's side of the others

@@ -315,12 +315,17 @@ class AimReader:
         found = self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
         if not found and upscale > 1:  # a blurred marker may read at its own size and not enlarged
             found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 1)
+        if not found:  # a small marker blurred further (a long exposure, a lens out of focus) in a dim room
+            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 2, self.config.blurred_sharpen,
+                                 self.config.blurred_sigma_px)
         return found
 
-    def _read_markers(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> list[tuple[int, np.ndarray]]:
+    def _read_markers(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1,
+                      sharpen: float | None = None, sigma: float | None = None) -> list[tuple[int, np.ndarray]]:
         """Every marker read in ``gray`` (a part of the frame whose top left corner is ``origin``), sharpened and
         enlarged ``upscale`` times: (id, corners in the frame's px)."""
-        gray = markers.sharpened(gray, self.config.sharpen, self.config.sharpen_sigma_px)
+        gray = markers.sharpened(gray, self.config.sharpen if sharpen is None else sharpen,
+                                  self.config.sharpen_sigma_px if sigma is None else sigma)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
         corners, ids = detect_markers(gray, upscale)
@@ -334,9 +339,10 @@ class AimReader:
             out.append((int(mid), pts + np.asarray(origin, np.float64)))
         return out
 
-    def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1) -> dict[int, np.ndarray]:
+    def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1,
+                sharpen: float | None = None, sigma: float | None = None) -> dict[int, np.ndarray]:
         found: dict[int, np.ndarray] = {}
-        for mid, pts in self._read_markers(gray, origin, upscale):
+        for mid, pts in self._read_markers(gray, origin, upscale, sharpen, sigma):
             if mid in self._sought:
                 self._standee_seen.setdefault(mid, []).append(pts)
             elif mid in self._wanted:

@@ -1188,6 +1188,41 @@ def test_a_weapon_that_comes_into_view_late_in_the_watch_is_looked_for_over_the_
     assert appears - 1e-9 <= first <= appears + 2 / 30 + 1e-9, first
 
 
+def _blurred_card(seed: int, side: float = 19.0, blur: float = 1.4) -> np.ndarray:
+    """A dim table (grey 50) with weapon 30's card near seat 0's place (``_plane``), its marker ``side`` px wide,
+    printed dark grey on light grey (40 and 90) and blurred by ``blur`` px (a long exposure in a dim room), with
+    the sensor's noise."""
+    centre = np.array([560.0, 250.0])
+    rng = np.random.default_rng(seed)
+    a = math.radians(17 + 7 * seed)
+    u, v = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    grown = (side + 16 * side / 60) / 2  # the card: the marker and its white margin, an eighth of the marker a side
+    card_quad = np.array([centre - u * grown - v * grown, centre + u * grown - v * grown,
+                          centre + u * grown + v * grown, centre - u * grown + v * grown], np.float32)
+    card = np.pad(markers.marker_image(30, 60).astype(np.float32) / 255 * 50 + 40, 8, constant_values=90.0)
+    src = np.array([[0, 0], [76, 0], [76, 76], [0, 76]], np.float32)
+    warp = cv2.getPerspectiveTransform(src, card_quad)
+    drawn = cv2.warpPerspective(card, warp, (640, 480), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.ones_like(card), warp, (640, 480), flags=cv2.INTER_AREA)
+    table = rng.normal(50, 4, (480, 640)).astype(np.float32)
+    frame = cv2.GaussianBlur(table * (1 - mask) + drawn * mask, (0, 0), blur) + rng.normal(0, 4, (480, 640))
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_small_marker_blurred_in_a_dim_room_is_read_through_a_stronger_unsharp_mask(seed: int) -> None:
+    """A weapon's marker 19 px wide, blurred by 1.4 px and printed dark grey on light grey in a dim room: neither
+    the full-frame look nor the look near its seat (enlarged twice, through the usual unsharp mask, or at its own
+    size) reads it. The look once more there, enlarged, through an unsharp mask against that blur, does."""
+    frame = _blurred_card(seed)
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0])
+    assert 30 not in reader._detect(frame, (0, 0))
+    assert 30 in reader._detect_box(frame, np.array([560.0, 250.0]), 80.0, 2)
+    plain = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0],
+                      config=AimConfig(blurred_sharpen=0.0, blurred_sigma_px=1.0))
+    assert 30 not in plain._detect_box(frame, np.array([560.0, 250.0]), 80.0, 2)
+
+
 def test_the_table_shows_at_the_deadline_through_a_shaken_camera_and_bright_arms_over_a_dark_table():
     """Between the first frame and the deadline the camera shook by 2 px, and the players' bright sleeves and
     weapons cover more than half of a dark table (the whole frame's brightness doubled, the camera's gain did
