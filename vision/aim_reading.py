@@ -94,7 +94,10 @@ class AimConfig:
     small_marker_px: float = 20.0  # a marker smaller than this is enlarged twice before detection
     blurred_sharpen: float = 3.0  # a weapon not found in its box is looked for once more there, enlarged twice,
     blurred_sigma_px: float = 1.5  # through an unsharp mask this strong against a blur of this many pixels
-    seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found
+    seat_search_px: float = 80.0  # half-side of the box searched near a seat for a weapon not yet found, every
+    # full_every analysed frames (half-way between two full-frame looks) ...
+    lost_seat_every: int = 4  # ... and every this many in the lost window (where every other frame is a full-frame
+    # look, at the markers' own size)
     standee_reads: int = 3  # a standee not found with the table (an arm over it then) stands where its marker was
     # found this many times while the weapons were looked for, each within a quarter of the marker's side of the others
     still_s: float = 1.5  # a weapon not found is looked for at its last pose read this long before (unless it

@@ -224,7 +224,9 @@ class AimReader:
                 pad_ahead = pad + 0.5 * float(np.linalg.norm(ahead - centre))
                 found.update(self._detect_box(gray, (centre + ahead) / 2, pad_ahead,
                                               2 if side < cfg.small_marker_px else 1))
-            if phase == cfg.full_every // 2:  # weapons too small for the full-frame look: near their seat
+            # weapons too small for the full-frame look: near their seat, regularly, and more often in the part of
+            # the count that decides the aims (where the full-frame look takes every other frame)
+            if phase == cfg.full_every // 2 or (lost and self._analysed % cfg.lost_seat_every == 1):
                 for seat in self.shooters:
                     last = self._last_box.get(seat)
                     if (last is None or t - last[2] > 0.4) and seat in self._seat_px:

@@ -1223,6 +1223,26 @@ def test_a_small_marker_blurred_in_a_dim_room_is_read_through_a_stronger_unsharp
     assert 30 not in plain._detect_box(frame, np.array([560.0, 250.0]), 80.0, 2)
 
 
+def test_a_small_weapon_near_its_seat_is_looked_for_there_in_the_part_of_the_count_that_decides_the_aims() -> None:
+    """A weapon's marker too small and blurred for the full-frame look (at the frame's own size) that the look
+    near its seat (enlarged) reads, brought in 0.3 s after the "3", where every other frame analysed is a
+    full-frame look while a weapon is not found: the look near its seat still comes every ``lost_seat_every``
+    frames analysed there, and finds it."""
+    shown = _blurred_card(0, side=22.0, blur=1.2)
+    config = AimConfig(blurred_sharpen=0.0, blurred_sigma_px=1.0)  # the usual looks only
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[0], config=config)
+    assert 30 not in reader._detect(shown, (0, 0))
+    blank = cv2.GaussianBlur(np.random.default_rng(9).normal(50, 4, (480, 640)), (0, 0), 1.2).clip(0, 255) \
+        .astype(np.uint8)
+    appears = 0.3
+    for k in range(int((2.0 + 1.2) * 30) + 1):
+        t = k / 30 - 2.0
+        reader.feed(shown if t >= appears - 1e-9 else blank, at=k / 30)
+    assert reader._sights[0], "never found"
+    first = reader._sights[0][0].t
+    assert appears - 1e-9 <= first <= appears + (config.lost_seat_every + 1) / 30 + 1e-9, first
+
+
 def test_the_table_shows_at_the_deadline_through_a_shaken_camera_and_bright_arms_over_a_dark_table():
     """Between the first frame and the deadline the camera shook by 2 px, and the players' bright sleeves and
     weapons cover more than half of a dark table (the whole frame's brightness doubled, the camera's gain did
