@@ -310,6 +310,9 @@ class AimReader:
         return None if x1 - x0 < 12 or y1 - y0 < 12 else (x0, y0, x1, y1)
 
     def _detect_box(self, gray: np.ndarray, centre: np.ndarray, pad: float, upscale: int = 1) -> dict[int, np.ndarray]:
+        """The weapons read in the box ``pad`` px each way around ``centre``, enlarged ``upscale`` times; where none
+        shows, at the frame's own size too (when enlarged), then enlarged twice through the stronger unsharp mask
+        (``blurred_sharpen``, ``blurred_sigma_px``)."""
         box = self._box(gray, centre, pad)
         if box is None:
             return {}
@@ -318,16 +321,17 @@ class AimReader:
         if not found and upscale > 1:  # a blurred marker may read at its own size and not enlarged
             found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 1)
         if not found:  # a small marker blurred further (a long exposure, a lens out of focus) in a dim room
-            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 2, self.config.blurred_sharpen,
-                                 self.config.blurred_sigma_px)
+            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 2,
+                                 (self.config.blurred_sharpen, self.config.blurred_sigma_px))
         return found
 
     def _read_markers(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1,
-                      sharpen: float | None = None, sigma: float | None = None) -> list[tuple[int, np.ndarray]]:
-        """Every marker read in ``gray`` (a part of the frame whose top left corner is ``origin``), sharpened and
-        enlarged ``upscale`` times: (id, corners in the frame's px)."""
-        gray = markers.sharpened(gray, self.config.sharpen if sharpen is None else sharpen,
-                                  self.config.sharpen_sigma_px if sigma is None else sigma)
+                      mask: tuple[float, float] | None = None) -> list[tuple[int, np.ndarray]]:
+        """Every marker read in ``gray`` (a part of the frame whose top left corner is ``origin``), sharpened by the
+        unsharp ``mask`` (amount, blur in px; default the config's ``sharpen`` and ``sharpen_sigma_px``) and enlarged
+        ``upscale`` times: (id, corners in the frame's px)."""
+        amount, sigma = mask or (self.config.sharpen, self.config.sharpen_sigma_px)
+        gray = markers.sharpened(gray, amount, sigma)
         if upscale > 1:
             gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
         corners, ids = detect_markers(gray, upscale)
@@ -342,9 +346,9 @@ class AimReader:
         return out
 
     def _detect(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1,
-                sharpen: float | None = None, sigma: float | None = None) -> dict[int, np.ndarray]:
+                mask: tuple[float, float] | None = None) -> dict[int, np.ndarray]:
         found: dict[int, np.ndarray] = {}
-        for mid, pts in self._read_markers(gray, origin, upscale, sharpen, sigma):
+        for mid, pts in self._read_markers(gray, origin, upscale, mask):
             if mid in self._sought:
                 self._standee_seen.setdefault(mid, []).append(pts)
             elif mid in self._wanted:
