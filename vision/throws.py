@@ -3,8 +3,9 @@
 States: ARMED (reference frames taken, waiting) -> MOTION (something moves: a hand, the star, a
 standee) -> settled -> JUDGED. Motion is found cheaply at reduced resolution; only the seats where
 something moves get a close look (ArUco detection in a small crop around the crown). Motion that
-settles without a shuriken ever seen and with no standee changed (a hand reaching in) re-arms the
-judge instead of judging. No throw before the timeout is a miss the camera is unsure of
+settles with no standee changed, and no shuriken seen or one seen only while a hand was in view (a
+hand reaching in, its fingertips moving like a star), re-arms the judge instead of judging; a seat
+it left unsure stays for the Godfather. No throw before the timeout is a miss the camera is unsure of
 (armed for a throw, it saw no star).
 
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
@@ -135,7 +136,7 @@ class ThrowJudge(CrownLooks):
         self._shuriken_seen = False
         self._star_free = False
         self._candidate_seen = False
-        self._hidden_under_hand: set[int] = set()
+        self._unsure_before: dict[int, str] = {}
         self._last_candidates: list[np.ndarray] = []
         self._legs: list[tuple[np.ndarray, np.ndarray]] = []  # the star's way since the last frame (image px)
         self._offset_frame = -1  # the frame whose shift for reading crowns is worked out (``_offset``)
@@ -230,7 +231,7 @@ class ThrowJudge(CrownLooks):
         self._shuriken_seen = False
         self._star_free = False  # the star seen at least once with no hand or arm in view
         self._candidate_seen = False  # a star-sized blob seen since the last (re-)arming
-        self._hidden_under_hand = set()  # crowns under a hand while something star-sized moved
+        self._unsure_before = {}  # seats left unsure by motion before the throw: why
         self._last_candidates = []
         self._star_track = []
         self.verdict = None
@@ -588,11 +589,13 @@ class ThrowJudge(CrownLooks):
         states = self._final_states()
         if self._shuriken_seen:
             # the "star" was only ever seen while a hand or arm was in view: a piece of it, or the
-            # star thrown by that hand; judged unless every seat is surely untouched (a hand that
-            # reached in and left), which waits for the throw instead
-            if final or any(o is not Outcome.NOTHING or ev.confidence < self.config.ask_godfather_below
-                            for o, ev in states.values()):
+            # star thrown by that hand; judged when a standee changed, else it waits for the throw
+            # (a hand that reached in and left), the seats it left unsure remembered
+            if final or any(o is not Outcome.NOTHING for o, _ in states.values()):
                 return self._conclude("judged", final=states)
+            for s, (_, ev) in states.items():
+                if ev.confidence < self.config.ask_godfather_below:
+                    self._unsure_before.setdefault(s, f"unsure after a hand reached in before the throw ({ev.reason})")
         if any(o is not Outcome.NOTHING for o, _ in states.values()):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
         if final:
@@ -602,8 +605,11 @@ class ThrowJudge(CrownLooks):
         if self._candidate_seen:
             # something star-sized moved while these crowns were under a hand or arm: the star may
             # have touched one of them there, unseen
-            self._hidden_under_hand |= {t.seat for t in self.tracks.values() if t.under_arm >= 2}
-        log.debug("motion without a shuriken (a hand?) at frame %d: re-armed", self._frames)
+            for t in self.tracks.values():
+                if t.under_arm >= 2:
+                    self._unsure_before.setdefault(t.seat, "its crown was under a hand while something star-sized moved")
+        log.debug("motion with no standee changed and %s (a hand?) at frame %d: re-armed",
+                  "a star seen only beside a hand" if self._shuriken_seen else "no star seen", self._frames)
         self.motion.rebase()
         self._last_candidates = []
         self._star_track = []
@@ -762,10 +768,10 @@ class ThrowJudge(CrownLooks):
         if unsettled or unsure:
             for ev in evidence.values():
                 ev.confidence *= 0.5
-        for seat in self._hidden_under_hand:
+        for seat, why in self._unsure_before.items():
             ev = evidence[seat]
             if ev.outcome is Outcome.NOTHING:
-                ev.reason += "; its crown was under a hand while something star-sized moved: the Godfather looks"
+                ev.reason += f"; {why}: the Godfather looks"
                 ev.confidence = min(ev.confidence, 0.5)
         conf = min((ev.confidence for ev in evidence.values()), default=1.0)
         knocked = sorted(s for s, e in evidence.items() if e.outcome is Outcome.KNOCKED)

@@ -80,6 +80,21 @@ def test_a_hand_alone_is_not_a_throw():
     assert verdict.as_json() == {"knocked": [], "touched": []} and not verdict.shuriken_seen
 
 
+@pytest.mark.parametrize("clip_seed, unsure_seat", [(1000139050022, 3), (1000139050002, 2)])
+def test_a_hand_s_fingertips_taken_for_the_star_give_no_verdict_before_the_throw(clip_seed, unsure_seat):
+    """A hand reaching in before the throw (a strong tilt): its fingertips, apart from the arm, move like a star
+    while the arm is in view, and a seat's crown is hidden under the hand; all stand untouched when the hand has
+    gone. The judge waits for the throw (its knock and touches then read), and the seat the hand left unsure asks."""
+    spec = next(s for s in synth.condition_set(50, "tilt:strong", seed=139) if s.seed == clip_seed)
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.as_json() == clip.truth.as_json()
+    assert verdict.frames > clip.scene.lead * spec.fps  # judged after the star left the thrower's hand
+    ev = verdict.seats[unsure_seat]
+    assert verdict.needs_godfather and ev.confidence < JudgeConfig().ask_godfather_below
+    assert "hand reached in before the throw" in ev.reason
+
+
 def test_timeout_is_a_miss():
     spec = synth.random_spec(15, scenario=Scenario.MISS, hand=HandMove.NONE, **CLEAN)
     still = synth.still_scene(spec)
