@@ -54,8 +54,9 @@ class Blob:
 
 @dataclass(frozen=True)
 class MotionFrame:
-    activity: int  # low-resolution pixels that changed since ~1/30 s ago
-    changed: np.ndarray  # low-resolution mask (uint8 0/1) of those pixels
+    activity: int  # low-resolution pixels that changed since ~1/30 s ago, in 2 by 2 blocks of them
+    stirred: int  # low-resolution pixels that changed since ~1/30 s ago, each with two more changed beside it
+    changed: np.ndarray  # low-resolution mask (uint8 0/1) of the ``activity`` pixels
     moving: np.ndarray  # low-resolution mask (uint8 0/1) of what moves now and is not background
     blobs: list[Blob]
 
@@ -170,6 +171,7 @@ class MotionDetector:
         self.reference_shifts: list[tuple[float, float]] = []
         self.gain = 1.0  # latest frame's brightness against the reference (median over rows)
         self._speck = np.ones((2, 2), np.uint8)
+        self._around = np.ones((3, 3), np.float32)
         self._arm_margin = np.ones((5, 5), np.uint8)
 
     def shrink(self, frame: np.ndarray) -> np.ndarray:
@@ -378,12 +380,28 @@ class MotionDetector:
         self.latest.append(small)
         thr = self.threshold
         changed: np.ndarray = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # lone noisy pixels are no motion
+        # changed pixels with two more changed beside them, lone noisy pixels left out: a star dimmed by the room or
+        # blurred by its flight changes scattered pixels, no 2 by 2 block of them whole
+        beside = cv2.filter2D(changed, -1, self._around, borderType=cv2.BORDER_CONSTANT)
+        stirred = int(np.count_nonzero(changed & (beside >= 3)))
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # in 2 by 2 blocks: what moves
         reference, reference_edges = self._referenced()
         from_reference = self._diff_now = self.difference(small, reference, reference_edges)
         moving = changed & (from_reference > thr).astype(np.uint8)
         activity = int(changed.sum())
-        return MotionFrame(activity, changed, moving, self._blobs(moving, from_reference) if activity else [])
+        return MotionFrame(activity, stirred, changed, moving, self._blobs(moving, from_reference) if activity else [])
+
+    def left_at_rest(self) -> float:
+        """The full-resolution area of the largest thing that differs from the reference in the median of the latest
+        still frames (``changed_at_rest``) clear of the view's rim: something left lying on the table (a hand or arm
+        at rest reaches the rim); 0 before three frames."""
+        changed = self.changed_at_rest()
+        if changed is None:
+            return 0.0
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+        at_rim = set(np.unique(labels[self._rim_of(labels.shape)]).tolist())
+        areas = [int(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n) if i not in at_rim]
+        return float(max(areas, default=0) * self.scale * self.scale)
 
     def reaches_rim(self, mask: np.ndarray) -> bool:
         """Whether a low-resolution mask reaches the view's border (``rim``)."""

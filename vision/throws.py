@@ -335,7 +335,9 @@ class ThrowJudge(CrownLooks):
         settle_frames = max(2, round(self.config.settle_s * self.fps))
         quiet = m.activity <= self._quiet_pixels
         if self.state is State.ARMED:
-            if quiet:
+            # waiting for a throw, scattered changed pixels are enough (a star dimmed by the room or blurred by its
+            # flight); once something moves, the table is still when the changes in blocks are over
+            if quiet and m.stirred <= self._quiet_pixels:
                 if self._frames - self._armed_at > self.config.timeout_s * self.fps:
                     return self._timeout()
                 return None
@@ -589,9 +591,12 @@ class ThrowJudge(CrownLooks):
         states = self._final_states()
         if self._shuriken_seen:
             # the "star" was only ever seen while a hand or arm was in view: a piece of it, or the
-            # star thrown by that hand; judged when a standee changed, else it waits for the throw
-            # (a hand that reached in and left), the seats it left unsure remembered
-            if final or any(o is not Outcome.NOTHING for o, _ in states.values()):
+            # star thrown by that hand; judged when a standee changed or something star-sized lies
+            # where nothing lay (the star at rest: as little of it as ``star_sized`` takes), else
+            # it waits for the throw (a hand that reached in and left), the seats it left unsure
+            # remembered
+            if final or any(o is not Outcome.NOTHING for o, _ in states.values()) \
+                    or self.motion.left_at_rest() >= 0.35 * self.motion.star_area:
                 return self._conclude("judged", final=states)
             for s, (_, ev) in states.items():
                 if ev.confidence < self.config.ask_godfather_below:

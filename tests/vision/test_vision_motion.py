@@ -212,3 +212,35 @@ def test_a_faint_still_hand_is_traced_from_the_border_in_the_median_of_still_fra
     assert motion.arm_mask()[fingers].mean() < 0.3
     assert at_rest[fingers].mean() > 0.8
     assert not at_rest[80:, :].any()  # nothing traced away from the hand
+
+
+def _scattered(seed: int, at: tuple[int, int] | None, lone: bool = False) -> np.ndarray:
+    """A dim table (grey 40, sensor noise 1.5 grey levels). ``at``: a star-sized thing 40 px across there that
+    shows only in scattered pixels (every other 4 px square of a checkerboard 22 grey levels lighter: a star
+    dimmed by the room and blurred by its flight, half its pixels under the threshold). ``lone``: single 4 px
+    squares as much lighter, 32 px apart all over the table (lone changed pixels at a quarter of the size)."""
+    img = np.full((480, 640), 40.0)
+    if at is not None:
+        y, x = at
+        yy, xx = np.mgrid[0:40, 0:40]
+        img[y:y + 40, x:x + 40] += 22.0 * ((yy // 4 + xx // 4) % 2 == 0)
+    if lone:
+        yy, xx = np.mgrid[0:480, 0:640]
+        img += 22.0 * ((yy % 32 >= 8) & (yy % 32 < 12) & (xx % 32 >= 8) & (xx % 32 < 12))
+    img += np.random.default_rng(seed).normal(0, 1.5, img.shape)
+    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def test_a_star_seen_only_in_scattered_pixels_is_motion_and_lone_pixels_are_not():
+    """No 2 by 2 block of the dim star's low-resolution pixels is changed whole, but each changed one has changed
+    ones beside it: it stirs (more pixels than 0.3 of the star's, the judge's quiet, enough to leave waiting for a
+    throw). Lone changed pixels, as many, do not."""
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_scattered(seed, None) for seed in range(3)])
+    assert motion.update(_scattered(3, None)).stirred == 0
+    flying = motion.update(_scattered(4, (200, 200)))
+    assert flying.stirred >= 40 > 0.3 * motion.star_area / 16 and flying.activity == 0
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_scattered(seed, None) for seed in range(3)])
+    motion.update(_scattered(3, None))
+    assert motion.update(_scattered(4, None, lone=True)).stirred == 0

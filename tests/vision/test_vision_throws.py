@@ -95,6 +95,18 @@ def test_a_hand_s_fingertips_taken_for_the_star_give_no_verdict_before_the_throw
     assert "hand reached in before the throw" in ev.reason
 
 
+def test_a_star_seen_only_beside_a_hand_that_lies_on_the_table_is_judged_when_the_table_settles():
+    """A miss (a hand over the table, the exposure changing): the star is seen only while the hand is in view and no
+    standee changed, as when a hand reaches in and leaves; but the star lies on the table where nothing lay. That is
+    a throw: judged as the table settles, not waited for to the end of the frames."""
+    spec = next(s for s in synth.condition_set(50, "hand:over", seed=140) if s.seed == 1000140120019)
+    clip = synth.render_clip(spec)
+    frames = list(clip.frames())
+    verdict = judge_frames(frames, seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.as_json() == {"knocked": [], "touched": []} and verdict.shuriken_seen
+    assert verdict.reason == "judged" and verdict.frames < len(frames) - 20
+
+
 def test_timeout_is_a_miss():
     spec = synth.random_spec(15, scenario=Scenario.MISS, hand=HandMove.NONE, **CLEAN)
     still = synth.still_scene(spec)
