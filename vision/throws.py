@@ -3,9 +3,9 @@
 States: ARMED (reference frames taken, waiting) -> MOTION (something moves: a hand, the star, a
 standee) -> settled -> JUDGED. Motion is found cheaply at reduced resolution; only the seats where
 something moves get a close look (ArUco detection in a small crop around the crown). Motion that
-settles with no standee changed, and no shuriken seen or one seen only while a hand was in view (a
-hand reaching in, its fingertips moving like a star), re-arms the judge instead of judging; a seat
-it left unsure stays for the Godfather. No throw before the timeout is a miss the camera is unsure of
+settles with no standee changed, and no shuriken seen or none left lying where it went (a hand
+reaching in, its fingertips moving like a star), re-arms the judge instead of judging; a seat it left
+unsure stays for the Godfather. No throw before the timeout is a miss the camera is unsure of
 (armed for a throw, it saw no star).
 
 Each examined frame measures the crown's displacement on the table plane twice: by its decoded
@@ -586,16 +586,17 @@ class ThrowJudge(CrownLooks):
                 t.star_lost_under_arm += 1
 
     def _settled(self, final: bool = False) -> Verdict | None:
-        if self._shuriken_seen and self._star_free:
-            return self._conclude("judged")
         states = self._final_states()
         if self._shuriken_seen:
-            # the "star" was only ever seen while a hand or arm was in view: a piece of it, or the
-            # star thrown by that hand; judged when a standee changed or something star-sized lies
-            # where nothing lay (the star at rest: as little of it as ``star_sized`` takes), else
-            # it waits for the throw (a hand that reached in and left), the seats it left unsure
+            # judged when a standee changed or something star-sized lies where nothing lay (the star
+            # at rest: as little of it as ``star_sized`` takes); so too a star seen clear of every
+            # hand that left every seat surely untouched (flown off the table). Else the "star" may
+            # have been a piece of a hand (its fingertips move like a star, and over a bright table
+            # its arm may not show): it waits for the throw, the seats that hand left unsure
             # remembered
+            sure = all(ev.confidence >= self.config.ask_godfather_below for _, ev in states.values())
             if final or any(o is not Outcome.NOTHING for o, _ in states.values()) \
+                    or (self._star_free and sure) \
                     or self.motion.left_at_rest() >= 0.35 * self.motion.star_area:
                 return self._conclude("judged", final=states)
             for s, (_, ev) in states.items():
@@ -614,7 +615,7 @@ class ThrowJudge(CrownLooks):
                 if t.under_arm >= 2:
                     self._unsure_before.setdefault(t.seat, "its crown was under a hand while something star-sized moved")
         log.debug("motion with no standee changed and %s (a hand?) at frame %d: re-armed",
-                  "a star seen only beside a hand" if self._shuriken_seen else "no star seen", self._frames)
+                  "a \"star\" seen, nothing left lying" if self._shuriken_seen else "no star seen", self._frames)
         self.motion.rebase()
         self._last_candidates = []
         self._star_track = []
