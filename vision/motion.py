@@ -21,6 +21,7 @@ from vision.errors import VisionError
 from vision.markers import to_gray
 
 STAR_AREA_CM2 = 14.0  # a 6 cm four- or six-pointed foam star seen from above
+STAR_SHARE_MIN = 0.35  # the least of the star's area a star-sized thing shows (partly hidden, or lying on a crown)
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
 SETTLED_FRAMES = 5  # latest frames whose per-pixel median shows the table at rest (``changed_at_rest``)
 SHADOW_LIGHT_MAX = 0.9  # a shadow keeps at most this share of the light (``MotionDetector.shadowed``)
@@ -433,7 +434,7 @@ class MotionDetector:
         """Whether a moving blob of ``area_px`` full-resolution pixels, ``length_px`` long (its box's
         longer side), can be the star: a star's area, blurred by its flight or partly hidden, and no
         longer than a star's blur in one exposure."""
-        return 0.35 * self.star_area <= area_px <= 6.0 * self.star_area and length_px <= 5.0 * math.sqrt(self.star_area)
+        return STAR_SHARE_MIN * self.star_area <= area_px <= 6.0 * self.star_area and length_px <= 5.0 * math.sqrt(self.star_area)
 
     def _blobs(self, moving: np.ndarray, from_reference: np.ndarray) -> list[Blob]:
         if not moving.any():

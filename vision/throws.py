@@ -44,7 +44,7 @@ from vision.calibration import Calibration, calibrate
 from vision.crown_looks import CrownLooks
 from vision.errors import CalibrationError, ClipError
 from vision.markers import Detection, MarkerDetector
-from vision.motion import Blob, BlobKind, MotionDetector
+from vision.motion import STAR_SHARE_MIN, Blob, BlobKind, MotionDetector
 from vision.patches import Look
 from vision.seat_track import (
     BASE_SEARCH_PX,
@@ -337,7 +337,7 @@ class ThrowJudge(CrownLooks):
         if self.state is State.ARMED:
             # waiting for a throw, scattered changed pixels are enough (a star dimmed by the room or blurred by its
             # flight); once something moves, the table is still when the changes in blocks are over
-            if quiet and m.stirred <= self._quiet_pixels:
+            if m.stirred <= self._quiet_pixels:
                 if self._frames - self._armed_at > self.config.timeout_s * self.fps:
                     return self._timeout()
                 return None
@@ -589,7 +589,7 @@ class ThrowJudge(CrownLooks):
         states = self._final_states()
         if self._shuriken_seen:
             # judged when a standee changed or something star-sized lies where nothing lay (the star
-            # at rest: as little of it as ``star_sized`` takes); so too a star seen clear of every
+            # at rest, partly hidden or not); so too a star seen clear of every
             # hand that left every seat surely untouched (flown off the table). Else the "star" may
             # have been a piece of a hand (its fingertips move like a star, and over a bright table
             # its arm may not show): it waits for the throw, the seats that hand left unsure
@@ -597,7 +597,7 @@ class ThrowJudge(CrownLooks):
             sure = all(ev.confidence >= self.config.ask_godfather_below for _, ev in states.values())
             if final or any(o is not Outcome.NOTHING for o, _ in states.values()) \
                     or (self._star_free and sure) \
-                    or self.motion.left_at_rest() >= 0.35 * self.motion.star_area:
+                    or self.motion.left_at_rest() >= STAR_SHARE_MIN * self.motion.star_area:
                 return self._conclude("judged", final=states)
             for s, (_, ev) in states.items():
                 if ev.confidence < self.config.ask_godfather_below:
