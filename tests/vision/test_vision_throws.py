@@ -111,6 +111,17 @@ def test_a_star_seen_only_beside_a_hand_that_lies_on_the_table_is_judged_when_th
     assert verdict.reason == "judged" and verdict.frames < len(frames) - 20
 
 
+def test_a_dim_star_s_flight_in_scattered_pixels_wakes_the_judge():
+    """A dim room, a strong shake and a rolling flicker: the star's flight changes only scattered pixels, no 2 by 2
+    block of them whole, and its touch moved a crown. The judge wakes to it (before, it waited to the end, "no throw
+    seen", the touch unread)."""
+    spec = next(s for s in synth.condition_set(50, "light:dim", seed=139) if s.seed == 1000139010003)
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.as_json() == clip.truth.as_json() == {"knocked": [], "touched": [2]}
+    assert not verdict.reason.startswith("no throw seen")
+
+
 def test_timeout_is_a_miss():
     spec = synth.random_spec(15, scenario=Scenario.MISS, hand=HandMove.NONE, **CLEAN)
     still = synth.still_scene(spec)
