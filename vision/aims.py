@@ -317,12 +317,12 @@ class AimReader:
         if box is None:
             return {}
         x0, y0, x1, y1 = box
-        found = self._detect(gray[y0:y1, x0:x1], (x0, y0), upscale)
+        crop = gray[y0:y1, x0:x1]
+        found = self._detect(crop, (x0, y0), upscale)
         if not found and upscale > 1:  # a blurred marker may read at its own size and not enlarged
-            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 1)
+            found = self._detect(crop, (x0, y0), 1)
         if not found:  # a small marker blurred further (a long exposure, a lens out of focus) in a dim room
-            found = self._detect(gray[y0:y1, x0:x1], (x0, y0), 2,
-                                 (self.config.blurred_sharpen, self.config.blurred_sigma_px))
+            found = self._detect(crop, (x0, y0), 2, (self.config.blurred_sharpen, self.config.blurred_sigma_px))
         return found
 
     def _read_markers(self, gray: np.ndarray, origin: tuple[int, int], upscale: int = 1,
