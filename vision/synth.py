@@ -101,6 +101,10 @@ class ClipSpec:
     drift_px: float = 0.0  # slow drift of the whole image over the clip, pixels
     exposure_change: float = 1.0  # auto exposure: brightness ratio reached mid-clip (1: none)
     rolling_flicker: float = 0.0  # amplitude of bands of a rolling shutter under mains light
+    # a camera that vibrates (a lamp arm, a bumped table) while a rolling shutter reads its rows one after the
+    # other: each row shifted by where the camera was when that row was read, pixels (amplitude) and hertz
+    wobble_px: float = 0.0
+    wobble_hz: float = 0.0
     rest: StarRest = StarRest.TABLE
     # how this table and its cards look
     print_black: int = 0  # grey level of a marker's black cells as printed
@@ -129,6 +133,10 @@ class Truth:
         return {"knocked": sorted(self.knocked), "touched": sorted(self.touched)}
 
 
+# a rolling shutter reads a frame's rows over this share of the frame's time (a Raspberry Pi camera module at
+# 30-60 frames a second: most of it)
+ROW_READOUT_SHARE = 0.8
+
 # a standee at least this tall (cm), framed at the edge of the view, is in condition ``edge:tall``
 EDGE_TALL_CM = 12.0
 
@@ -156,6 +164,8 @@ def variation_tags(spec: ClipSpec) -> list[str]:
         tags.append("exposure:changes")
     if spec.rolling_flicker >= 0.03:
         tags.append("flicker:rolling")
+    if spec.wobble_px > 0:
+        tags.append("shake:rolling")
     tags.append(f"rest:{spec.rest.value}")
     tags.append("print:faint" if spec.print_white - spec.print_black < 170 else "print:crisp")
     tags.append(f"table:{spec.table_kind}")
@@ -307,6 +317,7 @@ def _condition(tag: str, rng: np.random.Generator) -> dict[str, Any]:
         "tilt:strong": lambda: {"tilt_deg": float(rng.choice([-1, 1]) * rng.uniform(15, 25))},
         "drift": lambda: {"drift_px": float(rng.uniform(1.0, 5.0))},
         "shake:strong": lambda: {"shake_px": float(rng.uniform(1.0, 2.0))},
+        "shake:rolling": lambda: {"wobble_px": float(rng.uniform(0.8, 2.5)), "wobble_hz": float(rng.uniform(5.0, 30.0))},
         "rest:crown": lambda: {"scenario": Scenario.TOUCH, "rest": StarRest.CROWN},
         "hard:combined": lambda: _combined(rng),
         "edge:tall": lambda: _edge_tall(rng),
@@ -344,7 +355,7 @@ def _edge_tall(rng: np.random.Generator) -> dict[str, Any]:
 
 CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
               "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over",
-              "hard:combined", "scenario:multi-light", "edge:tall")
+              "hard:combined", "scenario:multi-light", "edge:tall", "shake:rolling")
 
 
 def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:
@@ -688,6 +699,7 @@ class Scene:
         self._exposure_at = float(motion_rng.uniform(0.2, max(0.3, self.duration - 0.4)))
         self._rolling = (float(motion_rng.uniform(60, 240)), float(motion_rng.uniform(2, 12)),
                          float(motion_rng.uniform(0, 2 * math.pi)))
+        self._wobble_phase = np.random.default_rng(spec.seed + 19).uniform(0, 2 * math.pi, 2)
         self._star_colour = self._pick_star_colour(rng)
         self._noise_rng = np.random.default_rng(spec.seed + 11)
         sigma = spec.noise_sigma / max(spec.light, 0.3) ** 0.5  # a dim scene needs more sensor gain
@@ -1020,6 +1032,16 @@ class Scene:
         roi[:] = (roi * (1 - self._shadow_strength * soft[..., None])).astype(np.uint8)
         self._redraw_over(img, items, float("inf"), region)
 
+    def row_shifts(self, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's shift (x, y columns, pixels) by a vibrating camera whose rolling shutter reads the rows
+        top to bottom over most of a frame's time (``ROW_READOUT_SHARE``): zero without a wobble."""
+        if self.spec.wobble_px <= 0:
+            return np.zeros((1, 1), np.float32), np.zeros((1, 1), np.float32)
+        rows = np.arange(HEIGHT, dtype=np.float64)[:, None] / HEIGHT
+        phase = 2 * math.pi * self.spec.wobble_hz * (t + rows * ROW_READOUT_SHARE / self.spec.fps)
+        return ((self.spec.wobble_px * np.sin(phase + self._wobble_phase[0])).astype(np.float32),
+                (0.7 * self.spec.wobble_px * np.sin(phase + self._wobble_phase[1])).astype(np.float32))
+
     def render(self, index: int) -> np.ndarray:
         """Frame ``index`` as the camera delivers it: BGR uint8, WIDTH x HEIGHT."""
         t = index / self.spec.fps
@@ -1032,7 +1054,8 @@ class Scene:
         self._draw_arms(img, t)
         dx, dy = self._offsets[min(index, len(self._offsets) - 1)]
         map_x, map_y = self._lens_maps
-        img = cv2.remap(img, map_x + np.float32(dx), map_y + np.float32(dy), cv2.INTER_LINEAR)
+        shift_x, shift_y = self.row_shifts(t)
+        img = cv2.remap(img, map_x + (shift_x + np.float32(dx)), map_y + (shift_y + np.float32(dy)), cv2.INTER_LINEAR)
         img = cv2.GaussianBlur(img, (0, 0), self.spec.blur_sigma)
         flicker = 1.0 + self._flicker[0] * math.sin(2 * math.pi * self._flicker[1] * t + self._flicker[2])
         ae = min(1.0, max(0.0, (t - self._exposure_at) / 0.4))

@@ -133,3 +133,17 @@ def test_a_near_miss_on_a_crowded_table_is_drawn_aimed_past_one_standee():
     start, end = scene.star.knots[0, 1:3], scene.star.knots[1, 1:3]
     gaps = [synth._segment_distance(st.position, start, end) for st in scene.standees if st.seat != spec.thrower]
     assert 7.5 <= min(gaps) <= 10.0, gaps
+
+
+def test_a_vibrating_camera_s_rolling_shutter_shifts_each_row_by_where_the_camera_was():
+    """``shake:rolling``: the rows of one frame are read over most of its time, each shifted by the vibration's
+    phase then (apart by more than a pixel from the top of the frame to its bottom, and differently in the next
+    frame); a clip without it moves every row alike."""
+    spec = synth.condition_set(1, "shake:rolling", seed=5)[0]
+    scene = synth.render_clip(spec).scene
+    x, y = scene.row_shifts(0.2)
+    assert x.shape == y.shape == (synth.HEIGHT, 1)
+    assert np.ptp(x) > 1.0 and np.abs(x).max() <= spec.wobble_px + 1e-6
+    assert not np.allclose(x, scene.row_shifts(0.2 + 1 / spec.fps)[0])
+    still = synth.render_clip(synth.random_spec(3)).scene
+    assert synth.random_spec(3).wobble_px == 0 and not still.row_shifts(0.2)[0].any()
