@@ -5,7 +5,8 @@ pinhole camera with lens distortion (cv2.projectPoints for every point the groun
 Frames are formed as the ideal pinhole image, supersampled twice, then bent by the lens (a remap computed from
 cv2.undistortPoints), shaken, lit, blurred by motion over the exposure, given sensor noise and JPEG-compressed.
 Hard clips add what changes while a clip runs: the auto-exposure reacting and settling, a lamp's flicker read by a
-rolling shutter (bands moving down the frame), a slow drift of the camera on a shake up to 2 px, a camera tilted up
+rolling shutter (bands moving down the frame), a camera vibrating while that shutter reads its rows (each row shifted
+by where the camera was then), a slow drift of the camera on a shake up to 2 px, a camera tilted up
 to 25 degrees, and over-bright light whose highlights clip and bleed. Options draw what a table and a webcam give
 beside: frames of any size from 320x240 to 1920x1080 (`size`), throws filmed at 15-120 frames a second (`fps`),
 loot cards and banknotes lying on the table (`things`), and the clip written as a motion-JPEG or MPEG-4 video.
@@ -335,6 +336,12 @@ class Look:
     drift_for: float = 1.0
     # over-bright: the highlights clip and bleed into what is next to them (sensor bloom)
     bloom: float = 0.0
+    # a camera vibrating (a lamp arm, a bumped table) by `vibration_px` at `vibration_hz` while the rolling shutter
+    # reads its rows over `readout` s: each row shifted by where the camera was when it was read (x, and 0.7 of it
+    # along y, each with its own phase)
+    vibration_px: float = 0.0
+    vibration_hz: float = 0.0
+    vibration_phase: tuple[float, float] = (0.0, 0.0)
 
 
 class Renderer:
@@ -565,6 +572,17 @@ class Renderer:
         row_t = t + self.rows * (lk.readout / self.cam.height)
         return np.asarray((1 + lk.bands * np.sin(2 * math.pi * lk.lamp_hz * row_t + lk.band_phase)).astype(np.float32))
 
+    def row_shift(self, t: float, axis: int) -> Vec:
+        """Each row's shift along x (``axis`` 0) or y (1) by the camera's vibration as the rolling shutter reads
+        it, px, (height, 1); zero without a vibration."""
+        lk = self.look
+        if lk.vibration_px <= 0:
+            return np.zeros((1, 1), np.float32)
+        row_t = t + self.rows[:, :, 0] * (lk.readout / self.cam.height)
+        share = 1.0 if axis == 0 else 0.7
+        phase = 2 * math.pi * lk.vibration_hz * row_t + lk.vibration_phase[axis]
+        return np.asarray((share * lk.vibration_px * np.sin(phase)).astype(np.float32))
+
     def finish(self, ideal: Vec, t: float) -> Vec:
         """Lens, shake and drift, light (flicker, bands, auto-exposure), bloom, noise and JPEG: the ideal
         supersampled image to the camera's frame."""
@@ -576,8 +594,8 @@ class Renderer:
             self.shake = 0.6 * self.shake + self.rng.normal(0, lk.shake_px * 0.8, 2)
             self.shake = np.clip(self.shake, -lk.shake_px, lk.shake_px)
         move = self.drift_at(t)  # the image moves by +move: each pixel looks at what was -move away
-        img = cv2.remap(small, self.map_x + np.float32(self.shake[0] - move[0]),
-                        self.map_y + np.float32(self.shake[1] - move[1]), cv2.INTER_LINEAR,
+        img = cv2.remap(small, self.map_x + (self.row_shift(t, 0) + np.float32(self.shake[0] - move[0])),
+                        self.map_y + (self.row_shift(t, 1) + np.float32(self.shake[1] - move[1])), cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE)
         flick = 1 + lk.flicker * math.sin(2 * math.pi * 10 * t)  # 50 Hz lamp beating with the frame rate
         img = img * self.light * (lk.brightness * flick * self.exposure_gain(t))
@@ -1119,6 +1137,19 @@ def standee_motion(rng: np.random.Generator, st: Standee, t_hit: float, v: Vec, 
 LOOK_KINDS = ("dim", "bright", "over-bright", "jpeg", "blur", "mixed")
 
 
+def vibrate(look: Look, tags: list[str], rng: np.random.Generator) -> None:
+    """A hard clip's camera, a third of the time, vibrating while its rolling shutter reads the rows (drawn from a
+    generator of its own: the clips drawn before it came stay as they were)."""
+    if rng.random() >= 1 / 3:
+        return
+    look.vibration_px = rng.uniform(0.5, 2.0)
+    look.vibration_hz = rng.uniform(5.0, 30.0)
+    look.vibration_phase = (rng.uniform(0, 2 * math.pi), rng.uniform(0, 2 * math.pi))
+    if look.bands == 0:
+        look.readout = rng.uniform(0.015, 0.032)
+    tags.append("rolling-shake")
+
+
 def random_look(rng: np.random.Generator, hard: bool, kind: str | None = None) -> tuple[Look, list[str]]:
     """The light and the camera's flaws; a hard clip draws one of LOOK_KINDS unless `kind` sets it."""
     tags = []
@@ -1247,6 +1278,8 @@ def throw_scene(seed: int, hard: bool, outcome: str | None = None, look: str | N
     cam_h = rng.uniform(60, 100)
     table, cam, hfov = build_table(rng, seats, cam_h, hard, tilt, size)
     lk, tags = random_look(rng, hard, look)
+    if hard:
+        vibrate(lk, tags, np.random.default_rng([seed, 11]))
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
     if things:
@@ -1472,6 +1505,8 @@ def aim_scene(seed: int, hard: bool, size: tuple[int, int] = (640, 480), things:
     cam_h = rng.uniform(60, 100)
     table, cam, hfov = build_table(rng, seats, cam_h, hard, size=size)
     look, tags = random_look(rng, hard)
+    if hard:
+        vibrate(look, tags, np.random.default_rng([seed, 11]))
     if camera_tilt(cam) > 20:
         tags.append("tilt20-25")
     if things:

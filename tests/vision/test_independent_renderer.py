@@ -534,3 +534,16 @@ def test_a_weapon_turned_onto_another_seat_after_the_deadline_keeps_its_aim_in_t
         pos, yaw, _ = turned.probes["weapon"](seat, t_end)
         assert ic.line_of_fire_target(pos, yaw, turned.table, seat)[0] not in (turned.truth["aims"][str(seat)], None)
         assert 30 + seat in seen
+
+
+def test_a_vibrating_camera_bends_the_rows_of_some_hard_clips_only():
+    """A third of the hard clips film a camera vibrating while the rolling shutter reads the rows: the rows of a
+    frame are shifted apart (by more than a pixel from top to bottom); a clip in good conditions moves them alike."""
+    drawn = [np.random.default_rng([seed, 11]).random() < 1 / 3 for seed in range(30)]
+    assert 3 <= sum(drawn) <= 20
+    scene = ic.throw_scene(drawn.index(True), True)
+    assert "rolling-shake" in scene.truth["conditions"]
+    rows = scene.renderer.row_shift(0.3, 0)
+    assert rows.shape[0] == scene.renderer.cam.height and float(np.ptp(rows)) > 1.0
+    good = ic.throw_scene(drawn.index(True), False)
+    assert good.renderer.look.vibration_px == 0 and not good.renderer.row_shift(0.3, 0).any()
