@@ -90,6 +90,15 @@ ANCHOR_AGREE = 1.5  # full-resolution px: fixed markers whose shifts differ by m
 # such, agreeing with one another, were seen putting a dim, shaking frame 11 px off while every crown
 # stood still
 ANCHOR_MIN_RESPONSE = 0.3
+# a rolling shutter filming a vibrating camera shifts each row by where the camera was when it was read: the fixed
+# markers' shifts are followed down the image by a polynomial of the row of this degree at most, fitted to markers
+# spread over this share of the image's height at least; rows bent by more than this many px (the frame's bend and
+# the reference frame's, each up to a few px) are no camera's shake
+ROW_SHIFT_DEGREE = 3
+ROW_SPREAD = 0.4
+ROW_BEND_MAX = 12.0
+ROW_APART_PX = 8  # markers closer than this in rows count as on one row for that fit
+ROW_FORETOLD_PX = 2 * ANCHOR_AGREE  # a marker's shift this far from the bend the others follow is not on it
 
 
 class Anchors:
@@ -105,6 +114,8 @@ class Anchors:
                       if a <= c[0] < w - a and a <= c[1] < h - a]
         self.window = cv2.createHanningWindow((2 * a, 2 * a), cv2.CV_32F)
         self.reference: list[np.ndarray] = []
+        self._measured: tuple[np.ndarray, list[tuple[float, float, float]]] | None = None  # the latest frame's
+        self._grid: tuple[np.ndarray, np.ndarray] | None = None  # every pixel's column and row, for ``steady``
 
     def _patches(self, frame: np.ndarray) -> list[np.ndarray]:
         a2 = 2 * ANCHOR_HALF
@@ -117,6 +128,19 @@ class Anchors:
     def set_reference(self, frame: np.ndarray) -> None:
         self.reference = self._patches(frame)
 
+    def each_shift(self, frame: np.ndarray) -> list[tuple[float, float, float]]:
+        """(row, dx, dy) of each fixed marker in view whose patch correlates with its reference well enough: its
+        shift against the reference, full-resolution pixels. Worked out once per frame."""
+        if self._measured is not None and self._measured[0] is frame:
+            return self._measured[1]
+        found = []
+        for (_, y), ref, patch in zip(self.boxes, self.reference, self._patches(frame)):
+            (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
+            if response >= ANCHOR_MIN_RESPONSE and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
+                found.append((float(y + ANCHOR_HALF), float(dx), float(dy)))
+        self._measured = (frame, found)
+        return found
+
     def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
         """The frame's shift against the reference, full-resolution pixels: the median of the largest
         group of markers agreeing to ``ANCHOR_AGREE`` px (the whole image moves alike), when it holds
@@ -124,20 +148,111 @@ class Anchors:
         falling standee or an arm lies over correlates with what covers it: two that disagree say
         nothing (their median would put the frame between them), and two an arm sweeps over agree
         with each other on the arm's motion while the others, in view, do not."""
-        found = []
-        for ref, patch in zip(self.reference, self._patches(frame)):
-            (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
-            if response >= ANCHOR_MIN_RESPONSE and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
-                found.append((dx, dy))
+        group = self._agreeing(self.each_shift(frame))
+        if group is None:
+            return None
+        dx, dy = np.median(group, axis=0)
+        return float(dx), float(dy)
+
+    def _agreeing(self, found: list[tuple[float, float, float]]) -> np.ndarray | None:
+        """The shifts (n, 2) of the largest group of ``found`` agreeing to ``ANCHOR_AGREE`` px, when it holds two
+        of them or more and at least half of the markers in view; None otherwise."""
         if len(found) < 2:
             return None
-        points = np.array(found)
+        points = np.array(found)[:, 1:]
         near = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2) <= ANCHOR_AGREE
         group = near[int(np.argmax(near.sum(axis=1)))]
         if int(group.sum()) < max(2, math.ceil(len(self.boxes) / 2)):
             return None
-        dx, dy = np.median(points[group], axis=0)
-        return float(dx), float(dy)
+        return np.asarray(points[group])
+
+    def steady(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` with its rows put back in line when a rolling shutter filmed a vibrating camera: its rows are
+        read one after the other over most of a frame's time, so each is shifted by where the camera was then,
+        and the fixed markers at different heights of the image disagree. When more of them follow the image's
+        rows smoothly (``_row_shifts``) than agree on one shift, and the rows bend by more than markers that
+        agree may differ, each row is moved by its difference from the middle row's shift; the frame's shift
+        that is left is registered as any other. Else ``frame`` itself."""
+        found = self.each_shift(frame)
+        group = self._agreeing(found)
+        if group is not None and len(group) == len(found):
+            return frame
+        fitted = self._row_shifts(found, frame.shape[0])
+        if fitted is None:
+            return frame
+        rows, following = fitted
+        if (group is not None and following <= len(group)) or float(np.ptp(rows, axis=0).max()) <= ANCHOR_AGREE:
+            return frame
+        h, w = frame.shape[:2]
+        if self._grid is None or self._grid[0].shape != (h, w):
+            self._grid = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        rows = rows - rows[h // 2]
+        map_x = self._grid[0] + rows[:, :1].astype(np.float32)
+        map_y = self._grid[1] + rows[:, 1:].astype(np.float32)
+        return cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def _row_shifts(self, found: list[tuple[float, float, float]], height: int) -> tuple[np.ndarray, int] | None:
+        """Each image row's shift (height, 2), px, and how many fixed markers follow it: of the polynomials of the
+        row up to ``ROW_SHIFT_DEGREE`` that the shifts of at least half the fixed markers in view (and two more
+        than its degree), on rows spread over ``ROW_SPREAD`` of the image's height, follow to ``ANCHOR_AGREE`` px,
+        each within ``ROW_FORETOLD_PX`` of the polynomial the others follow (those farthest off left out one by
+        one: an arm over a marker), the one most follow, and of those the one they follow most closely; held at
+        its ends beyond the markers' rows. None when none does, or when it bends the rows by more than camera
+        shake (``ROW_BEND_MAX`` px)."""
+        if len(found) < 4:
+            return None
+        points = np.array(found)
+        u_all = points[:, 0] / height - 0.5
+        best: tuple[np.ndarray, tuple[int, float]] | None = None
+        for degree in range(1, ROW_SHIFT_DEGREE + 1):
+            keep = np.ones(len(points), bool)
+            while int(keep.sum()) >= max(degree + 2, math.ceil(len(self.boxes) / 2)):
+                u = u_all[keep]
+                if not _rows_enough(u, height, degree + 2):
+                    break  # markers side by side on too few rows to follow a bend of this degree
+                coeffs = [np.polyfit(u, points[keep, k], degree) for k in (1, 2)]
+                off = np.hypot(*(np.polyval(c, u_all) - points[:, k] for c, k in zip(coeffs, (1, 2))))
+                worst = int(np.argmax(np.where(keep, off, -1.0)))
+                if off[worst] > ANCHOR_AGREE:
+                    keep[worst] = False
+                    continue
+                # each marker foretold by the others: a bend that only one marker asks for (an arm over it, at
+                # the end of the rows) is no bend
+                foretold = _foretold(u_all, points, keep, degree, height)
+                worst = int(np.argmax(np.where(keep, foretold, -1.0)))
+                if foretold[worst] > ROW_FORETOLD_PX:
+                    keep[worst] = False
+                    continue
+                follow = off <= ANCHOR_AGREE
+                fit = (int(follow.sum()), -float(np.sqrt(np.mean(off[follow] ** 2))))
+                if float(np.ptp(u)) >= ROW_SPREAD and (best is None or fit > best[1]):
+                    rows = np.clip(np.arange(height) / height - 0.5, u.min(), u.max())
+                    shifts = np.column_stack([np.polyval(c, rows) for c in coeffs])
+                    if float(np.ptp(shifts, axis=0).max()) <= ROW_BEND_MAX:
+                        best = (np.asarray(shifts), fit)
+                break
+        return None if best is None else (best[0], best[1][0])
+
+
+def _rows_enough(u: np.ndarray, height: int, count: int) -> bool:
+    """Whether the markers at rows ``u`` (shares of ``height`` from its middle) lie on ``count`` rows or more
+    (``ROW_APART_PX`` apart)."""
+    return len(np.unique(np.round(u * height / ROW_APART_PX))) >= count
+
+
+def _foretold(u: np.ndarray, points: np.ndarray, keep: np.ndarray, degree: int, height: int) -> np.ndarray:
+    """How far (px) each kept marker's shift lies from the polynomial of ``degree`` the other kept ones follow
+    (infinite where they lie on too few rows to fit one); 0 for the others."""
+    out = np.zeros(len(points))
+    for i in np.flatnonzero(keep):
+        rest = keep.copy()
+        rest[i] = False
+        if not _rows_enough(u[rest], height, degree + 1):
+            out[i] = math.inf
+            continue
+        out[i] = math.hypot(*(float(np.polyval(np.polyfit(u[rest], points[rest, k], degree), u[i])) - points[i, k]
+                              for k in (1, 2)))
+    return out
 
 
 class MotionDetector:
@@ -234,14 +349,16 @@ class MotionDetector:
             d = cv2.max(cv2.max(blue, green), red)
         return cv2.subtract(d, cv2.convertScaleAbs(edges, alpha=EDGE_TOLERANCE))
 
-    def set_reference(self, frames: list[np.ndarray], anchors: list[np.ndarray] | None = None) -> None:
+    def set_reference(self, frames: list[np.ndarray], anchors: list[np.ndarray] | None = None) -> list[np.ndarray]:
         """The scene at rest; the noise between these frames sets the change threshold. ``anchors``:
-        image centres of markers that never move, to register every frame with."""
+        image centres of markers that never move, to register every frame with. Returns ``frames`` steadied
+        against the first (``steady``), as every later frame is to be."""
         if anchors:
             self.anchors = Anchors(anchors, (frames[0].shape[1], frames[0].shape[0]))
             self.anchors.set_reference(frames[0])
             if len(self.anchors.boxes) < 3:
                 self.anchors = None
+        frames = [frames[0], *map(self.steady, frames[1:])]
         first = self.shrink(frames[0])
         self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         self.reference = first
@@ -267,6 +384,12 @@ class MotionDetector:
         keep = self.recent.maxlen or len(small)  # the deque is always made with a maxlen
         self.recent.extend((f, self._edges(f)) for f in small[-keep:])
         self.size = frames[0].shape[1], frames[0].shape[0]
+        return frames
+
+    def steady(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` with its rows put back in line against the reference's fixed markers (``Anchors.steady``):
+        a vibrating camera's rolling shutter; ``frame`` itself without fixed markers or when they agree."""
+        return frame if self.anchors is None else self.anchors.steady(frame)
 
     def rebase(self) -> None:
         """Takes the latest frame as the new reference (after something moved and settled)."""

@@ -164,7 +164,7 @@ class ThrowJudge(CrownLooks):
                                 f"{self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
         fixed = [np.mean(c, axis=0) for c in self.calibration.corners.values()]
         fixed += [np.mean(m.base, axis=0) for m in self.calibration.seats.values() if m.base is not None]
-        self.motion.set_reference(frames, anchors=fixed)
+        frames = self.motion.set_reference(frames, anchors=fixed)
         shifts = self.motion.reference_shifts
         self._recent.clear()
         self._recent.extend(zip(frames[-self.config.final_frames:], shifts[-self.config.final_frames:]))
@@ -330,6 +330,7 @@ class ThrowJudge(CrownLooks):
                             f"but the reference frames are {self._shape[1]}x{self._shape[0]}: frames of mixed sizes")
         self._frames += 1
         self._displaced.clear()
+        frame = self.motion.steady(frame)
         m = self.motion.update(frame)
         self._recent.append((frame, self.motion.shift))
         settle_frames = max(2, round(self.config.settle_s * self.fps))
