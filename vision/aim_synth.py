@@ -359,8 +359,6 @@ class _Camera:
         self.focal = 1.0
         self.principal = np.zeros(2)
         corners = np.array([[sx * spec.table_w / 2, sy * spec.table_h / 2, 0] for sx in (-1, 1) for sy in (-1, 1)])
-        extra = np.array([[sx * (spec.table_w / 2 + 8), sy * (spec.table_h / 2 + 8), 0] for sx in (-1, 1) for sy in (-1, 1)])
-        del extra
         for _ in range(4):  # the play area fills the image: focal length, then the camera slid sideways
             nrm = self.project(corners)
             span = nrm.max(0) - nrm.min(0)
