@@ -210,24 +210,23 @@ class Anchors:
                 u = u_all[keep]
                 if not _rows_enough(u, height, degree + 2):
                     break  # markers side by side on too few rows to follow a bend of this degree
-                coeffs = [np.polyfit(u, points[keep, k], degree) for k in (1, 2)]
-                off = np.hypot(*(np.polyval(c, u_all) - points[:, k] for c, k in zip(coeffs, (1, 2))))
+                coeffs, foretold = _bend(u, points[keep, 1:], degree)
+                off = np.hypot(*(np.polyval(coeffs[:, k], u_all) - points[:, k + 1] for k in (0, 1)))
                 worst = int(np.argmax(np.where(keep, off, -1.0)))
                 if off[worst] > ANCHOR_AGREE:
                     keep[worst] = False
                     continue
                 # each marker foretold by the others: a bend that only one marker asks for (an arm over it, at
                 # the end of the rows) is no bend
-                foretold = _foretold(u_all, points, keep, degree, height)
-                worst = int(np.argmax(np.where(keep, foretold, -1.0)))
+                worst = int(np.argmax(foretold))
                 if foretold[worst] > ROW_FORETOLD_PX:
-                    keep[worst] = False
+                    keep[np.flatnonzero(keep)[worst]] = False
                     continue
                 follow = off <= ANCHOR_AGREE
                 fit = (int(follow.sum()), -float(np.sqrt(np.mean(off[follow] ** 2))))
                 if float(np.ptp(u)) >= ROW_SPREAD and (best is None or fit > best[1]):
                     rows = np.clip(np.arange(height) / height - 0.5, u.min(), u.max())
-                    shifts = np.column_stack([np.polyval(c, rows) for c in coeffs])
+                    shifts = np.column_stack([np.polyval(coeffs[:, k], rows) for k in (0, 1)])
                     if float(np.ptp(shifts, axis=0).max()) <= ROW_BEND_MAX:
                         best = (np.asarray(shifts), fit)
                 break
@@ -240,19 +239,18 @@ def _rows_enough(u: np.ndarray, height: int, count: int) -> bool:
     return len(np.unique(np.round(u * height / ROW_APART_PX))) >= count
 
 
-def _foretold(u: np.ndarray, points: np.ndarray, keep: np.ndarray, degree: int, height: int) -> np.ndarray:
-    """How far (px) each kept marker's shift lies from the polynomial of ``degree`` the other kept ones follow
-    (infinite where they lie on too few rows to fit one); 0 for the others."""
-    out = np.zeros(len(points))
-    for i in np.flatnonzero(keep):
-        rest = keep.copy()
-        rest[i] = False
-        if not _rows_enough(u[rest], height, degree + 1):
-            out[i] = math.inf
-            continue
-        out[i] = math.hypot(*(float(np.polyval(np.polyfit(u[rest], points[rest, k], degree), u[i])) - points[i, k]
-                              for k in (1, 2)))
-    return out
+def _bend(u: np.ndarray, shifts: np.ndarray, degree: int) -> tuple[np.ndarray, np.ndarray]:
+    """The least-squares polynomial of ``degree`` in ``u`` through ``shifts`` (n, 2): its coefficients (highest
+    power first, a column per axis, as ``np.polyval`` takes them) and how far (px) each marker's shift lies from
+    the polynomial the others give (its residual over one minus its leverage; infinite for a marker the fit
+    rests on alone)."""
+    powers = np.vander(u, degree + 1)
+    coeffs, *_ = np.linalg.lstsq(powers, shifts, rcond=None)
+    leverage = np.einsum("ij,ji->i", powers, np.linalg.pinv(powers))
+    residual = np.hypot(*(shifts - powers @ coeffs).T)
+    apart = 1.0 - leverage
+    foretold = np.where(apart > 1e-6, residual / np.maximum(apart, 1e-6), math.inf)
+    return coeffs, foretold
 
 
 class MotionDetector:
