@@ -105,7 +105,8 @@ class Anchors:
     """Registers frames to the reference with the markers that never move (the corner markers and
     the base markers, flat on the table): each one's shift is found by phase correlation of a small
     full-resolution patch around it, and the median over them is the frame's shift. An arm or the
-    star over a few of them does not move the median."""
+    star over a few of them does not move the median. A frame whose rows a vibrating camera's rolling
+    shutter bent is put back in line first (``steady``)."""
 
     def __init__(self, centres: list[np.ndarray], size: tuple[int, int]) -> None:
         w, h = size
