@@ -246,8 +246,9 @@ def _bend(u: np.ndarray, shifts: np.ndarray, degree: int) -> tuple[np.ndarray, n
     the polynomial the others give (its residual over one minus its leverage; infinite for a marker the fit
     rests on alone)."""
     powers = np.vander(u, degree + 1)
-    coeffs, *_ = np.linalg.lstsq(powers, shifts, rcond=None)
-    leverage = np.einsum("ij,ji->i", powers, np.linalg.pinv(powers))
+    inverse = np.linalg.pinv(powers)
+    coeffs = inverse @ shifts
+    leverage = np.einsum("ij,ji->i", powers, inverse)
     residual = np.hypot(*(shifts - powers @ coeffs).T)
     apart = 1.0 - leverage
     foretold = np.where(apart > 1e-6, residual / np.maximum(apart, 1e-6), math.inf)
@@ -357,7 +358,6 @@ class MotionDetector:
             self.anchors.set_reference(frames[0])
             if len(self.anchors.boxes) < 3:
                 self.anchors = None
-        frames = [frames[0], *map(self.steady, frames[1:])]
         first = self.shrink(frames[0])
         self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         self.reference = first
@@ -366,7 +366,10 @@ class MotionDetector:
         self.shift = (0.0, 0.0)
         small = [first]
         self.reference_shifts = [(0.0, 0.0)]  # each reference frame's shift against the first
+        steadied = [frames[0]]
         for f in frames[1:]:
+            f = self.steady(f)  # registered next, its fixed markers' shifts measured once
+            steadied.append(f)
             small.append(self._register(self.shrink(f), f))
             self.reference_shifts.append(self.shift)
         self.reference = np.mean(small, axis=0).round().astype(np.uint8)
@@ -383,7 +386,7 @@ class MotionDetector:
         keep = self.recent.maxlen or len(small)  # the deque is always made with a maxlen
         self.recent.extend((f, self._edges(f)) for f in small[-keep:])
         self.size = frames[0].shape[1], frames[0].shape[0]
-        return frames
+        return steadied
 
     def steady(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` with its rows put back in line against the reference's fixed markers (``Anchors.steady``):
