@@ -345,8 +345,10 @@ def test_a_clip_written_as_video_holds_every_frame_close_to_the_frame_drawn(tmp_
         ic.write_clip(scene, tmp_path / "x", video="H264")
 
 
-@pytest.mark.parametrize(("seed", "lead_s", "covered"), [(860_001, 0.3, "corner"), (860_010, 0.8, "standee"),
-                                                        (850_006, 0.3, "corners throughout")])
+@pytest.mark.parametrize(("seed", "lead_s", "covered"), [
+    pytest.param(860_001, 0.3, "corner", marks=pytest.mark.slow),
+    pytest.param(860_010, 0.8, "standee", marks=pytest.mark.slow),
+    (850_006, 0.3, "corners throughout")])
 def test_an_aim_clip_that_starts_late_in_the_count_has_its_table_found_over_the_whole_clip(tmp_path, seed, lead_s,
                                                                                            covered):
     """Cut to start `lead_s` before the "3", players' arms lie over table corners or over standees in the first

@@ -95,6 +95,7 @@ def test_late_pointers_coming_in_at_the_end_of_the_watch_are_never_wrong_without
     assert report.total.false_late == 0
 
 
+@pytest.mark.slow
 def test_a_weapon_at_rest_before_the_three_keeps_its_aim_under_an_arm():
     """Covered at the deadline but at rest on its target from before the "3" and not seen moving after:
     the aim is kept (sure), and no clip of a few makes it wrong."""
@@ -108,6 +109,7 @@ def test_a_weapon_at_rest_before_the_three_keeps_its_aim_under_an_arm():
     assert kept >= 1
 
 
+@pytest.mark.slow
 def test_a_late_pointer_first_seen_at_rest_is_late_when_its_place_was_bare_at_the_deadline():
     late_sure = 0
     for seed in range(7_200_000, 7_200_002):

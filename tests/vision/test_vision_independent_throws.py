@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.motion import MotionDetector
 from vision.throws import judge_clip
@@ -25,6 +26,7 @@ def judged(seed: int, hard: bool, tmp_path: Path):
     return scene, judge_clip(ic.write_clip(scene, tmp_path / f"throw-{seed}"))
 
 
+@pytest.mark.slow
 def test_a_star_lying_still_on_a_crown_in_a_dim_room_is_no_light_touch(tmp_path):
     """840035 (dim and noisy, auto-exposure, a drift on a 2 px shake): the star lies on seat 0's crown. With the
     star over its print, the crown card's look is matched on its margin and what is left of the print and wanders
@@ -38,6 +40,7 @@ def test_a_star_lying_still_on_a_crown_in_a_dim_room_is_no_light_touch(tmp_path)
     assert verdict.knocked == [] and verdict.touched == []
 
 
+@pytest.mark.slow
 def test_the_shadow_of_a_star_lying_on_a_crown_is_no_fallen_standee(tmp_path):
     """920012 (clean): the star lies on seat 3's crown, never seen moving; raised there, it casts a soft shadow on
     the table beside the standee, within its fall strip, and the star and its shadow change a fallen standee's
@@ -49,6 +52,7 @@ def test_the_shadow_of_a_star_lying_on_a_crown_is_no_fallen_standee(tmp_path):
     assert verdict.knocked == [] and verdict.touched == []
 
 
+@pytest.mark.slow
 def test_a_hand_gone_before_the_standee_fell_is_not_what_covers_it_at_the_end(tmp_path):
     """820008 (blurred and shaken, a drift on a 2 px shake): another player's hand reaches over seat 2's card and
     goes while the thrower winds up; the star then knocks seat 2's standee over, and it lies reaching the image

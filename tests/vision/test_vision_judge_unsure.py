@@ -1024,6 +1024,7 @@ def test_a_crown_hidden_since_the_re_arm_says_nothing_of_when_it_went(monkeypatc
         t.reset()
 
 
+@pytest.mark.slow
 def test_a_dim_noisy_clip_whose_first_frames_show_no_marker_is_judged_from_more_still_frames():
     """A dim room, faint print, strong sensor noise and blur (development clip 1000116130046 of hard:combined): the
     median of the three reference frames shows no marker, and the clip was refused ("no corner marker and no crown
@@ -1068,6 +1069,7 @@ def test_a_crown_last_seen_away_and_back_at_the_end_by_its_card_s_look_alone_ask
     assert verdict.knocked == [4, 5] or verdict.needs_godfather, verdict.seats[4].reason
 
 
+@pytest.mark.slow
 def test_seats_unread_in_the_reference_frames_of_a_dim_clip_are_read_in_the_median_of_more():
     """Development clip 1000117130014 of hard:combined (dim, faint print, strong noise and blur, 30 fps): the three
     reference frames decode no marker of seats 4 and 5, and both were "not vouched for", the throw's knock at seat 5
@@ -1146,6 +1148,7 @@ def test_a_hand_resting_over_a_touched_standee_is_no_fall_of_it():
     assert (verdict.knocked, verdict.touched) == ([3], [4]) or verdict.needs_godfather
 
 
+@pytest.mark.slow
 def test_a_hand_over_a_swung_standee_s_base_card_is_no_fall_of_it_out_of_the_view():
     """Clip 1000129140007 of scenario:multi-light (dim, noisy, a shaking camera, faint prints): the star touches
     the standee nearest the image border (its crown seen swinging 0.9 cm, then lost under the star lying on it), and
@@ -1185,6 +1188,7 @@ def test_a_standee_knocked_over_under_the_thrower_s_arm_is_knocked_once_the_arm_
     assert (verdict.knocked, verdict.touched, verdict.needs_godfather) == ([6], [5], False), verdict.reason
 
 
+@pytest.mark.slow
 def test_a_hand_resting_over_a_standing_seat_with_a_faint_arm_is_no_arm_that_left():
     """Clip 1000131030014 of blur:strong (a dim room, a strong light gradient, a shaking camera): a hand comes in
     from the image border over a standee the star does not reach and rests there while the table settles. Its crown

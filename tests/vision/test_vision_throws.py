@@ -81,7 +81,8 @@ def test_a_hand_alone_is_not_a_throw():
 
 
 @pytest.mark.parametrize("tag, seed, clip_seed, unsure_seat", [("tilt:strong", 139, 1000139050022, 3),
-                                                                ("tilt:strong", 139, 1000139050002, 2),
+                                                                pytest.param("tilt:strong", 139, 1000139050002, 2,
+                                                                             marks=pytest.mark.slow),
                                                                 ("light:over", 141, 1000141000037, None)])
 def test_a_hand_s_fingertips_taken_for_the_star_give_no_verdict_before_the_throw(tag, seed, clip_seed, unsure_seat):
     """A hand reaching in before the throw: its fingertips, apart from the arm, move like a star (while the arm is in
@@ -488,6 +489,7 @@ def test_a_marker_read_a_few_pixels_across_is_no_reading_of_its_card():
     assert _card_sized(edge_on, armed) is edge_on
 
 
+@pytest.mark.slow
 def test_a_star_resting_on_a_tall_crown_at_the_edge_is_not_read_as_a_fallen_card():
     """The star lies on the crown it touched (a dim, noisy room, the thrower's arm over the seat as it hit):
     the rest image's marker reading around the crown is a speck a few pixels across, no card lying there."""
@@ -500,6 +502,7 @@ def test_a_star_resting_on_a_tall_crown_at_the_edge_is_not_read_as_a_fallen_card
     assert verdict.knocked == [] and verdict.needs_godfather
 
 
+@pytest.mark.slow
 def test_a_fallen_standee_lying_under_its_crown_cards_place_in_a_dim_room_is_knocked_and_asks():
     """Two seats knocked in a dim room (light 0.3, faint print): seat 6 falls away from the table's centre, the
     way the camera sees its crown displaced from its foot, so it lies partly under its crown card's place in the
