@@ -136,6 +136,10 @@ class Truth:
 # a rolling shutter reads a frame's rows over this share of the frame's time (a Raspberry Pi camera module at
 # 30-60 frames a second: most of it)
 ROW_READOUT_SHARE = 0.8
+# a camera vibrating faster than this is a mount ringing (condition ``shake:ringing``; slower, ``shake:rolling``);
+# a vibrating camera's picture is drawn at this many moments of each row's exposure, averaged (its smear)
+RINGING_HZ = 30.0
+VIBRATION_SAMPLES = 6
 
 # a standee at least this tall (cm), framed at the edge of the view, is in condition ``edge:tall``
 EDGE_TALL_CM = 12.0
@@ -165,7 +169,7 @@ def variation_tags(spec: ClipSpec) -> list[str]:
     if spec.rolling_flicker >= 0.03:
         tags.append("flicker:rolling")
     if spec.wobble_px > 0:
-        tags.append("shake:rolling")
+        tags.append("shake:ringing" if spec.wobble_hz > RINGING_HZ else "shake:rolling")
     tags.append(f"rest:{spec.rest.value}")
     tags.append("print:faint" if spec.print_white - spec.print_black < 170 else "print:crisp")
     tags.append(f"table:{spec.table_kind}")
@@ -318,6 +322,8 @@ def _condition(tag: str, rng: np.random.Generator) -> dict[str, Any]:
         "drift": lambda: {"drift_px": float(rng.uniform(1.0, 5.0))},
         "shake:strong": lambda: {"shake_px": float(rng.uniform(1.0, 2.0))},
         "shake:rolling": lambda: {"wobble_px": float(rng.uniform(0.8, 2.5)), "wobble_hz": float(rng.uniform(5.0, 30.0))},
+        "shake:ringing": lambda: {"wobble_px": float(rng.uniform(0.8, 2.5)),
+                                  "wobble_hz": float(rng.uniform(RINGING_HZ, 70.0))},
         "rest:crown": lambda: {"scenario": Scenario.TOUCH, "rest": StarRest.CROWN},
         "hard:combined": lambda: _combined(rng),
         "edge:tall": lambda: _edge_tall(rng),
@@ -355,7 +361,7 @@ def _edge_tall(rng: np.random.Generator) -> dict[str, Any]:
 
 CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
               "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over",
-              "hard:combined", "scenario:multi-light", "edge:tall", "shake:rolling")
+              "hard:combined", "scenario:multi-light", "edge:tall", "shake:rolling", "shake:ringing")
 
 
 def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:
@@ -1054,8 +1060,15 @@ class Scene:
         self._draw_arms(img, t)
         dx, dy = self._offsets[min(index, len(self._offsets) - 1)]
         map_x, map_y = self._lens_maps
-        shift_x, shift_y = self.row_shifts(t)
-        img = cv2.remap(img, map_x + (shift_x + np.float32(dx)), map_y + (shift_y + np.float32(dy)), cv2.INTER_LINEAR)
+        if self.spec.wobble_px > 0:  # the vibration moves the picture during each row's exposure: it smears
+            filmed = np.zeros((*map_x.shape, 3), np.float32)
+            for k in range(VIBRATION_SAMPLES):
+                shift_x, shift_y = self.row_shifts(t - self.spec.exposure_s * (1 - k / (VIBRATION_SAMPLES - 1)))
+                filmed += cv2.remap(img, map_x + (shift_x + np.float32(dx)), map_y + (shift_y + np.float32(dy)),
+                                    cv2.INTER_LINEAR)
+            img = (filmed / VIBRATION_SAMPLES + 0.5).astype(np.uint8)
+        else:
+            img = cv2.remap(img, map_x + np.float32(dx), map_y + np.float32(dy), cv2.INTER_LINEAR)
         img = cv2.GaussianBlur(img, (0, 0), self.spec.blur_sigma)
         flicker = 1.0 + self._flicker[0] * math.sin(2 * math.pi * self._flicker[1] * t + self._flicker[2])
         ae = min(1.0, max(0.0, (t - self._exposure_at) / 0.4))

@@ -1,3 +1,4 @@
+import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,3 +148,22 @@ def test_a_vibrating_camera_s_rolling_shutter_shifts_each_row_by_where_the_camer
     assert not np.allclose(x, scene.row_shifts(0.2 + 1 / spec.fps)[0])
     still = synth.render_clip(synth.random_spec(3)).scene
     assert synth.random_spec(3).wobble_px == 0 and not still.row_shifts(0.2)[0].any()
+
+
+def test_a_ringing_mount_vibrates_fast_and_smears_each_row_over_its_exposure():
+    """``shake:ringing``: a mount ringing at 30-70 Hz, more than a cycle of it down some frames; the picture moves
+    during each row's exposure too, so a vibrating camera's frame is smeared where a still camera's is sharp (the
+    same clip drawn without the vibration; both without sensor noise, which no vibration smears)."""
+    import dataclasses
+
+    specs = synth.condition_set(6, "shake:ringing", seed=5)
+    assert all(synth.RINGING_HZ < s.wobble_hz <= 70 and "shake:ringing" in synth.variation_tags(s) for s in specs)
+    spec = dataclasses.replace(specs[2], noise_sigma=0.0, jpeg_quality=95)
+    assert spec.wobble_px * spec.exposure_s * spec.wobble_hz > 1.0  # a smear of a pixel or more
+    ringing = synth.Scene(spec).render(3)
+    still = synth.Scene(dataclasses.replace(spec, wobble_px=0.0)).render(3)
+
+    def sharpness(img: np.ndarray) -> float:
+        return float(cv2.Laplacian(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var())
+
+    assert sharpness(ringing) < 0.7 * sharpness(still)
