@@ -5,8 +5,8 @@ pinhole camera with lens distortion (cv2.projectPoints for every point the groun
 Frames are formed as the ideal pinhole image, supersampled twice, then bent by the lens (a remap computed from
 cv2.undistortPoints), shaken, lit, blurred by motion over the exposure, given sensor noise and JPEG-compressed.
 Hard clips add what changes while a clip runs: the auto-exposure reacting and settling, a lamp's flicker read by a
-rolling shutter (bands moving down the frame), a camera vibrating while that shutter reads its rows (each row shifted
-by where the camera was then), a slow drift of the camera on a shake up to 2 px, a camera tilted up
+rolling shutter (bands moving down the frame), a camera vibrating at 5-60 Hz while that shutter reads its rows (each
+row shifted by where the camera was then, and smeared over its exposure), a slow drift of the camera on a shake up to 2 px, a camera tilted up
 to 25 degrees, and over-bright light whose highlights clip and bleed. Options draw what a table and a webcam give
 beside: frames of any size from 320x240 to 1920x1080 (`size`), throws filmed at 15-120 frames a second (`fps`),
 loot cards and banknotes lying on the table (`things`), and the clip written as a motion-JPEG or MPEG-4 video.
@@ -594,9 +594,12 @@ class Renderer:
             self.shake = 0.6 * self.shake + self.rng.normal(0, lk.shake_px * 0.8, 2)
             self.shake = np.clip(self.shake, -lk.shake_px, lk.shake_px)
         move = self.drift_at(t)  # the image moves by +move: each pixel looks at what was -move away
-        img = cv2.remap(small, self.map_x + (self.row_shift(t, 0) + np.float32(self.shake[0] - move[0])),
-                        self.map_y + (self.row_shift(t, 1) + np.float32(self.shake[1] - move[1])), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE)
+        # a vibrating camera moves during each row's exposure: its picture there is the mean of four moments of it
+        moments = [t - lk.exposure * k / 3 for k in range(4)] if lk.vibration_px > 0 else [t]
+        img = sum(cv2.remap(small, self.map_x + (self.row_shift(m, 0) + np.float32(self.shake[0] - move[0])),
+                            self.map_y + (self.row_shift(m, 1) + np.float32(self.shake[1] - move[1])),
+                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                  for m in moments) / len(moments)
         flick = 1 + lk.flicker * math.sin(2 * math.pi * 10 * t)  # 50 Hz lamp beating with the frame rate
         img = img * self.light * (lk.brightness * flick * self.exposure_gain(t))
         if lk.bands > 0:
@@ -1143,7 +1146,7 @@ def vibrate(look: Look, tags: list[str], rng: np.random.Generator) -> None:
     if rng.random() >= 1 / 3:
         return
     look.vibration_px = rng.uniform(0.5, 2.0)
-    look.vibration_hz = rng.uniform(5.0, 30.0)
+    look.vibration_hz = rng.uniform(5.0, 60.0)  # a lamp arm's sway to a mount ringing after the throw's bump
     look.vibration_phase = (rng.uniform(0, 2 * math.pi), rng.uniform(0, 2 * math.pi))
     if look.bands == 0:
         look.readout = rng.uniform(0.015, 0.032)
