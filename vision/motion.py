@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -90,11 +91,18 @@ ANCHOR_AGREE = 1.5  # full-resolution px: fixed markers whose shifts differ by m
 # such, agreeing with one another, were seen putting a dim, shaking frame 11 px off while every crown
 # stood still
 ANCHOR_MIN_RESPONSE = 0.3
+# a fixed marker phase correlation found no shift of is looked for by correlation within this many px, and found
+# where it matches its reference by this much at least
+ANCHOR_MATCH_REACH = 10
+ANCHOR_MIN_MATCH = 0.6
 # a rolling shutter filming a vibrating camera shifts each row by where the camera was when it was read: the fixed
-# markers' shifts are followed down the image by a polynomial of the row of this degree at most, fitted to markers
-# spread over this share of the image's height at least; rows bent by more than this many px (the frame's bend and
-# the reference frame's, each up to a few px) are no camera's shake
+# markers' shifts are followed down the image by a polynomial of the row of this degree at most, or by one wave
+# (a mount vibrating at its own frequency: a sine of the row, of one frequency across and along the image, of any
+# of ROW_WAVE_TURNS cycles over the image's height: the vibration's frequency times the rows' readout time), fitted
+# to markers spread over this share of the image's height at least; rows bent by more than this many px (the
+# frame's bend and the reference frame's, each up to a few px) are no camera's shake
 ROW_SHIFT_DEGREE = 3
+ROW_WAVE_TURNS = np.linspace(0.3, 2.0, 35)
 ROW_SPREAD = 0.4
 ROW_BEND_MAX = 12.0
 ROW_APART_PX = 8  # markers closer than this in rows count as on one row for that fit
@@ -139,6 +147,8 @@ class Anchors:
             (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
             if response >= ANCHOR_MIN_RESPONSE and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
                 found.append((float(y + ANCHOR_HALF), float(dx), float(dy)))
+            elif (matched := _matched_shift(ref, patch)) is not None:
+                found.append((float(y + ANCHOR_HALF), *matched))
         self._measured = (frame, found)
         return found
 
@@ -193,26 +203,27 @@ class Anchors:
         return cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def _row_shifts(self, found: list[tuple[float, float, float]], height: int) -> tuple[np.ndarray, int] | None:
-        """Each image row's shift (height, 2), px, and how many fixed markers follow it: of the polynomials of the
-        row up to ``ROW_SHIFT_DEGREE`` that the shifts of at least half the fixed markers in view (and two more
-        than its degree), on rows spread over ``ROW_SPREAD`` of the image's height, follow to ``ANCHOR_AGREE`` px,
-        each within ``ROW_FORETOLD_PX`` of the polynomial the others follow (those farthest off left out one by
-        one: an arm over a marker), the one most follow, and of those the one they follow most closely; held at
-        its ends beyond the markers' rows. None when none does, or when it bends the rows by more than camera
-        shake (``ROW_BEND_MAX`` px)."""
+        """Each image row's shift (height, 2), px, and how many fixed markers follow it: of the bends of the rows
+        (``_ROW_BENDS``: polynomials of the row up to ``ROW_SHIFT_DEGREE``, one wave) that the shifts of at least
+        half the fixed markers in view (and one more than the bend's parameters per axis), on rows spread over
+        ``ROW_SPREAD`` of the image's height, follow to ``ANCHOR_AGREE`` px, each within ``ROW_FORETOLD_PX`` of the
+        bend the others follow (those farthest off left out one by one: an arm over a marker), the one most follow,
+        and of those the one they follow most closely; held at its ends beyond the markers' rows. None when none
+        does, or when it bends the rows by more than camera shake (``ROW_BEND_MAX`` px)."""
         if len(found) < 4:
             return None
         points = np.array(found)
         u_all = points[:, 0] / height - 0.5
         best: tuple[np.ndarray, tuple[int, float]] | None = None
-        for degree in range(1, ROW_SHIFT_DEGREE + 1):
+        for kind in _ROW_BENDS:
             keep = np.ones(len(points), bool)
-            while int(keep.sum()) >= max(degree + 2, math.ceil(len(self.boxes) / 2)):
+            terms = kind[0](u_all[:1]).shape[1] + (len(kind) > 1)  # and which of its bases, a parameter too
+            while int(keep.sum()) >= max(terms + 1, math.ceil(len(self.boxes) / 2)):
                 u = u_all[keep]
-                if not _rows_enough(u, height, degree + 2):
-                    break  # markers side by side on too few rows to follow a bend of this degree
-                coeffs, foretold = _bend(u, points[keep, 1:], degree)
-                off = np.hypot(*(np.polyval(coeffs[:, k], u_all) - points[:, k + 1] for k in (0, 1)))
+                if not _rows_enough(u, height, terms + 1):
+                    break  # markers side by side on too few rows to follow a bend of this kind
+                bend, foretold = _bend(kind, u, points[keep, 1:])
+                off = np.hypot(*(bend(u_all) - points[:, 1:]).T)
                 worst = int(np.argmax(np.where(keep, off, -1.0)))
                 if off[worst] > ANCHOR_AGREE:
                     keep[worst] = False
@@ -226,12 +237,49 @@ class Anchors:
                 follow = off <= ANCHOR_AGREE
                 fit = (int(follow.sum()), -float(np.sqrt(np.mean(off[follow] ** 2))))
                 if float(np.ptp(u)) >= ROW_SPREAD and (best is None or fit > best[1]):
-                    rows = np.clip(np.arange(height) / height - 0.5, u.min(), u.max())
-                    shifts = np.column_stack([np.polyval(coeffs[:, k], rows) for k in (0, 1)])
+                    shifts = bend(np.clip(np.arange(height) / height - 0.5, u.min(), u.max()))
                     if float(np.ptp(shifts, axis=0).max()) <= ROW_BEND_MAX:
-                        best = (np.asarray(shifts), fit)
+                        best = (shifts, fit)
                 break
         return None if best is None else (best[0], best[1][0])
+
+
+Basis = Callable[[np.ndarray], np.ndarray]
+
+
+def _polynomial(degree: int) -> Basis:
+    return lambda u: np.vander(u, degree + 1)
+
+
+def _wave(turns: float) -> Basis:
+    w = 2 * math.pi * turns
+    return lambda u: np.column_stack([np.sin(w * u), np.cos(w * u), np.ones_like(u)])
+
+
+# the kinds of bend a row's shift may follow, each as the functions of the rows ``u`` (shares of the height from its
+# middle) giving a column per coefficient that it may take (a kind with several takes the one followed best):
+# polynomials of degree 1 to ``ROW_SHIFT_DEGREE``, then one wave of any of ``ROW_WAVE_TURNS``
+_ROW_BENDS: list[list[Basis]] = [*([_polynomial(d)] for d in range(1, ROW_SHIFT_DEGREE + 1)),
+                                 [_wave(float(turns)) for turns in ROW_WAVE_TURNS]]
+
+
+def _matched_shift(ref: np.ndarray, patch: np.ndarray) -> tuple[float, float] | None:
+    """The shift of ``patch`` against ``ref`` (two fixed markers' patches) by normalised cross-correlation of the
+    middle of ``ref`` within ``patch``, to a tenth of a pixel, when it matches by ``ANCHOR_MIN_MATCH``; else None.
+    Asked when phase correlation found no shift: it weighs every spatial frequency alike, so in a dim, noisy frame
+    the JPEG's 8 px block grid, fixed in the image, outweighs a low-contrast marker moved by a pixel or two;
+    correlation weighs them by the marker's own contrast."""
+    m = ANCHOR_MATCH_REACH
+    scores = cv2.matchTemplate(patch, ref[m:-m, m:-m], cv2.TM_CCOEFF_NORMED)
+    _, best, _, (x, y) = cv2.minMaxLoc(scores)
+    if best < ANCHOR_MIN_MATCH or not (0 < x < 2 * m and 0 < y < 2 * m):
+        return None
+
+    def vertex(before: float, at: float, after: float) -> float:  # the peak of the parabola through three scores
+        curve = before - 2 * at + after
+        return 0.0 if curve >= 0 else float(np.clip(0.5 * (before - after) / curve, -0.5, 0.5))
+
+    return (x - m + vertex(*scores[y, x - 1:x + 2]), y - m + vertex(*scores[y - 1:y + 2, x]))
 
 
 def _rows_enough(u: np.ndarray, height: int, count: int) -> bool:
@@ -240,19 +288,21 @@ def _rows_enough(u: np.ndarray, height: int, count: int) -> bool:
     return len(np.unique(np.round(u * height / ROW_APART_PX))) >= count
 
 
-def _bend(u: np.ndarray, shifts: np.ndarray, degree: int) -> tuple[np.ndarray, np.ndarray]:
-    """The least-squares polynomial of ``degree`` in ``u`` through ``shifts`` (n, 2): its coefficients (highest
-    power first, a column per axis, as ``np.polyval`` takes them) and how far (px) each marker's shift lies from
-    the polynomial the others give (its residual over one minus its leverage; infinite for a marker the fit
-    rests on alone)."""
-    powers = np.vander(u, degree + 1)
-    inverse = np.linalg.pinv(powers)
-    coeffs = inverse @ shifts
-    leverage = np.einsum("ij,ji->i", powers, inverse)
-    residual = np.hypot(*(shifts - powers @ coeffs).T)
+def _bend(kind: list[Basis], u: np.ndarray, shifts: np.ndarray) -> tuple[Basis, np.ndarray]:
+    """The least-squares bend of ``kind`` (the basis of it that fits best) through ``shifts`` (n, 2) at rows ``u``:
+    a function giving the shifts (m, 2) at any rows, and how far (px) each marker's shift lies from the bend the
+    others give (its residual over one minus its leverage; infinite for a marker the fit rests on alone)."""
+    fits = []
+    for basis in kind:
+        terms = basis(u)
+        inverse = np.linalg.pinv(terms)
+        coeffs = inverse @ shifts
+        residual = np.hypot(*(shifts - terms @ coeffs).T)
+        fits.append((float(np.sum(residual ** 2)), basis, coeffs, residual, np.einsum("ij,ji->i", terms, inverse)))
+    _, basis, coeffs, residual, leverage = min(fits, key=lambda fit: fit[0])
     apart = 1.0 - leverage
     foretold = np.where(apart > 1e-6, residual / np.maximum(apart, 1e-6), math.inf)
-    return coeffs, foretold
+    return (lambda rows: np.asarray(basis(rows) @ coeffs)), foretold
 
 
 class MotionDetector:
