@@ -112,9 +112,9 @@ ROW_FORETOLD_PX = 2 * ANCHOR_AGREE  # a marker's shift this far from the bend th
 class Anchors:
     """Registers frames to the reference with the markers that never move (the corner markers and
     the base markers, flat on the table): each one's shift is found by phase correlation of a small
-    full-resolution patch around it, and the median over them is the frame's shift. An arm or the
-    star over a few of them does not move the median. A frame whose rows a vibrating camera's rolling
-    shutter bent is put back in line first (``steady``)."""
+    full-resolution patch around it (or, where that finds none, by matching the patch's picture), and the
+    median over them is the frame's shift. An arm or the star over a few of them does not move the median.
+    A frame whose rows a vibrating camera's rolling shutter bent is put back in line first (``steady``)."""
 
     def __init__(self, centres: list[np.ndarray], size: tuple[int, int]) -> None:
         w, h = size
@@ -264,8 +264,9 @@ _ROW_BENDS: list[list[Basis]] = [*([_polynomial(d)] for d in range(1, ROW_SHIFT_
 
 
 def _matched_shift(ref: np.ndarray, patch: np.ndarray) -> tuple[float, float] | None:
-    """The shift of ``patch`` against ``ref`` (two fixed markers' patches) by normalised cross-correlation of the
-    middle of ``ref`` within ``patch``, to a tenth of a pixel, when it matches by ``ANCHOR_MIN_MATCH``; else None.
+    """The shift of ``patch`` against ``ref`` (a fixed marker's patch in a frame and in the reference) by the
+    normalised cross-correlation of the middle of ``ref`` within ``patch``, to a fraction of a pixel (the peak of a
+    parabola through the best score and its neighbours), when it matches by ``ANCHOR_MIN_MATCH``; else None.
     Asked when phase correlation found no shift: it weighs every spatial frequency alike, so in a dim, noisy frame
     the JPEG's 8 px block grid, fixed in the image, outweighs a low-contrast marker moved by a pixel or two;
     correlation weighs them by the marker's own contrast."""
