@@ -127,7 +127,7 @@ def test_a_dim_star_s_flight_in_scattered_pixels_wakes_the_judge():
     1000314160013,
     pytest.param(1000314160027, marks=pytest.mark.xfail(strict=True, reason=(
         "known, wrong and sure: the picture smeared over an 18 ms exposure at 25 Hz, only the four corner markers "
-        "are found as fixed markers; two on the same rows agree and vouch for frames whose other rows are bent, "
+        "are found as fixed markers; the two lower ones agree and vouch for frames whose upper rows are bent, "
         "and three crowns seem to move and come back")))])
 def test_a_vibrating_camera_s_rolling_shutter_moves_no_crown(clip_seed):
     """A lamp arm vibrating at 25-30 Hz, about 2.3 px, filmed by a rolling shutter: each row is shifted by where the
