@@ -136,10 +136,10 @@ class Truth:
 # a rolling shutter reads a frame's rows over this share of the frame's time (a Raspberry Pi camera module at
 # 30-60 frames a second: most of it)
 ROW_READOUT_SHARE = 0.8
-# a camera vibrating faster than this is a mount ringing (condition ``shake:ringing``; slower, ``shake:rolling``);
-# a vibrating camera's picture is drawn at this many moments of each row's exposure, averaged (its smear)
+# a camera vibrating faster than this is a mount ringing (condition ``shake:ringing``; slower, ``shake:rolling``)
 RINGING_HZ = 30.0
-VIBRATION_SAMPLES = 6
+# what moves during the exposure (the star, a vibrating camera's picture) is drawn at this many moments of it (its smear)
+EXPOSURE_SAMPLES = 6
 
 # a standee at least this tall (cm), framed at the edge of the view, is in condition ``edge:tall``
 EDGE_TALL_CM = 12.0
@@ -929,14 +929,11 @@ class Scene:
     def _draw_star(self, img: np.ndarray, t: float, shadow: bool = False) -> tuple[float, Box] | None:
         """Draws the star with motion blur over the exposure (or, ``shadow``, its shadow as 255 on a
         one-channel mask); returns its depth and image box, None before it is thrown."""
-        spec = self.spec
         if self.star.at(t) is None:
             return None
-        samples = 6
         h, w = img.shape[:2]
         polys = []
-        for k in range(samples):
-            ts = t - spec.exposure_s * (1 - k / (samples - 1))
+        for ts in self._exposure_moments(t):
             p = self.star.at(ts)
             if p is None:
                 continue
@@ -1038,6 +1035,11 @@ class Scene:
         roi[:] = (roi * (1 - self._shadow_strength * soft[..., None])).astype(np.uint8)
         self._redraw_over(img, items, float("inf"), region)
 
+    def _exposure_moments(self, t: float) -> list[float]:
+        """``EXPOSURE_SAMPLES`` moments evenly over the exposure that ends at ``t``, the first at its start."""
+        n = EXPOSURE_SAMPLES
+        return [t - self.spec.exposure_s * (1 - k / (n - 1)) for k in range(n)]
+
     def row_shifts(self, t: float) -> tuple[np.ndarray, np.ndarray]:
         """Each row's shift (x, y columns, pixels) by a vibrating camera whose rolling shutter reads the rows
         top to bottom over most of a frame's time (``ROW_READOUT_SHARE``): zero without a wobble."""
@@ -1062,11 +1064,11 @@ class Scene:
         map_x, map_y = self._lens_maps
         if self.spec.wobble_px > 0:  # the vibration moves the picture during each row's exposure: it smears
             filmed = np.zeros((*map_x.shape, 3), np.float32)
-            for k in range(VIBRATION_SAMPLES):
-                shift_x, shift_y = self.row_shifts(t - self.spec.exposure_s * (1 - k / (VIBRATION_SAMPLES - 1)))
+            for moment in self._exposure_moments(t):
+                shift_x, shift_y = self.row_shifts(moment)
                 filmed += cv2.remap(img, map_x + (shift_x + np.float32(dx)), map_y + (shift_y + np.float32(dy)),
                                     cv2.INTER_LINEAR)
-            img = (filmed / VIBRATION_SAMPLES + 0.5).astype(np.uint8)
+            img = (filmed / EXPOSURE_SAMPLES + 0.5).astype(np.uint8)
         else:
             img = cv2.remap(img, map_x + np.float32(dx), map_y + np.float32(dy), cv2.INTER_LINEAR)
         img = cv2.GaussianBlur(img, (0, 0), self.spec.blur_sigma)
