@@ -158,20 +158,28 @@ class Anchors:
         two of them or more and at least half of the markers in view; None otherwise. A marker a
         falling standee or an arm lies over correlates with what covers it: two that disagree say
         nothing (their median would put the frame between them), and two an arm sweeps over agree
-        with each other on the arm's motion while the others, in view, do not."""
-        group = self._agreeing(self.each_shift(frame))
+        with each other on the arm's motion while the others, in view, do not. A group that leaves markers
+        out and lies on rows closer than ``ROW_SPREAD`` of the image's height says nothing either: a vibrating
+        camera's rolling shutter moves rows apart, and the rows the group holds moved alike while the others,
+        which disagree, may not have (a bend too smeared to follow)."""
+        found = self.each_shift(frame)
+        group = self._agreeing(found)
         if group is None:
             return None
-        dx, dy = np.median(group, axis=0)
+        rows = group[:, 0] / frame.shape[0]
+        if len(group) < len(found) and float(np.ptp(rows)) < ROW_SPREAD:
+            return None
+        dx, dy = np.median(group[:, 1:], axis=0)
         return float(dx), float(dy)
 
     def _agreeing(self, found: list[tuple[float, float, float]]) -> np.ndarray | None:
-        """The shifts (n, 2) of the largest group of ``found`` agreeing to ``ANCHOR_AGREE`` px, when it holds two
-        of them or more and at least half of the markers in view; None otherwise."""
+        """The (row, dx, dy) (n, 3) of the largest group of ``found`` agreeing to ``ANCHOR_AGREE`` px, when it
+        holds two of them or more and at least half of the markers in view; None otherwise."""
         if len(found) < 2:
             return None
-        points = np.array(found)[:, 1:]
-        near = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2) <= ANCHOR_AGREE
+        points = np.array(found)
+        shifts = points[:, 1:]
+        near = np.linalg.norm(shifts[:, None, :] - shifts[None, :, :], axis=2) <= ANCHOR_AGREE
         group = near[int(np.argmax(near.sum(axis=1)))]
         if int(group.sum()) < max(2, math.ceil(len(self.boxes) / 2)):
             return None

@@ -169,6 +169,33 @@ def test_one_marker_at_the_end_of_the_rows_asks_for_no_bend():
     assert anchors.steady(frame) is frame
 
 
+_CORNERS = [np.array(c, float) for c in ((60, 60), (580, 60), (60, 420), (580, 420))]
+
+
+def test_fixed_markers_agreeing_on_a_few_rows_do_not_vouch_for_a_bent_frame():
+    """Only the four corner markers are found, on two rows; a vibrating camera's rolling shutter bent the upper
+    rows 2 px away from the lower ones, and no bend of the rows can be followed on two rows. The upper two agree
+    with each other, the lower two too: either pair's shift holds for its own rows only, and crowns read against
+    it elsewhere would "move". No shift. A frame moved alike everywhere has one; so has one where an arm lies
+    over the two right-hand markers, the left-hand pair agreeing from the top of the image to its bottom."""
+    ref = _texture()
+    anchors = Anchors(_CORNERS, (640, 480))
+    anchors.set_reference(ref)
+    h, w = ref.shape
+    bend = (3.0 * (1 - np.arange(h, dtype=np.float32) / h) ** 3)[:, None]
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    bent = cv2.remap(ref, xs + bend, ys + 0.5 * bend, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    assert _spread(anchors, bent) > 1.5
+    assert anchors.steady(bent) is bent and anchors.shift(bent) is None
+    moved = _moved(ref, 1.0, 0.5)
+    assert anchors.shift(moved) == pytest.approx((1.0, 0.5), abs=0.3)
+    arm = _moved(ref, -6.0, 4.0)
+    for x, y in ((580, 60), (580, 420)):
+        patch = (slice(y - 40, y + 40), slice(x - 40, x + 40))
+        moved[patch] = arm[patch]
+    assert anchors.shift(moved) == pytest.approx((1.0, 0.5), abs=0.3)
+
+
 def test_fixed_markers_that_barely_correlate_do_not_register_a_frame(monkeypatch):
     """A frame gone bad under shake in a dim room: three of six fixed markers correlate with their
     reference by 0.15-0.2 only, agreeing on a shift of 11 px (the crowns, read against it, all
