@@ -135,6 +135,7 @@ def test_a_vibrating_camera_s_rolling_shutter_moves_no_crown():
     assert verdict.as_json() == clip.truth.as_json()
 
 
+@pytest.mark.slow
 def test_two_fixed_markers_on_the_same_rows_do_not_vouch_for_a_bent_frame():
     """A vibrating clip smeared over an 18 ms exposure at 25 Hz: only the four corner markers are found as fixed
     markers, the two lower ones agree and the upper two do not, and no bend of the rows follows four markers on two
