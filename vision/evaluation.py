@@ -7,11 +7,12 @@ renderer's labels.
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.pool
 import signal
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from vision import synth
@@ -70,20 +71,24 @@ def judge_specs(specs: list[synth.ClipSpec], workers: int = 1) -> Iterator[ClipR
     if workers <= 1:
         yield from map(judge_spec, specs)
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    # the workers are forked here; a Ctrl-C raised in one of a fork's own hooks would be dropped there, and the
+    # measurement would go on: while they are forked a Ctrl-C is only noted, and comes as soon as they run
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum))
+    pool: multiprocessing.pool.Pool | None = None
     try:
-        # the workers are forked as the clips are handed out; a Ctrl-C that came during a fork would be raised in
-        # one of the fork's own hooks, which drop it, and the measurement would go on: it is held until they ran
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            results = pool.map(judge_spec, specs, chunksize=4)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        yield from results
-    except BaseException:  # Ctrl-C (the workers ignore it: one line from the caller, not one traceback a worker)
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool = multiprocessing.Pool(workers, initializer=_ignore_interrupt)
+        signal.signal(signal.SIGINT, previous)
+        if noted:
+            signal.raise_signal(signal.SIGINT)
+        yield from pool.imap(judge_spec, specs, chunksize=4)
+    except BaseException:  # Ctrl-C (the workers ignore it): the clips being judged are dropped at once
+        signal.signal(signal.SIGINT, previous)
+        if pool is not None:
+            pool.terminate()
         raise
-    pool.shutdown()
+    pool.close()
+    pool.join()
 
 
 def _ignore_interrupt() -> None:

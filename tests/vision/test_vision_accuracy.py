@@ -5,6 +5,7 @@ kept for reporting only (bench/bench_vision.py), which nothing is tuned on.
 """
 
 import os
+import time
 
 import pytest
 
@@ -66,26 +67,31 @@ def test_every_hard_condition_on_a_set_of_its_own():
 
 
 def test_ctrl_c_is_held_while_the_workers_are_forked_and_comes_after(monkeypatch):
-    """The workers judging clips are forked as the clips are handed out. A Ctrl-C raised in one of a fork's own hooks
-    (the logging module's) is dropped there, and the measurement would go on to its end: SIGINT is held while the
-    clips are handed out, and comes as soon as that is done."""
+    """A Ctrl-C raised in one of a fork's own hooks (the logging module's) is dropped there, and the measurement would
+    go on to its end: a Ctrl-C while the workers judging clips are forked is only noted, and comes as soon as that is
+    done; the workers are stopped at once, and Ctrl-C is as it was."""
+    import multiprocessing.pool
     import signal
-    from concurrent.futures import ProcessPoolExecutor
 
-    held = []
-    handed = ProcessPoolExecutor.map
+    pools = []
+    forks = multiprocessing.pool.Pool.__init__
 
     def spy(self, *args, **kwargs):
-        held.append(signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+        pools.append(self)
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
         os.kill(os.getpid(), signal.SIGINT)  # a Ctrl-C as the workers start
-        return handed(self, *args, **kwargs)
+        time.sleep(0.05)  # it is handled while they are forked
+        forks(self, *args, **kwargs)
 
-    monkeypatch.setattr(ProcessPoolExecutor, "map", spy)
+    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", spy)
     before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a benchmark run by hand has it
     try:
         with pytest.raises(KeyboardInterrupt):
             next(evaluation.judge_specs(synth.clip_set(2, seed=SEED_SMALL), workers=2))
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)
-    assert held == [True]
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert len(pools) == 1 and len(pools[0]._pool) == 2
+    for worker in pools[0]._pool:
+        worker.join(timeout=10)
+        assert not worker.is_alive()
