@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import signal
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -73,17 +74,21 @@ def judge_specs(specs: list[synth.ClipSpec], workers: int = 1) -> Iterator[ClipR
         return
     # the workers are forked here; a Ctrl-C raised in one of a fork's own hooks would be dropped there, and the
     # measurement would go on: while they are forked a Ctrl-C is only noted, and comes as soon as they run
+    # (Python runs signal handlers in the main thread only: elsewhere there is none to set)
     noted: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum))
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum)) if main else None
     pool: multiprocessing.pool.Pool | None = None
     try:
         pool = multiprocessing.Pool(workers, initializer=_ignore_interrupt)
-        signal.signal(signal.SIGINT, previous)
+        if main:
+            signal.signal(signal.SIGINT, previous)
         if noted:
             signal.raise_signal(signal.SIGINT)
         yield from pool.imap(judge_spec, specs, chunksize=4)
     except BaseException:  # Ctrl-C (the workers ignore it): the clips being judged are dropped at once
-        signal.signal(signal.SIGINT, previous)
+        if main:
+            signal.signal(signal.SIGINT, previous)
         if pool is not None:
             pool.terminate()
         raise

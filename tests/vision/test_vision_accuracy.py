@@ -95,3 +95,20 @@ def test_ctrl_c_is_held_while_the_workers_are_forked_and_comes_after(monkeypatch
     for worker in pools[0]._pool:
         worker.join(timeout=10)
         assert not worker.is_alive()
+
+
+def _seed_of(spec):
+    return spec.seed
+
+
+def test_clips_are_judged_by_workers_from_a_thread_too(monkeypatch):
+    """Signal handlers are set in the main thread only: from another thread the workers judge the clips as well."""
+    import threading
+
+    monkeypatch.setattr(evaluation, "judge_spec", _seed_of)  # the workers, forked, judge with it too
+    specs = synth.clip_set(3, seed=SEED_SMALL)
+    out = []
+    worker = threading.Thread(target=lambda: out.extend(evaluation.judge_specs(specs, workers=2)))
+    worker.start()
+    worker.join(timeout=60)
+    assert out == [spec.seed for spec in specs]
