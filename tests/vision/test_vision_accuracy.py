@@ -5,7 +5,6 @@ kept for reporting only (bench/bench_vision.py), which nothing is tuned on.
 """
 
 import os
-import time
 
 import pytest
 
@@ -79,8 +78,7 @@ def test_ctrl_c_is_held_while_the_workers_are_forked_and_comes_after(monkeypatch
     def spy(self, *args, **kwargs):
         pools.append(self)
         assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-        os.kill(os.getpid(), signal.SIGINT)  # a Ctrl-C as the workers start
-        time.sleep(0.05)  # it is handled while they are forked
+        signal.raise_signal(signal.SIGINT)  # a Ctrl-C as the workers start, handled before this returns
         forks(self, *args, **kwargs)
 
     monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", spy)
