@@ -326,12 +326,23 @@ class CrownLooks(JudgeFrame):
 
     def _one_frame(self, t: SeatTrack, shift: float) -> None:
         """A crown seen surely moved in one frame, measured against the registered frame: a touch when
-        the frame's registration is vouched for, else only a doubt (the frame may be off, and every
-        crown read in it with it)."""
-        if self._frame_sure:
+        the frame's registration is vouched for at the crown's rows, else only a doubt (the frame may be
+        off there, and every crown read in it with it)."""
+        if self._frame_sure and self._rows_sure(t):
             t.confirmed = max(t.confirmed, shift)
         else:
             t.unvouched = max(t.unvouched, shift)
+
+    def _rows_sure(self, t: SeatTrack) -> bool:
+        """Whether the rows of this frame around the crown are registered to a touch's worth: a frame a vibrating
+        camera's rolling shutter bent is straightened by a bend through the fixed markers, which other bends may
+        follow as well and part from between them, and fixed markers found clearly off the frame's shift say their
+        rows moved otherwise (``Anchors.row_doubt``)."""
+        anchors = self.motion.anchors
+        if anchors is None:
+            return True
+        doubt = anchors.row_doubt(int(round(float(_armed_crown(t).center[1]) + self._frame_offset[1])))
+        return float(np.linalg.norm(t.to_cm, 2)) * doubt <= self.config.moved_cm
 
     def _card_move(self, t: SeatTrack, frame: np.ndarray, offset: tuple[float, float],
                    min_score: float = patches.MIN_SCORE) -> CardMove | None:

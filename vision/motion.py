@@ -91,6 +91,9 @@ ANCHOR_AGREE = 1.5  # full-resolution px: fixed markers whose shifts differ by m
 # such, agreeing with one another, were seen putting a dim, shaking frame 11 px off while every crown
 # stood still
 ANCHOR_MIN_RESPONSE = 0.3
+# a marker correlating at least this well with its reference is in view, nothing over it (an arm or a standee over a
+# part of its patch: about 0.35); one off the frame's shift is then on rows a vibration moved otherwise
+ANCHOR_CLEAR_RESPONSE = 0.8
 # a fixed marker phase correlation found no shift of is looked for by correlation within this many px, and found
 # where it matches its reference by this much at least
 ANCHOR_MATCH_REACH = 10
@@ -106,6 +109,7 @@ ROW_WAVE_TURNS = np.linspace(0.3, 2.0, 35)
 ROW_SPREAD = 0.4
 ROW_BEND_MAX = 12.0
 ROW_APART_PX = 8  # markers closer than this in rows count as on one row for that fit
+BEND_AS_CLOSE = 0.5  # px: a bend the markers follow by no more than this farther (root mean square) follows as well
 ROW_FORETOLD_PX = 2 * ANCHOR_AGREE  # a marker's shift this far from the bend the others follow is not on it
 
 
@@ -125,6 +129,12 @@ class Anchors:
         self.reference: list[np.ndarray] = []
         self._measured: tuple[np.ndarray, list[tuple[float, float, float]]] | None = None  # the latest frame's
         self._grid: tuple[np.ndarray, np.ndarray] | None = None  # every pixel's column and row, for ``steady``
+        # the latest frame ``steady`` put back in line: the markers its bend went through, (rows, shifts, how closely
+        # they follow it), the bend, and the other bends they follow as well, once asked for (``row_doubt``)
+        self._bent: tuple[np.ndarray, np.ndarray, float, np.ndarray] | None = None
+        self._others: list[tuple[Basis, np.ndarray]] | None = None
+        self._clear: list[bool] = []  # whether each marker ``each_shift`` found correlates clearly
+        self._off_shift = 0.0  # the latest frame ``shift`` registered: how far off it the clear markers lie, at most
 
     def _patches(self, frame: np.ndarray) -> list[np.ndarray]:
         a2 = 2 * ANCHOR_HALF
@@ -142,14 +152,18 @@ class Anchors:
         shift against the reference, full-resolution pixels. Worked out once per frame."""
         if self._measured is not None and self._measured[0] is frame:
             return self._measured[1]
-        found = []
+        found: list[tuple[float, float, float]] = []
+        clear: list[bool] = []
         for (_, y), ref, patch in zip(self.boxes, self.reference, self._patches(frame)):
             (dx, dy), response = cv2.phaseCorrelate(ref.copy(), patch, self.window)
             if response >= ANCHOR_MIN_RESPONSE and abs(dx) < ANCHOR_HALF / 2 and abs(dy) < ANCHOR_HALF / 2:
                 found.append((float(y + ANCHOR_HALF), float(dx), float(dy)))
+                clear.append(response >= ANCHOR_CLEAR_RESPONSE)
             elif (matched := _matched_shift(ref, patch)) is not None:
                 found.append((float(y + ANCHOR_HALF), *matched))
+                clear.append(False)
         self._measured = (frame, found)
+        self._clear = clear
         return found
 
     def shift(self, frame: np.ndarray) -> tuple[float, float] | None:
@@ -161,29 +175,42 @@ class Anchors:
         with each other on the arm's motion while the others, in view, do not. A group that leaves markers
         out and lies on rows closer than ``ROW_SPREAD`` of the image's height says nothing either: a vibrating
         camera's rolling shutter moves rows apart, and the rows the group holds moved alike while the others,
-        which disagree, may not have (a bend too smeared to follow)."""
+        which disagree, may not have (a bend too smeared to follow). A marker that correlates clearly
+        (``ANCHOR_CLEAR_RESPONSE``: nothing lies over it) off the shift, in the group or left out, says its rows moved
+        otherwise: by how much is kept as a doubt on every row (``row_doubt``), the rows between it and the others
+        being unknown."""
+        self._off_shift = 0.0
         found = self.each_shift(frame)
-        group = self._agreeing(found)
-        if group is None:
+        member = self._agreeing_mask(found)
+        if member is None:
             return None
+        points = np.array(found)
+        group = points[member]
         rows = group[:, 0] / frame.shape[0]
         if len(group) < len(found) and float(np.ptp(rows)) < ROW_SPREAD:
             return None
         dx, dy = np.median(group[:, 1:], axis=0)
+        clear = np.array(self._clear, bool)
+        if clear.any():
+            self._off_shift = float(np.hypot(points[clear, 1] - dx, points[clear, 2] - dy).max())
         return float(dx), float(dy)
 
     def _agreeing(self, found: list[tuple[float, float, float]]) -> np.ndarray | None:
         """The (row, dx, dy) (n, 3) of the largest group of ``found`` agreeing to ``ANCHOR_AGREE`` px, when it
         holds two of them or more and at least half of the markers in view; None otherwise."""
+        member = self._agreeing_mask(found)
+        return None if member is None else np.asarray(np.array(found)[member])
+
+    def _agreeing_mask(self, found: list[tuple[float, float, float]]) -> np.ndarray | None:
+        """Which of ``found`` are in ``_agreeing``'s group (bool), or None."""
         if len(found) < 2:
             return None
-        points = np.array(found)
-        shifts = points[:, 1:]
+        shifts = np.array(found)[:, 1:]
         near = np.linalg.norm(shifts[:, None, :] - shifts[None, :, :], axis=2) <= ANCHOR_AGREE
         group = near[int(np.argmax(near.sum(axis=1)))]
         if int(group.sum()) < max(2, math.ceil(len(self.boxes) / 2)):
             return None
-        return np.asarray(points[group])
+        return np.asarray(group)
 
     def steady(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` with its rows put back in line when a rolling shutter filmed a vibrating camera: its rows are
@@ -191,7 +218,9 @@ class Anchors:
         and the fixed markers at different heights of the image disagree. When more of them follow the image's
         rows smoothly (``_row_shifts``) than agree on one shift, and the rows bend by more than markers that
         agree may differ, each row is moved by its difference from the middle row's shift; the frame's shift
-        that is left is registered as any other. Else ``frame`` itself."""
+        that is left is registered as any other (``row_doubt`` then says how far a row may still be off). Else
+        ``frame`` itself."""
+        self._bent, self._others = None, None
         found = self.each_shift(frame)
         group = self._agreeing(found)
         if group is not None and len(group) == len(found):
@@ -199,9 +228,10 @@ class Anchors:
         fitted = self._row_shifts(found, frame.shape[0])
         if fitted is None:
             return frame
-        rows, following = fitted
+        rows, following, markers = fitted
         if (group is not None and following <= len(group)) or float(np.ptp(rows, axis=0).max()) <= ANCHOR_AGREE:
             return frame
+        self._bent = (*markers, rows)
         h, w = frame.shape[:2]
         if self._grid is None or self._grid[0].shape != (h, w):
             self._grid = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
@@ -210,19 +240,22 @@ class Anchors:
         map_y = self._grid[1] + rows[:, 1:].astype(np.float32)
         return cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def _row_shifts(self, found: list[tuple[float, float, float]], height: int) -> tuple[np.ndarray, int] | None:
+    def _row_shifts(self, found: list[tuple[float, float, float]], height: int
+                    ) -> tuple[np.ndarray, int, tuple[np.ndarray, np.ndarray, float]] | None:
         """Each image row's shift (height, 2), px, and how many fixed markers follow it: of the bends of the rows
         (``_ROW_BENDS``: polynomials of the row up to ``ROW_SHIFT_DEGREE``, one wave) that the shifts of at least
         half the fixed markers in view (and one more than the bend's parameters per axis), on rows spread over
         ``ROW_SPREAD`` of the image's height, follow to ``ANCHOR_AGREE`` px, each within ``ROW_FORETOLD_PX`` of the
         bend the others follow (those farthest off left out one by one: an arm over a marker), the one most follow,
-        and of those the one they follow most closely; held at its ends beyond the markers' rows. None when none
-        does, or when it bends the rows by more than camera shake (``ROW_BEND_MAX`` px)."""
+        and of those the one they follow most closely; held at its ends beyond the markers' rows; with how many
+        follow it, and those markers' rows (shares of the height from its middle), shifts and root mean square
+        distance from it. None when none does, or when it bends the rows by more than camera shake
+        (``ROW_BEND_MAX`` px)."""
         if len(found) < 4:
             return None
         points = np.array(found)
         u_all = points[:, 0] / height - 0.5
-        best: tuple[np.ndarray, tuple[int, float]] | None = None
+        best: tuple[np.ndarray, tuple[int, float], np.ndarray] | None = None
         for kind in _ROW_BENDS:
             keep = np.ones(len(points), bool)
             terms = kind[0](u_all[:1]).shape[1] + (len(kind) > 1)  # and which of its bases, a parameter too
@@ -247,9 +280,43 @@ class Anchors:
                 if float(np.ptp(u)) >= ROW_SPREAD and (best is None or fit > best[1]):
                     shifts = bend(np.clip(np.arange(height) / height - 0.5, u.min(), u.max()))
                     if float(np.ptp(shifts, axis=0).max()) <= ROW_BEND_MAX:
-                        best = (shifts, fit)
+                        best = (shifts, fit, follow)
                 break
-        return None if best is None else (best[0], best[1][0])
+        if best is None:
+            return None
+        shifts, fit, follow = best
+        return shifts, fit[0], (u_all[follow], points[follow, 1:], -fit[1])
+
+    def row_doubt(self, row: int) -> float:
+        """How far (px) ``row`` of the latest frame, put back in line by ``steady``, may still be off: the farthest any
+        other bend of ``_ROW_BENDS`` that each marker the chosen bend went through follows as well (to ``ANCHOR_AGREE``
+        px, and by root mean square no more than ``BEND_AS_CLOSE`` farther, on enough rows for its parameters, within
+        ``ROW_BEND_MAX``) puts it. Near a marker every such bend passes by it; between markers on a few bands of rows far
+        apart, waves of several frequencies pass by all of them and part in the rows between (a ringing mount, its
+        frequency unknown): what a crown there seems to move in that frame may be the bend's. At least how far off the
+        frame's shift the markers found clearly lie (``shift``): the rows between them are not known to lie closer.
+        The other bends are found once a frame, when first asked for."""
+        if self._bent is None:
+            return self._off_shift
+        u, shifts, spread, bent = self._bent
+        height = len(bent)
+        if self._others is None:
+            self._others = []
+            for kind in _ROW_BENDS:
+                for basis in kind:
+                    terms = basis(u)
+                    if not _rows_enough(u, height, terms.shape[1]):
+                        continue
+                    coeffs = np.linalg.pinv(terms) @ shifts
+                    off = np.hypot(*(terms @ coeffs - shifts).T)
+                    if float(off.max()) > ANCHOR_AGREE or float(np.sqrt(np.mean(off ** 2))) > spread + BEND_AS_CLOSE:
+                        continue
+                    span = basis(np.linspace(u.min(), u.max(), 33)) @ coeffs  # its swing over the markers' rows
+                    if float(np.ptp(span, axis=0).max()) <= ROW_BEND_MAX:
+                        self._others.append((basis, coeffs))
+        at = np.clip(np.array([row / height - 0.5]), u.min(), u.max())
+        here = bent[min(max(row, 0), height - 1)]
+        return max([self._off_shift, *(float(np.hypot(*(basis(at) @ coeffs)[0] - here)) for basis, coeffs in self._others)])
 
 
 Basis = Callable[[np.ndarray], np.ndarray]

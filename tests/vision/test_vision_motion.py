@@ -140,6 +140,51 @@ def test_rows_bent_by_a_fast_vibration_are_put_back_in_line(cycles):
     assert anchors.shift(steadied) is not None
 
 
+def test_rows_far_from_every_fixed_marker_are_put_back_in_line_with_a_doubt():
+    """Six fixed markers found on three bands of rows (83-93, 306-311, 408-418): a ringing camera's rolling shutter bent
+    the rows by one wave, 1.1 cycles down the frame. Waves of several frequencies pass by all six markers and part in
+    the rows between the bands: the frame is steadied, and each row says how far it may still be off, a few tenths of a
+    pixel on the markers' rows, several pixels half-way between (a crown there seen to move in this frame alone may have
+    moved by the bend). Markers down the whole frame leave no row in doubt by more than a pixel and a half."""
+    ref = _texture()
+    frame = _moved(_rolled(ref, 2.5, 1.1, 2.0), 1.0, 0.5)
+    bands = [np.array(c, float) for c in ((100, 83), (540, 93), (200, 306), (440, 311), (90, 408), (560, 418))]
+    anchors = Anchors(bands, (640, 480))
+    anchors.set_reference(ref)
+    assert anchors.steady(frame) is not frame
+    assert max(anchors.row_doubt(row) for row in (88, 308, 413)) < 1.0
+    assert min(anchors.row_doubt(row) for row in range(150, 260, 10)) > 3.0
+    anchors = Anchors(_ANCHORS_DOWN_THE_FRAME, (640, 480))
+    anchors.set_reference(ref)
+    assert anchors.steady(frame) is not frame
+    assert max(anchors.row_doubt(row) for row in range(60, 421, 10)) < 1.5
+    shaken = _moved(ref, 1.5, -1.0)
+    assert anchors.steady(shaken) is shaken and anchors.row_doubt(200) == 0.0
+
+
+def test_a_clear_fixed_marker_off_the_frame_s_shift_leaves_every_row_in_doubt():
+    """A ringing camera smears a frame's rows, bent too sharply for a bend through the markers: the markers agree on a
+    shift but one, as clear as at rest (nothing over it), lies 2.1 px off it. Its rows moved otherwise, and the rows
+    between it and the others are unknown: every row is in doubt by that much. An arm over a marker is no such sign:
+    it correlates with the arm, not clearly, and leaves no doubt."""
+    ref = _texture()
+    anchors = Anchors(_ANCHORS_DOWN_THE_FRAME, (640, 480))
+    anchors.set_reference(ref)
+    frame = _moved(ref, 1.0, 0.5)
+    assert anchors.shift(frame) == pytest.approx((1.0, 0.5), abs=0.3)
+    assert anchors.row_doubt(200) < 0.3
+    x, y = 120, 250
+    patch = (slice(y - 40, y + 40), slice(x - 40, x + 40))
+    bent = frame.copy()
+    bent[patch] = _moved(ref, 3.2, 0.5)[patch]
+    assert anchors.shift(bent) == pytest.approx((1.0, 0.5), abs=0.3)
+    assert all(anchors.row_doubt(row) == pytest.approx(2.1, abs=0.3) for row in (60, 250, 420))
+    covered = frame.copy()
+    covered[patch] = _texture(seed=5)[patch]
+    assert anchors.shift(covered) == pytest.approx((1.0, 0.5), abs=0.3)
+    assert anchors.row_doubt(250) < 0.3
+
+
 def test_a_shaking_frame_and_an_arm_over_two_markers_bend_no_rows():
     """A camera that shakes as a whole moves every row alike: the frame is left as it is. So is one where an
     arm lies over two of the fixed markers (they correlate with the arm): the others agree on one shift."""
