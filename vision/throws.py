@@ -15,7 +15,7 @@ same way, else the registered frame (corrected by the base cards found as sharpl
 put it off, or, in a frame no two fixed markers registered, by the crowns when most of them agree). A
 displacement counts when seen in two frames, or surely in one (both readings agreeing, or the card
 found as sharply as at rest: a swing the star then covers; against the registered frame only when the
-fixed markers, the base cards or the crowns vouch for it). A crown is looked at for a swing's time
+fixed markers, the base cards or the crowns vouch for it, at the crown's rows to a touch's worth). A crown is looked at for a swing's time
 once the star passed near it: near a sighting, or near its way between two sightings (it flies up to
 15 cm a frame) or from the thrower's hand to its first sighting; and by its card's look whenever its
 place differs from the armed reference with nothing moving there from frame to frame (a dim, faint
