@@ -520,12 +520,19 @@ class MotionDetector:
         return frame if self.anchors is None else self.anchors.steady(frame)
 
     def rebase(self) -> None:
-        """Takes the latest frame as the new reference (after something moved and settled)."""
+        """Takes the table at rest now as the new reference (after something moved and settled): the mean of the
+        latest frames, as the first reference is the mean of its frames. One frame alone brings its own noise, and
+        the blur of its registration's interpolation, into every comparison after: in a shaking room the sharpest
+        cards then show changed, star-sized, in frames shaken otherwise."""
         self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
-            self.reference = self.recent[-1][0].copy()
-            self.reference_count = 1
-            self._ref_edges = self.recent[-1][1]
+            self.reference_count = max(1, len(self.latest))
+            if len(self.latest) > 1:
+                self.reference = np.mean(np.stack(self.latest), axis=0).round().astype(np.uint8)
+                self._ref_edges = self._edges(self.reference)
+            else:
+                self.reference = self.recent[-1][0].copy()
+                self._ref_edges = self.recent[-1][1]
             self._ref_gray = self._gray(self.reference)
 
     def changed_now(self) -> np.ndarray:
