@@ -304,11 +304,9 @@ class Anchors:
             self._others = []
             for kind in _ROW_BENDS:
                 for basis in kind:
-                    terms = basis(u)
-                    if not _rows_enough(u, height, terms.shape[1]):
+                    if not _rows_enough(u, height, basis(u[:1]).shape[1]):
                         continue
-                    coeffs = np.linalg.pinv(terms) @ shifts
-                    off = np.hypot(*(terms @ coeffs - shifts).T)
+                    _, _, coeffs, off = _fit(basis, u, shifts)
                     if float(off.max()) > ANCHOR_AGREE or float(np.sqrt(np.mean(off ** 2))) > spread + BEND_AS_CLOSE:
                         continue
                     span = basis(np.linspace(u.min(), u.max(), 33)) @ coeffs  # its swing over the markers' rows
@@ -364,19 +362,22 @@ def _rows_enough(u: np.ndarray, height: int, count: int) -> bool:
     return len(np.unique(np.round(u * height / ROW_APART_PX))) >= count
 
 
+def _fit(basis: Basis, u: np.ndarray, shifts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The least-squares fit of ``basis`` through ``shifts`` (n, 2) at rows ``u``: its terms at those rows, their
+    pseudo-inverse, the coefficients, and how far (px) each marker's shift lies from it."""
+    terms = basis(u)
+    inverse = np.linalg.pinv(terms)
+    coeffs = inverse @ shifts
+    return terms, inverse, coeffs, np.hypot(*(shifts - terms @ coeffs).T)
+
+
 def _bend(kind: list[Basis], u: np.ndarray, shifts: np.ndarray) -> tuple[Basis, np.ndarray]:
     """The least-squares bend of ``kind`` (the basis of it that fits best) through ``shifts`` (n, 2) at rows ``u``:
     a function giving the shifts (m, 2) at any rows, and how far (px) each marker's shift lies from the bend the
     others give (its residual over one minus its leverage; infinite for a marker the fit rests on alone)."""
-    fits = []
-    for basis in kind:
-        terms = basis(u)
-        inverse = np.linalg.pinv(terms)
-        coeffs = inverse @ shifts
-        residual = np.hypot(*(shifts - terms @ coeffs).T)
-        fits.append((float(np.sum(residual ** 2)), basis, coeffs, residual, np.einsum("ij,ji->i", terms, inverse)))
-    _, basis, coeffs, residual, leverage = min(fits, key=lambda fit: fit[0])
-    apart = 1.0 - leverage
+    fits = [(basis, *_fit(basis, u, shifts)) for basis in kind]
+    basis, terms, inverse, coeffs, residual = min(fits, key=lambda fit: float(np.sum(fit[4] ** 2)))
+    apart = 1.0 - np.einsum("ij,ji->i", terms, inverse)  # one minus each marker's leverage
     foretold = np.where(apart > 1e-6, residual / np.maximum(apart, 1e-6), math.inf)
     return (lambda rows: np.asarray(basis(rows) @ coeffs)), foretold
 
@@ -498,11 +499,8 @@ class MotionDetector:
             steadied.append(f)
             small.append(self._register(self.shrink(f), f))
             self.reference_shifts.append(self.shift)
-        self.reference = np.mean(small, axis=0).round().astype(np.uint8)
-        self.reference_count = len(small)
+        self._take_reference(small)
         self.latest.clear()
-        self._ref_gray = self._gray(self.reference)
-        self._ref_edges = self._edges(self.reference)
         if len(small) > 1:
             spread = np.mean([np.percentile(self.difference(a, b, self._edges(b)), 99.5)
                               for a, b in itertools.pairwise(small)])
@@ -526,14 +524,14 @@ class MotionDetector:
         cards then show changed, star-sized, in frames shaken otherwise."""
         self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         if self.recent:  # already registered: the reference's coordinates stay those of the first
-            self.reference_count = max(1, len(self.latest))
-            if len(self.latest) > 1:
-                self.reference = np.mean(np.stack(self.latest), axis=0).round().astype(np.uint8)
-                self._ref_edges = self._edges(self.reference)
-            else:
-                self.reference = self.recent[-1][0].copy()
-                self._ref_edges = self.recent[-1][1]
-            self._ref_gray = self._gray(self.reference)
+            self._take_reference(list(self.latest) or [self.recent[-1][0]])
+
+    def _take_reference(self, small: list[np.ndarray]) -> None:
+        """The mean of ``small`` (low-resolution frames, registered) as the reference, with its gray and edges."""
+        self.reference = np.mean(np.stack(small), axis=0).round().astype(np.uint8)
+        self.reference_count = len(small)
+        self._ref_gray = self._gray(self.reference)
+        self._ref_edges = self._edges(self.reference)
 
     def changed_now(self) -> np.ndarray:
         """Low-resolution mask (bool) of what differs from the reference in the latest frame."""
