@@ -144,7 +144,7 @@ class CrownLooks(JudgeFrame):
         if seen is None:
             self._note_doubtful(t, doubtful)
         if seen is not None:
-            t.best_shifts.append(seen)
+            self._note_best(t, seen)
             t.last_seen_frame = self._frames
             t.registered += card_move.registered if card_move is not None else marker_registered
             sure = shift is not None or (card_move is not None and card_move.sharp)
@@ -275,7 +275,7 @@ class CrownLooks(JudgeFrame):
             t.hidden_in_flight += self._shuriken_seen and star_passed
             return
         t.card_shifts.append(card_move.shift)
-        t.best_shifts.append(card_move.shift)
+        self._note_best(t, card_move.shift)
         t.last_seen_frame = self._frames
         t.registered += card_move.registered
         self._note_seen(t, card_move.shift, sure=card_move.sharp, px=card_move.px)
@@ -285,11 +285,14 @@ class CrownLooks(JudgeFrame):
             t.first_move = self._frames
 
     def _note_reading(self, t: SeatTrack, px: np.ndarray | None) -> None:
-        """This frame's crown displacement (image px), kept in cm on the crown's plane."""
+        """This frame's crown displacement (image px), kept in cm on the crown's plane, and whether the frame's rows
+        around the crown may be off by more than a still crown's jitter (``SeatTrack.bent``)."""
         if px is None:
             return
         moved = t.to_cm @ np.asarray(px, np.float64)
         t.readings.append((self._frames, float(moved[0]), float(moved[1])))
+        if self._rows_doubt(t) > 0.5 * self.config.moved_cm:
+            t.bent.add(self._frames)
 
     @staticmethod
     def _note_seen(t: SeatTrack, shift: float, *, sure: bool, decoded: bool = False,
@@ -333,16 +336,31 @@ class CrownLooks(JudgeFrame):
         else:
             t.unvouched = max(t.unvouched, shift)
 
+    def _note_best(self, t: SeatTrack, seen: float) -> None:
+        """This frame's finest reading of the crown's shift (``SeatTrack.best_shifts``: a touch's worth in two
+        frames is a touch). A touch's worth read where the frame's rows around the crown are not known to a
+        touch's worth (``_rows_sure``) is only a doubt: a vibrating camera's bent frame, straightened by a bend the
+        fixed markers far from the crown follow, can put a still crown that far off in any frame, and two such
+        frames are no swing."""
+        if seen >= self.config.moved_cm and not self._rows_sure(t):
+            t.unvouched = max(t.unvouched, seen)
+        else:
+            t.best_shifts.append(seen)
+
     def _rows_sure(self, t: SeatTrack) -> bool:
-        """Whether the rows of this frame around the crown are registered to a touch's worth: a frame a vibrating
-        camera's rolling shutter bent is straightened by a bend through the fixed markers, which other bends may
-        follow as well and part from between them, and fixed markers found clearly off the frame's shift say their
-        rows moved otherwise (``Anchors.row_doubt``)."""
+        """Whether the rows of this frame around the crown are registered to a touch's worth (``_rows_doubt``)."""
+        return self._rows_doubt(t) <= self.config.moved_cm
+
+    def _rows_doubt(self, t: SeatTrack) -> float:
+        """How far (cm on the crown's plane) the rows of this frame around the crown may be off once registered: a
+        frame a vibrating camera's rolling shutter bent is straightened by a bend through the fixed markers, which
+        other bends may follow as well and part from between them, and fixed markers found clearly off the frame's
+        shift say their rows moved otherwise (``Anchors.row_doubt``)."""
         anchors = self.motion.anchors
         if anchors is None:
-            return True
+            return 0.0
         doubt = anchors.row_doubt(int(round(float(_armed_crown(t).center[1]) + self._frame_offset[1])))
-        return float(np.linalg.norm(t.to_cm, 2)) * doubt <= self.config.moved_cm
+        return float(np.linalg.norm(t.to_cm, 2)) * doubt
 
     def _card_move(self, t: SeatTrack, frame: np.ndarray, offset: tuple[float, float],
                    min_score: float = patches.MIN_SCORE) -> CardMove | None:

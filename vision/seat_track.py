@@ -97,6 +97,9 @@ class SeatTrack:
     passed_unseen_cm: float | None = None  # closest the star's path came to it while the star and it were unseen
     passed_unseen_at: int = -1  # frame the star came back into sight after that stretch
     readings: list[tuple[int, float, float]] = field(default_factory=list)  # per frame seen: (frame, x, y) displacement, cm
+    # the frames of ``readings`` whose rows around the crown may be off by more than a still crown's jitter once
+    # registered (a vibrating camera's bent frame): no swing is read from them
+    bent: set[int] = field(default_factory=set)
     star_came: int | None = None  # frame the star first came within ``STAR_NEAR_CM`` of the crown
     armed_patch: np.ndarray | None = None  # grey patch of the crown card and its margin at rest when armed
     armed_noise: float = 0.0  # grey noise there (from the reference frames)
@@ -136,6 +139,7 @@ class SeatTrack:
         self.passed_unseen_at = -1
         self.watch_until = -1
         self.readings.clear()
+        self.bent.clear()
         self.star_came = None
         self.kept.clear()
 

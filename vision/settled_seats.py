@@ -558,7 +558,7 @@ class SettledSeats:
         # the crown marker not decoded at the end, the star near it (lying on it): the part of its card left
         # in view then, followed back through the frames since the star came
         in_view = self._covered_readings(t) if star_near and ev.crown_seen_at_end is not True else []
-        covered = self._covered_swing(in_view)
+        covered = self._covered_swing(in_view, t.bent)
         if covered is not None:
             # the crown marker not decoded at the end (the star lying on it): the part of its card left
             # in view swung and came back past its place, as a rocking standee's does
@@ -631,7 +631,8 @@ class SettledSeats:
         standee rocks in its base about an edge of its base, so a touch moves its crown along one
         line (across its card, whichever way the standee faces) and back: two readings at most two
         frames apart, the same way along the line of the farthest reading by at least a still crown's
-        jitter, each more along that line than across it; still before the star came near (a frame
+        jitter, each more along that line than across it, in frames whose rows are known to such a
+        jitter (not ``SeatTrack.bent``: a vibrating camera's bent frame puts a still crown off by more); still before the star came near (a frame
         earlier at most: the star hides the crown as it meets it), or before the star was first seen
         when it went on unseen from the standee beside; seen back afterwards (within a jitter of its
         place, or swung the other way); and standing out of what the measure adds, which moves a
@@ -648,9 +649,10 @@ class SettledSeats:
         if since is None or any(math.hypot(x, y) >= jitter for f, x, y in t.readings if f < since - 1):
             return None
         after = [r for r in t.readings if r[0] >= since - 1]
-        if not after:
+        known = [r for r in after if r[0] not in t.bent]
+        if not known:
             return None
-        _, px, py = max(after, key=lambda r: math.hypot(r[1], r[2]))
+        _, px, py = max(known, key=lambda r: math.hypot(r[1], r[2]))
         norm = math.hypot(px, py)
         if norm < jitter:
             return None
@@ -664,7 +666,7 @@ class SettledSeats:
         part = {f: math.hypot(x, y) for f, x, y in in_view or []}
         best: float | None = None
         for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
-            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < jitter:
+            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < jitter or {f1, f2} & t.bent:
                 continue
             if any(f in part and part[f] < 0.5 * abs(a) for f, a in ((f1, a1), (f2, a2))):
                 continue  # the part of the card left in view stayed: the card's look moved alone
@@ -720,19 +722,22 @@ class SettledSeats:
             readings.append((frame_no, float(cm[0]), float(cm[1])))
         return readings
 
-    def _covered_swing(self, readings: list[tuple[int, float, float]]) -> tuple[float, float, float] | None:
+    def _covered_swing(self, readings: list[tuple[int, float, float]],
+                       bent: set[int]) -> tuple[float, float, float] | None:
         """A standee rocking under the star that came to rest on its crown: (how far the part of its card
         left in view swung, the farthest it was seen off the swing's line, how far it swung back the
         other way), cm; None without one. Rocking about an edge of its base moves the crown along one
         line and back past where it comes to rest (a damped swing): two readings at most two frames
         apart a touch's worth (``moved_cm``) the same way along the line of the farthest reading, each
-        more along it than across; later, one the other way by at least a still crown's jitter; and at
-        least twice the farthest any reading lies off that line. A star dropped onto a crown that did
+        more along it than across, in frames whose rows are known to a still crown's jitter (not in
+        ``bent``); later, one the other way by at least a still crown's jitter; and at least twice the
+        farthest any reading lies off that line. A star dropped onto a crown that did
         not move leaves that part still. ``readings``: ``_covered_readings``."""
-        if not readings:
+        known = [r for r in readings if r[0] not in bent]
+        if not known:
             return None
         jitter = 0.5 * self.config.moved_cm
-        _, px, py = max(readings, key=lambda r: math.hypot(r[1], r[2]))
+        _, px, py = max(known, key=lambda r: math.hypot(r[1], r[2]))
         norm = math.hypot(px, py)
         if norm < self.config.moved_cm:
             return None
@@ -741,7 +746,7 @@ class SettledSeats:
         off_line = max(abs(c) for _, _, c in line)
         best: tuple[float, float, float] | None = None
         for i, ((f1, a1, c1), (f2, a2, c2)) in enumerate(zip(line, line[1:])):
-            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < self.config.moved_cm:
+            if f2 - f1 > 2 or a1 * a2 <= 0 or min(abs(a1), abs(a2)) < self.config.moved_cm or {f1, f2} & bent:
                 continue
             if abs(c1) > 0.5 * abs(a1) or abs(c2) > 0.5 * abs(a2) or max(abs(a1), abs(a2)) < 2 * off_line:
                 continue

@@ -423,7 +423,8 @@ class ThrowJudge(CrownLooks):
         """Keeps, from the first frame something star-sized moves on, the image around each standing crown
         (but the thrower's) and its base card, unless a hand or arm covers its card: a crown the star comes
         to rest on is followed afterwards by the part of its card left in view at the end
-        (``SettledSeats._covered_readings``). The latest throw's length."""
+        (``SettledSeats._covered_readings``), and whether the frame's rows there may be off by more than a still
+        crown's jitter (``SeatTrack.bent``). The latest throw's length."""
         size = (frame.shape[1], frame.shape[0])
         shift = (float(self.motion.shift[0]), float(self.motion.shift[1]))
         at = np.array([round(shift[0]), round(shift[1])], np.float64)
@@ -445,6 +446,8 @@ class ThrowJudge(CrownLooks):
                 bbox = patch_box(base_at + at, base_half, size)
                 base = None if bbox is None else frame[bbox[1]:bbox[3], bbox[0]:bbox[2]].copy()
             t.kept.append((self._frames, frame[box[1]:box[3], box[0]:box[2]].copy(), base, shift))
+            if self._rows_doubt(t) > 0.5 * self.config.moved_cm:
+                t.bent.add(self._frames)
 
     def _confirm_shuriken(self, candidates: list[Blob]) -> None:
         """The star counts as seen once star-sized blobs in two frames in a row are as far apart as
