@@ -733,6 +733,38 @@ def test_a_swing_before_the_star_came_or_that_never_comes_back_is_no_touch(armed
     judge.tracks[seat].reset()
 
 
+@pytest.mark.parametrize("bent", [range(0, 20), (11, 12)])
+def test_a_light_swing_read_in_frames_whose_rows_are_in_doubt_is_no_touch(armed, monkeypatch, bent):
+    """A vibrating camera's rolling shutter bends each frame's rows; straightened by a bend through the fixed markers
+    far from a crown, the crown's rows may still be off by more than a still crown's jitter: a still crown then seems
+    to swing. Readings from such frames show no swing, and the seat asks."""
+    judge, seat = armed
+    monkeypatch.setattr(judge, "_rows_doubt", lambda t: 0.2 if judge._frames in bent else 0.0)
+    ev = _swing_evidence(judge, seat, LIGHT_SWING)
+    assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
+    assert judge.tracks[seat].bent == set(bent) & {f for f, _, _ in LIGHT_SWING}
+    judge.tracks[seat].reset()
+
+
+def test_a_touch_s_worth_read_in_two_frames_whose_rows_are_in_doubt_is_a_doubt(armed, monkeypatch):
+    """Two frames apart, a still crown between rows of fixed markers seemed 0.7 cm off in each, where the bend that
+    straightened the frame's rows may be 1 cm off: no touch, a doubt that asks. Where the rows are known to a
+    touch's worth, two such readings are a touch."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    for doubt, outcome in ((0.5, Outcome.NOTHING), (0.1, Outcome.TOUCHED)):
+        t.reset()
+        monkeypatch.setattr(judge, "_rows_doubt", lambda t, doubt=doubt: doubt)
+        for _ in range(2):
+            judge._note_best(t, 0.7)
+            judge._note_best(t, 0.05)
+        ev = judge._seat_evidence(t)
+        assert ev.outcome is outcome
+        if outcome is Outcome.NOTHING:
+            assert t.unvouched == pytest.approx(0.7) and ev.confidence < JudgeConfig().ask_godfather_below
+    t.reset()
+
+
 def test_a_light_swing_far_from_the_star_is_not_looked_for(armed):
     judge, seat = armed
     ev = _swing_evidence(judge, seat, LIGHT_SWING, star_cm=40.0)
