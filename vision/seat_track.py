@@ -150,6 +150,13 @@ def box_around(centre: np.ndarray, half: float, size: tuple[int, int]) -> tuple[
             min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1))
 
 
+def segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """Distance from point ``p`` to the segment from ``a`` to ``b`` (image px)."""
+    ab = b - a
+    f = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + f * ab)))
+
+
 def band(low: tuple[int, int], centre: np.ndarray, along: np.ndarray, *, back: float, ahead: float,
          half_wide: float, scale: int) -> np.ndarray:
     """Low-resolution mask (of shape ``low``, ``scale`` image px to its pixel) of the band from ``back``

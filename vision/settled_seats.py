@@ -55,6 +55,7 @@ from vision.seat_track import (
     covered_half,
     patch_box,
     quad_mask,
+    segment_distance,
 )
 from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence
 
@@ -632,9 +633,10 @@ class SettledSeats:
         line (across its card, whichever way the standee faces) and back: two readings at most two
         frames apart, the same way along the line of the farthest reading by at least a still crown's
         jitter, each more along that line than across it, in frames whose rows are known to such a
-        jitter (not ``SeatTrack.bent``: a vibrating camera's bent frame puts a still crown off by more); still before the star came near (a frame
-        earlier at most: the star hides the crown as it meets it), or before the star was first seen
-        when it went on unseen from the standee beside; seen back afterwards (within a jitter of its
+        jitter (not ``SeatTrack.bent``: a vibrating camera's bent frame puts a still crown off by more);
+        still before the star came near (a frame earlier at most: the star hides the crown as it meets
+        it), or before the star was first seen when it went on unseen from the standee beside, or before
+        it may have met it unseen on its way from the thrower's hand (``_came_unseen``); seen back afterwards (within a jitter of its
         place, or swung the other way); and standing out of what the measure adds, which moves a
         crown's reading any way: at least twice the farthest any reading lies off that line. With
         ``in_view`` (the crown covered at the end by the star lying on it: ``_covered_readings``), two
@@ -645,6 +647,9 @@ class SettledSeats:
         since = t.star_came
         if since is None and self.star_track:
             since = self.star_track[0][0]
+        came = self._came_unseen(t)
+        if came is not None and since is not None:
+            since = min(since, came)
         jitter = 0.5 * self.config.moved_cm
         if since is None or any(math.hypot(x, y) >= jitter for f, x, y in t.readings if f < since - 1):
             return None
@@ -678,6 +683,30 @@ class SettledSeats:
                 continue
             best = max(best or 0.0, max(abs(a1), abs(a2)))
         return None if best is None else (best, off_line)
+
+    def _came_unseen(self, t: SeatTrack) -> int | None:
+        """The earliest frame the star may have met this crown unseen, when it was first seen near it flying away
+        from it, its way back from its first two sightings passing within a light touch's reach
+        (``LIGHT_TOUCH_REACH_CM``): from the thrower's hand to there it flew unseen (under the thrower's arm, too
+        fast), and may have met this standee on the way, then turned. A star slows, never speeds up, in flight:
+        at least as fast before as between those sightings, it left this crown at most as many frames before as
+        that speed takes over the distance. None otherwise."""
+        if len(self.star_track) < 2 or t.crown is None or t.star_came != self.star_track[0][0]:
+            return None
+        (f0, first), (f1, second) = self.star_track[:2]
+        if not first or not second:
+            return None
+        a, b = min(((p, c) for p in first for c in second), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        crown = np.asarray(t.crown.center, np.float64)
+        step = (b - a) / (f1 - f0)  # px a frame
+        speed = float(np.linalg.norm(step))
+        away = float(np.linalg.norm(a - crown))
+        if speed < 1e-6 or float(np.linalg.norm(b - crown)) <= away:
+            return None  # still, or coming towards it: it met it after, if at all
+        frames = math.ceil(away / speed)
+        if segment_distance(crown, a, a - step * frames) > LIGHT_TOUCH_REACH_CM * self.calibration.px_per_cm:
+            return None
+        return f0 - frames
 
     def _covered_readings(self, t: SeatTrack) -> list[tuple[int, float, float]]:
         """Per frame kept since the star was seen (``ThrowJudge._keep_around_crowns``): where the crown was against

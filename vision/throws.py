@@ -67,6 +67,7 @@ from vision.seat_track import (
     patch_box,
     pixels_to_cm,
     quad_mask,
+    segment_distance,
     table_scale,
 )
 from vision.sources import CameraSettings, open_clip
@@ -506,7 +507,7 @@ class ThrowJudge(CrownLooks):
         reach = (STAR_RADIUS_CM + 1.0) * ppc
         return [b for b in blobs if b.kind is BlobKind.ARM
                 and self.motion.star_sized(b.area_px, b.length_px)
-                and _segment_distance(np.asarray(b.centre, np.float64), c, c + step) <= reach]
+                and segment_distance(np.asarray(b.centre, np.float64), c, c + step) <= reach]
 
     def _star_back(self, now: list[np.ndarray]) -> None:
         """The star seen again after frames it was out of sight: its path between where it was
@@ -537,7 +538,7 @@ class ThrowJudge(CrownLooks):
         for t in self.tracks.values():
             if t.crown is None or t.seat == self.thrower or t.last_seen_frame > since:
                 continue
-            d = _segment_distance(t.crown.center, a, b) / ppc
+            d = segment_distance(t.crown.center, a, b) / ppc
             if d <= reach and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
                 t.passed_unseen_cm = d
                 t.passed_unseen_at = self._frames
@@ -551,7 +552,7 @@ class ThrowJudge(CrownLooks):
             mark = t.crown if t.crown is not None else t.base
             if t.seat == self.thrower or mark is None:
                 continue
-            d = _segment_distance(np.asarray(mark.center, np.float64), a, b)
+            d = segment_distance(np.asarray(mark.center, np.float64), a, b)
             if t.star_nearest_px is None or d < t.star_nearest_px:
                 t.star_nearest_px = d
             if d < STAR_NEAR_CM * self.calibration.px_per_cm:
@@ -804,13 +805,6 @@ def _fits_among(det: Detection, found: dict[int, Detection]) -> bool:
     if sides and not 1 / 1.6 <= det.side_px / float(np.median(sides)) <= 1.6:
         return False
     return all(float(np.linalg.norm(d.center - det.center)) > 0.5 * (d.side_px + det.side_px) for d in found.values())
-
-
-def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    """Distance from point ``p`` to the segment from ``a`` to ``b`` (image px)."""
-    ab = b - a
-    f = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
-    return float(np.linalg.norm(p - (a + f * ab)))
 
 
 def _markers_found(calibration: Calibration | None) -> int:

@@ -765,6 +765,46 @@ def test_a_touch_s_worth_read_in_two_frames_whose_rows_are_in_doubt_is_a_doubt(a
     t.reset()
 
 
+# a light touch the star gave unseen, on its way from the thrower's hand: the crown already swinging (0.16 cm at
+# frame 10) when the star is first seen, 12 cm away, at frame 12
+SWING_BEFORE_SEEN = [(8, 0.01, 0.0), (10, -0.16, 0.01), (11, -0.25, 0.02), (12, -0.28, 0.03), (13, -0.1, 0.0),
+                     (14, 0.12, 0.01), (15, 0.06, -0.01), (16, 0.02, 0.0)]
+
+
+@pytest.mark.parametrize(("way", "sideways_cm", "outcome"), [
+    ((12.0, 15.0), 0.0, Outcome.TOUCHED),  # flying away from it, from it: it may have met it unseen before
+    ((15.0, 12.0), 0.0, Outcome.NOTHING),  # flying towards it: had it met it, it would be after
+    ((12.0, 15.0), 14.0, Outcome.NOTHING),  # flying away, its way back passing 14 cm from it: it came from elsewhere
+    (None, 0.0, Outcome.NOTHING),  # no star seen
+])
+def test_a_swing_begun_before_the_star_was_first_seen_flying_away_from_it_is_a_light_touch(armed, way, sideways_cm,
+                                                                                         outcome):
+    """A two-standee throw: the star flies unseen from the thrower's hand (under the arm), meets a standee lightly and
+    is first seen 12 cm past it, on its way to the next. The crown was swinging already: it was not still before the
+    star came. Flying 3 cm a frame (a star slows, never speeds up), the star was at the crown 4 frames before at the
+    earliest: the swing begun since then is a light touch, which asks."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    ppc = judge.calibration.px_per_cm
+    crown = t.crown.center.astype(np.float64)
+    out = crown - judge.calibration.table_centre()
+    out /= np.linalg.norm(out)
+    side = np.array([-out[1], out[0]]) * sideways_cm * ppc
+    saved = judge._star_track
+    try:
+        if way is None:
+            judge._star_track = []
+        else:
+            judge._star_track = [(f, [crown + side + out * ppc * d]) for f, d in zip((12, 13), way)]
+        # the straight way from the thrower's hand to the first sighting passed 8 cm from it
+        ev = _swing_evidence(judge, seat, SWING_BEFORE_SEEN, star_came=12 if way is not None else None,
+                             star_cm=8.0)
+        assert ev.outcome is outcome and ev.confidence < JudgeConfig().ask_godfather_below
+    finally:
+        judge._star_track = saved
+        t.reset()
+
+
 def test_a_light_swing_far_from_the_star_is_not_looked_for(armed):
     judge, seat = armed
     ev = _swing_evidence(judge, seat, LIGHT_SWING, star_cm=40.0)

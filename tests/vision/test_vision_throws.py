@@ -180,6 +180,18 @@ def test_a_crown_read_only_in_frames_whose_rows_are_in_doubt_is_not_touched(tag,
 
 
 @pytest.mark.slow
+def test_a_light_touch_before_the_star_was_first_seen_is_a_touch():
+    """A two-standee throw: the star flies unseen from the thrower's hand, swings seat 1's standee by 2-4 degrees
+    and is first seen 11 cm past it, flying on to seat 0, 3 cm a frame. Seat 1's crown swung 0.28 cm along one line
+    and back, its swing begun a frame or two before the star was seen: judged untouched, asking. The star met it in
+    the frames before, unseen: a light touch, asking."""
+    spec = next(s for s in synth.condition_set(20, "scenario:multi-light", seed=318) if s.seed == 1000318140015)
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.as_json() == clip.truth.as_json()
+
+
+@pytest.mark.slow
 def test_a_crown_read_in_a_frame_whose_clear_fixed_markers_lie_apart_is_no_touch():
     """A mount ringing at 57 Hz: the frames' rows are bent too sharply for any bend through five fixed markers to
     follow, and in one frame the markers agree on a shift to 1.5 px each with one of them, while the one nearest a
