@@ -157,6 +157,12 @@ def segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     return float(np.linalg.norm(p - (a + f * ab)))
 
 
+def nearest_pair(before: list[np.ndarray], after: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Of the star-sized blob centres seen in two frames (image px, neither list empty), the closest pair: the star's
+    way from one frame to the other."""
+    return min(((p, c) for p in before for c in after), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+
+
 def band(low: tuple[int, int], centre: np.ndarray, along: np.ndarray, *, back: float, ahead: float,
          half_wide: float, scale: int) -> np.ndarray:
     """Low-resolution mask (of shape ``low``, ``scale`` image px to its pixel) of the band from ``back``

@@ -53,6 +53,7 @@ from vision.seat_track import (
     band,
     base_patch_half,
     covered_half,
+    nearest_pair,
     patch_box,
     quad_mask,
     segment_distance,
@@ -636,8 +637,8 @@ class SettledSeats:
         jitter (not ``SeatTrack.bent``: a vibrating camera's bent frame puts a still crown off by more);
         still before the star came near (a frame earlier at most: the star hides the crown as it meets
         it), or before the star was first seen when it went on unseen from the standee beside, or before
-        it may have met it unseen on its way from the thrower's hand (``_came_unseen``); seen back afterwards (within a jitter of its
-        place, or swung the other way); and standing out of what the measure adds, which moves a
+        it may have met it unseen on its way from the thrower's hand (``_came_unseen``); seen back
+        afterwards (within a jitter of its place, or swung the other way); and standing out of what the measure adds, which moves a
         crown's reading any way: at least twice the farthest any reading lies off that line. With
         ``in_view`` (the crown covered at the end by the star lying on it: ``_covered_readings``), two
         readings count only when the part of the card left in view followed in each frame it was read,
@@ -696,7 +697,7 @@ class SettledSeats:
         (f0, first), (f1, second) = self.star_track[:2]
         if not first or not second:
             return None
-        a, b = min(((p, c) for p in first for c in second), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        a, b = nearest_pair(first, second)
         crown = np.asarray(t.crown.center, np.float64)
         step = (b - a) / (f1 - f0)  # px a frame
         speed = float(np.linalg.norm(step))

@@ -64,6 +64,7 @@ from vision.seat_track import (
     box_around,
     covered_half,
     median_at_rest,
+    nearest_pair,
     patch_box,
     pixels_to_cm,
     quad_mask,
@@ -475,7 +476,7 @@ class ThrowJudge(CrownLooks):
                 self._legs += flights
         elif centres and last:
             # the star between the last frame and this one (it flies up to 15 cm a frame at 30 fps)
-            p, c = min(((p, c) for p in last for c in centres), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+            p, c = nearest_pair(last, centres)
             if float(np.linalg.norm(c - p)) <= high:
                 self._legs = [(p, c)]
         if centres and self._shuriken_seen and not self._star_free:
@@ -500,7 +501,7 @@ class ThrowJudge(CrownLooks):
         (f0, before), (f1, last) = self._star_track[-2], self._star_track[-1]
         ppc = self.calibration.px_per_cm
         high = MAX_STAR_SPEED_CM_S * ppc / self.fps
-        p, c = min(((p, c) for p in before for c in last), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        p, c = nearest_pair(before, last)
         step = (c - p) / (f1 - f0)
         if float(np.linalg.norm(step)) > high:
             return []
@@ -532,7 +533,7 @@ class ThrowJudge(CrownLooks):
         path came (cm); seen again from then on, a swing it started would show."""
         if not before or not after:
             return
-        a, b = min(((p, c) for p in before for c in after), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+        a, b = nearest_pair(before, after)
         ppc = self.calibration.px_per_cm
         reach = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
         for t in self.tracks.values():
