@@ -360,7 +360,7 @@ class CrownLooks(JudgeFrame):
         if anchors is None:
             return 0.0
         doubt = anchors.row_doubt(int(round(float(_armed_crown(t).center[1]) + self._frame_offset[1])))
-        return float(np.linalg.norm(t.to_cm, 2)) * doubt
+        return t.most_cm_per_px * doubt
 
     def _card_move(self, t: SeatTrack, frame: np.ndarray, offset: tuple[float, float],
                    min_score: float = patches.MIN_SCORE) -> CardMove | None:

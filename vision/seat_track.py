@@ -51,6 +51,7 @@ class SeatTrack:
     watch: tuple[int, int, int, int]  # low-resolution box where motion makes us look closely
     body: tuple[int, int, int, int]  # full-resolution box of the standee seen from above
     to_cm: np.ndarray = field(default_factory=lambda: np.zeros((2, 2)))  # image px -> cm on the crown's plane
+    most_cm_per_px: float = 0.0  # the most one image px is on the crown's plane, cm (``to_cm``'s largest stretch)
     table_ppc: float = 0.0  # image px per cm on the table plane at this seat (tilt makes far seats smaller)
     card_mask: np.ndarray | None = None  # low-resolution mask of the crown card's place
     fall_mask: np.ndarray | None = None  # low-resolution mask of the strip a fallen standee lies in

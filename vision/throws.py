@@ -211,6 +211,7 @@ class ThrowJudge(CrownLooks):
             body = box_around(centre, 0.75 * side, size)
             track = SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
             track.to_cm = pixels_to_cm(crown)
+            track.most_cm_per_px = float(np.linalg.norm(track.to_cm, 2))
             track.table_ppc = table_scale(base, crown, base_per_crown)
             nx0, ny0, nx1, ny1 = box_around(centre, side / 2 + HAND_NEAR_CM * side / markers.CROWN_SIZE_CM, size)
             track.near = (nx0 // scale, ny0 // scale, nx1 // scale, ny1 // scale)
