@@ -291,6 +291,11 @@ class CrownLooks(JudgeFrame):
             return
         moved = t.to_cm @ np.asarray(px, np.float64)
         t.readings.append((self._frames, float(moved[0]), float(moved[1])))
+        self._note_bent(t)
+
+    def _note_bent(self, t: SeatTrack) -> None:
+        """This frame among ``SeatTrack.bent`` when its rows around the crown may be off by more than a still crown's
+        jitter once registered (``_rows_doubt``)."""
         if self._rows_doubt(t) > 0.5 * self.config.moved_cm:
             t.bent.add(self._frames)
 

@@ -638,8 +638,8 @@ class SettledSeats:
         still before the star came near (a frame earlier at most: the star hides the crown as it meets
         it), or before the star was first seen when it went on unseen from the standee beside, or before
         it may have met it unseen on its way from the thrower's hand (``_came_unseen``); seen back
-        afterwards (within a jitter of its place, or swung the other way); and standing out of what the measure adds, which moves a
-        crown's reading any way: at least twice the farthest any reading lies off that line. With
+        afterwards (within a jitter of its place, or swung the other way); and standing out of what the
+        measure adds, which moves a crown's reading any way: at least twice the farthest any reading lies off that line. With
         ``in_view`` (the crown covered at the end by the star lying on it: ``_covered_readings``), two
         readings count only when the part of the card left in view followed in each frame it was read,
         at least half as far: with the star over its print, the card's look is matched on its plain
@@ -761,8 +761,8 @@ class SettledSeats:
         apart a touch's worth (``moved_cm``) the same way along the line of the farthest reading, each
         more along it than across, in frames whose rows are known to a still crown's jitter (not in
         ``bent``); later, one the other way by at least a still crown's jitter; and at least twice the
-        farthest any reading lies off that line. A star dropped onto a crown that did
-        not move leaves that part still. ``readings``: ``_covered_readings``."""
+        farthest any reading lies off that line. A star dropped onto a crown that did not move leaves
+        that part still. ``readings``: ``_covered_readings``."""
         known = [r for r in readings if r[0] not in bent]
         if not known:
             return None

@@ -15,11 +15,11 @@ same way, else the registered frame (corrected by the base cards found as sharpl
 put it off, or, in a frame no two fixed markers registered, by the crowns when most of them agree). A
 displacement counts when seen in two frames, or surely in one (both readings agreeing, or the card
 found as sharply as at rest: a swing the star then covers; against the registered frame only when the
-fixed markers, the base cards or the crowns vouch for it, at the crown's rows to a touch's worth). A crown is looked at for a swing's time
-once the star passed near it: near a sighting, or near its way between two sightings (it flies up to
-15 cm a frame) or from the thrower's hand to its first sighting; and by its card's look whenever its
-place differs from the armed reference with nothing moving there from frame to frame (a dim, faint
-standee tipping over, hit by a star not yet seen).
+fixed markers, the base cards or the crowns vouch for it, at the crown's rows to a touch's worth). A
+crown is looked at for a swing's time once the star passed near it: near a sighting, or near its way
+between two sightings (it flies up to 15 cm a frame) or from the thrower's hand to its first sighting;
+and by its card's look whenever its place differs from the armed reference with nothing moving there
+from frame to frame (a dim, faint standee tipping over, hit by a star not yet seen).
 
 The verdict's types are in ``vision.throw_verdict``, a seat's track and the measures of the pieces in
 ``vision.seat_track``, the crowns' readings in each frame in ``vision.crown_looks``; once the table
@@ -449,8 +449,7 @@ class ThrowJudge(CrownLooks):
                 bbox = patch_box(base_at + at, base_half, size)
                 base = None if bbox is None else frame[bbox[1]:bbox[3], bbox[0]:bbox[2]].copy()
             t.kept.append((self._frames, frame[box[1]:box[3], box[0]:box[2]].copy(), base, shift))
-            if self._rows_doubt(t) > 0.5 * self.config.moved_cm:
-                t.bent.add(self._frames)
+            self._note_bent(t)
 
     def _confirm_shuriken(self, candidates: list[Blob]) -> None:
         """The star counts as seen once star-sized blobs in two frames in a row are as far apart as
