@@ -342,15 +342,17 @@ class CrownLooks(JudgeFrame):
             t.unvouched = max(t.unvouched, shift)
 
     def _note_best(self, t: SeatTrack, seen: float) -> None:
-        """This frame's finest reading of the crown's shift (``SeatTrack.best_shifts``: a touch's worth in two
+        """This frame's finest reading of the crown's shift (``SeatTrack.best_readings``: a touch's worth in two
         frames is a touch). A touch's worth read where the frame's rows around the crown are not known to a
         touch's worth (``_rows_sure``) is only a doubt: a vibrating camera's bent frame, straightened by a bend the
         fixed markers far from the crown follow, can put a still crown that far off in any frame, and two such
-        frames are no swing."""
-        if seen >= self.config.moved_cm and not self._rows_sure(t):
+        frames are no swing. Each reading kept is also kept less what its frame's rows may be off beyond a still
+        crown's jitter: how sure a touch read in such frames is."""
+        doubt = self._rows_doubt(t)
+        if seen >= self.config.moved_cm and doubt > self.config.moved_cm:
             t.unvouched = max(t.unvouched, seen)
         else:
-            t.best_shifts.append(seen)
+            t.best_readings.append((seen, seen - max(0.0, doubt - 0.5 * self.config.moved_cm)))
 
     def _rows_sure(self, t: SeatTrack) -> bool:
         """Whether the rows of this frame around the crown are registered to a touch's worth (``_rows_doubt``)."""
@@ -364,7 +366,7 @@ class CrownLooks(JudgeFrame):
         anchors = self.motion.anchors
         if anchors is None:
             return 0.0
-        doubt = anchors.row_doubt(int(round(float(_armed_crown(t).center[1]) + self._frame_offset[1])))
+        doubt = anchors.row_doubt(int(round(float(_armed_crown(t).center[1]) + float(self.motion.shift[1]))))
         return t.most_cm_per_px * doubt
 
     def _card_move(self, t: SeatTrack, frame: np.ndarray, offset: tuple[float, float],

@@ -60,7 +60,9 @@ class SeatTrack:
     crown_look: Look | None = None  # the crown card's look at rest, tracked by correlation
     base_look: Look | None = None
     card_shifts: list[float] = field(default_factory=list)  # crown card displacements by correlation, cm
-    best_shifts: list[float] = field(default_factory=list)  # per frame: by the card's look if found, else the marker
+    # per frame: the crown's shift (by the card's look if found, else the marker), and the same less what the frame's
+    # rows around the crown may be off beyond a still crown's jitter (``CrownLooks._rows_doubt``: a vibrating camera)
+    best_readings: list[tuple[float, float]] = field(default_factory=list)
     confirmed: float = 0.0  # largest shift seen surely in one frame (marker and card agree, or the card sharp), cm
     unvouched: float = 0.0  # the same, in a frame whose registration nothing vouched for (``CrownLooks._offset``): a doubt only
     examined: int = 0
@@ -121,7 +123,7 @@ class SeatTrack:
     def reset(self) -> None:
         self.shifts.clear()
         self.card_shifts.clear()
-        self.best_shifts.clear()
+        self.best_readings.clear()
         self.confirmed = self.unvouched = 0.0
         self.examined = self.hidden = self.registered = self.unseen = self.under_arm = 0
         self.lost_under_arm = None

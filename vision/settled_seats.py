@@ -532,7 +532,7 @@ class SettledSeats:
         star_near = star_near or went_on is not None
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
-        loose = t.registered * 2 > len(t.best_shifts) or ev.shift_measured_against == "registered frame"
+        loose = t.registered * 2 > len(t.best_readings) or ev.shift_measured_against == "registered frame"
         if loose and cfg.moved_cm <= max(moved, final) < 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED if moved >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
@@ -544,7 +544,14 @@ class SettledSeats:
             ev.reason = (f"crown marker moved {moved:.2f} cm (at least {cfg.moved_cm:g} cm in two frames, or surely in "
                          f"one: its marker and its card's look agreeing, or its card's look as sharp as at rest) and "
                          f"came back")
-            ev.confidence = float(min(0.97, 0.6 + 0.4 * (moved - cfg.moved_cm) / cfg.moved_cm))
+            # a touch's worth read only in frames whose rows around the crown a vibrating camera may have put off by
+            # more than a still crown's jitter is as sure as what lies beyond that
+            beyond = ev.shift_beyond_doubt_cm
+            ev.confidence = float(min(0.97, 0.6 + 0.4 * (beyond - cfg.moved_cm) / cfg.moved_cm))
+            if beyond < cfg.moved_cm:
+                ev.reason += (f"; but only {beyond:.2f} cm beyond what the rows of the frames it was read in may be off "
+                              f"(a vibrating camera): unsure")
+                ev.confidence = 0.55
             return ev
         if final >= 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED
@@ -552,7 +559,7 @@ class SettledSeats:
             ev.confidence = 0.7
             return ev
         ev.outcome = Outcome.NOTHING
-        best = sorted(t.best_shifts) or [0.0]
+        best = sorted(seen for seen, _ in t.best_readings) or [0.0]
         # frames the crown was out of sight in which a touch would not be seen: with no hand over it
         # (tilted away, or under the star), or under a hand while the star flew close
         unseen = max(t.hidden_free, t.hidden_in_flight if near is None or near < STAR_NEAR_CM else 0,

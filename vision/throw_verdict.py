@@ -53,6 +53,8 @@ class SeatEvidence:
     base_seen_at_end: bool | None = None  # None: not looked at, or no base marker known
     max_shift_cm: float = 0.0  # largest crown displacement seen in two or more frames (the finer measure each
     # frame), or in one frame surely: by both the decoded marker and the card's look, or the card's look as sharp as at rest
+    shift_beyond_doubt_cm: float = 0.0  # the same, each frame's reading less what its rows around the crown may be off
+    # beyond a still crown's jitter (a vibrating camera's bent frames)
     max_marker_shift_cm: float = 0.0  # the same, of the decoded crown marker's centre
     max_card_shift_cm: float = 0.0  # the same, of the crown card found by correlation with its look at rest
     last_seen_shift_cm: float | None = None  # the crown's displacement the last time it was seen

@@ -701,10 +701,12 @@ class ThrowJudge(CrownLooks):
             return ev
         shifts = sorted(t.shifts)
         cards = sorted(t.card_shifts)
-        best = sorted(t.best_shifts)
+        best = sorted(seen for seen, _ in t.best_readings)
         ev.max_marker_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
         ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
         ev.max_shift_cm = round(max(best[-2] if len(best) >= 2 else 0.0, t.confirmed), 3)
+        beyond = sorted(sure for _, sure in t.best_readings)
+        ev.shift_beyond_doubt_cm = round(max(beyond[-2] if len(beyond) >= 2 else 0.0, t.confirmed), 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:

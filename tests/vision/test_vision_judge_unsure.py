@@ -40,7 +40,7 @@ def _evidence(judge, seat, *, shifts, star_cm, hidden_in_flight=0):
     t = judge.tracks[seat]
     t.reset()
     t.shifts[:] = shifts
-    t.best_shifts[:] = shifts  # the finer of the marker's and the card's measures, per frame
+    t.best_readings[:] = [(s, s) for s in shifts]  # the finer of the marker's and the card's measures, per frame
     t.examined = len(shifts) + hidden_in_flight
     t.hidden = t.hidden_in_flight = t.unseen = hidden_in_flight
     t.star_nearest_px = None if star_cm is None else star_cm * judge.calibration.px_per_cm
@@ -112,7 +112,7 @@ def test_a_weak_likeness_of_a_card_under_a_hand_is_no_move(armed, monkeypatch):
     for _ in range(3):
         judge._examine(t, frame)
     judge._look(t, frame)
-    assert t.best_shifts == [] and t.card_shifts == [] and t.unseen == 3 and t.under_arm == 3
+    assert t.best_readings == [] and t.card_shifts == [] and t.unseen == 3 and t.under_arm == 3
     assert t.last_seen_shift == pytest.approx(2.8) and t.first_move is not None
     monkeypatch.undo()  # the hand gone, the crown found at its place at the end
     ev = judge._seat_evidence(t)
@@ -197,7 +197,7 @@ def test_a_crown_last_seen_away_and_not_found_at_its_unchanged_place_asks(armed,
     t.examined, t.first_move = 6, 3
     ThrowJudge._note_seen(t, 0.7, sure=True)
     ThrowJudge._note_seen(t, 3.3, sure=False)
-    t.best_shifts[:] = [0.7, 3.3]
+    t.best_readings[:] = [(0.7, 0.7), (3.3, 3.3)]
     _stub(monkeypatch, judge)
     ev = judge._seat_evidence(t)
     assert ev.crown_seen_at_end is False and ev.crown_card_changed == 0.0
@@ -220,7 +220,7 @@ def test_a_crown_seen_back_by_a_weak_likeness_only_over_a_fall_asks(armed, monke
         if not sure:
             ThrowJudge._note_seen(t, 0.2, sure=False)  # a second weak reading agrees
         assert t.last_seen_shift == pytest.approx(0.2)
-        t.best_shifts[:] = [3.3, 3.4, 0.2]  # a swing (or a fall) seen in two frames
+        t.best_readings[:] = [(3.3, 3.3), (3.4, 3.4), (0.2, 0.2)]  # a swing (or a fall) seen in two frames
         _stub(monkeypatch, judge, changed=changed)
         ev = judge._seat_evidence(t)
         monkeypatch.undo()
@@ -561,7 +561,8 @@ def test_the_star_s_unseen_way_from_the_thrower_s_hand_past_a_crown_asks(armed):
         judge._frames = 11
         judge._confirm_shuriken(blob(first + way * 10 * ppc))
         assert judge._shuriken_seen and t.passed_unseen_cm is not None and t.passed_unseen_cm < 1.0
-        t.best_shifts[:] = t.shifts[:] = [0.02, 0.01]
+        t.shifts[:] = [0.02, 0.01]
+        t.best_readings[:] = [(0.02, 0.02), (0.01, 0.01)]
         t.examined = 2
         ev = judge._seat_evidence(t)
         assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
@@ -664,8 +665,9 @@ def _swing_evidence(judge, seat, readings, *, star_came=10, star_cm=4.0, facing_
         for frame, along, across in readings:
             judge._frames = frame
             judge._note_reading(t, to_px @ (along * along_axis + across * across_axis))
-            t.best_shifts.append(float(np.hypot(along, across)))
-            t.shifts.append(float(np.hypot(along, across)))
+            shift = float(np.hypot(along, across))
+            t.best_readings.append((shift, shift))
+            t.shifts.append(shift)
             t.examined += 1
     finally:
         judge._frames = frames
@@ -762,6 +764,29 @@ def test_a_touch_s_worth_read_in_two_frames_whose_rows_are_in_doubt_is_a_doubt(a
         assert ev.outcome is outcome
         if outcome is Outcome.NOTHING:
             assert t.unvouched == pytest.approx(0.7) and ev.confidence < JudgeConfig().ask_godfather_below
+    t.reset()
+
+
+@pytest.mark.parametrize(("doubt", "sure"), [
+    (0.21, False),  # 0.06 cm beyond a still crown's jitter: 0.32 cm read is 0.26 cm beyond that: asks
+    (0.1, True),  # rows known to a still crown's jitter: the touch is as sure as its reading
+])
+def test_a_touch_s_worth_read_in_frames_whose_rows_may_be_off_by_more_than_jitter_asks(armed, monkeypatch, doubt,
+                                                                                      sure):
+    """A vibrating camera: a still crown read 0.32 cm off in two frames whose rows around it may be off by 0.21 cm
+    (less than a touch's worth, so kept as readings). A touch, but only what lies beyond that doubt (less a still
+    crown's jitter) is sure of it: 0.26 cm, less than a touch's worth: it asks."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    monkeypatch.setattr(judge, "_rows_doubt", lambda t: doubt)
+    for _ in range(2):
+        judge._note_best(t, 0.32)
+        judge._note_best(t, 0.05)
+    ev = judge._seat_evidence(t)
+    assert ev.outcome is Outcome.TOUCHED
+    assert ev.shift_beyond_doubt_cm == pytest.approx(0.32 - max(0.0, doubt - 0.15))
+    assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
     t.reset()
 
 
