@@ -295,14 +295,14 @@ class CrownLooks(JudgeFrame):
 
     def _note_bent(self, t: SeatTrack) -> None:
         """This frame among ``SeatTrack.bent`` when its rows around the crown may be off by more than a still crown's
-        jitter once registered (``_beyond_jitter``)."""
-        if self._beyond_jitter(t) > 0.0:
+        jitter once registered (``_rows_doubt``)."""
+        if self._beyond_jitter(self._rows_doubt(t)) > 0.0:
             t.bent.add(self._frames)
 
-    def _beyond_jitter(self, t: SeatTrack) -> float:
-        """How far (cm) the rows of this frame around the crown may be off once registered (``_rows_doubt``) beyond a
-        still crown's jitter, which the thresholds hold already; 0 when no farther."""
-        return max(0.0, self._rows_doubt(t) - 0.5 * self.config.moved_cm)
+    def _beyond_jitter(self, doubt: float) -> float:
+        """How far (cm) beyond a still crown's jitter, which the thresholds hold already, rows in ``doubt`` by that
+        much (``_rows_doubt``) may be off; 0 when no farther."""
+        return max(0.0, doubt - 0.5 * self.config.moved_cm)
 
     @staticmethod
     def _note_seen(t: SeatTrack, shift: float, *, sure: bool, decoded: bool = False,
@@ -353,10 +353,11 @@ class CrownLooks(JudgeFrame):
         fixed markers far from the crown follow, can put a still crown that far off in any frame, and two such
         frames are no swing. Each reading kept is also kept less what its frame's rows may be off beyond a still
         crown's jitter: how sure a touch read in such frames is."""
-        if seen >= self.config.moved_cm and not self._rows_sure(t):
+        doubt = self._rows_doubt(t)
+        if seen >= self.config.moved_cm and doubt > self.config.moved_cm:  # not ``_rows_sure``
             t.unvouched = max(t.unvouched, seen)
         else:
-            t.best_readings.append((seen, seen - self._beyond_jitter(t)))
+            t.best_readings.append((seen, seen - self._beyond_jitter(doubt)))
 
     def _rows_sure(self, t: SeatTrack) -> bool:
         """Whether the rows of this frame around the crown are registered to a touch's worth (``_rows_doubt``)."""
