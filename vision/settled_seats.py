@@ -557,6 +557,12 @@ class SettledSeats:
             ev.outcome = Outcome.TOUCHED
             ev.reason = f"standee still up but pushed {final:.2f} cm from its place"
             ev.confidence = 0.7
+            if not star_near:
+                # never seen moving, and nothing the star did can have pushed it: a hand may have, or the frames
+                # it was read in at rest be off there (a vibrating camera's rows)
+                ev.reason += (f", but never seen moving and the shuriken never within {STAR_NEAR_CM:g} cm of it: "
+                              f"unsure")
+                ev.confidence = 0.5
             return ev
         ev.outcome = Outcome.NOTHING
         best = sorted(seen for seen, _ in t.best_readings) or [0.0]

@@ -13,6 +13,7 @@ from vision.crown_looks import CardMove
 from vision.motion import SETTLED_FRAMES, Blob, BlobKind
 from vision.seat_track import FALL_CHANGE_MAX_CM2
 from vision.synth import Scenario
+from vision.throw_verdict import SeatEvidence
 from vision.throws import JudgeConfig, Outcome, ThrowJudge, _fits_among
 
 CLEAN = dict(light=0.9, noise_sigma=2.0, jpeg_quality=85, fps=30, blur_sigma=0.6, print_black=10, print_white=235,
@@ -786,6 +787,22 @@ def test_a_touch_s_worth_read_in_frames_whose_rows_may_be_off_by_more_than_jitte
     ev = judge._seat_evidence(t)
     assert ev.outcome is Outcome.TOUCHED
     assert ev.shift_beyond_doubt_cm == pytest.approx(0.32 - max(0.0, doubt - 0.15))
+    assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
+    t.reset()
+
+
+@pytest.mark.parametrize(("star_cm", "sure"), [(35.0, False), (4.0, True)])
+def test_a_standee_pushed_with_the_star_never_near_asks(armed, star_cm, sure):
+    """A standee found at rest 0.68 cm from its place, its crown never seen moving: pushed, a touch. With the star
+    passing 4 cm from it, the star pushed it; with the star never within 15 cm of it, nothing the star did can have (a
+    hand may have, or a vibrating camera's rows at rest put it off): touched, asking."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    t.examined = 3
+    ev = SeatEvidence(seat, final_shift_cm=0.68, star_nearest_cm=star_cm)
+    ev = judge._settled_table().standing(ev, t)
+    assert ev.outcome is Outcome.TOUCHED and "pushed" in ev.reason
     assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
     t.reset()
 
