@@ -341,7 +341,7 @@ class CrownLooks(JudgeFrame):
         """A crown seen surely moved in one frame, measured against the registered frame: a touch when
         the frame's registration is vouched for at the crown's rows, else only a doubt (the frame may be
         off there, and every crown read in it with it)."""
-        if self._frame_sure and self._rows_sure(t):
+        if self._frame_sure and self._rows_sure(self._rows_doubt(t)):
             t.confirmed = max(t.confirmed, shift)
         else:
             t.unvouched = max(t.unvouched, shift)
@@ -354,14 +354,14 @@ class CrownLooks(JudgeFrame):
         frames are no swing. Each reading kept is also kept less what its frame's rows may be off beyond a still
         crown's jitter: how sure a touch read in such frames is."""
         doubt = self._rows_doubt(t)
-        if seen >= self.config.moved_cm and doubt > self.config.moved_cm:  # not ``_rows_sure``
+        if seen >= self.config.moved_cm and not self._rows_sure(doubt):
             t.unvouched = max(t.unvouched, seen)
         else:
             t.best_readings.append((seen, seen - self._beyond_jitter(doubt)))
 
-    def _rows_sure(self, t: SeatTrack) -> bool:
-        """Whether the rows of this frame around the crown are registered to a touch's worth (``_rows_doubt``)."""
-        return self._rows_doubt(t) <= self.config.moved_cm
+    def _rows_sure(self, doubt: float) -> bool:
+        """Whether rows in ``doubt`` by that much (``_rows_doubt``) are registered to a touch's worth."""
+        return doubt <= self.config.moved_cm
 
     def _rows_doubt(self, t: SeatTrack) -> float:
         """How far (cm on the crown's plane) the rows of this frame around the crown may be off once registered: a

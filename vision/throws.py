@@ -100,6 +100,12 @@ def _card_sized(det: Detection | None, side: float) -> Detection | None:
     return None
 
 
+def _in_two_frames(shifts: Iterable[float]) -> float:
+    """The largest of ``shifts`` (one a frame) that two frames or more show: the second largest; 0 for fewer than two."""
+    ordered = sorted(shifts)
+    return ordered[-2] if len(ordered) >= 2 else 0.0
+
+
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -699,14 +705,10 @@ class ThrowJudge(CrownLooks):
                               f"the Godfather looks")
                 ev.confidence = 0.5
             return ev
-        shifts = sorted(t.shifts)
-        cards = sorted(t.card_shifts)
-        best = sorted(seen for seen, _ in t.best_readings)
-        ev.max_marker_shift_cm = round(shifts[-2] if len(shifts) >= 2 else 0.0, 3)
-        ev.max_card_shift_cm = round(cards[-2] if len(cards) >= 2 else 0.0, 3)
-        ev.max_shift_cm = round(max(best[-2] if len(best) >= 2 else 0.0, t.confirmed), 3)
-        beyond = sorted(sure for _, sure in t.best_readings)
-        ev.shift_beyond_doubt_cm = round(max(beyond[-2] if len(beyond) >= 2 else 0.0, t.confirmed), 3)
+        ev.max_marker_shift_cm = round(_in_two_frames(t.shifts), 3)
+        ev.max_card_shift_cm = round(_in_two_frames(t.card_shifts), 3)
+        ev.max_shift_cm = round(max(_in_two_frames(seen for seen, _ in t.best_readings), t.confirmed), 3)
+        ev.shift_beyond_doubt_cm = round(max(_in_two_frames(sure for _, sure in t.best_readings), t.confirmed), 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
