@@ -1,7 +1,7 @@
 """Comparing frames and marker cells for the aim reader.
 
-A marker's 6 x 6 cells as printed (``pattern``) and as seen in a frame (``cells``, ``cell_contrast``);
-and what two frames of the same table share: the frame's own change between them (``least_change``), the
+A weapon marker's contrast as seen in a frame (``cell_contrast``; its cells as printed and as seen are
+``markers.pattern`` and ``markers.cell_means``), and what two frames of the same table share: the frame's own change between them (``least_change``), the
 camera's shake (``shake``) and the change of its gain (``gain``), so that a place can be compared at the
 deadline with what it showed before the count.
 """
@@ -10,16 +10,9 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 
 from vision import markers
-
-
-def pattern(marker_id: int) -> np.ndarray:
-    """A marker's 6 x 6 cells (its black border included), 1 for white, row by row."""
-    img = markers.marker_image(marker_id, 60)
-    return np.asarray((img.reshape(6, 10, 6, 10).mean(axis=(1, 3)) > 127).astype(np.int8).ravel())
 
 
 def least_change(diff: np.ndarray, cell: int) -> float | None:
@@ -84,35 +77,12 @@ def gain(first: np.ndarray, later: np.ndarray, cell: int = 32) -> float:
     return float(np.exp(np.median(ratios[np.abs(ratios - best) <= 0.04])))
 
 
-_UNIT = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)  # a marker's corners, in cells
-_GRID = (np.arange(12, dtype=np.float32) + 0.5) / 2  # four samples a cell (two rows of two), in cells
-_UV = np.stack(np.meshgrid(_GRID, _GRID), axis=-1).reshape(-1, 1, 2)
-
-
-def sample_points(quad: np.ndarray) -> np.ndarray:
-    """Where the 12 x 12 samples (four a cell) of a marker seen at ``quad`` (its corners from the first,
-    clockwise) lie in the image, row by row: a 12 x 12 x 2 array."""
-    h = cv2.getPerspectiveTransform(_UNIT, np.asarray(quad, np.float32))
-    return cv2.perspectiveTransform(_UV, h).reshape(12, 12, 2)
-
-
-def cells(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """The mean grey of each of the 6 x 6 cells of a marker seen at ``quad`` (its corners from the first,
-    clockwise); None when it lies partly outside the image."""
-    pts = sample_points(quad)
-    if pts[..., 0].min() < 0 or pts[..., 1].min() < 0 or pts[..., 0].max() > gray.shape[1] - 1 \
-            or pts[..., 1].max() > gray.shape[0] - 1:
-        return None
-    vals = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR).astype(np.float32)
-    return np.asarray(vals.reshape(6, 2, 6, 2).mean(axis=(1, 3)).ravel())
-
-
 def cell_contrast(gray: np.ndarray, quad: np.ndarray, pattern: np.ndarray) -> float:
     """The difference between the marker's white and black cells as read (0 when unknown)."""
-    seen = cells(gray, quad)
+    seen = markers.cell_means(gray, quad)
     if seen is None or not pattern.any() or pattern.all():
         return 0.0
     return float(np.median(seen[pattern == 1]) - np.median(seen[pattern == 0]))
 
 
-__all__ = ["cell_contrast", "cells", "gain", "least_change", "pattern", "sample_points", "shake"]
+__all__ = ["cell_contrast", "gain", "least_change", "shake"]

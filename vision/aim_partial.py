@@ -16,11 +16,11 @@ import math
 import cv2
 import numpy as np
 
-from vision import aim_cells, markers
+from vision import markers
 
 _PAIRS = np.array([(r * 6 + c, r * 6 + c + 1) for r in range(6) for c in range(5)]
                   + [(r * 6 + c, (r + 1) * 6 + c) for r in range(5) for c in range(6)])  # neighbouring cells
-# the samples of ``aim_cells.sample_points`` (row by row) cell by cell, each cell's four together
+# the samples of ``markers.sample_points`` (row by row) cell by cell, each cell's four together
 _ORDER = np.arange(144).reshape(6, 2, 6, 2).transpose(0, 2, 1, 3).ravel()
 
 
@@ -40,7 +40,7 @@ def turned(quad: np.ndarray, turn_deg: float) -> np.ndarray:
 
 def _samples(quad: np.ndarray) -> np.ndarray:
     """The 144 sample points (four a cell: two rows of two, cell by cell) of a marker seen at ``quad``."""
-    return aim_cells.sample_points(quad).reshape(144, 2)[_ORDER]
+    return markers.sample_points(quad).reshape(144, 2)[_ORDER]
 
 
 def scores(gray: np.ndarray, points: np.ndarray, pattern: np.ndarray, margin: float) -> tuple[np.ndarray, np.ndarray]:

@@ -160,7 +160,7 @@ class DeadlinePlaces:
         rest, first = self._rest_quad(seat, run), self.first_grey
         if rest is None or first is None:
             return False
-        cells = aim_cells.cells(first, rest[0])
+        cells = markers.cell_means(first, rest[0])
         return cells is not None and self._marker_shows(seat, cells, rest[1])
 
     def _read_there_before(self, seat: int, run: Rest) -> bool:
@@ -208,7 +208,7 @@ class DeadlinePlaces:
         quad, contrast = rest
         a, b = greys[0], greys[1] / self._gain_at_deadline()
         moved = self._shaken(quad, a, b, shaded)
-        before, at = aim_cells.cells(a, quad), aim_cells.cells(b, moved)
+        before, at = markers.cell_means(a, quad), markers.cell_means(b, moved)
         if before is None or at is None:
             return None
         return _PlaceCells(before, at, self.config.table_cell_noise * noise + self.config.bare_slack, contrast, quad,
@@ -237,8 +237,8 @@ class DeadlinePlaces:
         if frames is None:
             return None
         a, b, noise = frames
-        before = [aim_cells.cells(np.ascontiguousarray(a[..., c]), place.quad) for c in range(a.shape[2])]
-        at = [aim_cells.cells(np.ascontiguousarray(b[..., c]), place.moved) for c in range(b.shape[2])]
+        before = [markers.cell_means(np.ascontiguousarray(a[..., c]), place.quad) for c in range(a.shape[2])]
+        at = [markers.cell_means(np.ascontiguousarray(b[..., c]), place.moved) for c in range(b.shape[2])]
         was, now = [x for x in before if x is not None], [y for y in at if y is not None]
         if len(was) < len(before) or len(now) < len(at):
             return None

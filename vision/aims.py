@@ -158,7 +158,7 @@ class AimReader:
         self._last_read: dict[int, tuple[np.ndarray, float, float]] = {}  # seat -> (corners, t, contrast) read last
         self._read_quads: dict[int, list[tuple[float, np.ndarray, float]]] = {s: [] for s in self.shooters}
         # ... and every pose read: (t, corners, contrast)
-        self._pattern = {s: aim_cells.pattern(markers.weapon_id(s)) for s in self.shooters}
+        self._pattern = {s: markers.pattern(markers.weapon_id(s)) for s in self.shooters}
         self._wanted = {markers.weapon_id(s): s for s in self.shooters}
         self._seat_px = {s: plane.to_image(p[None])[0] for s, p in plane.standees.items()}
         aimed_at = range(seats) if candidates is None else self.candidates or []

@@ -85,6 +85,35 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     return cv2.aruco.generateImageMarker(dictionary(), marker_id, side_px, borderBits=1)
 
 
+def pattern(marker_id: int) -> np.ndarray:
+    """A marker's 6 x 6 cells (its black border included), 1 for white, row by row."""
+    img = marker_image(marker_id, 60)
+    return np.asarray((img.reshape(6, 10, 6, 10).mean(axis=(1, 3)) > 127).astype(np.int8).ravel())
+
+
+_UNIT = np.array([[0, 0], [6, 0], [6, 6], [0, 6]], np.float32)  # a marker's corners, in cells
+_GRID = (np.arange(12, dtype=np.float32) + 0.5) / 2  # four samples a cell (two rows of two), in cells
+_UV = np.stack(np.meshgrid(_GRID, _GRID), axis=-1).reshape(-1, 1, 2)
+
+
+def sample_points(quad: np.ndarray) -> np.ndarray:
+    """Where the 12 x 12 samples (four a cell) of a marker seen at ``quad`` (its corners from the first,
+    clockwise) lie in the image, row by row: a 12 x 12 x 2 array."""
+    h = cv2.getPerspectiveTransform(_UNIT, np.asarray(quad, np.float32))
+    return cv2.perspectiveTransform(_UV, h).reshape(12, 12, 2)
+
+
+def cell_means(gray: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The mean grey of each of the 6 x 6 cells of a marker seen at ``quad`` (its corners from the first,
+    clockwise); None when it lies partly outside the image."""
+    pts = sample_points(quad)
+    if pts[..., 0].min() < 0 or pts[..., 1].min() < 0 or pts[..., 0].max() > gray.shape[1] - 1 \
+            or pts[..., 1].max() > gray.shape[0] - 1:
+        return None
+    vals = cv2.remap(gray, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR).astype(np.float32)
+    return np.asarray(vals.reshape(6, 2, 6, 2).mean(axis=(1, 3)).ravel())
+
+
 def quad_side(corners: np.ndarray) -> float:
     """The mean side (px) of a marker's four image corners."""
     return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))

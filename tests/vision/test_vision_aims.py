@@ -494,7 +494,7 @@ def test_a_partly_covered_marker_at_its_last_pose_still_counts_as_seen_there():
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1, 2])
     quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
     seen = _with_marker(31, quad)
-    contrast = aim_cells.cell_contrast(seen, quad, aim_cells.pattern(31))
+    contrast = aim_cells.cell_contrast(seen, quad, markers.pattern(31))
     assert contrast > 50
     assert reader._still_there(seen, 1, quad, contrast)
     covered = seen.copy()
@@ -515,7 +515,7 @@ def test_a_weapon_turned_in_the_hand_at_its_last_place_is_not_still_there():
     plane = _plane()
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1, 2])
     quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
-    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, aim_cells.pattern(31))
+    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, markers.pattern(31))
     centre = quad.mean(axis=0)
     for turn in (16.0, -16.0, 25.0):
         c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
@@ -533,7 +533,7 @@ def test_a_partly_covered_marker_moved_by_the_hand_s_tremor_still_counts_as_seen
     plane = _plane()
     reader = AimReader(plane, seats=6, fps=30, three_at=2.0, shooters=[1])
     quad = np.array([[300.0, 200.0], [318.0, 203.0], [315.0, 221.0], [297.0, 218.0]])
-    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, aim_cells.pattern(31))
+    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, markers.pattern(31))
     cell = 3.0
     for shift, turn, still in (((0.65, -0.6), 2.0, True), ((-0.6, 0.65), -2.5, True), ((2.0, 0.0), 0.0, False),
                                ((0.0, 0.0), 20.0, False)):
@@ -769,9 +769,9 @@ def test_a_look_of_its_marker_where_another_marker_lay_before_the_count_is_not_t
     card = _with_marker(22, quad, seed=6)
     card_later = np.clip(card.astype(np.float64) + np.random.default_rng(3).normal(0, 2, card.shape), 0, 255)
     card_later = card_later.astype(np.uint8)
-    pattern = aim_cells.pattern(30)
+    pattern = markers.pattern(30)
     pairs, lighter = aim_partial.pairs_of(pattern)
-    cells = aim_cells.cells(card.astype(np.float32), quad)
+    cells = markers.cell_means(card.astype(np.float32), quad)
     assert cells is not None
     diff = np.where(lighter, 1.0, -1.0) * (cells[pairs[:, 0]] - cells[pairs[:, 1]])
     assert int(np.sum(diff > 40)) >= 10 and int(np.sum(diff < -40)) == 0  # the look of the weapon's marker
