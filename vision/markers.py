@@ -208,6 +208,15 @@ class MarkerDetector:
             found[mid] = Detection(mid, pts)
         return found
 
+    def outlines(self, image: np.ndarray, upscale: int = 1) -> list[np.ndarray]:
+        """The outlines ArUco finds in ``image`` (BGR or gray; enlarged ``upscale`` times first) whose code decodes
+        as no marker: (4, 2) corners each, in ``image``'s pixels."""
+        gray = to_gray(image)
+        if upscale > 1:
+            gray = cv2.resize(gray, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_LINEAR)
+        _, _, rejected = self._detector.detectMarkers(gray)
+        return [((q.reshape(4, 2) + 0.5) / upscale - 0.5).astype(np.float32) for q in rejected]
+
     def detect_in(self, frame: np.ndarray, box: tuple[int, int, int, int],
                   upscale: int = 2, sharpen: float = 0.0, cell_middles: bool = False) -> dict[int, Detection]:
         """Markers inside ``box`` = (x0, y0, x1, y1) of ``frame``, clipped to the frame."""
@@ -236,6 +245,52 @@ class MarkerDetector:
             for mid, det in self.detect(image, upscale=up, sharpen=amount, cell_middles=middles).items():
                 found.setdefault(mid, det)
         return found
+
+
+# an outline ArUco finds but whose code does not decode within the dictionary's error correction (a card blurred
+# or smeared by a vibrating camera, its cells bled into each other) is read as a marker when its 36 cells follow
+# that marker's pattern (their correlation) at least this well ...
+BY_CELLS_LEAST = 0.6
+# ... and better by this much than they follow any other marker's of the dictionary at any of its four turns,
+# or its own turned
+BY_CELLS_LEAD = 0.08
+
+
+def read_by_cells(gray: np.ndarray, quad: np.ndarray, wanted: set[int]) -> Detection | None:
+    """The marker among ``wanted`` that the outline ``quad`` in ``gray`` shows by its cells' grey levels
+    (``BY_CELLS_LEAST``, ``BY_CELLS_LEAD``), with its corners from its top left; None when its cells follow no
+    marker's pattern that clearly, or follow one not wanted."""
+    looks = []
+    for turn in range(4):
+        corners = np.roll(np.asarray(quad, np.float32), -turn, axis=0)
+        seen = cell_means(gray, corners)
+        if seen is None:
+            return None
+        spread = float(seen.std())
+        if spread <= 0:
+            return None
+        looks.append((corners, (seen - seen.mean()) / spread))
+    patterns = _all_patterns()
+    scores = np.array([[float(z @ p) / 36 for p in patterns] for _, z in looks])  # turn x marker
+    order = np.argsort(scores, axis=None)[::-1]
+    turn, marker_id = np.unravel_index(order[0], scores.shape)
+    best, second = float(scores.flat[order[0]]), float(scores.flat[order[1]])
+    if int(marker_id) not in wanted or best < BY_CELLS_LEAST or best - second < BY_CELLS_LEAD:
+        return None
+    return Detection(int(marker_id), looks[int(turn)][0])
+
+
+_PATTERNS: list[np.ndarray] = []
+
+
+def _all_patterns() -> list[np.ndarray]:
+    """Every marker's pattern of the dictionary (its id the index), each cell's colour less their mean over their
+    spread (a correlation is then a dot product)."""
+    if not _PATTERNS:
+        for mid in range(len(dictionary().bytesList)):
+            p = pattern(mid).astype(np.float32)
+            _PATTERNS.append((p - p.mean()) / p.std())
+    return _PATTERNS
 
 
 # grey levels by which a faint card's outline may be darker than its surroundings (``MarkerDetector.detect``)

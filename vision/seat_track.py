@@ -71,6 +71,7 @@ class SeatTrack:
     registered: int = 0  # crown shifts measured against the registered frame (no base marker seen)
     unseen: int = 0  # frames neither the crown marker nor its card's look was found
     under_arm: int = 0  # of those, frames a hand or arm from the border covered its card
+    read_by_cells: bool = False  # its crown and base unread when armed, read from their cells (``markers.read_by_cells``)
     hidden_free: int = 0  # frames the crown was not found with no hand or arm over its card
     hidden_in_flight: int = 0  # frames the crown was not found once the shuriken was seen in flight
     star_nearest_px: float | None = None  # closest a shuriken blob's centre came to the crown, image px

@@ -183,6 +183,7 @@ class ThrowJudge(CrownLooks):
         self._rest_found: dict[int, Detection] | None = None
         self._rest_end = None
         self.tracks = {}
+        cards: dict[int, tuple[Detection | None, Detection | None]] = {}
         for seat in range(self.seats):
             marks = self.calibration.seats[seat]
             crown = base = None
@@ -204,9 +205,18 @@ class ThrowJudge(CrownLooks):
                 crown = Detection(markers.crown_id(seat), np.asarray(marks.crown, np.float32))
             if calibrated_here and base is None and marks.base is not None:
                 base = Detection(markers.base_id(seat), np.asarray(marks.base, np.float32))
+            cards[seat] = (crown, base)
+        by_cells = self._armed_by_cells(rest, cards)
+        for seat in range(self.seats):
+            crown, base = cards[seat]
+            cells_only = crown is None and base is None and (markers.crown_id(seat) in by_cells
+                                                             or markers.base_id(seat) in by_cells)
+            if cells_only:
+                crown, base = by_cells.get(markers.crown_id(seat)), by_cells.get(markers.base_id(seat))
             if crown is None:
                 self.tracks[seat] = SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0),
-                                               table_ppc=table_scale(base, None, base_per_crown))
+                                               table_ppc=table_scale(base, None, base_per_crown),
+                                               read_by_cells=cells_only)
                 continue
             side = crown.side_px
             centre = crown.center
@@ -215,7 +225,8 @@ class ThrowJudge(CrownLooks):
             wx0, wy0, wx1, wy1 = watch_full
             watch = (wx0 // scale, wy0 // scale, wx1 // scale, wy1 // scale)
             body = box_around(centre, 0.75 * side, size)
-            track = SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body)
+            track = SeatTrack(seat, crown, base, markers.CROWN_SIZE_CM / side, crop, watch, body,
+                              read_by_cells=cells_only)
             track.to_cm = pixels_to_cm(crown)
             track.most_cm_per_px = float(np.linalg.norm(track.to_cm, 2))
             track.table_ppc = table_scale(base, crown, base_per_crown)
@@ -246,6 +257,41 @@ class ThrowJudge(CrownLooks):
         self.verdict = None
         self.state = State.ARMED
         log.debug("armed: %s standing", [s for s, t in self.tracks.items() if t.crown is not None])
+
+    def _armed_by_cells(self, rest: np.ndarray | None,
+                        cards: dict[int, tuple[Detection | None, Detection | None]]) -> dict[int, Detection]:
+        """The cards of the seats whose crown and base were both unread when armed (``cards``: each seat's crown and
+        base as read, or None), read from their cells in the resting image: an outline there whose code does not
+        decode (a card blurred, or smeared by a vibrating camera) whose cells follow one of their patterns clearly
+        (``markers.read_by_cells``), apart from every card read, and as large as the cards of its kind read at this
+        table."""
+        wanted = {i for s, (c, b) in cards.items() if c is None and b is None
+                  for i in (markers.crown_id(s), markers.base_id(s))}
+        if rest is None or not wanted:
+            return {}
+        read = [d for pair in cards.values() for d in pair if d is not None]
+        read += [Detection(mid, np.asarray(q, np.float32)) for mid, q in self.calibration.corners.items()]
+
+        def kind(marker_id: int) -> object:
+            known = markers.kind_of(marker_id)
+            return None if known is None else known[0]
+
+        sides = {k: [d.side_px for d in read if kind(d.marker_id) == k] for k in {kind(m) for m in wanted}}
+        gray = markers.to_gray(rest)
+        found: dict[int, Detection] = {}
+        for upscale in (1, 2):
+            for quad in self.detector.outlines(gray, upscale):
+                det = markers.read_by_cells(gray, quad, wanted - set(found))
+                if det is None or any(np.linalg.norm(det.center - r.center) < 0.5 * (det.side_px + r.side_px)
+                                      for r in read + list(found.values())):
+                    continue
+                alike = sides.get(kind(det.marker_id)) or []
+                if alike and not 0.6 <= det.side_px / float(np.median(alike)) <= 1.6:
+                    continue
+                found[det.marker_id] = det
+        if found:
+            log.debug("cards read by their cells when armed: %s", sorted(found))
+        return found
 
     def _rest_markers(self, rest: np.ndarray | None) -> dict[int, Detection]:
         """Every marker found in the resting image (worked out once per arming), contrast
@@ -670,6 +716,10 @@ class ThrowJudge(CrownLooks):
         for seat, t in self.tracks.items():
             if seat not in blind:
                 ev = self._seat_evidence(t)
+                if t.read_by_cells:  # a card misread by its cells would be another seat's judgement
+                    ev.confidence = min(ev.confidence, 0.5)
+                    ev.reason += ("; its crown and base cards unread when armed, read from their cells only: "
+                                  "the Godfather looks")
                 out[seat] = (ev.outcome, ev)
         # a seat unread when armed is judged by what changed between the seats beside it, and those
         # seats' own outcomes say whether a standee of theirs may lie there

@@ -155,6 +155,22 @@ def test_a_light_touch_beside_the_thrower_s_arm_is_read_by_most_of_the_card():
     assert (verdict.knocked, verdict.touched) == ([], [0, 8])
 
 
+def test_a_seat_whose_cards_decode_in_no_frame_is_read_by_their_cells_and_asks():
+    """Clip 1000320030006 of blur:strong (a lens out of focus by 1.4 px): seat 5's crown and base cards decode in
+    no frame and not in the resting image, so the seat was placed between its neighbours, where two seats were
+    unread and a fall could not be given to one of them: "nothing", asking, while seat 5 was knocked. Their
+    outlines are found, and the crown's cells follow its pattern clearly: the seat is followed like any other, its
+    fall seen, and it still asks (a card misread by its cells would be another seat's judgement)."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(7, "blur:strong", seed=320) if s.seed == 1000320030006)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    seat = verdict.seats[5]
+    assert seat.standing_when_armed and "read from their cells only" in seat.reason
+    assert seat.outcome is Outcome.KNOCKED and seat.confidence < JudgeConfig().ask_godfather_below
+    assert (verdict.knocked, verdict.touched) == ([5], []) and verdict.needs_godfather
+
+
 def test_the_thrower_s_hand_over_his_own_still_crown_is_no_touch():
     """Clip 1000133090017 of scenario:multi (bright, a strong light gradient, blur, JPEG blocks, the exposure
     changing): the thrower's hand covers most of his own crown card before the star leaves it; two quarters of the

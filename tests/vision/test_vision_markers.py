@@ -72,3 +72,60 @@ def test_a_card_touching_the_image_edge_is_read():
     assert 1 in MarkerDetector().detect(image)
     _, ids, _ = aims._detector().detectMarkers(image)
     assert ids is not None and 1 in ids.ravel()
+
+
+def _blurred_card(marker_id, side, sigma, background=170):
+    """A crown-like card (the marker in a white margin) on a grey table, blurred by ``sigma`` px."""
+    img = np.full((160, 160), background, np.uint8)
+    card = np.full((side * 8 // 6, side * 8 // 6), 235, np.uint8)
+    o = side // 6
+    card[o:o + side, o:o + side] = np.where(markers.marker_image(marker_id, side) > 127, 235, 20)
+    img[50:50 + card.shape[0], 60:60 + card.shape[1]] = card
+    return cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+def test_a_blurred_card_whose_code_fails_is_read_by_its_cells():
+    """A card blurred beyond its code's error correction still shows its outline, and its cells still follow its
+    pattern: it is read as that marker only when that marker is wanted there, with its corners from its top
+    left whichever corner the outline starts at."""
+    detector = MarkerDetector()
+    img = _blurred_card(15, 24, 1.6)
+    assert 15 not in detector.detect(img)
+    outlines = detector.outlines(img)
+    read = [d for d in (markers.read_by_cells(img, q, {15, 25}) for q in outlines) if d is not None]
+    assert [d.marker_id for d in read] == [15]
+    sharp = detector.detect(_blurred_card(15, 24, 0.5))[15]
+    assert np.abs(read[0].corners - sharp.corners).max() < 1.5
+    for turn in range(4):  # the outline's first corner any of the four
+        again = markers.read_by_cells(img, np.roll(read[0].corners, turn, axis=0), {15})
+        assert again is not None and np.allclose(again.corners, read[0].corners)
+    # not wanted there (a card already read elsewhere, or no seat of this table): not read
+    assert all(markers.read_by_cells(img, q, {16, 25}) is None for q in outlines)
+
+
+def test_an_outline_whose_cells_follow_no_pattern_clearly_is_no_card():
+    """A dark square in a white margin with noise inside, a card of random cells that decode as no marker, or a
+    card too blurred for its cells to show: no marker, whatever is wanted."""
+    rng = np.random.default_rng(3)
+    detector = MarkerDetector()
+    wanted = set(range(50))
+    looked = 0
+    for k in range(60):
+        img = np.full((160, 160), 170, np.uint8)
+        img[50:82, 60:92] = 235
+        if k % 2:
+            img[54:78, 64:88] = 20
+            img[58:74, 68:84] = rng.integers(20, 236, (16, 16)).astype(np.uint8)
+        else:
+            grid = np.zeros((6, 6))
+            grid[1:5, 1:5] = rng.integers(0, 2, (4, 4))
+            img[54:78, 64:88] = np.kron(grid, np.ones((4, 4))) * 215 + 20
+        img = cv2.GaussianBlur(img, (0, 0), 0.8)
+        if detector.detect(img):
+            continue  # random cells that happen to decode as a marker
+        for q in detector.outlines(img):
+            looked += 1
+            assert markers.read_by_cells(img, q, wanted) is None
+    assert looked >= 60
+    img = _blurred_card(15, 20, 3.5)
+    assert all(markers.read_by_cells(img, q, wanted) is None for q in detector.outlines(img))
