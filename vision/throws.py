@@ -251,6 +251,8 @@ class ThrowJudge(CrownLooks):
         self._shuriken_seen = False
         self._star_free = False  # the star seen at least once with no hand or arm in view
         self._candidate_seen = False  # a star-sized blob seen since the last (re-)arming
+        self._left_lying_at: int | None = None  # the table settled with something lying where nothing lay, no
+        # star seen: the frame it was found (looked at again a settle's length later, never armed again on it)
         self._unsure_before = {}  # seats left unsure by motion before the throw: why
         self._last_candidates = []
         self._star_track = []
@@ -464,11 +466,17 @@ class ThrowJudge(CrownLooks):
                 if self._away_from_armed(t, from_reference):
                     self._look(t, frame, star_passed=False)
         self._still = self._still + 1 if quiet else 0
+        if not quiet:
+            self._left_lying_at = None
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
             if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
                     self._settled_table().arm_over(t, in_median=True) for t in self.tracks.values() if t.crown is not None):
                 return None
+            if self._left_lying_at is not None and self._frames - self._left_lying_at < settle_frames:
+                return None
+            if self._left_lying_at is not None and self._frames - self._armed_at > self.config.timeout_s * self.fps:
+                return self._timeout()
             return self._settled()
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
             return self._conclude("the table did not settle", unsettled=True)
@@ -666,6 +674,14 @@ class ThrowJudge(CrownLooks):
             # armed for a throw, and no star seen: the camera missed it (a dim, noisy room, a star
             # of the table's colour), which says nothing of what it touched
             return self._conclude("no throw seen before the frames ran out", final=states, unsure=True)
+        if self.motion.left_at_rest() >= STAR_SHARE_MIN * self.motion.star_area:
+            # something star-sized or larger lies where nothing lay, though no star was seen in flight (a dim
+            # room, a star blurred by its speed): a star at rest, or a standee falling too faintly from frame to
+            # frame for the motion to show. The table is not as it was armed, so it is not armed again on it (that
+            # would take the throw's outcome for the table before it): watched on, and judged against the table
+            # as armed once the star shows or the frames run out
+            self._left_lying_at = self._frames
+            return None
         if self._candidate_seen:
             # something star-sized moved while these crowns were under a hand or arm: the star may
             # have touched one of them there, unseen

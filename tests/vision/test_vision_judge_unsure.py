@@ -1396,3 +1396,39 @@ def test_a_fall_never_seen_moving_is_not_taken_for_a_star_on_its_crown_when_the_
     spec = next(s for s in synth.condition_set(50, "tilt:strong", seed=136) if s.seed == 1000136050005)
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert (verdict.knocked, verdict.touched) == ([4], [5])
+
+
+@pytest.mark.parametrize("left_share", [0.0, 1.0])
+def test_a_table_left_with_something_star_sized_lying_is_not_armed_again(left_share, monkeypatch):
+    """Motion, no star seen, every standee as armed: a hand that came and went, and the table is armed again on
+    what it shows. Unless something star-sized or larger lies where nothing lay (a star at rest that its speed or
+    a dim room hid in flight, a standee still falling too faintly for the motion to show): armed again on it, the
+    throw's outcome would be taken for the table before the throw. It is watched on against the table as
+    armed instead."""
+    from vision.throws import State
+
+    judge, _, _ = _armed_judge(5)
+    judge.state = State.MOTION
+    rebased = []
+    monkeypatch.setattr(judge.motion, "left_at_rest", lambda: left_share * judge.motion.star_area)
+    monkeypatch.setattr(judge.motion, "rebase", lambda: rebased.append(True))
+    monkeypatch.setattr(judge, "_final_states",
+                        lambda: {s: (Outcome.NOTHING, SeatEvidence(s)) for s in judge.tracks})
+    assert judge._settled() is None
+    if left_share:
+        assert judge.state is State.MOTION and not rebased
+    else:
+        assert judge.state is State.ARMED and rebased
+
+
+def test_an_unseen_throw_s_fall_is_not_armed_on():
+    """Clip 1000152010010 of light:dim (a dim room, noise, a star at 450 cm/s): the star is never seen, and seat 4's
+    standee falls so faintly from frame to frame that the table counted as still while it fell; the judge armed
+    again half-way through the fall, on the table as it then lay, and reported no throw seen. Something standee-sized
+    lay where nothing lay: it is judged against the table as armed, and seat 4 is the Godfather's to look at."""
+    from vision.throws import judge_frames
+
+    spec = next(s for s in synth.condition_set(11, "light:dim", seed=152) if s.seed == 1000152010010)
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.needs_godfather and not verdict.shuriken_seen
+    assert 4 in verdict.knocked + verdict.touched and verdict.reason == "a standee changed but no shuriken was seen"
