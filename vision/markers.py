@@ -270,8 +270,7 @@ def read_by_cells(gray: np.ndarray, quad: np.ndarray, wanted: set[int]) -> Detec
         if spread <= 0:
             return None
         looks.append((corners, (seen - seen.mean()) / spread))
-    patterns = _all_patterns()
-    scores = np.array([[float(z @ p) / 36 for p in patterns] for _, z in looks])  # turn x marker
+    scores = np.stack([z for _, z in looks]) @ _all_patterns().T / 36  # turn x marker: correlations
     order = np.argsort(scores, axis=None)[::-1]
     turn, marker_id = np.unravel_index(order[0], scores.shape)
     best, second = float(scores.flat[order[0]]), float(scores.flat[order[1]])
@@ -280,17 +279,16 @@ def read_by_cells(gray: np.ndarray, quad: np.ndarray, wanted: set[int]) -> Detec
     return Detection(int(marker_id), looks[int(turn)][0])
 
 
-_PATTERNS: list[np.ndarray] = []
+_PATTERNS: list[np.ndarray] = []  # worked out once: ``_all_patterns``
 
 
-def _all_patterns() -> list[np.ndarray]:
-    """Every marker's pattern of the dictionary (its id the index), each cell's colour less their mean over their
-    spread (a correlation is then a dot product)."""
+def _all_patterns() -> np.ndarray:
+    """Every marker's pattern of the dictionary, a row each (its id the row's index), each cell's colour less their
+    mean over their spread (a correlation is then a dot product over 36)."""
     if not _PATTERNS:
-        for mid in range(len(dictionary().bytesList)):
-            p = pattern(mid).astype(np.float32)
-            _PATTERNS.append((p - p.mean()) / p.std())
-    return _PATTERNS
+        rows = [pattern(mid).astype(np.float32) for mid in range(len(dictionary().bytesList))]
+        _PATTERNS.append(np.stack([(p - p.mean()) / p.std() for p in rows]))
+    return _PATTERNS[0]
 
 
 # grey levels by which a faint card's outline may be darker than its surroundings (``MarkerDetector.detect``)

@@ -274,7 +274,7 @@ class ThrowJudge(CrownLooks):
         read = [d for pair in cards.values() for d in pair if d is not None]
         read += [Detection(mid, np.asarray(q, np.float32)) for mid, q in self.calibration.corners.items()]
 
-        def kind(marker_id: int) -> object:
+        def kind(marker_id: int) -> markers.MarkerKind | None:
             known = markers.kind_of(marker_id)
             return None if known is None else known[0]
 
@@ -678,8 +678,9 @@ class ThrowJudge(CrownLooks):
             # something star-sized or larger lies where nothing lay, though no star was seen in flight (a dim
             # room, a star blurred by its speed): a star at rest, or a standee falling too faintly from frame to
             # frame for the motion to show. The table is not as it was armed, so it is not armed again on it (that
-            # would take the throw's outcome for the table before it): watched on, and judged against the table
-            # as armed once the star shows or the frames run out
+            # would take the throw's outcome for the table before it): watched on, looked at again a settle's
+            # length later, and judged against the table as armed once a standee changed, the star shows, the frames
+            # run out or the timeout comes
             self._left_lying_at = self._frames
             return None
         if self._candidate_seen:
