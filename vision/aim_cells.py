@@ -1,9 +1,9 @@
 """Comparing frames and marker cells for the aim reader.
 
 A weapon marker's contrast as seen in a frame (``cell_contrast``; its cells as printed and as seen are
-``markers.pattern`` and ``markers.cell_means``), and what two frames of the same table share: the frame's own change between them (``least_change``), the
-camera's shake (``shake``) and the change of its gain (``gain``), so that a place can be compared at the
-deadline with what it showed before the count.
+``markers.pattern`` and ``markers.cell_means``), and what two frames of the same table share: the frame's
+own change between them (``least_change``), the camera's shake (``shake``) and the change of its gain
+(``gain``), so that a place can be compared at the deadline with what it showed before the count.
 """
 
 from __future__ import annotations
