@@ -209,10 +209,10 @@ class ThrowJudge(CrownLooks):
         by_cells = self._armed_by_cells(rest, cards)
         for seat in range(self.seats):
             crown, base = cards[seat]
-            cells_only = crown is None and base is None and (markers.crown_id(seat) in by_cells
-                                                             or markers.base_id(seat) in by_cells)
+            from_cells = by_cells.get(markers.crown_id(seat)), by_cells.get(markers.base_id(seat))
+            cells_only = any(d is not None for d in from_cells)  # only a seat with both cards unread has any
             if cells_only:
-                crown, base = by_cells.get(markers.crown_id(seat)), by_cells.get(markers.base_id(seat))
+                crown, base = from_cells
             if crown is None:
                 self.tracks[seat] = SeatTrack(seat, None, base, 0.0, (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0),
                                                table_ppc=table_scale(base, None, base_per_crown),
@@ -473,10 +473,11 @@ class ThrowJudge(CrownLooks):
             if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
                     self._settled_table().arm_over(t, in_median=True) for t in self.tracks.values() if t.crown is not None):
                 return None
-            if self._left_lying_at is not None and self._frames - self._left_lying_at < settle_frames:
-                return None
-            if self._left_lying_at is not None and self._frames - self._armed_at > self.config.timeout_s * self.fps:
-                return self._timeout()
+            if self._left_lying_at is not None:  # not armed again on what lies there: looked at once a settle
+                if self._frames - self._left_lying_at < settle_frames:
+                    return None
+                if self._frames - self._armed_at > self.config.timeout_s * self.fps:
+                    return self._timeout()
             return self._settled()
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
             return self._conclude("the table did not settle", unsettled=True)
@@ -653,6 +654,8 @@ class ThrowJudge(CrownLooks):
 
     def _settled(self, final: bool = False) -> Verdict | None:
         states = self._final_states()
+        # something star-sized or larger lies where nothing lay, clear of the view's border
+        left_lying = self.motion.left_at_rest() >= STAR_SHARE_MIN * self.motion.star_area
         if self._shuriken_seen:
             # judged when a standee changed or something star-sized lies where nothing lay (the star
             # at rest, partly hidden or not); so too a star seen clear of every
@@ -662,8 +665,7 @@ class ThrowJudge(CrownLooks):
             # remembered
             sure = all(ev.confidence >= self.config.ask_godfather_below for _, ev in states.values())
             if final or any(o is not Outcome.NOTHING for o, _ in states.values()) \
-                    or (self._star_free and sure) \
-                    or self.motion.left_at_rest() >= STAR_SHARE_MIN * self.motion.star_area:
+                    or (self._star_free and sure) or left_lying:
                 return self._conclude("judged", final=states)
             for s, (_, ev) in states.items():
                 if ev.confidence < self.config.ask_godfather_below:
@@ -674,7 +676,7 @@ class ThrowJudge(CrownLooks):
             # armed for a throw, and no star seen: the camera missed it (a dim, noisy room, a star
             # of the table's colour), which says nothing of what it touched
             return self._conclude("no throw seen before the frames ran out", final=states, unsure=True)
-        if self.motion.left_at_rest() >= STAR_SHARE_MIN * self.motion.star_area:
+        if left_lying:
             # something star-sized or larger lies where nothing lay, though no star was seen in flight (a dim
             # room, a star blurred by its speed): a star at rest, or a standee falling too faintly from frame to
             # frame for the motion to show. The table is not as it was armed, so it is not armed again on it (that
