@@ -23,6 +23,7 @@ from vision.markers import to_gray
 
 STAR_AREA_CM2 = 14.0  # a 6 cm four- or six-pointed foam star seen from above
 STAR_SHARE_MIN = 0.35  # the least of the star's area a star-sized thing shows (partly hidden, or lying on a crown)
+STAR_WITH_SHADOW = 2.5  # the most of the star's area a star at rest changes, its shadow with it (a fallen standee: 3.5)
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
 SETTLED_FRAMES = 5  # latest frames whose per-pixel median shows the table at rest (``changed_at_rest``)
 SHADOW_LIGHT_MAX = 0.9  # a shadow keeps at most this share of the light (``MotionDetector.shadowed``)
@@ -648,17 +649,23 @@ class MotionDetector:
         activity = int(changed.sum())
         return MotionFrame(activity, stirred, changed, moving, self._blobs(moving, from_reference) if activity else [])
 
-    def left_at_rest(self) -> float:
-        """The full-resolution area of the largest thing that differs from the reference in the median of the latest
-        still frames (``changed_at_rest``) clear of the view's rim: something left lying on the table (a hand or arm
-        at rest reaches the rim); 0 before three frames."""
+    def lying_at_rest(self, within: np.ndarray | None = None) -> list[float]:
+        """The full-resolution areas of the things that differ from the reference in the median of the latest still
+        frames (``changed_at_rest``) clear of the view's rim: things left lying on the table (a hand or arm at rest
+        reaches the rim); with ``within`` (a low-resolution mask), only those that reach into it; none before three
+        frames."""
         changed = self.changed_at_rest()
         if changed is None:
-            return 0.0
+            return []
         n, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-        at_rim = set(np.unique(labels[self._rim_of(labels.shape)]).tolist())
-        areas = [int(stats[i, cv2.CC_STAT_AREA]) for i in range(1, n) if i not in at_rim]
-        return float(max(areas, default=0) * self.scale * self.scale)
+        wanted = set(range(1, n)) - set(np.unique(labels[self._rim_of(labels.shape)]).tolist())
+        if within is not None:
+            wanted &= set(np.unique(labels[within]).tolist())
+        return [float(stats[i, cv2.CC_STAT_AREA] * self.scale * self.scale) for i in sorted(wanted)]
+
+    def left_at_rest(self, within: np.ndarray | None = None) -> float:
+        """The full-resolution area of the largest thing ``lying_at_rest`` (within ``within``), 0 when none."""
+        return max(self.lying_at_rest(within), default=0.0)
 
     def reaches_rim(self, mask: np.ndarray) -> bool:
         """Whether a low-resolution mask reaches the view's border (``rim``)."""

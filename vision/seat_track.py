@@ -27,6 +27,8 @@ WATCH_AFTER_STAR_S = 0.3  # a touched standee's swing dies down within this (a f
 STAR_NEAR_CM = 15.0  # the shuriken's blob centre this close to a crown: it may have touched it unseen
 STAR_LOST_S = 0.5  # the star out of sight this long after it was last seen may still fly (under a hand, say)
 STAR_RADIUS_CM = 3.0  # a 6 cm foam star
+# a star seen in flight comes to rest this close to its seen way: it slides on, or glances off a standee, unseen
+STAR_RUN_CM = 20.0
 STANDEE_WIDTH_CM = 7.5  # the widest standee
 # a light swing, less than a touch's worth, is a touch only where the star came within its own radius
 # and the widest standee's width of the crown: farther, it could not have met that standee
@@ -165,6 +167,25 @@ def nearest_pair(before: list[np.ndarray], after: list[np.ndarray]) -> tuple[np.
     """Of the star-sized blob centres seen in two frames (image px, neither list empty), the closest pair: the star's
     way from one frame to the other."""
     return min(((p, c) for p in before for c in after), key=lambda pc: float(np.linalg.norm(pc[0] - pc[1])))
+
+
+def near_sightings(low: tuple[int, ...], track: list[tuple[int, list[np.ndarray]]], reach: float, *, scale: int,
+                   start: list[np.ndarray] | None = None) -> np.ndarray:
+    """Low-resolution mask (bool, of shape ``low``, ``scale`` image px to its pixel) of what lies within ``reach``
+    image px of the star's sightings (``track``: each frame's star-sized blob centres, image px); with ``start``
+    (where the star left from), within ``reach`` of its way from there through each frame's sightings too."""
+    mask = np.zeros(low[:2], np.uint8)
+    radius = max(1, round(reach / scale))
+    before = start or []
+    for _, centres in track:
+        if start is not None and before and centres:
+            a, b = (np.round(p / scale).astype(int) for p in nearest_pair(before, centres))
+            cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, thickness=2 * radius + 1)
+        for c in centres:
+            p = np.round(c / scale).astype(int)
+            cv2.circle(mask, (int(p[0]), int(p[1])), radius, 1, -1)
+        before = centres or before
+    return mask.astype(bool)
 
 
 def band(low: tuple[int, int], centre: np.ndarray, along: np.ndarray, *, back: float, ahead: float,

@@ -40,7 +40,7 @@ import numpy as np
 
 from vision import markers, patches
 from vision.calibration import Calibration
-from vision.motion import SETTLED_FRAMES, STAR_AREA_CM2, MotionDetector
+from vision.motion import SETTLED_FRAMES, STAR_AREA_CM2, STAR_SHARE_MIN, STAR_WITH_SHADOW, MotionDetector
 from vision.seat_track import (
     FALL_CHANGE_MAX_CM2,
     FALL_REACH_CM,
@@ -53,6 +53,7 @@ from vision.seat_track import (
     band,
     base_patch_half,
     covered_half,
+    near_sightings,
     nearest_pair,
     patch_box,
     quad_mask,
@@ -251,7 +252,8 @@ class SettledSeats:
         never seen moving, after the star came near it, are all farther than a star's width from the
         crown's place, and one lies where a star's worth of table changed at the end, alone (a star-sized
         change, not a part of a fallen standee's), in the latest frame or in the median of the settled
-        frames."""
+        frames; and nothing star-sized lies alone over the crown's place (``_star_on_crown``): a "star" last
+        seen far away (a hand's fingertips, a crown's swing) leaves the star where it lies there."""
         since = t.first_move if t.first_move is not None else t.star_came
         if t.crown is None or strip is None or since is None:
             return None
@@ -262,7 +264,7 @@ class SettledSeats:
         # star passing by a neighbour, a hand)
         last: list[np.ndarray] = next((centres for frame, centres in reversed(self.star_track) if frame >= since and centres), [])
         far = [c for c in last if float(np.linalg.norm(c - t.crown.center)) >= away]
-        if not far or len(far) < len(last):
+        if not far or len(far) < len(last) or self._star_on_crown(t):
             return None
         # the latest frame, then the median of the settled frames: in a dim, noisy room one frame's
         # noise may hide the star lying still where the noise averaged out shows it whole
@@ -516,8 +518,20 @@ class SettledSeats:
             other = self.tracks.get(seat)
             mark = None if other is None else other.crown if other.crown is not None else other.base
             if mark is not None and any(float(np.linalg.norm(c - mark.center)) < reach for c in centres):
-                return seat
+                return None if self._star_rests_where_seen() else seat
         return None
+
+    def _star_rests_where_seen(self) -> bool:
+        """Whether something star-sized (not a standee's worth: one fallen there changes as much) lies at rest within
+        a star's radius and a centimetre of where the star was seen in flight: the star stopped in sight, it went on
+        nowhere unseen (the latest "sighting" was something else: a standee's swing, a hand)."""
+        at_rest = self._changed_at_rest()
+        if at_rest is None:
+            return False
+        where = near_sightings(at_rest.shape, self.star_track, (STAR_RADIUS_CM + 1.0) * self.calibration.px_per_cm,
+                               scale=self.config.motion_scale)
+        star = self.motion.star_area
+        return any(STAR_SHARE_MIN * star <= a <= STAR_WITH_SHADOW * star for a in self.motion.lying_at_rest(where))
 
     def standing(self, ev: SeatEvidence, t: SeatTrack) -> SeatEvidence:
         """A standee up at the end: touched when its crown was seen to move a touch's worth (or
@@ -552,6 +566,12 @@ class SettledSeats:
                 ev.reason += (f"; but only {beyond:.2f} cm beyond what the rows of the frames it was read in may be off "
                               f"(a vibrating camera): unsure")
                 ev.confidence = 0.55
+            elif not star_near and moved < 2 * cfg.moved_cm:
+                # a touch's worth by less than a touch's worth again, and the star never seen near it (nor last seen
+                # by the standee beside it): a hand, the measure off by that much (a vibrating camera), or the star
+                # unseen, moves a crown so
+                ev.reason += f", but the shuriken never within {STAR_NEAR_CM:g} cm of it: unsure"
+                ev.confidence = min(ev.confidence, 0.55)
             return ev
         if final >= 2 * cfg.moved_cm:
             ev.outcome = Outcome.TOUCHED

@@ -56,6 +56,7 @@ from vision.seat_track import (
     STAR_LOST_S,
     STAR_NEAR_CM,
     STAR_RADIUS_CM,
+    STAR_RUN_CM,
     WATCH_AFTER_STAR_S,
     SeatTrack,
     armed_patch,
@@ -64,6 +65,7 @@ from vision.seat_track import (
     box_around,
     covered_half,
     median_at_rest,
+    near_sightings,
     nearest_pair,
     patch_box,
     pixels_to_cm,
@@ -657,15 +659,18 @@ class ThrowJudge(CrownLooks):
         # something star-sized or larger lies where nothing lay, clear of the view's border
         left_lying = self.motion.left_at_rest() >= STAR_SHARE_MIN * self.motion.star_area
         if self._shuriken_seen:
-            # judged when a standee changed or something star-sized lies where nothing lay (the star
-            # at rest, partly hidden or not); so too a star seen clear of every
+            # judged when a standee changed or something star-sized lies where nothing lay, where the star's seen way
+            # could have brought it (the star at rest, partly hidden or not; far from it, it is what a hand left, the
+            # "star" seen its fingertips); so too a star seen clear of every
             # hand that left every seat surely untouched (flown off the table). Else the "star" may
             # have been a piece of a hand (its fingertips move like a star, and over a bright table
             # its arm may not show): it waits for the throw, the seats that hand left unsure
             # remembered
             sure = all(ev.confidence >= self.config.ask_godfather_below for _, ev in states.values())
+            on_way = left_lying and \
+                self.motion.left_at_rest(self._star_way()) >= STAR_SHARE_MIN * self.motion.star_area
             if final or any(o is not Outcome.NOTHING for o, _ in states.values()) \
-                    or (self._star_free and sure) or left_lying:
+                    or (self._star_free and sure) or on_way:
                 return self._conclude("judged", final=states)
             for s, (_, ev) in states.items():
                 if ev.confidence < self.config.ask_godfather_below:
@@ -678,11 +683,11 @@ class ThrowJudge(CrownLooks):
             return self._conclude("no throw seen before the frames ran out", final=states, unsure=True)
         if left_lying:
             # something star-sized or larger lies where nothing lay, though no star was seen in flight (a dim
-            # room, a star blurred by its speed): a star at rest, or a standee falling too faintly from frame to
-            # frame for the motion to show. The table is not as it was armed, so it is not armed again on it (that
-            # would take the throw's outcome for the table before it): watched on, looked at again a settle's
-            # length later, and judged against the table as armed once a standee changed, the star shows, the frames
-            # run out or the timeout comes
+            # room, a star blurred by its speed), or only far from it: a star at rest, a standee falling too faintly
+            # from frame to frame for the motion to show, or what a hand left. The table is not as it was armed, so
+            # it is not armed again on it (that would take the throw's outcome for the table before it): watched on,
+            # looked at again a settle's length later, and judged against the table as armed once a standee changed,
+            # the star shows, the frames run out or the timeout comes
             self._left_lying_at = self._frames
             return None
         if self._candidate_seen:
@@ -705,6 +710,14 @@ class ThrowJudge(CrownLooks):
         self.state = State.ARMED
         self._armed_at = self._frames
         return None
+
+    def _star_way(self) -> np.ndarray:
+        """Low-resolution mask of where the star, seen in flight, can have come to rest: within ``STAR_RUN_CM`` of its
+        way from the thrower's standee through each frame's sightings (it slides on, or glances off a standee,
+        unseen: blurred, dim, under a hand)."""
+        assert self.motion.reference is not None
+        return near_sightings(self.motion.reference.shape, self._star_track, STAR_RUN_CM * self.calibration.px_per_cm,
+                              scale=self.config.motion_scale, start=self._thrower_at())
 
     def finish(self) -> Verdict:
         """No more frames: judges with what was seen (a throw still moving gets a low confidence).

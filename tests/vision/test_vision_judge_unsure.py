@@ -797,6 +797,7 @@ def test_a_touch_s_worth_read_in_frames_whose_rows_may_be_off_by_more_than_jitte
     t = judge.tracks[seat]
     t.reset()
     monkeypatch.setattr(judge, "_rows_doubt", lambda t: doubt)
+    t.contact = True  # the star met it
     for _ in range(2):
         judge._note_best(t, 0.32)
         judge._note_best(t, 0.05)
@@ -804,6 +805,25 @@ def test_a_touch_s_worth_read_in_frames_whose_rows_may_be_off_by_more_than_jitte
     assert ev.outcome is Outcome.TOUCHED
     assert ev.shift_beyond_doubt_cm == pytest.approx(0.32 - max(0.0, doubt - 0.15))
     assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
+    t.reset()
+
+
+@pytest.mark.parametrize(("star_cm", "moved", "sure"), [(21.0, 0.34, False), (21.0, 0.7, True), (4.0, 0.34, True)])
+def test_a_crown_moved_a_touch_s_worth_by_a_hair_with_the_star_never_within_15_cm_asks(armed, star_cm, moved, sure):
+    """A crown read 0.34 cm off its place in two frames (a touch's worth is 0.3 cm), then back. With the star passing
+    4 cm from it, a touch; with the star never within 15 cm, a hand or a vibrating camera's rows move a crown so
+    much: touched, asking. Twice a touch's worth is a touch wherever the star was seen."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    for _ in range(2):
+        judge._note_best(t, moved)
+        judge._note_best(t, 0.05)
+    t.star_nearest_px = star_cm * judge.calibration.px_per_cm
+    ev = judge._seat_evidence(t)
+    assert ev.outcome is Outcome.TOUCHED
+    assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
+    assert ("never within 15 cm" in ev.reason) is not sure
     t.reset()
 
 
@@ -1432,3 +1452,44 @@ def test_an_unseen_throw_s_fall_is_not_armed_on():
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert verdict.needs_godfather and not verdict.shuriken_seen
     assert 4 in verdict.knocked + verdict.touched and verdict.reason == "a standee changed but no shuriken was seen"
+
+
+def test_a_thing_a_hand_left_far_from_the_star_s_seen_way_is_not_the_star_at_rest():
+    """Clip 1000153000045 of light:over: a hand moved over the table before the throw, its fingertips taken for the
+    star, and it left a change of a star's size near the image's top left, far from every "sighting". Taken for the
+    star at rest, it ended the throw before the throw began ("nothing", sure). Only what lies where the star's seen
+    way could have brought it is the star at rest: the judge waits, and sees seat 6 knocked."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(46, "light:over", seed=153)[45]
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.frames > clip.scene.lead * spec.fps
+    assert verdict.knocked == [6] and verdict.touched == []
+
+
+def test_a_crown_moved_a_touch_s_worth_by_a_hair_with_the_star_never_near_asks():
+    """Clip 1000322170024 of shake:ringing: the star touched seat 3's standee and lay at rest where it was seen;
+    seat 4's crown, under a hand, read 0.34 cm off its place (a touch's worth is 0.3) with the star never within 21 cm.
+    The star seen at rest where it flew did not go on unseen to seat 4; a crown moved so little with the star never
+    near is the Godfather's to look at."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(25, "shake:ringing", seed=322)[24]
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    seat = verdict.seats[4]
+    assert 3 in verdict.touched and verdict.needs_godfather
+    assert seat.confidence < JudgeConfig().ask_godfather_below and "never within" in seat.reason
+
+
+def test_a_star_lying_on_a_crown_is_not_taken_for_lying_elsewhere_by_a_far_late_sighting():
+    """Clip 1000153150002 of edge:tall: the star touched seat 5's standee and came to rest on its crown; 1.3 s later
+    a "star" was seen 50 cm away (no star flies there unseen), over a change of a star's size. Taken for the star
+    lying elsewhere, no star's worth was left for the one on the crown, and the 38 cm² changed along the fall line
+    read as a fallen standee (a false `knocked`). With a change of a star's size alone over the crown's place the
+    star may lie there: seat 5 stands, touched, and asks (its crown last seen off its place)."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(3, "edge:tall", seed=153)[2]
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert 5 not in verdict.knocked and 5 in verdict.touched and verdict.needs_godfather
