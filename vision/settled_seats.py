@@ -176,6 +176,18 @@ class SettledSeats:
                          f"unsure; {ev.reason}{out_of_view}")
             ev.confidence = min(ev.confidence, 0.5)
             return ev
+        if at_rest is None and strip is not None and area >= fallen_area and place_changed and not came_back \
+                and not went_away and _largest_piece(changed & strip) * cm2_per_pixel <= STAR_WITH_SHADOW * STAR_AREA_CM2:
+            # the table never settled (no median of still frames to show a faint standee whole), and what changed
+            # along the fall line lies in pieces of a star's size with its shadow at most: a standee lying there
+            # is one body, at least half again as large; its crown never seen going away
+            piece = _largest_piece(changed & strip) * cm2_per_pixel
+            ev = self.standing(ev, t)
+            ev.reason = (f"crown marker not decoded, {area:.0f} cm² changed along its fall line in the latest frame "
+                         f"(the table never settled), but in pieces of a star's size, the largest {piece:.0f} cm²: no "
+                         f"standee lying there, still up, unsure; {ev.reason}{out_of_view}")
+            ev.confidence = min(ev.confidence, 0.5)
+            return ev
         if area >= fallen_area and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
             if place_now:
@@ -817,3 +829,9 @@ class SettledSeats:
             if back and (best is None or max(abs(a1), abs(a2)) > best[0]):
                 best = (max(abs(a1), abs(a2)), off_line, max(back))
         return best
+
+
+def _largest_piece(mask: np.ndarray) -> int:
+    """The pixels of the largest 8-connected piece of a mask (0 when empty)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0

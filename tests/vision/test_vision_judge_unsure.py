@@ -1493,3 +1493,40 @@ def test_a_star_lying_on_a_crown_is_not_taken_for_lying_elsewhere_by_a_far_late_
     spec = synth.condition_set(3, "edge:tall", seed=153)[2]
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert 5 not in verdict.knocked and 5 in verdict.touched and verdict.needs_godfather
+
+
+@pytest.mark.parametrize("body", [False, True])
+def test_a_fall_line_changed_in_star_sized_pieces_on_a_table_never_settled_is_no_standee_lying(armed, monkeypatch,
+                                                                                               body):
+    """The table never settled (no median of still frames), a crown unseen at the end, its card's place changed, never
+    seen moving: 60 cm² changed along its fall line, more than a fallen standee's least. In two pieces of 30 cm² (a
+    star at rest with its shadow, a hand's fingertip) it is no standee lying there: up, asking. In one piece the
+    same area is a standee lying there: knocked."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    t.examined = 6
+    monkeypatch.setattr(judge, "_still", 0)
+    table = judge._settled_table()
+    ppc, scale = table._ppc(t), judge.config.motion_scale
+    per_piece = int(round(30.0 * (ppc / scale) ** 2))  # low-resolution pixels of 30 cm²
+    strip = t.lie_mask & ~cv2.dilate(t.card_mask.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    if body:
+        changed = _lying_fall(judge, t, 2 * per_piece) & strip
+    else:
+        ys, xs = np.nonzero(strip)
+        along = (xs - xs.mean()) * (xs.max() - xs.min()) + (ys - ys.mean()) * (ys.max() - ys.min())
+        changed = np.zeros(strip.shape, bool)
+        for end in (np.argmin(along), np.argmax(along)):  # one piece at each end of the strip, apart
+            d = (ys - ys[end]) ** 2 + (xs - xs[end]) ** 2
+            near = np.argsort(d)[:per_piece]
+            changed[ys[near], xs[near]] = True
+    _stub(monkeypatch, judge, changed=changed | t.card_mask)
+    ev = judge._seat_evidence(t)
+    assert ev.changed_area_cm2 >= JudgeConfig().fallen_area_cm2 + 14.0
+    if body:
+        assert ev.outcome is Outcome.KNOCKED, ev.reason
+    else:
+        assert ev.outcome is not Outcome.KNOCKED and ev.confidence < JudgeConfig().ask_godfather_below
+        assert "pieces of a star's size" in ev.reason
+    t.reset()
