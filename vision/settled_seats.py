@@ -103,12 +103,7 @@ class SettledSeats:
         card_at_rest = float(at_rest[t.card_mask].mean()) if has_card and at_rest is not None else 0.0
         card_share = max(card_now, card_at_rest)
         went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
-        strip = t.lie_mask
-        way = self._fall_way(t) if went_away else None
-        if strip is not None and way is not None:
-            strip = strip | way
-        latest = float(changed[strip].sum()) * cm2_per_pixel if strip is not None else 0.0
-        settled = float(at_rest[strip].sum()) * cm2_per_pixel if at_rest is not None and strip is not None else 0.0
+        strip, latest, settled = self.fall_line_change(t)
         area = max(latest, settled)
         seen_in = "the median of the settled frames" if settled > latest else "the latest frame"
         ev.crown_card_changed = round(card_share, 2)
@@ -248,6 +243,23 @@ class SettledSeats:
             ev.reason += f"; but {100 * card_share:.0f} % of its card's place changed{where} after a touch: unsure"
             ev.confidence = min(ev.confidence, 0.5)
         return ev
+
+    def fall_line_change(self, t: SeatTrack) -> tuple[np.ndarray | None, float, float]:
+        """The seat's fall strip (low-resolution mask: along its line, and the way its crown was last seen going when
+        it went a touch's worth twice over) and the cm² of table changed in it in the latest frame and in the median
+        of the settled frames (0 unless they are all still); (None, 0, 0) without a strip."""
+        strip = t.lie_mask
+        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * self.config.moved_cm
+        way = self._fall_way(t) if went_away else None
+        if strip is not None and way is not None:
+            strip = strip | way
+        if strip is None:
+            return None, 0.0, 0.0
+        cm2_per_pixel = self._cm2_per_pixel(t)
+        at_rest = self._changed_at_rest()
+        latest = float(self.motion.changed_now()[strip].sum()) * cm2_per_pixel
+        settled = float(at_rest[strip].sum()) * cm2_per_pixel if at_rest is not None else 0.0
+        return strip, latest, settled
 
     def _changed_at_rest(self) -> np.ndarray | None:
         """What differs from the reference in the median of the latest frames (``MotionDetector.

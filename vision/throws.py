@@ -44,7 +44,7 @@ from vision.calibration import Calibration, calibrate
 from vision.crown_looks import CrownLooks
 from vision.errors import CalibrationError, ClipError
 from vision.markers import Detection, MarkerDetector
-from vision.motion import STAR_SHARE_MIN, Blob, BlobKind, MotionDetector
+from vision.motion import STAR_AREA_CM2, STAR_SHARE_MIN, Blob, BlobKind, MotionDetector
 from vision.patches import Look
 from vision.seat_track import (
     BASE_SEARCH_PX,
@@ -817,6 +817,15 @@ class ThrowJudge(CrownLooks):
                 ev.reason = (f"crown marker not decoded, but its card's look found {found[0]:.2f} cm from its "
                              f"place: still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
+                _, latest, settled = self._settled_table().fall_line_change(t)
+                lying = max(latest, settled)
+                if found[0] >= 2 * cfg.moved_cm and lying >= cfg.fallen_area_cm2 + STAR_AREA_CM2:
+                    # off its place by a push's worth, its marker unread, and a fallen standee's worth changed along
+                    # its fall line (with room for the star lying there): a fallen standee's picture lying where its
+                    # card stood matches a part of the card so
+                    ev.reason += (f"; but {lying:.0f} cm² changed along its fall line, a fallen standee's worth, and "
+                                  f"its card found {found[0]:.2f} cm off its place by its look alone: unsure")
+                    ev.confidence = min(ev.confidence, 0.5)
                 if t.comes_back(found[0]):
                     # last seen farther away and never back, found back by its card's look alone in one image:
                     # a fallen standee's picture where its card stood can match two quarters of it so

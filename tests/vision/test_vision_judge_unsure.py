@@ -1530,3 +1530,17 @@ def test_a_fall_line_changed_in_star_sized_pieces_on_a_table_never_settled_is_no
         assert ev.outcome is not Outcome.KNOCKED and ev.confidence < JudgeConfig().ask_godfather_below
         assert "pieces of a star's size" in ev.reason
     t.reset()
+
+
+def test_a_card_found_a_push_off_its_place_by_its_look_alone_beside_a_fallen_standee_s_worth_asks():
+    """Clip 1000154090024 of scenario:multi: seat 7's standee fell away from the camera, its crown card lying face
+    down; the fallen standee's picture lay 2 cm from where its card stood and matched a part of the card's look, so the
+    seat read "still up, touched", sure, with 122 cm² changed along its fall line. A card found a push's worth off its
+    place by its look alone, its marker unread, beside a fallen standee's worth of change asks."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(25, "scenario:multi", seed=154)[24]
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    seat = verdict.seats[7]
+    assert verdict.needs_godfather and seat.confidence < JudgeConfig().ask_godfather_below
+    assert "a fallen standee's worth" in seat.reason
