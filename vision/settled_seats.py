@@ -102,7 +102,7 @@ class SettledSeats:
         card_now = float(changed[t.card_mask].mean()) if has_card else 1.0
         card_at_rest = float(at_rest[t.card_mask].mean()) if has_card and at_rest is not None else 0.0
         card_share = max(card_now, card_at_rest)
-        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * cfg.moved_cm
+        went_away = self._went_away(t)
         strip, latest, settled = self.fall_line_change(t)
         area = max(latest, settled)
         seen_in = "the median of the settled frames" if settled > latest else "the latest frame"
@@ -146,12 +146,9 @@ class SettledSeats:
             # over the crown (its arm too faint against the table to be traced to the border) changes
             # the card's place and the strip as a fall would; its arm still crosses the border where it
             # came in
-            ev = self.standing(ev, t)
-            ev.reason = (f"crown marker lost under a hand or arm and never seen moving, {area:.0f} cm² changed "
-                         f"along its fall line, and a hand or arm still crosses the image border where that one "
-                         f"came in: covered or fallen under it, unsure; {ev.reason}")
-            ev.confidence = min(ev.confidence, 0.5)
-            return ev
+            return self._up_unsure(ev, t, f"crown marker lost under a hand or arm and never seen moving, {area:.0f} "
+                                   f"cm² changed along its fall line, and a hand or arm still crosses the image border "
+                                   f"where that one came in: covered or fallen under it, unsure")
         shade = 0.0
         if area >= fallen_area and place_changed and t.contact and elsewhere is None and t.first_move is None \
                 and not went_away:
@@ -163,26 +160,20 @@ class SettledSeats:
             if shadow is not None and changed_in is not None and strip is not None:
                 shade = float((changed_in & strip & shadow).sum()) * cm2_per_pixel
         if area >= fallen_area and place_changed and not came_back and area - shade < fallen_area:
-            ev = self.standing(ev, t)
-            ev.reason = (f"crown marker not decoded, {area:.0f} cm² changed along its fall line in {seen_in}, but "
-                         f"{shade:.0f} cm² of it is the table darkened with its colour kept, a shadow (the star met "
-                         f"it and may lie on its crown, never seen moving: raised there, it casts one beside it); "
-                         f"{area - shade:.0f} cm² left, less than a fallen standee ({fallen_area:g} cm²): still up, "
-                         f"unsure; {ev.reason}{out_of_view}")
-            ev.confidence = min(ev.confidence, 0.5)
-            return ev
-        if at_rest is None and strip is not None and area >= fallen_area and place_changed and not came_back \
-                and not went_away and _largest_piece(changed & strip) * cm2_per_pixel <= STAR_WITH_SHADOW * STAR_AREA_CM2:
-            # the table never settled (no median of still frames to show a faint standee whole), and what changed
-            # along the fall line lies in pieces of a star's size with its shadow at most: a standee lying there
-            # is one body, at least half again as large; its crown never seen going away
-            piece = _largest_piece(changed & strip) * cm2_per_pixel
-            ev = self.standing(ev, t)
-            ev.reason = (f"crown marker not decoded, {area:.0f} cm² changed along its fall line in the latest frame "
-                         f"(the table never settled), but in pieces of a star's size, the largest {piece:.0f} cm²: no "
-                         f"standee lying there, still up, unsure; {ev.reason}{out_of_view}")
-            ev.confidence = min(ev.confidence, 0.5)
-            return ev
+            return self._up_unsure(ev, t, f"crown marker not decoded, {area:.0f} cm² changed along its fall line in "
+                                   f"{seen_in}, but {shade:.0f} cm² of it is the table darkened with its colour kept, a "
+                                   f"shadow (the star met it and may lie on its crown, never seen moving: raised there, "
+                                   f"it casts one beside it); {area - shade:.0f} cm² left, less than a fallen standee "
+                                   f"({fallen_area:g} cm²): still up, unsure", out_of_view)
+        # the table never settled (no median of still frames to show a faint standee whole), and what changed along
+        # the fall line lies in pieces of a star's size with its shadow at most: a standee lying there is one body, at
+        # least half again as large; its crown never seen going away
+        piece = _largest_piece(changed & strip) * cm2_per_pixel if at_rest is None and strip is not None else math.inf
+        if area >= fallen_area and place_changed and not came_back and not went_away \
+                and piece <= STAR_WITH_SHADOW * STAR_AREA_CM2:
+            return self._up_unsure(ev, t, f"crown marker not decoded, {area:.0f} cm² changed along its fall line in "
+                                   f"the latest frame (the table never settled), but in pieces of a star's size, the "
+                                   f"largest {piece:.0f} cm²: no standee lying there, still up, unsure", out_of_view)
         if area >= fallen_area and (place_changed or went_away) and not came_back:
             ev.outcome = Outcome.KNOCKED
             if place_now:
@@ -249,8 +240,7 @@ class SettledSeats:
         it went a touch's worth twice over) and the cm² of table changed in it in the latest frame and in the median
         of the settled frames (0 unless they are all still); (None, 0, 0) without a strip."""
         strip = t.lie_mask
-        went_away = t.last_seen_shift is not None and t.last_seen_shift >= 2 * self.config.moved_cm
-        way = self._fall_way(t) if went_away else None
+        way = self._fall_way(t) if self._went_away(t) else None
         if strip is not None and way is not None:
             strip = strip | way
         if strip is None:
@@ -260,6 +250,18 @@ class SettledSeats:
         latest = float(self.motion.changed_now()[strip].sum()) * cm2_per_pixel
         settled = float(at_rest[strip].sum()) * cm2_per_pixel if at_rest is not None else 0.0
         return strip, latest, settled
+
+    def _up_unsure(self, ev: SeatEvidence, t: SeatTrack, why: str, after: str = "") -> SeatEvidence:
+        """Up, as its crown's moves say (``standing``), and unsure (0.5 at most): ``why`` leads its reason, ``after``
+        ends it."""
+        ev = self.standing(ev, t)
+        ev.reason = f"{why}; {ev.reason}{after}"
+        ev.confidence = min(ev.confidence, 0.5)
+        return ev
+
+    def _went_away(self, t: SeatTrack) -> bool:
+        """Whether its crown was last seen a touch's worth twice over from its place."""
+        return t.last_seen_shift is not None and t.last_seen_shift >= 2 * self.config.moved_cm
 
     def _changed_at_rest(self) -> np.ndarray | None:
         """What differs from the reference in the median of the latest frames (``MotionDetector.

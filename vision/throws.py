@@ -661,7 +661,7 @@ class ThrowJudge(CrownLooks):
         if self._shuriken_seen:
             # judged when a standee changed or something star-sized lies where nothing lay, where the star's seen way
             # could have brought it (the star at rest, partly hidden or not; far from it, it is what a hand left, the
-            # "star" seen its fingertips); so too a star seen clear of every
+            # "star" seen the hand's fingertips); so too a star seen clear of every
             # hand that left every seat surely untouched (flown off the table). Else the "star" may
             # have been a piece of a hand (its fingertips move like a star, and over a bright table
             # its arm may not show): it waits for the throw, the seats that hand left unsure
@@ -817,12 +817,11 @@ class ThrowJudge(CrownLooks):
                 ev.reason = (f"crown marker not decoded, but its card's look found {found[0]:.2f} cm from its "
                              f"place: still up; {ev.reason}")
                 ev.confidence = min(ev.confidence, 0.85)
-                _, latest, settled = self._settled_table().fall_line_change(t)
-                lying = max(latest, settled)
-                if found[0] >= 2 * cfg.moved_cm and lying >= cfg.fallen_area_cm2 + STAR_AREA_CM2:
-                    # off its place by a push's worth, its marker unread, and a fallen standee's worth changed along
-                    # its fall line (with room for the star lying there): a fallen standee's picture lying where its
-                    # card stood matches a part of the card so
+                # off its place by a push's worth, its marker unread, and a fallen standee's worth changed along its
+                # fall line (with room for the star lying there): a fallen standee's picture lying where its card
+                # stood matches a part of the card so
+                lying = max(self._settled_table().fall_line_change(t)[1:]) if found[0] >= 2 * cfg.moved_cm else 0.0
+                if lying >= cfg.fallen_area_cm2 + STAR_AREA_CM2:
                     ev.reason += (f"; but {lying:.0f} cm² changed along its fall line, a fallen standee's worth, and "
                                   f"its card found {found[0]:.2f} cm off its place by its look alone: unsure")
                     ev.confidence = min(ev.confidence, 0.5)
