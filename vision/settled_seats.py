@@ -166,8 +166,8 @@ class SettledSeats:
                                    f"it casts one beside it); {area - shade:.0f} cm² left, less than a fallen standee "
                                    f"({fallen_area:g} cm²): still up, unsure", out_of_view)
         # the table never settled (no median of still frames to show a faint standee whole), and what changed along
-        # the fall line lies in pieces of a star's size with its shadow at most: a standee lying there is one body, at
-        # least half again as large; its crown never seen going away
+        # the fall line lies in pieces of a star's size with its shadow at most: a standee lying there is one body, 7 by
+        # 13 cm at least; its crown never seen going away
         piece = _largest_piece(changed & strip) * cm2_per_pixel if at_rest is None and strip is not None else math.inf
         if area >= fallen_area and place_changed and not came_back and not went_away \
                 and piece <= STAR_WITH_SHADOW * STAR_AREA_CM2:
