@@ -6,6 +6,7 @@ Ids: 0-3 corner markers (5 cm), 10+seat crown markers (4 cm), 20+seat base marke
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 
@@ -279,16 +280,12 @@ def read_by_cells(gray: np.ndarray, quad: np.ndarray, wanted: set[int]) -> Detec
     return Detection(int(marker_id), looks[int(turn)][0])
 
 
-_PATTERNS: list[np.ndarray] = []  # worked out once: ``_all_patterns``
-
-
+@functools.cache
 def _all_patterns() -> np.ndarray:
     """Every marker's pattern of the dictionary, a row each (its id the row's index), each cell's colour less their
-    mean over their spread (a correlation is then a dot product over 36)."""
-    if not _PATTERNS:
-        rows = [pattern(mid).astype(np.float32) for mid in range(len(dictionary().bytesList))]
-        _PATTERNS.append(np.stack([(p - p.mean()) / p.std() for p in rows]))
-    return _PATTERNS[0]
+    mean over their spread (a correlation is then a dot product over 36); worked out once."""
+    rows = [pattern(mid).astype(np.float32) for mid in range(len(dictionary().bytesList))]
+    return np.stack([(p - p.mean()) / p.std() for p in rows])
 
 
 # grey levels by which a faint card's outline may be darker than its surroundings (``MarkerDetector.detect``)
