@@ -320,7 +320,7 @@ class SettledSeats:
                        max(1, int(round((STAR_RADIUS_CM + 1) * ppc / scale))), 1, -1)
             ids = set(np.unique(labels[disc.astype(bool) & changed]).tolist()) - {0}
             star = np.isin(labels, sorted(ids)) if ids else np.zeros(changed.shape, bool)
-            if 0.5 * STAR_AREA_CM2 <= float(star.sum()) * self._cm2_per_pixel(t) <= 2.5 * STAR_AREA_CM2:
+            if 0.5 * STAR_AREA_CM2 <= float(star.sum()) * self._cm2_per_pixel(t) <= STAR_WITH_SHADOW * STAR_AREA_CM2:
                 return star
         return None
 
