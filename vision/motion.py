@@ -57,9 +57,11 @@ class Blob:
 
 @dataclass(frozen=True)
 class MotionFrame:
-    activity: int  # low-resolution pixels that changed since ~1/30 s ago, in 2 by 2 blocks of them
-    stirred: int  # low-resolution pixels that changed since ~1/30 s ago, each with two more changed beside it
-    changed: np.ndarray  # low-resolution mask (uint8 0/1) of the ``activity`` pixels
+    # low-resolution pixels that changed since ~1/30 s ago, in 2 by 2 blocks of them, clear of the sides the
+    # registration filled in (``MotionDetector.update``)
+    activity: int
+    stirred: int  # the same, each with two more changed beside it (not in blocks)
+    changed: np.ndarray  # low-resolution mask (uint8 0/1) of the pixels changed in blocks, to the frame's sides
     moving: np.ndarray  # low-resolution mask (uint8 0/1) of what moves now and is not background
     blobs: list[Blob]
 
@@ -136,6 +138,7 @@ class Anchors:
         self._others: list[tuple[Basis, np.ndarray]] | None = None
         self._clear: list[bool] = []  # whether each marker ``each_shift`` found correlates clearly
         self._off_shift = 0.0  # the latest frame ``shift`` registered: how far off it the clear markers lie, at most
+        self.bend = (0.0, 0.0)  # how far ``steady`` moved the latest frame's rows at most, across and down, px
 
     def _patches(self, frame: np.ndarray) -> list[np.ndarray]:
         a2 = 2 * ANCHOR_HALF
@@ -222,6 +225,7 @@ class Anchors:
         that is left is registered as any other (``row_doubt`` then says how far a row may still be off). Else
         ``frame`` itself."""
         self._bent, self._others = None, None
+        self.bend = (0.0, 0.0)
         found = self.each_shift(frame)
         group = self._agreeing(found)
         if group is not None and len(group) == len(found):
@@ -237,6 +241,7 @@ class Anchors:
         if self._grid is None or self._grid[0].shape != (h, w):
             self._grid = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
         rows = rows - rows[h // 2]
+        self.bend = (float(np.abs(rows[:, 0]).max()), float(np.abs(rows[:, 1]).max()))
         map_x = self._grid[0] + rows[:, :1].astype(np.float32)
         map_y = self._grid[1] + rows[:, 1:].astype(np.float32)
         return cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -404,6 +409,8 @@ class MotionDetector:
         self._ref_edges: np.ndarray | None = None
         self._window: np.ndarray | None = None
         self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
+        # each of ``recent``'s frames' sides its registration filled from beyond the view (``_brought_in``)
+        self._brought: deque[tuple[int, int]] = deque(maxlen=self.lag + 1)
         self.latest: deque[np.ndarray] = deque(maxlen=SETTLED_FRAMES)  # latest frames, registered
         self.reference_count = 1  # frames averaged into the reference
         self.size = (0, 0)
@@ -468,6 +475,14 @@ class MotionDetector:
                     small = np.where(clipped, np.maximum(small, self.reference), small)
         return small
 
+    def _brought_in(self) -> tuple[int, int]:
+        """How many low-resolution columns and rows at each side of the latest registered frame its registration
+        filled from beyond the view: its shift against the reference and how far ``steady`` moved its rows, rounded
+        up."""
+        bend = self.anchors.bend if self.anchors is not None else (0.0, 0.0)
+        return (math.ceil((abs(self.shift[0]) + bend[0]) / self.scale - 0.02),
+                math.ceil((abs(self.shift[1]) + bend[1]) / self.scale - 0.02))
+
     def difference(self, a: np.ndarray, b: np.ndarray, edges: np.ndarray) -> np.ndarray:
         """How far ``a`` differs from ``b`` beyond what a fraction of a pixel of registration error
         shows at ``b``'s edges (largest over the colour channels)."""
@@ -495,11 +510,13 @@ class MotionDetector:
         small = [first]
         self.reference_shifts = [(0.0, 0.0)]  # each reference frame's shift against the first
         steadied = [frames[0]]
+        brought = [(0, 0)]
         for f in frames[1:]:
             f = self.steady(f)  # registered next, its fixed markers' shifts measured once
             steadied.append(f)
             small.append(self._register(self.shrink(f), f))
             self.reference_shifts.append(self.shift)
+            brought.append(self._brought_in())
         self._take_reference(small)
         self.latest.clear()
         if len(small) > 1:
@@ -510,6 +527,8 @@ class MotionDetector:
         self.recent.clear()
         keep = self.recent.maxlen or len(small)  # the deque is always made with a maxlen
         self.recent.extend((f, self._edges(f)) for f in small[-keep:])
+        self._brought.clear()
+        self._brought.extend(brought[-keep:])
         self.size = frames[0].shape[1], frames[0].shape[0]
         return steadied
 
@@ -633,20 +652,31 @@ class MotionDetector:
         self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
-        past, past_edges = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
+        full = len(self.recent) == self.recent.maxlen
+        past, past_edges = self.recent[0] if full else self.recent[-1]
+        past_in = self._brought[0] if full else self._brought[-1] if self._brought else (0, 0)
+        brought = self._brought_in()
         self.recent.append((small, edges))
+        self._brought.append(brought)
         self.latest.append(small)
         thr = self.threshold
         changed: np.ndarray = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
         # changed pixels with two more changed beside them, lone noisy pixels left out: a star dimmed by the room or
         # blurred by its flight changes scattered pixels, no 2 by 2 block of them whole
         beside = cv2.filter2D(changed, -1, self._around, borderType=cv2.BORDER_CONSTANT)
-        stirred = int(np.count_nonzero(changed & (beside >= 3)))
+        scattered = changed & (beside >= 3)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, self._speck)  # in 2 by 2 blocks: what moves
         reference, reference_edges = self._referenced()
         from_reference = self._diff_now = self.difference(small, reference, reference_edges)
         moving = changed & (from_reference > thr).astype(np.uint8)
-        activity = int(changed.sum())
+        # how much moves is counted clear of what the registration of either frame filled in at each side (copies
+        # of the pixels at the frame's edge), where the camera saw a sliver of table the other frame did not: a
+        # camera shaken each frame otherwise changes those columns or rows in every frame, and the table would never
+        # seem still; with a pixel more, which the interpolation mixes with them
+        mx, my = (m + 1 if m else 0 for m in (max(brought[0], past_in[0]), max(brought[1], past_in[1])))
+        inner = (slice(my, changed.shape[0] - my), slice(mx, changed.shape[1] - mx))
+        stirred = int(np.count_nonzero(scattered[inner]))
+        activity = int(changed[inner].sum())
         return MotionFrame(activity, stirred, changed, moving, self._blobs(moving, from_reference) if activity else [])
 
     def lying_at_rest(self, within: np.ndarray | None = None) -> list[float]:

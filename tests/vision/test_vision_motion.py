@@ -432,3 +432,22 @@ def test_a_star_seen_only_in_scattered_pixels_is_motion_and_lone_pixels_are_not(
     motion.set_reference([_scattered(seed, None) for seed in range(3)])
     motion.update(_scattered(3, None))
     assert motion.update(_scattered(4, None, lone=True)).stirred == 0
+
+
+def test_a_shaken_camera_s_new_picture_at_the_frame_s_sides_is_no_motion():
+    """A camera shaken by up to 2.5 px each frame over a table textured to its edges: each frame shows a sliver of
+    table at one side the reference did not, and registering it fills the other side with copies of its edge. Nothing
+    on the table moved: no frame shows activity (else the table never seems still and no throw is judged)."""
+    rng = np.random.default_rng(4)
+    small = rng.integers(0, 255, (130, 170)).astype(np.uint8)
+    wide = cv2.GaussianBlur(cv2.resize(small, (680, 520), interpolation=cv2.INTER_CUBIC), (0, 0), 4.0)
+    wide = np.repeat(wide[..., None], 3, axis=2)
+
+    def view(dx: float, dy: float) -> np.ndarray:
+        m = np.float32([[1, 0, -20 - dx], [0, 1, -20 - dy]])
+        return cv2.warpAffine(wide, m, (640, 480), flags=cv2.INTER_LINEAR)
+
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([view(0.0, 0.0), view(0.3, -0.2), view(-0.2, 0.1)])
+    activity = [motion.update(view(*rng.uniform(-2.5, 2.5, 2))).activity for _ in range(12)]
+    assert activity == [0] * 12
