@@ -592,10 +592,10 @@ class SettledSeats:
                 ev.reason += (f"; but only {beyond:.2f} cm beyond what the rows of the frames it was read in may be off "
                               f"(a vibrating camera): unsure")
                 ev.confidence = 0.55
-            elif not star_near and moved < 2 * cfg.moved_cm:
-                # a touch's worth by less than a touch's worth again, and the star never seen near it (nor last seen
-                # by the standee beside it): a hand, the measure off by that much (a vibrating camera), or the star
-                # unseen, moves a crown so
+            elif not star_near:
+                # the star never seen near it (nor last seen by the standee beside it): a hand, the measure off that much
+                # in the frames it was read in (a vibrating camera's rows), or the star unseen (it turns off a standee
+                # between two sightings), moves a crown so
                 ev.reason += f", but the shuriken never within {STAR_NEAR_CM:g} cm of it: unsure"
                 ev.confidence = min(ev.confidence, 0.55)
             return ev
