@@ -142,6 +142,7 @@ class ThrowJudge(CrownLooks):
         self._frames = 0
         self._armed_at = 0
         self._motion_since = 0
+        self._blocks_moved = False  # whether anything moved in blocks (``MotionFrame.activity``) since the motion began
         self._still = 0
         self._shuriken_seen = False
         self._star_free = False
@@ -404,6 +405,7 @@ class ThrowJudge(CrownLooks):
             self.state = State.MOTION
             self._motion_since = self._frames
             self._still = 0
+            self._blocks_moved = False
         # MOTION
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
         candidates += self._star_beside_arm(m.blobs)
@@ -470,6 +472,7 @@ class ThrowJudge(CrownLooks):
         self._still = self._still + 1 if quiet else 0
         if not quiet:
             self._left_lying_at = None
+            self._blocks_moved = True
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
             if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
@@ -675,8 +678,14 @@ class ThrowJudge(CrownLooks):
             for s, (_, ev) in states.items():
                 if ev.confidence < self.config.ask_godfather_below:
                     self._unsure_before.setdefault(s, f"unsure after a hand reached in before the throw ({ev.reason})")
-        if any(o is not Outcome.NOTHING for o, _ in states.values()):
+        changed = [s for s, (o, _) in states.items() if o is not Outcome.NOTHING]
+        if changed and (final or self._blocks_moved or any(states[s][0] is Outcome.KNOCKED for s in changed)):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
+        # crowns read off their places, no star seen and nothing on the table moved in blocks since pixels first
+        # stirred: no standee was pushed or swung there that the frames would not show, the measure is off in these
+        # frames (a vibrating camera's rows), and the throw is still to come; those seats are remembered unsure
+        for s in changed:
+            self._unsure_before.setdefault(s, f"before the throw, nothing seen moving: {states[s][1].reason}")
         if final:
             # armed for a throw, and no star seen: the camera missed it (a dim, noisy room, a star
             # of the table's colour), which says nothing of what it touched

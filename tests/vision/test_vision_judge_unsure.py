@@ -1564,6 +1564,21 @@ def test_a_shaken_camera_s_new_picture_at_the_frame_s_sides_does_not_keep_the_ta
     assert not verdict.needs_godfather
 
 
+def test_crowns_read_off_their_places_while_nothing_moved_and_no_star_is_no_throw():
+    """Clip 1000324170035 of shake:ringing: before the throw, scattered pixels stirred (the mount ringing at 33 Hz)
+    and seat 0's crown was read 1.17 cm off its place in one frame, nothing on the table moving in blocks and no star
+    seen: judged "touched, no shuriken seen" 1.3 s before the throw. Nothing moved: the judge waits for the throw
+    (the star flies past every standee, never seen in this dim clip), seat 0 remembered unsure."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(36, "shake:ringing", seed=324)[35]
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.frames > clip.scene.lead * spec.fps
+    assert verdict.touched == [] and verdict.knocked == [] and verdict.needs_godfather
+    assert "before the throw, nothing seen moving" in verdict.seats[0].reason
+
+
 def test_a_crown_moved_twice_a_touch_s_worth_with_the_star_never_near_asks():
     """Clip 1000323170049 of shake:ringing: seat 8's standee knocked; seat 3's crown, 46 cm from anything the star
     did, read 1 cm off its place in two frames 10 apart (a mount ringing at 54 Hz, filmed at 30 frames a second,
