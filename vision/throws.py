@@ -761,6 +761,13 @@ class ThrowJudge(CrownLooks):
                     ev.confidence = min(ev.confidence, 0.5)
                     ev.reason += ("; its crown and base cards unread when armed, read from their cells only: "
                                   "the Godfather looks")
+                if seat == self.thrower and ev.outcome is not Outcome.NOTHING:
+                    # the star leaves from behind the thrower's own standee: what moved it is the thrower's hand, or
+                    # the measure (a vibrating camera's rows), not the star
+                    ev.reason += (f"; but this is the thrower's own standee, which the shuriken leaves from: read "
+                                  f"{ev.outcome.value}, not the shuriken's doing: the Godfather looks")
+                    ev.outcome = Outcome.NOTHING
+                    ev.confidence = min(ev.confidence, 0.5)
                 out[seat] = (ev.outcome, ev)
         # a seat unread when armed is judged by what changed between the seats beside it, and those
         # seats' own outcomes say whether a standee of theirs may lie there

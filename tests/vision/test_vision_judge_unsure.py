@@ -1591,3 +1591,22 @@ def test_a_crown_moved_twice_a_touch_s_worth_with_the_star_never_near_asks():
     seat = verdict.seats[3]
     assert 8 in verdict.knocked
     assert seat.confidence < JudgeConfig().ask_godfather_below and "never within" in seat.reason
+
+
+@pytest.mark.parametrize("thrower", [True, False])
+def test_the_thrower_s_own_standee_read_touched_is_not_the_star_s_doing(armed, monkeypatch, thrower):
+    """A crown read 1.1 cm off its place in two frames, then back, the star never near: another seat's standee is
+    touched (asking); the thrower's own, which the star leaves from, is moved by the thrower's hand or the measure
+    (a mount ringing, clip 1000156170000 of shake:ringing): nothing, asking."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    for _ in range(2):
+        judge._note_best(t, 1.1)
+        judge._note_best(t, 0.05)
+    monkeypatch.setattr(judge, "thrower", seat if thrower else (seat + 1) % judge.seats)
+    outcome, ev = judge._final_states()[seat]
+    assert outcome is ev.outcome is (Outcome.NOTHING if thrower else Outcome.TOUCHED)
+    assert ev.confidence < JudgeConfig().ask_godfather_below
+    assert ("thrower's own standee" in ev.reason) is thrower
+    t.reset()
