@@ -408,9 +408,9 @@ class MotionDetector:
         self._ref_gray: np.ndarray | None = None
         self._ref_edges: np.ndarray | None = None
         self._window: np.ndarray | None = None
-        self.recent: deque[tuple[np.ndarray, np.ndarray]] = deque(maxlen=self.lag + 1)  # (frame, its edges)
-        # each of ``recent``'s frames' sides its registration filled from beyond the view (``_brought_in``)
-        self._brought: deque[tuple[int, int]] = deque(maxlen=self.lag + 1)
+        # (frame, its edges, the columns and rows at each side its registration filled from beyond the view:
+        # ``_brought_in``)
+        self.recent: deque[tuple[np.ndarray, np.ndarray, tuple[int, int]]] = deque(maxlen=self.lag + 1)
         self.latest: deque[np.ndarray] = deque(maxlen=SETTLED_FRAMES)  # latest frames, registered
         self.reference_count = 1  # frames averaged into the reference
         self.size = (0, 0)
@@ -526,9 +526,7 @@ class MotionDetector:
         self.rim = _view_rim(self.reference)
         self.recent.clear()
         keep = self.recent.maxlen or len(small)  # the deque is always made with a maxlen
-        self.recent.extend((f, self._edges(f)) for f in small[-keep:])
-        self._brought.clear()
-        self._brought.extend(brought[-keep:])
+        self.recent.extend((f, self._edges(f), b) for f, b in zip(small[-keep:], brought[-keep:], strict=True))
         self.size = frames[0].shape[1], frames[0].shape[0]
         return steadied
 
@@ -652,12 +650,9 @@ class MotionDetector:
         self._arms = self._arms_at_rest = self._diff_now = self._at_rest = None
         small = self._register(self.shrink(frame), frame)
         edges = self._edges(small)
-        full = len(self.recent) == self.recent.maxlen
-        past, past_edges = self.recent[0] if full else self.recent[-1]
-        past_in = self._brought[0] if full else self._brought[-1] if self._brought else (0, 0)
+        past, past_edges, past_in = self.recent[0] if len(self.recent) == self.recent.maxlen else self.recent[-1]
         brought = self._brought_in()
-        self.recent.append((small, edges))
-        self._brought.append(brought)
+        self.recent.append((small, edges, brought))
         self.latest.append(small)
         thr = self.threshold
         changed: np.ndarray = (self.difference(small, past, past_edges) > thr).astype(np.uint8)
