@@ -79,6 +79,7 @@ DARK = 20  # below this a pixel's brightness ratio is mostly noise
 ROW_LIGHT_SPREAD = 1.2  # largest brightness ratio of one row to the frame's (rolling-shutter bands)
 SATURATED = 250  # a pixel this bright is clipped: it says only that the scene is at least this bright there
 MAX_SHIFT_LOW = 3.0  # low-resolution pixels: a larger shift of the whole image is not camera shake
+SHIFT_LEFT_LOW = 0.02  # low-resolution pixels: a smaller shift is left as it is (nothing moved in from the sides)
 EDGE_TOLERANCE = 0.35  # low-resolution pixels of registration error an edge may show without being motion
 UNLIT = 12  # a pixel of the reference no brighter than this in any channel, joined to the frame's border: no picture
 RIM_GROW = 2  # low-resolution pixels the view's border reaches into the picture from where the picture ends
@@ -459,7 +460,7 @@ class MotionDetector:
                 if not (abs(dx) <= MAX_SHIFT_LOW and abs(dy) <= MAX_SHIFT_LOW) or response < 0.02:
                     dx, dy = self.shift[0] / self.scale, self.shift[1] / self.scale
             self.shift = (dx * self.scale, dy * self.scale)
-            if abs(dx) > 0.02 or abs(dy) > 0.02:
+            if abs(dx) > SHIFT_LEFT_LOW or abs(dy) > SHIFT_LEFT_LOW:
                 m = np.array([[1, 0, -dx], [0, 1, -dy]], np.float32)
                 small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
@@ -480,8 +481,8 @@ class MotionDetector:
         filled from beyond the view: its shift against the reference and how far ``steady`` moved its rows, rounded
         up."""
         bend = self.anchors.bend if self.anchors is not None else (0.0, 0.0)
-        return (math.ceil((abs(self.shift[0]) + bend[0]) / self.scale - 0.02),
-                math.ceil((abs(self.shift[1]) + bend[1]) / self.scale - 0.02))
+        return (math.ceil((abs(self.shift[0]) + bend[0]) / self.scale - SHIFT_LEFT_LOW),
+                math.ceil((abs(self.shift[1]) + bend[1]) / self.scale - SHIFT_LEFT_LOW))
 
     def difference(self, a: np.ndarray, b: np.ndarray, edges: np.ndarray) -> np.ndarray:
         """How far ``a`` differs from ``b`` beyond what a fraction of a pixel of registration error

@@ -142,7 +142,6 @@ class ThrowJudge(CrownLooks):
         self._frames = 0
         self._armed_at = 0
         self._motion_since = 0
-        self._blocks_moved = False  # whether anything moved in blocks (``MotionFrame.activity``) since the motion began
         self._still = 0
         self._shuriken_seen = False
         self._star_free = False
@@ -405,7 +404,6 @@ class ThrowJudge(CrownLooks):
             self.state = State.MOTION
             self._motion_since = self._frames
             self._still = 0
-            self._blocks_moved = False
         # MOTION
         candidates = [b for b in m.blobs if b.kind is BlobKind.SHURIKEN]
         candidates += self._star_beside_arm(m.blobs)
@@ -472,7 +470,6 @@ class ThrowJudge(CrownLooks):
         self._still = self._still + 1 if quiet else 0
         if not quiet:
             self._left_lying_at = None
-            self._blocks_moved = True
         if self._still >= settle_frames:
             # a hand or arm still in view hides what is under it: wait for it to go, a while
             if self._still < settle_frames + self.config.arm_wait_s * self.fps and any(
@@ -487,6 +484,11 @@ class ThrowJudge(CrownLooks):
         if self._frames - self._motion_since > self.config.max_throw_s * self.fps:
             return self._conclude("the table did not settle", unsettled=True)
         return None
+
+    def _blocks_moved(self) -> bool:
+        """Whether anything moved in blocks (``MotionFrame.activity``) since the motion began: the still frames at the
+        end are fewer than the frames since then."""
+        return self._still <= self._frames - self._motion_since
 
     def _keep_around_crowns(self, frame: np.ndarray) -> None:
         """Keeps, from the first frame something star-sized moves on, the image around each standing crown
@@ -679,7 +681,7 @@ class ThrowJudge(CrownLooks):
                 if ev.confidence < self.config.ask_godfather_below:
                     self._unsure_before.setdefault(s, f"unsure after a hand reached in before the throw ({ev.reason})")
         changed = [s for s, (o, _) in states.items() if o is not Outcome.NOTHING]
-        if changed and (final or self._blocks_moved or any(states[s][0] is Outcome.KNOCKED for s in changed)):
+        if changed and (final or self._blocks_moved() or any(states[s][0] is Outcome.KNOCKED for s in changed)):
             return self._conclude("a standee changed but no shuriken was seen", final=states, unsure=True)
         # crowns read off their places, no star seen and nothing on the table moved in blocks since pixels first
         # stirred: no standee was pushed or swung there that the frames would not show, the measure is off in these
