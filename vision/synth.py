@@ -70,7 +70,8 @@ class StarRest(Enum):
     """Where the star ends up."""
 
     TABLE = "table"  # on the table away from the standees, or off it
-    CROWN = "crown"  # on top of the crown of the standee it touched (the crown marker hidden)
+    CROWN = "crown"  # on top of a crown (the crown marker hidden): the standee it touched's, or, a miss, one it
+    # dropped onto without moving it
     BETWEEN = "between"  # on the table between two standees, by their bases
 
 
@@ -171,6 +172,8 @@ def variation_tags(spec: ClipSpec) -> list[str]:
     if spec.wobble_px > 0:
         tags.append("shake:ringing" if spec.wobble_hz > RINGING_HZ else "shake:rolling")
     tags.append(f"rest:{spec.rest.value}")
+    if spec.rest is StarRest.CROWN and not spec.hits:
+        tags.append("rest:crown-miss")
     tags.append("print:faint" if spec.print_white - spec.print_black < 170 else "print:crisp")
     tags.append(f"table:{spec.table_kind}")
     tags.append("blur:strong" if spec.blur_sigma >= 1.0 else "blur:mild")
@@ -325,6 +328,7 @@ def _condition(tag: str, rng: np.random.Generator) -> dict[str, Any]:
         "shake:ringing": lambda: {"wobble_px": float(rng.uniform(0.8, 2.5)),
                                   "wobble_hz": float(rng.uniform(RINGING_HZ, 70.0))},
         "rest:crown": lambda: {"scenario": Scenario.TOUCH, "rest": StarRest.CROWN},
+        "rest:crown-miss": lambda: {"scenario": Scenario.MISS, "rest": StarRest.CROWN},
         "hard:combined": lambda: _combined(rng),
         "edge:tall": lambda: _edge_tall(rng),
     }
@@ -361,7 +365,7 @@ def _edge_tall(rng: np.random.Generator) -> dict[str, Any]:
 
 CONDITIONS = ("light:over", "light:dim", "noise:high", "blur:strong", "jpeg:low", "tilt:strong", "drift",
               "shake:strong", "rest:crown", "scenario:multi", "scenario:touch", "table:felt", "hand:over",
-              "hard:combined", "scenario:multi-light", "edge:tall", "shake:rolling", "shake:ringing")
+              "hard:combined", "scenario:multi-light", "edge:tall", "shake:rolling", "shake:ringing", "rest:crown-miss")
 
 
 def condition_set(count: int, tag: str, seed: int = 0) -> list[ClipSpec]:
@@ -820,11 +824,20 @@ class Scene:
     def _plan_miss(self, rng: np.random.Generator, start: np.ndarray, positions: dict[int, np.ndarray],
                    knots: list[tuple[float, ...]], v: float, *,
                    aimed: bool = False) -> tuple[bool, list[tuple[float, ...]]]:
-        """A star's way missing every standee by the scenario's clearance, ending off the table, on it, or
-        (``StarRest.BETWEEN``) between two standees; ``aimed``: past one standee, at that clearance."""
+        """A star's way missing every standee by the scenario's clearance, ending off the table, on it,
+        (``StarRest.BETWEEN``) between two standees, or (``StarRest.CROWN``) dropped onto a standee's crown without
+        moving it (lobbed over the others); ``aimed``: past one standee, at that clearance."""
         spec = self.spec
         clearance = (7.5, 10.0) if spec.scenario is Scenario.NEAR_MISS else (10.0, 99.0)
         others = [p for s, p in positions.items() if s != spec.thrower]
+        if spec.rest is StarRest.CROWN:
+            seat = int(rng.choice([s for s in positions if s != spec.thrower]))
+            top = positions[seat] + rng.uniform(-1.0, 1.0, 2)
+            if any(_segment_distance(p, start, top) < 8.0 for s, p in positions.items() if s not in (seat, spec.thrower)):
+                return False, knots
+            height = self.standees[seat].height + 0.4
+            t = knots[0][0] + float(np.linalg.norm(top - start)) / v
+            return True, knots + [(t, *top, height + 1.5), (t + 0.08, *top, height)]
         if aimed:
             passed = others[int(rng.integers(0, len(others)))]
             towards = (passed - start) / np.linalg.norm(passed - start)

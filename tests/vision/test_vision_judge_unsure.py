@@ -1634,3 +1634,14 @@ def test_the_thrower_s_own_standee_read_touched_is_not_the_star_s_doing(armed, m
     assert ev.confidence < JudgeConfig().ask_godfather_below
     assert ("thrower's own standee" in ev.reason) is thrower
     t.reset()
+
+
+def test_a_star_dropped_onto_a_crown_without_moving_its_standee_is_no_touch():
+    """Clip 1000900180001 of rest:crown-miss: the star, lobbed over the others, dropped onto seat 5's crown and lies
+    there; the standee never moved. Touched is a standee the star hit that moved: its crown covered at the end by the
+    star is no touch by itself."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(2, "rest:crown-miss", seed=900)[1]
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.touched == [] and verdict.knocked == []

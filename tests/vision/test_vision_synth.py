@@ -1,5 +1,6 @@
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,6 +59,21 @@ def test_condition_sets_hold_their_condition_and_seeds_of_their_own():
         specs = synth.condition_set(6, tag, seed=5)
         assert all(tag in synth.variation_tags(s) for s in specs), tag
         assert not {s.seed for s in specs} & held_out
+
+
+def test_a_miss_can_come_to_rest_on_a_crown_without_moving_its_standee():
+    """``rest:crown-miss``: the star touches no standee and drops onto one's crown, lobbed over the others: it ends
+    over that standee at its height, and no standee moves."""
+    for spec in synth.condition_set(3, "rest:crown-miss", seed=3):
+        assert spec.scenario is Scenario.MISS and spec.rest is synth.StarRest.CROWN and not spec.hits
+        clip = synth.render_clip(spec)
+        scene = clip.scene
+        assert all(not st.events for st in scene.standees)
+        assert clip.truth.as_json() == {"knocked": [], "touched": []}
+        _, x, y, z = scene.star.knots[-1]
+        on = min(scene.standees, key=lambda st: float(np.hypot(*(st.position - (x, y)))))
+        assert float(np.hypot(*(on.position - (x, y)))) <= 1.5 and on.seat != spec.thrower
+        assert z == pytest.approx(on.height + 0.4)
 
 
 def test_a_light_second_touch_swings_its_standee_a_little():
