@@ -222,6 +222,12 @@ def corner_positions() -> list[np.ndarray]:
     return [np.array(p) for p in ((-x, -y), (-x, y), (x, y), (x, -y))]
 
 
+def _dropping_onto(top: np.ndarray, height: float, t: float) -> list[tuple[float, ...]]:
+    """The star's last knots dropping onto a crown: just above ``top`` at time ``t``, lying there at ``height`` (cm)
+    0.08 s later."""
+    return [(t, *top, height + 1.5), (t + 0.08, *top, height)]
+
+
 def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
     ab = b - a
     t = float(np.clip(np.dot(p - a, ab) / max(np.dot(ab, ab), 1e-9), 0, 1))
@@ -792,10 +798,8 @@ class Scene:
             if not ok:
                 continue
             if spec.rest is StarRest.CROWN:  # the star drops onto the crown of the standee it touched
-                top = positions[spec.hits[-1][0]] + rng.uniform(-1.0, 1.0, 2)
-                height = self.standees[spec.hits[-1][0]].height + 0.4
-                knots.append((t + 0.08, *top, height + 1.5))
-                knots.append((t + 0.16, *top, height))
+                top, height = self._on_crown(rng, spec.hits[-1][0])
+                knots += _dropping_onto(top, height, t + 0.08)
             else:  # after the last hit the star bounces back and falls to the table
                 back = -towards
                 ang = rng.uniform(-0.9, 0.9)
@@ -821,6 +825,10 @@ class Scene:
             return path, end
         raise RuntimeError(f"seed {spec.seed}: no clear path for scenario {spec.scenario.value}")
 
+    def _on_crown(self, rng: np.random.Generator, seat: int) -> tuple[np.ndarray, float]:
+        """Where the star lies on ``seat``'s crown: within a centimetre of its middle, and how high (cm)."""
+        return self.standees[seat].position + rng.uniform(-1.0, 1.0, 2), self.standees[seat].height + 0.4
+
     def _plan_miss(self, rng: np.random.Generator, start: np.ndarray, positions: dict[int, np.ndarray],
                    knots: list[tuple[float, ...]], v: float, *,
                    aimed: bool = False) -> tuple[bool, list[tuple[float, ...]]]:
@@ -832,12 +840,10 @@ class Scene:
         others = [p for s, p in positions.items() if s != spec.thrower]
         if spec.rest is StarRest.CROWN:
             seat = int(rng.choice([s for s in positions if s != spec.thrower]))
-            top = positions[seat] + rng.uniform(-1.0, 1.0, 2)
+            top, height = self._on_crown(rng, seat)
             if any(_segment_distance(p, start, top) < 8.0 for s, p in positions.items() if s not in (seat, spec.thrower)):
                 return False, knots
-            height = self.standees[seat].height + 0.4
-            t = knots[0][0] + float(np.linalg.norm(top - start)) / v
-            return True, knots + [(t, *top, height + 1.5), (t + 0.08, *top, height)]
+            return True, knots + _dropping_onto(top, height, knots[0][0] + float(np.linalg.norm(top - start)) / v)
         if aimed:
             passed = others[int(rng.integers(0, len(others)))]
             towards = (passed - start) / np.linalg.norm(passed - start)
