@@ -573,9 +573,10 @@ class SettledSeats:
         # without the base marker the shift rests on registering the whole frame, which can be off
         # by a pixel or two under shake: twice the threshold, and the band between asks
         loose = t.registered * 2 > len(t.best_readings) or ev.shift_measured_against == "registered frame"
-        if loose and not star_near and max(moved, final) >= cfg.moved_cm:
+        if loose and not star_near and self.shuriken_seen and max(moved, final) >= cfg.moved_cm:
             # two doubts: a move only the whole frame's registration measures (a vibrating camera's frames put a
-            # still crown a centimetre off), and nothing the star did near it
+            # still crown a centimetre off), and nothing the star was seen doing near it (a star never seen in flight
+            # says nothing of where it went)
             ev.outcome = Outcome.NOTHING
             ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
                          f"marker unseen), but the shuriken never within {STAR_NEAR_CM:g} cm of it: not the "

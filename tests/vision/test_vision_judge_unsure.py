@@ -846,25 +846,35 @@ def test_a_standee_pushed_with_the_star_never_near_asks(armed, star_cm, sure):
     t.reset()
 
 
-@pytest.mark.parametrize(("star_cm", "moved", "final", "outcome"), [
-    (29.0, 0.38, 0.18, Outcome.NOTHING), (29.0, 0.79, 0.06, Outcome.NOTHING), (63.0, 0.0, 1.08, Outcome.NOTHING),
-    (4.0, 0.38, 0.18, Outcome.TOUCHED), (4.0, 0.79, 0.06, Outcome.TOUCHED), (4.0, 0.0, 1.08, Outcome.TOUCHED)])
-def test_a_move_against_the_registered_frame_with_the_star_never_near_is_nothing(armed, star_cm, moved, final,
+@pytest.mark.parametrize(("star_cm", "seen", "moved", "final", "outcome"), [
+    (29.0, True, 0.38, 0.18, Outcome.NOTHING), (29.0, True, 0.79, 0.06, Outcome.NOTHING),
+    (63.0, True, 0.0, 1.08, Outcome.NOTHING),
+    (4.0, True, 0.38, 0.18, Outcome.TOUCHED), (4.0, True, 0.79, 0.06, Outcome.TOUCHED),
+    (4.0, True, 0.0, 1.08, Outcome.TOUCHED),
+    (23.5, False, 0.38, 0.18, Outcome.TOUCHED), (None, False, 0.79, 0.06, Outcome.TOUCHED)])
+def test_a_move_against_the_registered_frame_with_the_star_never_near_is_nothing(armed, star_cm, seen, moved, final,
                                                                                   outcome):
     """A crown read off its place against the registered frame (its base marker unseen): 0.38 or 0.79 cm in two
-    frames, or found 1.08 cm off at rest. With the star passing 4 cm from it, touched; with the star never within 15
-    cm of it, two doubts: a vibrating camera's frames put still crowns so far off against the registered frame (clips
-    1000326170147, 1000326170196 and 1000326170199 of shake:ringing, 1000325130001 of hard:combined), and nothing the
-    star did came near: nothing, asking."""
+    frames, or found 1.08 cm off at rest. With the star passing 4 cm from it, touched; with the star seen in flight,
+    never within 15 cm of it, two doubts: a vibrating camera's frames put still crowns so far off against the
+    registered frame (clips 1000326170147, 1000326170196 and 1000326170199 of shake:ringing, 1000325130001 of
+    hard:combined), and nothing the star was seen doing came near: nothing, asking. A star never seen in flight (at
+    most something star-sized, never confirmed, 23.5 cm away) says nothing of where it went: touched, as before (clip
+    1000157130004 of hard:combined, seat 5)."""
     judge, seat = armed
     t = judge.tracks[seat]
     t.reset()
     t.examined = 3
     ev = SeatEvidence(seat, max_shift_cm=moved, shift_beyond_doubt_cm=moved, final_shift_cm=final,
                       star_nearest_cm=star_cm, shift_measured_against="registered frame")
-    ev = judge._settled_table().standing(ev, t)
+    saved = judge._shuriken_seen
+    try:
+        judge._shuriken_seen = seen
+        ev = judge._settled_table().standing(ev, t)
+    finally:
+        judge._shuriken_seen = saved
     assert ev.outcome is outcome
-    assert ("never within 15 cm" in ev.reason) is (outcome is Outcome.NOTHING)
+    assert ("not the shuriken's doing" in ev.reason) is (outcome is Outcome.NOTHING)
     if outcome is Outcome.NOTHING:
         assert ev.confidence < JudgeConfig().ask_godfather_below
     t.reset()
