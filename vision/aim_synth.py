@@ -462,6 +462,12 @@ class AimScene:
             side = np.array([-out[1], out[0]])
             at = pos + out * float(rng.uniform(24, 34)) + side * float(rng.uniform(-10, 10))
             self._shoulder[w.seat] = np.array([at[0], at[1], float(rng.uniform(28, 40))])
+        # half the weapons waved about draw loops instead (radius in cm, turn rate in radians a second, phase):
+        # across the seats beside their own, over their crowns, pointing along the way as it turns through
+        # every direction
+        self._loop = {w.seat: (float(rng.uniform(4, 10)), float(rng.choice([-1, 1]) * rng.uniform(3.5, 7.0)),
+                               float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0, 1)) < 0.5)
+                      for w in spec.weapons}
 
     # -- set-up
     def _static(self, rng: np.random.Generator) -> np.ndarray:
@@ -549,10 +555,16 @@ class AimScene:
         if plan.behaviour == "never_waving":
             freq, amp, _ = self._wave[plan.seat]
             raise_f = _ease((t - plan.appear_at) / 0.4)
+            h = start_h + (plan.height_cm - start_h) * raise_f
+            radius, rate, phase, loops = self._loop[plan.seat]
+            if loops:
+                a = phase + rate * (t - plan.appear_at)
+                f = foot + out * 3 + radius * np.array([math.cos(a), math.sin(a)]) + jit_p
+                d = a + math.copysign(math.pi / 2, rate) + math.radians(amp * 0.3) * math.sin(2 * math.pi * freq * t)
+                return np.array([f[0], f[1], h]), d, 1.0
             d = start_dir + math.radians(amp) * math.sin(2 * math.pi * freq * (t - plan.appear_at)) \
                 + math.radians(amp * 0.5) * math.sin(2 * math.pi * freq * 1.7 * (t - plan.appear_at) + 1.0)
             f = foot + out * 4 * math.sin(2 * math.pi * freq * 0.8 * t) + jit_p
-            h = start_h + (plan.height_cm - start_h) * raise_f
             return np.array([f[0], f[1], h]), d, 1.0
 
         def aim_dir(seat: int | None) -> float:

@@ -61,6 +61,25 @@ def test_every_behaviour_is_drawn():
     assert behaviours >= {"in_time", "late", "switch", "hidden_arm", "never_hidden", "never_waving"}
 
 
+def test_half_the_weapons_waved_about_draw_loops_turning_through_every_direction():
+    """A player who never aims may sway the weapon near the seat, or draw loops over the seats beside it: its
+    ground point then travels 8 cm or more and its direction turns through every direction during the count."""
+    kinds = {True: 0, False: 0}
+    for seed in range(8_504_000, 8_504_020):
+        spec = aim_synth.random_spec(seed)
+        scene = aim_synth.AimScene(spec)
+        for plan in spec.weapons:
+            if plan.behaviour != "never_waving":
+                continue
+            poses = [scene.pose(plan, t) for t in np.arange(max(plan.appear_at, -1.5) + 0.4, 1.5, 0.02)]
+            feet = np.array([p[0][:2] for p in poses if p is not None])
+            turns = np.unwrap([p[1] for p in poses if p is not None])
+            loops = bool(np.ptp(turns) >= 2 * math.pi)
+            assert not loops or float(np.max(np.ptp(feet, axis=0))) >= 8.0
+            kinds[loops] += 1
+    assert kinds[True] >= 2 and kinds[False] >= 2, kinds
+
+
 def test_a_late_pointer_is_late_and_a_hidden_weapon_asks():
     spec = aim_synth.random_spec(41, fps=30, seats=6, behaviours=["late", "in_time", "never_hidden", "in_time",
                                                                   "in_time", "in_time"])
