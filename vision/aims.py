@@ -169,6 +169,8 @@ class AimReader:
         self._standee_seen: dict[int, list[np.ndarray]] = {}
         self.deadline_frame: np.ndarray | None = None
         self.first_frame: np.ndarray | None = None  # the table before the count, to compare places with
+        self._first_gray: np.ndarray | None = None  # ... in grey, and when it was taken (seconds after the "3")
+        self._first_at = -math.inf
         self._deadline_gap = math.inf
         # one frame ``later_places_s`` before the deadline, then one every ``later_places_s`` after it
         self._later_frames: list[tuple[float, np.ndarray]] = []
@@ -200,9 +202,9 @@ class AimReader:
             self._next_t = t + 1 / self.config.sample_hz
         else:
             self._next_t = max(self._next_t + 1 / self.config.sample_hz, t + 0.5 / self.config.sample_hz)
-        if self.first_frame is None:
-            self.first_frame = frame
         gray = markers.to_gray(frame)
+        if self.first_frame is None:
+            self.first_frame, self._first_gray, self._first_at = frame, gray, t
         found: dict[int, np.ndarray] = {}
         cfg = self.config
         phase = self._analysed % cfg.full_every
@@ -272,13 +274,36 @@ class AimReader:
         if here is None:
             return False
         agree, against = here
-        if agree < max(cfg.still_pairs, cfg.still_share * len(pairs) * 0.5) or against > cfg.still_against * agree:
+        if not self._agrees(agree, against, len(pairs)) or self._shows_as_before(seat, quad, pattern, margin):
             return False
         # a weapon turned in the hand about its marker keeps the middle cells in place, and their pairs
         # still agree at the last pose: it is still only when no pose turned further matches better
         agree_t, against_t = aim_partial.scores(
             gray, aim_partial.poses_near(quad, cfg.still_reach_cells, cfg.still_turns_deg), pattern, margin)
         return int(np.max(agree_t - against_t)) <= agree - against
+
+    def _shows_as_before(self, seat: int, quad: np.ndarray, pattern: np.ndarray, margin: float) -> bool:
+        """Whether the table before the count, at ``quad``, passes ``_still_there``'s test of the weapon's pattern
+        itself: what agrees there is then what lies behind the weapon's place (a standee's crown marker, a printed
+        card), shown again as well once the weapon moved on, and no sign of the weapon held still under a cover.
+        Not asked when the weapon was read at that place in that frame itself."""
+        before = self._first_gray
+        if before is None:
+            return False
+        reads = self._read_quads[seat]
+        if reads and reads[0][0] <= self._first_at and \
+                float(np.linalg.norm(reads[0][1].mean(axis=0) - quad.mean(axis=0))) < markers.quad_side(quad):
+            return False
+        cfg = self.config
+        then = aim_partial.best_near(before, quad, pattern, margin, cfg.still_reach_cells,
+                                     (-cfg.still_tremor_deg, 0.0, cfg.still_tremor_deg))
+        return then is not None and self._agrees(*then, len(aim_partial.pairs_of(pattern)[0]))
+
+    def _agrees(self, agree: int, against: int, pairs: int) -> bool:
+        """Whether ``agree`` pairs agreeing and ``against`` against show a weapon's marker of ``pairs`` pairs to
+        ``_still_there``'s test."""
+        cfg = self.config
+        return agree >= max(cfg.still_pairs, cfg.still_share * pairs * 0.5) and against <= cfg.still_against * agree
 
     def _over_a_flat_marker(self, gray: np.ndarray, quad: np.ndarray) -> bool:
         """Whether a weapon's marker read at ``quad`` lies over a marker flat on the table (a corner or a base card)

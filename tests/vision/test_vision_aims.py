@@ -582,6 +582,27 @@ def test_a_marker_that_stopped_showing_at_its_last_pose_is_not_still_there_when_
         assert any(s.still for s in sights) == still_after, [(s.t, s.still) for s in sights]
 
 
+def test_a_crown_marker_shown_again_where_a_weapon_was_read_is_not_the_weapon_still_there():
+    """A weapon read over a standee's crown, then moved on: the crown's marker shows again at the weapon's last
+    pose, and about one marker in six agrees with a weapon's pattern by as many cell pairs as a weapon's half
+    covered marker (crown 11 with weapon 31). Where the table before the count agrees as well, that agreement
+    is no sign of the weapon held still there; over a bare table the half covered weapon still is."""
+    quad = np.array([[300.0, 200.0], [324.0, 204.0], [320.0, 228.0], [296.0, 224.0]])
+    crown = _with_marker(markers.crown_id(1), quad, seed=9)
+    bare = _with_marker(31, quad + 200.0, seed=3)  # the weapon's card elsewhere: nothing at ``quad``
+    half = _with_marker(31, quad, seed=5)
+    cv2.fillConvexPoly(half, np.array([[290, 216], [335, 216], [335, 240], [290, 240]]), 150)  # its lower half
+    contrast = aim_cells.cell_contrast(_with_marker(31, quad), quad, markers.pattern(31))
+    for before, now, still in ((bare, crown, True), (crown, crown, False), (bare, half, True), (crown, half, False)):
+        reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[1])
+        reader.feed(before, at=1.0)  # the table before the count
+        assert reader._still_there(now, 1, quad, contrast) == still
+    # the weapon read at that place in the first frame: that frame says nothing of what lies behind it
+    reader = AimReader(_plane(), seats=6, fps=30, three_at=2.0, shooters=[1])
+    reader.feed(_with_marker(31, quad, seed=4), at=1.0)
+    assert reader._sights[1] and reader._still_there(half, 1, quad, contrast)
+
+
 def test_a_pose_read_while_the_weapon_turned_is_not_what_a_partly_covered_marker_is_still_at():
     """Read at a pose it had turned 20 degrees onto since the frame before, the weapon was moving: a hand turning
     it that fast does not stop it there. What shows of a marker at that pose in the next frames (its lower half
