@@ -61,6 +61,10 @@ from vision.seat_track import (
 )
 from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence
 
+# a crown's move read as a touch is sure by itself, with the star seen near but never meeting the standee, from this
+# many times a touch's worth (``JudgeConfig.moved_cm``) on
+TOUCH_SURE_ALONE = 1.5
+
 
 @dataclass
 class SettledSeats:
@@ -607,6 +611,12 @@ class SettledSeats:
                 # in the frames it was read in (a vibrating camera's rows), or the star unseen (it turns off a standee
                 # between two sightings), moves a crown so
                 ev.reason += f", but the shuriken never within {STAR_NEAR_CM:g} cm of it: unsure"
+                ev.confidence = min(ev.confidence, 0.55)
+            elif not t.contact and beyond < TOUCH_SURE_ALONE * cfg.moved_cm:
+                # the star seen near but never meeting it, and the crown's move no more than half a touch's worth
+                # over a touch: two weak signs, of which a drifting or shaking camera's measure may make the second
+                ev.reason += (f", but the shuriken never seen meeting it and the move less than "
+                              f"{TOUCH_SURE_ALONE * cfg.moved_cm:.2f} cm: unsure")
                 ev.confidence = min(ev.confidence, 0.55)
             return ev
         if final >= 2 * cfg.moved_cm:

@@ -823,10 +823,35 @@ def test_a_crown_moved_a_touch_s_worth_with_the_star_never_within_15_cm_asks(arm
         judge._note_best(t, moved)
         judge._note_best(t, 0.05)
     t.star_nearest_px = star_cm * judge.calibration.px_per_cm
+    t.contact = star_cm < 5  # passing that close, its blob met the standee's
     ev = judge._seat_evidence(t)
     assert ev.outcome is Outcome.TOUCHED
     assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
     assert ("never within 15 cm" in ev.reason) is not sure
+    t.reset()
+
+
+@pytest.mark.parametrize(("star_cm", "contact", "moved", "sure"), [
+    (14.7, False, 0.33, False), (4.0, False, 0.34, False), (9.0, False, 0.5, True), (14.7, False, 1.0, True),
+    (4.0, True, 0.33, True)])
+def test_a_crown_moved_just_over_a_touch_s_worth_with_the_star_near_but_never_meeting_it_asks(armed, star_cm, contact,
+                                                                                              moved, sure):
+    """A crown read 0.33 or 0.34 cm off its place in two frames (a touch's worth is 0.3 cm), then back, the star seen
+    near it (14.7 or 4 cm) but never meeting it: two weak signs, and a camera drifting and shaking by 2 px makes such a
+    move of a crown nothing touched (independent clip 900047, seat 2: over-bright, drifting, a rolling shutter
+    shaking, tilted 24 degrees). Touched, asking. Half a touch's worth more, or the star seen meeting it, is sure."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    for _ in range(2):
+        judge._note_best(t, moved)
+        judge._note_best(t, 0.05)
+    t.star_nearest_px = star_cm * judge.calibration.px_per_cm
+    t.contact = contact
+    ev = judge._seat_evidence(t)
+    assert ev.outcome is Outcome.TOUCHED
+    assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
+    assert ("never seen meeting it" in ev.reason) is not sure
     t.reset()
 
 
