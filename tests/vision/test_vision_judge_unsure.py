@@ -816,6 +816,15 @@ def test_a_crown_moved_a_touch_s_worth_with_the_star_never_within_15_cm_asks(arm
     passing 4 cm from it, a touch; with the star never within 15 cm, a hand or a vibrating camera's rows move a crown
     so much (a mount ringing at 54 Hz put a still crown 1 cm off in two frames of one clip), or the star turned off it
     between two sightings: touched, asking."""
+    ev = _crown_moved_and_back(armed, moved, star_cm, contact=star_cm < 5)  # passing 4 cm away, its blob met it
+    assert ev.outcome is Outcome.TOUCHED
+    assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
+    assert ("never within 15 cm" in ev.reason) is not sure
+
+
+def _crown_moved_and_back(armed, moved: float, star_cm: float, *, contact: bool) -> SeatEvidence:
+    """The evidence of the armed seat whose crown was read ``moved`` cm off its place in two frames, then back, the
+    star passing ``star_cm`` from it at the nearest, its blob meeting the standee's or not (``contact``)."""
     judge, seat = armed
     t = judge.tracks[seat]
     t.reset()
@@ -823,12 +832,10 @@ def test_a_crown_moved_a_touch_s_worth_with_the_star_never_within_15_cm_asks(arm
         judge._note_best(t, moved)
         judge._note_best(t, 0.05)
     t.star_nearest_px = star_cm * judge.calibration.px_per_cm
-    t.contact = star_cm < 5  # passing that close, its blob met the standee's
+    t.contact = contact
     ev = judge._seat_evidence(t)
-    assert ev.outcome is Outcome.TOUCHED
-    assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
-    assert ("never within 15 cm" in ev.reason) is not sure
     t.reset()
+    return ev
 
 
 @pytest.mark.parametrize(("star_cm", "contact", "moved", "sure"), [
@@ -840,19 +847,10 @@ def test_a_crown_moved_just_over_a_touch_s_worth_with_the_star_near_but_never_me
     near it (14.7 or 4 cm) but never meeting it: two weak signs, and a camera drifting and shaking by 2 px makes such a
     move of a crown nothing touched (independent clip 900047, seat 2: over-bright, drifting, a rolling shutter
     shaking, tilted 24 degrees). Touched, asking. Half a touch's worth more, or the star seen meeting it, is sure."""
-    judge, seat = armed
-    t = judge.tracks[seat]
-    t.reset()
-    for _ in range(2):
-        judge._note_best(t, moved)
-        judge._note_best(t, 0.05)
-    t.star_nearest_px = star_cm * judge.calibration.px_per_cm
-    t.contact = contact
-    ev = judge._seat_evidence(t)
+    ev = _crown_moved_and_back(armed, moved, star_cm, contact=contact)
     assert ev.outcome is Outcome.TOUCHED
     assert (ev.confidence >= JudgeConfig().ask_godfather_below) is sure
     assert ("never seen meeting it" in ev.reason) is not sure
-    t.reset()
 
 
 @pytest.mark.parametrize(("star_cm", "sure"), [(35.0, False), (4.0, True)])
