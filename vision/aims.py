@@ -274,7 +274,8 @@ class AimReader:
         if here is None:
             return False
         agree, against = here
-        if not self._agrees(agree, against, len(pairs)) or self._shows_as_before(seat, quad, pattern, margin):
+        if not self._agrees(agree, against, len(pairs)) \
+                or self._shows_as_before(seat, quad, pattern, margin, tremor, len(pairs)):
             return False
         # a weapon turned in the hand about its marker keeps the middle cells in place, and their pairs
         # still agree at the last pose: it is still only when no pose turned further matches better
@@ -282,7 +283,8 @@ class AimReader:
             gray, aim_partial.poses_near(quad, cfg.still_reach_cells, cfg.still_turns_deg), pattern, margin)
         return int(np.max(agree_t - against_t)) <= agree - against
 
-    def _shows_as_before(self, seat: int, quad: np.ndarray, pattern: np.ndarray, margin: float) -> bool:
+    def _shows_as_before(self, seat: int, quad: np.ndarray, pattern: np.ndarray, margin: float,
+                         tremor: tuple[float, ...], pairs: int) -> bool:
         """Whether the table before the count, at ``quad``, passes ``_still_there``'s test of the weapon's pattern
         itself: what agrees there is then what lies behind the weapon's place (a standee's crown marker, a printed
         card), shown again as well once the weapon moved on, and no sign of the weapon held still under a cover.
@@ -294,10 +296,8 @@ class AimReader:
         if reads and reads[0][0] <= self._first_at and \
                 float(np.linalg.norm(reads[0][1].mean(axis=0) - quad.mean(axis=0))) < markers.quad_side(quad):
             return False
-        cfg = self.config
-        then = aim_partial.best_near(before, quad, pattern, margin, cfg.still_reach_cells,
-                                     (-cfg.still_tremor_deg, 0.0, cfg.still_tremor_deg))
-        return then is not None and self._agrees(*then, len(aim_partial.pairs_of(pattern)[0]))
+        then = aim_partial.best_near(before, quad, pattern, margin, self.config.still_reach_cells, tremor)
+        return then is not None and self._agrees(*then, pairs)
 
     def _agrees(self, agree: int, against: int, pairs: int) -> bool:
         """Whether ``agree`` pairs agreeing and ``against`` against show a weapon's marker of ``pairs`` pairs to
