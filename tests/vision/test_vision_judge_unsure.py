@@ -875,8 +875,8 @@ def test_a_standee_pushed_with_the_star_never_near_asks(armed, star_cm, sure):
     (4.0, True, 0.38, 0.18, Outcome.TOUCHED), (4.0, True, 0.79, 0.06, Outcome.TOUCHED),
     (4.0, True, 0.0, 1.08, Outcome.TOUCHED),
     (23.5, False, 0.38, 0.18, Outcome.TOUCHED), (None, False, 0.79, 0.06, Outcome.TOUCHED)])
-def test_a_move_against_the_registered_frame_with_the_star_never_near_is_nothing(armed, star_cm, seen, moved, final,
-                                                                                  outcome):
+def test_a_move_against_the_registered_frame_with_the_star_never_near_is_nothing(armed, monkeypatch, star_cm, seen,
+                                                                                  moved, final, outcome):
     """A crown read off its place against the registered frame (its base marker unseen): 0.38 or 0.79 cm in two
     frames, or found 1.08 cm off at rest. With the star passing 4 cm from it, touched; with the star seen in flight,
     never within 15 cm of it, two doubts: a vibrating camera's frames put still crowns so far off against the
@@ -890,12 +890,8 @@ def test_a_move_against_the_registered_frame_with_the_star_never_near_is_nothing
     t.examined = 3
     ev = SeatEvidence(seat, max_shift_cm=moved, shift_beyond_doubt_cm=moved, final_shift_cm=final,
                       star_nearest_cm=star_cm, shift_measured_against="registered frame")
-    saved = judge._shuriken_seen
-    try:
-        judge._shuriken_seen = seen
-        ev = judge._settled_table().standing(ev, t)
-    finally:
-        judge._shuriken_seen = saved
+    monkeypatch.setattr(judge, "_shuriken_seen", seen)
+    ev = judge._settled_table().standing(ev, t)
     assert ev.outcome is outcome
     assert ("not the shuriken's doing" in ev.reason) is (outcome is Outcome.NOTHING)
     if outcome is Outcome.NOTHING:
