@@ -10,9 +10,9 @@ scale, from its base marker; in the latest frame, or in the median of the settle
 averaged out lets a change of little contrast show whole, and a fall seen only there asks) and the crown is gone from its place (its
 card's place changed, in the latest frame or in that median, asking when only there; or it was seen moving away and never back; a star seen lying elsewhere
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
-up, asking, when what is left of that change without the table in shadow (darker, its colour kept)
-is less than a fall, the star having met it and maybe lying on its crown, never seen moving (raised
-there, it casts its shadow on the table beside the standee);
+up, asking, when what is left of that change without the table in shadow (darker, its colour kept; no more of
+it than a star's shadow) is less than a fall, the star having met it and maybe lying on its crown (raised
+there, it casts its shadow on the table beside the standee, whether the standee moved or not);
 a crown lost under a hand and never seen moving asks while a hand or arm is still traced across the image border
 where that one came in (a hand may rest there, its arm too faint to trace all the way); none there, the hand has gone
 and the standee is read as it lies. Up is
@@ -154,20 +154,22 @@ class SettledSeats:
                                    f"cm² changed along its fall line, and a hand or arm still crosses the image border "
                                    f"where that one came in: covered or fallen under it, unsure")
         shade = 0.0
-        if area >= fallen_area and place_changed and t.contact and elsewhere is None and t.first_move is None \
-                and not went_away:
-            # the star met it and may lie on its crown, never seen moving: raised there, nearer the lamp, it
-            # casts its shadow on the table beside the standee, within its strip; a shadow darkens the table
-            # with its colour kept, a standee lying there shows its own
+        if area >= fallen_area and place_changed and t.contact and elsewhere is None:
+            # the star met it and may lie on its crown: raised there, nearer the lamp, it casts its shadow on the table
+            # beside the standee, within its strip, whether the standee moved or not; a shadow darkens the table with
+            # its colour kept, a standee lying there shows its own. A star's shadow is no larger than the star (what
+            # a star at rest changes, its shadow with it, is at most STAR_WITH_SHADOW stars): more of the table
+            # darkened is something else's (a fallen standee of nearly the table's colour, a darker print)
             shadow = self.motion.shadowed(at_rest=settled > latest)
             changed_in = at_rest if settled > latest else changed
             if shadow is not None and changed_in is not None and strip is not None:
-                shade = float((changed_in & strip & shadow).sum()) * cm2_per_pixel
+                shade = min(float((changed_in & strip & shadow).sum()) * cm2_per_pixel,
+                            (STAR_WITH_SHADOW - 1.0) * STAR_AREA_CM2)
         if area >= fallen_area and place_changed and not came_back and area - shade < fallen_area:
             return self._up_unsure(ev, t, f"crown marker not decoded, {area:.0f} cm² changed along its fall line in "
-                                   f"{seen_in}, but {shade:.0f} cm² of it is the table darkened with its colour kept, a "
-                                   f"shadow (the star met it and may lie on its crown, never seen moving: raised there, "
-                                   f"it casts one beside it); {area - shade:.0f} cm² left, less than a fallen standee "
+                                   f"{seen_in}, but {shade:.0f} cm² of it is the table darkened with its colour kept, "
+                                   f"the shadow of a star (the star met it and may lie on its crown: raised there, it "
+                                   f"casts one beside it); {area - shade:.0f} cm² left, less than a fallen standee "
                                    f"({fallen_area:g} cm²): still up, unsure", out_of_view)
         # the table never settled (no median of still frames to show a faint standee whole), and what changed along
         # the fall line lies in pieces of a star's size with its shadow at most: a standee lying there is one body, 7 by

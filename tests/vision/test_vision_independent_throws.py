@@ -48,7 +48,7 @@ def test_the_shadow_of_a_star_lying_on_a_crown_is_no_fallen_standee(tmp_path):
     _, verdict = judged(920012, False, tmp_path)
     seat = verdict.seats[3]
     assert seat.outcome.value == "nothing", seat.reason
-    assert "a shadow" in seat.reason and seat.confidence <= 0.5
+    assert "the shadow of a star" in seat.reason and seat.confidence <= 0.5
     assert verdict.knocked == [] and verdict.touched == []
 
 
