@@ -42,8 +42,8 @@ DEADLINE = 0.5  # seconds after the "3"
 ARRIVE_IN_TIME = (-1.1, DEADLINE - 0.18)  # when an in-time weapon comes to rest, after the "3"
 ARRIVE_LATE = (DEADLINE + 0.18, DEADLINE + 0.95)
 VERY_LATE = (DEADLINE + 0.95, DEADLINE + 1.35)  # late pointers that come in at the end of the watch (``late_arrival``)
-AFTER_DEADLINE_S = 1.6
-CLEAR_START_S = 0.45  # the table is seen clear of weapons for this long at the start of a clip  # the clip goes on this long after the deadline
+AFTER_DEADLINE_S = 1.6  # the clip goes on this long after the deadline (``AimSpec.after_deadline_s``)
+CLEAR_START_S = 0.45  # the table is seen clear of weapons for this long at the start of a clip
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,7 @@ class AimSpec:
     cover_arm: tuple[int, int, float, float] | None  # (arm's seat, covered seat, from, to) seconds after the "3"
     blur_sigma: float = 0.6  # defocus, pixels
     exposure: float = 0.0  # the shutter's open time, as a share of the frame interval: moving weapons smear
+    after_deadline_s: float = AFTER_DEADLINE_S  # the clip goes on this long after the deadline
 
 
 def variation_tags(spec: AimSpec) -> list[str]:
@@ -187,9 +188,10 @@ def random_spec(seed: int, **overrides: Any) -> AimSpec:
     wanted_weapons = overrides.pop("behaviours", None)
     fixed = overrides.pop("aims", None)  # {seat: (target or None, late)}: what the players really do
     late_arrival = tuple(overrides.pop("late_arrival", ARRIVE_LATE))  # when late pointers come to rest (after the "3")
-    if len(late_arrival) != 2 or not DEADLINE < late_arrival[0] <= late_arrival[1] <= DEADLINE + AFTER_DEADLINE_S:
+    after = float(overrides.get("after_deadline_s", AFTER_DEADLINE_S))
+    if len(late_arrival) != 2 or not DEADLINE < late_arrival[0] <= late_arrival[1] <= DEADLINE + after:
         raise ValueError(f"late_arrival {late_arrival}: from the deadline ({DEADLINE} s) to the clip's end "
-                         f"({DEADLINE + AFTER_DEADLINE_S} s after the \"3\")")
+                         f"({DEADLINE + after} s after the \"3\")")
     if fixed is not None:
         wanted_weapons = [("absent" if s not in fixed else "never_hidden" if fixed[s][0] is None
                            else "late" if fixed[s][1] else "in_time") for s in range(seats)]
@@ -435,7 +437,7 @@ class AimScene:
         rng = np.random.default_rng(spec.seed + 17)
         self.camera = _Camera(spec)
         self.standees = standee_positions(spec)
-        self.duration = spec.three_at + DEADLINE + AFTER_DEADLINE_S
+        self.duration = spec.three_at + DEADLINE + spec.after_deadline_s
         self.frame_count = math.ceil(self.duration * spec.fps)
         self.static = self._static(rng)
         self._light = self._light_field(rng)
