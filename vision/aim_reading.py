@@ -27,9 +27,13 @@ class AimConfig:
     full_every: int = 8  # a full-frame detection every this many analysed frames ...
     lost_full_every: int = 2  # ... but every this many while a weapon is lost (not in its search box) in the
     lost_window_s: tuple[float, float] = (-0.6, DEADLINE_AFTER_THREE_S + 1.5)  # the part of the count that
-    # decides the aims (from the "3"), to the end of the watch: a late pointer may come to rest up to its end
+    # decides the aims (from the "3"), to the end of the watch (or later, when it goes on): a late pointer may come to
+    # rest up to its end
     lead_s: float = COUNT_INTERVAL_S * 2 + 0.3  # analysis starts this long before the "3" (before the "1")
-    follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest)
+    follow_s: float = 1.5  # and ends this long after the deadline (late pointers come to rest) ...
+    follow_more_s: float = 0.7  # ... or up to this much later while a weapon seen at its end has held a pose it took
+    # after the deadline, on a target, for less than sure_rest_s (but bridge_still_s or more): a late pointer coming to
+    # rest as the watch ends is watched until that rest is long enough to tell from the slow end of a swing
     watched_after_deadline_s: float = 0.8  # a weapon moving in all a clip shows points at no one only when the
     # clip goes on this long after the deadline; a shorter one may end before a late pointer comes to rest
     rest_angle_deg: float = 7.0  # largest spread of direction while at rest (median of three sightings) ...

@@ -38,6 +38,9 @@ muzzle (table-conventions.md). From the frames around the count's "3":
    A rest seen only in glimpses (never in view for ``glimpse_s`` without going out of view between) is unsure: a weapon swung about is read only where
    its swing slows, at the same end each time, and those glimpses look like one rest; so is a rest
    held less than ``sure_rest_s`` and seen to end (moved on in view, or still when the watch, or the clip, ended).
+   The watch goes on (up to ``follow_more_s``) while a weapon seen as it ends holds a pose taken after the deadline,
+   on a target, for less than ``sure_rest_s``: a late pointer coming to rest is watched until its rest is long
+   enough to be sure of.
    A weapon on its target at the deadline whose rest is found only after it (or found beginning just after it)
    asks; the reading handed over is in time when its readings from before the deadline on lie about that rest pose
    as its readings at rest do (a small marker's reading scatters, the weapon was still), late when they lie off to
@@ -145,7 +148,8 @@ class AimReader:
         self.config = config
         self.deadline = DEADLINE_AFTER_THREE_S
         self.start = -config.lead_s
-        self.end = self.deadline + config.follow_s
+        self.end = self.deadline + config.follow_s  # the end of the watch: later while a late pointer comes to rest
+        self._end_at_most = self.end + config.follow_more_s
         self._index = 0
         self._last_t = -math.inf
         self._first_t = math.inf  # the first frame fed (seconds after the "3"): a clip may begin after ``start``
@@ -188,6 +192,8 @@ class AimReader:
         self._index += 1
         self._last_t = max(self._last_t, t)
         self._first_t = min(self._first_t, t)
+        if t >= self.end and self.end < self._end_at_most:
+            self.end = min(self._end_at_most, max(self.end, self._coming_to_rest_until()))
         gap = abs(t - self.deadline)
         if gap < self._deadline_gap:
             self._deadline_gap, self.deadline_frame = gap, frame
@@ -211,7 +217,7 @@ class AimReader:
         # a weapon not found in the last frame (lost from its search box as it swung, or just come into view
         # where no box was) is looked for over the whole frame more often in the part of the count that
         # decides the aims: when it came to rest must not wait for the next regular full-frame look
-        lost = cfg.lost_window_s[0] <= t <= cfg.lost_window_s[1] and self._analysed > 0 \
+        lost = cfg.lost_window_s[0] <= t <= max(cfg.lost_window_s[1], self.end) and self._analysed > 0 \
             and any(s not in self._found_last for s in self.shooters)
         if phase == 0 or (lost and self._analysed % cfg.lost_full_every == 0):
             found = self._detect(gray, (0, 0))
@@ -424,6 +430,31 @@ class AimReader:
                             margin, side, still=True))
         centre, _, _ = self._last_box[seat]
         self._last_box[seat] = (centre, side, t)
+
+    def _coming_to_rest_until(self) -> float:
+        """How long the watch goes on for the weapons coming to rest as it ends: one seen within ``max_gap_s`` of
+        its end, on a target, holding the pose it took after the deadline (its sightings back from the last within
+        the rest tolerances of it, none more than ``max_gap_s`` apart, as a rest is seen) for ``bridge_still_s`` (a
+        weapon seen still) or more but less than ``sure_rest_s``, is watched until it has held that pose
+        ``sure_rest_s`` and ``glimpse_s`` more (a late pointer's rest, long enough to tell from the
+        slow end of a swing). -inf when none is."""
+        cfg = self.config
+        until = -math.inf
+        for sights in self._sights.values():
+            if not sights or sights[-1].t < self.end - cfg.max_gap_s or sights[-1].target is None:
+                continue
+            last = sights[-1]
+            finer = max(1.0, cfg.rest_marker_px / max(last.side_px, 1.0))  # a small marker is read less finely
+            tol_a, tol_f = math.radians(cfg.rest_angle_deg) * finer, cfg.rest_move_cm * finer
+            since = last.t
+            for s in reversed(sights):
+                if not within_rest(s, last, tol_a, tol_f) or since - s.t > cfg.max_gap_s:
+                    break
+                since = s.t
+            held = last.t - since + 0.5 / self.fps  # to within half a frame: the frames' times are whole frames apart
+            if since > self.deadline and cfg.bridge_still_s <= held < cfg.sure_rest_s:
+                until = max(until, since + cfg.sure_rest_s + cfg.glimpse_s)
+        return until
 
     def _read_moving(self, sights: list[Sight], last: Sight, tol_a: float, tol_f: float) -> bool:
         """Whether ``last`` was read while the weapon moved: the reading before it, no more than ``max_gap_s``

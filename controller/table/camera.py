@@ -13,6 +13,7 @@ read by the real aim reader (``vision.aims``).  Every error vision raises on pur
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -232,7 +233,8 @@ class LiveCamera:
         self.reopen = reopen
         from vision.aims import DEADLINE_AFTER_THREE_S
 
-        window = self.aim_config.lead_s + DEADLINE_AFTER_THREE_S + self.aim_config.follow_s + RING_SLACK_S
+        window = (self.aim_config.lead_s + DEADLINE_AFTER_THREE_S + self.aim_config.follow_s
+                  + self.aim_config.follow_more_s + RING_SLACK_S)
         if ring_seconds is not None:
             window = ring_seconds
         # the window's frames, however many the camera gives: twice the frame rate it says it has, at most
@@ -360,15 +362,8 @@ class LiveCamera:
         from vision.errors import AimError
 
         config = self.aim_config
-        end = three_at + DEADLINE_AFTER_THREE_S + config.follow_s
         waited_until = time.monotonic() + AIMS_WAIT_S
-        while self.ring.last < end:  # the frames after the deadline: from the watcher, or read here
-            if self._watcher is not None and self._watcher.is_alive():
-                if time.monotonic() > waited_until:
-                    break
-                time.sleep(0.01)
-            elif self._failed is not None or self.broken is not None or not self.capture():
-                break
+        self._frames_until(three_at + DEADLINE_AFTER_THREE_S + config.follow_s, waited_until)
         if self.ring.last < three_at + DEADLINE_AFTER_THREE_S:
             why = self._failed or self.broken or "no frame after the deadline"
             raise AimError(f"round {number}'s aims: {why} (the ring holds {len(self.ring)} frames)")
@@ -378,13 +373,33 @@ class LiveCamera:
             plane = self._table_plane(frames, three_at - config.lead_s, seats)
         reader = AimReader(plane, seats=seats, fps=self.fps, three_at=three_at, shooters=shooters,
                            candidates=candidates, config=config)
-        for stamp, frame in frames:
-            reader.feed(frame, at=stamp)
+        fed = -math.inf
+        while True:
+            for stamp, frame in frames:
+                if stamp > fed:
+                    reader.feed(frame, at=stamp)
+                    fed = stamp
+            # the watch goes on while a late pointer comes to rest (``AimConfig.follow_more_s``)
+            if reader.done or not self._frames_until(three_at + reader.end, waited_until):
+                break
+            frames = self.ring.since(fed)
         reading = reader.finish()
         if reading.deadline_frame is None or not reading.frames_analysed:
             raise AimError(f"round {number}'s aims: no frame of the count was read")
         shown = jpeg(draw_lines(reading.deadline_frame, reading))
         return aims_of(reading, shown, ask_godfather_below=self.ask_godfather_below)
+
+    def _frames_until(self, end: float, waited_until: float) -> bool:
+        """Waits for the frames up to ``end`` (camera seconds): from the watcher, or read here, until
+        ``waited_until`` (monotonic). Whether they came."""
+        while self.ring.last < end:
+            if self._watcher is not None and self._watcher.is_alive():
+                if time.monotonic() > waited_until:
+                    return False
+                time.sleep(0.01)
+            elif self._failed is not None or self.broken is not None or not self.capture():
+                return False
+        return True
 
     def _table_plane(self, frames: list[tuple[float, np.ndarray]], before: float, seats: int) -> TablePlane:
         """The table plane from the calibration, or else from the frames before the count's "1", where

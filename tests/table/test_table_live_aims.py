@@ -110,6 +110,41 @@ def test_the_live_camera_reads_the_aims_of_a_count_stamped_as_its_frames_arrive_
     assert aims_of(expected, b"", ask_godfather_below=1.0).unsure == shooters
 
 
+class Filming:
+    """A webcam filming a synthetic count as it is played: each frame rendered as it is read, arriving 1/fps after
+    the last on ``clock``; ``None`` once the clip is over."""
+
+    def __init__(self, spec, clock: FakeClock) -> None:
+        self.frames, self.fps, self.clock = aim_synth.AimScene(spec).frames(), float(spec.fps), clock
+
+    def read(self):
+        frame = next(self.frames, None)
+        if frame is not None:
+            self.clock.t += 1 / self.fps
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_live_camera_watches_on_while_a_late_pointer_comes_to_rest():
+    """Two late pointers come to rest 1.3 s after the deadline, as the watch would end (1.5 s after it): the
+    camera goes on reading frames until their rests are long enough to be sure of, then stops, well before the
+    count's frames are over."""
+    spec = aim_synth.random_spec(8_506_031, fps=30, late_arrival=aim_synth.VERY_LATE, after_deadline_s=2.4)
+    late = {p.seat: p.target for p in spec.weapons if p.behaviour == "late"}
+    assert len(late) == 2
+    shooters = list(range(spec.seats))
+    clock = FakeClock(500.0)
+    camera = LiveCamera(Filming(spec, clock), None, fps=spec.fps, clock=clock.now)
+    three_at = 500.0 + spec.three_at + 1 / spec.fps
+    seen = camera.read_aims(seats=spec.seats, shooters=shooters, candidates=shooters, number=1, three_at=three_at)
+    assert seen is not None
+    assert {s: seen.aims[s] for s in late} == late and set(late) <= set(seen.late) and not set(late) & set(seen.unsure)
+    watch_end = three_at + 0.5 + camera.aim_config.follow_s
+    assert watch_end + 0.1 < clock.t <= watch_end + camera.aim_config.follow_more_s + 0.1 < three_at + 0.5 + 2.4
+
+
 def test_a_camera_that_failed_is_opened_again_at_the_next_count(clip):
     spec, frames = clip
     shooters = list(range(spec.seats))

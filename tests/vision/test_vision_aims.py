@@ -114,6 +114,26 @@ def test_late_pointers_coming_in_at_the_end_of_the_watch_are_never_wrong_without
     assert report.total.false_late == 0
 
 
+def test_the_watch_goes_on_while_a_late_pointer_comes_to_rest() -> None:
+    """Two late pointers come to rest 1.3 s after the deadline, in a clip that goes on 2.4 s after it: when the
+    watch would end (1.5 s after the deadline) they have held their aims less than a rest long enough to tell
+    from the slow end of a swing. The watch goes on until they have: both read late and sure, where a watch that
+    stops there asks for both."""
+    spec = aim_synth.random_spec(8_506_031, late_arrival=aim_synth.VERY_LATE, after_deadline_s=2.4)
+    late = {p.seat: p.target for p in spec.weapons if p.behaviour == "late"}
+    assert len(late) == 2 and all(p.arrive_at > 1.3 for p in spec.weapons if p.seat in late)
+
+    def read(config: AimConfig) -> aims.AimReading:
+        return aims.read_frames(aim_synth.AimScene(spec).frames(), seats=spec.seats, fps=spec.fps,
+                                three_at=spec.three_at, config=config)
+
+    longer, stopped = read(AimConfig()), read(dataclasses.replace(AimConfig(), follow_more_s=0.0))
+    for seat, target in late.items():
+        assert (longer.seats[seat].target, longer.seats[seat].late, longer.seats[seat].sure) == (target, True, True)
+        assert not stopped.seats[seat].sure
+    assert longer.frames_analysed > stopped.frames_analysed
+
+
 @pytest.mark.slow
 def test_a_weapon_at_rest_before_the_three_keeps_its_aim_under_an_arm():
     """Covered at the deadline but at rest on its target from before the "3" and not seen moving after:
