@@ -157,7 +157,7 @@ class SettledSeats:
         if area >= fallen_area and place_changed and t.contact and elsewhere is None:
             # the star met it and may lie on its crown: raised there, nearer the lamp, it casts its shadow on the table
             # beside the standee, within its strip, whether the standee moved or not; a shadow darkens the table with
-            # its colour kept, a standee lying there shows its own. A star's shadow is no larger than the star (what
+            # its colour kept, a standee lying there shows its own. A star's shadow is a star and a half at most (what
             # a star at rest changes, its shadow with it, is at most STAR_WITH_SHADOW stars): more of the table
             # darkened is something else's (a fallen standee of nearly the table's colour, a darker print)
             shadow = self.motion.shadowed(at_rest=settled > latest)
