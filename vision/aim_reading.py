@@ -130,6 +130,13 @@ class AimConfig:
     # line of fire is read from the pose solved over the rest, not as a level card's
     pitched_least: int = 4  # (from at least this many readings)
 
+    def rest_tolerances(self, side_px: float) -> tuple[float, float]:
+        """The rest tolerances of a weapon whose marker is ``side_px`` wide in the image: the spread of its direction
+        (radians) and of its ground point (cm), both wider for a marker under ``rest_marker_px`` (a small marker is
+        read less finely)."""
+        finer = max(1.0, self.rest_marker_px / max(side_px, 1.0))
+        return math.radians(self.rest_angle_deg) * finer, self.rest_move_cm * finer
+
 
 @dataclass(frozen=True)
 class Sight:

@@ -46,8 +46,7 @@ class RestFinder:
         while i < n:
             j = i
             side = float(np.median([s.side_px for s in sights[i:i + 6]]))
-            finer = max(1.0, cfg.rest_marker_px / max(side, 1.0))  # a small marker is read less finely
-            tol_a, tol_f = math.radians(cfg.rest_angle_deg) * finer, cfg.rest_move_cm * finer
+            tol_a, tol_f = cfg.rest_tolerances(side)
             scaled = self._scaled_feet(feet, feet[i], side, tol_f)  # rest tolerances: 1 in each direction
             # the marker's place in the image, read to a fraction of a pixel whatever its apparent size's error:
             # the tolerance across the ray, in pixels, holds along it too (read, not copied by a still sighting)

@@ -444,8 +444,7 @@ class AimReader:
             if not sights or sights[-1].t < self.end - cfg.max_gap_s or sights[-1].target is None:
                 continue
             last = sights[-1]
-            finer = max(1.0, cfg.rest_marker_px / max(last.side_px, 1.0))  # a small marker is read less finely
-            tol_a, tol_f = math.radians(cfg.rest_angle_deg) * finer, cfg.rest_move_cm * finer
+            tol_a, tol_f = cfg.rest_tolerances(last.side_px)
             since = last.t
             for s in reversed(sights):
                 if not within_rest(s, last, tol_a, tol_f) or since - s.t > cfg.max_gap_s:
