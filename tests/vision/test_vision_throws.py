@@ -579,11 +579,10 @@ def test_a_star_dropped_onto_a_crown_that_did_not_move_is_nothing():
 
 
 def test_the_shadow_of_a_star_lying_on_a_crown_it_touched_is_no_fall():
-    """Clip 1000328060006 of drift (a camera drifting by 2.5 px): the star touches seat 0's standee, which rocks
-    1.4 cm and stands, and comes to rest on its crown; seat 5 falls. The star's shadow on the table beside the
-    standee, with the star and the standee's own small move, changes a fallen standee's worth of its fall strip in
-    the median of the settled frames, and seat 0 was read knocked. The shadow keeps the table's colour: touched,
-    still up, asking."""
+    """Clip 1000328060006 of drift (a camera drifting by 2 px): the star touches seat 0's standee, whose crown moves
+    1.6 cm, and comes to rest on its crown; seat 5 falls. The star's shadow on the table beside the standee, with the
+    star and the standee's own move, changes a fallen standee's worth of its fall strip (49 cm²) in the median of the
+    settled frames, and seat 0 was read knocked. The shadow keeps the table's colour: touched, still up, asking."""
     spec = synth.condition_set(7, "drift", seed=328)[6]
     assert dict(spec.hits) == {5: "knocked", 0: "touched"} and spec.rest is synth.StarRest.CROWN
     verdict = _judge(spec, synth.render_clip(spec))
@@ -597,7 +596,7 @@ def test_the_shadow_of_a_star_lying_on_a_crown_it_touched_is_no_fall():
 def test_more_table_darkened_than_a_star_s_shadow_is_a_fallen_standee_s():
     """Clip 1000328020002 of hand:over: seat 4's standee, knocked, lies along its fall line; the star met it and may
     lie on its crown. 98 cm² of the strip changed, 59 of them darker with the table's colour kept (a standee printed
-    in nearly the table's shade): no star casts a shadow larger than itself. Knocked, sure."""
+    in nearly the table's shade): no star casts a shadow larger than a star and a half. Knocked, sure."""
     spec = synth.condition_set(3, "hand:over", seed=328)[2]
     assert dict(spec.hits) == {4: "knocked"}
     verdict = _judge(spec, synth.render_clip(spec))
