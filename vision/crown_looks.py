@@ -113,6 +113,7 @@ class CrownLooks(JudgeFrame):
             shift = None
             if card is None:  # neither decoded nor its card's look found: out of sight
                 t.unseen += 1
+                t.lost_frames.append(self._frames)
                 t.under_arm += under_arm
                 t.hidden_free += not under_arm
                 # the star seen this frame far from it, and not near it for a swing's time: no touch now
@@ -273,6 +274,8 @@ class CrownLooks(JudgeFrame):
             # (looked at only because its place differs from the reference: the frame says no more
             # than if it had not been looked at)
             t.hidden_in_flight += self._shuriken_seen and star_passed
+            if star_passed:
+                t.lost_frames.append(self._frames)
             return
         t.card_shifts.append(card_move.shift)
         self._note_best(t, card_move.shift)

@@ -102,6 +102,10 @@ class SeatTrack:
     last_seen_frame: int = -1  # frame when the crown was last seen (decoded or its card's look found)
     passed_unseen_cm: float | None = None  # closest the star's path came to it while the star and it were unseen
     passed_unseen_at: int = -1  # frame the star came back into sight after that stretch
+    lost_frames: list[int] = field(default_factory=list)  # frames the crown was looked for and not found
+    # most frames, of one stretch the star was out of sight, that it could have flown to this crown and back in at
+    # its speed while the crown was not found (``ThrowJudge._detour_unseen``)
+    reach_unseen: int = 0
     readings: list[tuple[int, float, float]] = field(default_factory=list)  # per frame seen: (frame, x, y) displacement, cm
     # the frames of ``readings`` whose rows around the crown may be off by more than a still crown's jitter once
     # registered (a vibrating camera's bent frame): no swing is read from them
@@ -143,6 +147,8 @@ class SeatTrack:
         self.last_seen_frame = -1
         self.passed_unseen_cm = None
         self.passed_unseen_at = -1
+        self.lost_frames.clear()
+        self.reach_unseen = 0
         self.watch_until = -1
         self.readings.clear()
         self.bent.clear()

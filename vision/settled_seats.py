@@ -695,6 +695,10 @@ class SettledSeats:
                          f"it, the shuriken flying close, or the shuriken lost from view under the hand over it; "
                          f"moved at most {moved:.2f} cm when seen): unsure")
             ev.confidence = 0.5
+        elif t.reach_unseen >= 2:
+            ev.reason = (f"crown marker unseen in {t.reach_unseen} frames while the shuriken, out of sight, could have "
+                         f"flown to it and back at its speed (moved at most {moved:.2f} cm when seen): unsure")
+            ev.confidence = 0.5
         elif t.passed_unseen_cm is not None and t.last_seen_frame < t.passed_unseen_at:
             # never seen again once the star came back: a swing started unseen would show then
             ev.reason = (f"the shuriken's path passed {t.passed_unseen_cm:.1f} cm from its crown while both were out of "

@@ -585,6 +585,57 @@ class ThrowJudge(CrownLooks):
         if last_frame < 0 or last_frame >= self._frames - 1 or not last:
             return
         self._unseen_path(last, now, last_frame)
+        self._detour_unseen(*self._flown_from(now), now)
+
+    def _flown_from(self, now: list[np.ndarray]) -> tuple[int, list[np.ndarray]]:
+        """Where the star seen again this frame flew unseen from: its last sighting (frame, blob
+        centres), unless it came here faster than it was seen coming into that sighting; a star slows,
+        never speeds up, so those last sightings were something else (a falling standee, a hand) and
+        the star flew unseen since the last sighting it came into at least as fast."""
+        track = self._star_track
+        f_last, last = track[-1]
+        p, q = nearest_pair(last, now)
+        needed = float(np.linalg.norm(q - p)) / (self._frames - f_last)
+        for (f0, a), (f1, b) in zip(reversed(track[:-1]), reversed(track)):
+            if not a or not b:
+                break
+            p, q = nearest_pair(a, b)
+            if float(np.linalg.norm(q - p)) / (f1 - f0) >= needed:
+                return f1, b
+        return f_last, last
+
+    def _top_speed(self) -> float:
+        """The fastest the star was seen flying between two sightings (image px a frame, at most
+        ``MAX_STAR_SPEED_CM_S``): a star slows, never speeds up, so it flies no faster after."""
+        top = 0.0
+        for (f0, a), (f1, b) in zip(self._star_track, self._star_track[1:]):
+            if a and b:
+                p, q = nearest_pair(a, b)
+                top = max(top, float(np.linalg.norm(q - p)) / (f1 - f0))
+        return min(top, MAX_STAR_SPEED_CM_S * self.calibration.px_per_cm / self.fps)
+
+    def _detour_unseen(self, since: int, before: list[np.ndarray], after: list[np.ndarray]) -> None:
+        """The star out of sight from frame ``since`` to this one, between ``before`` and ``after``
+        (image px; the closest pair): a star bounces off what it meets, so its unseen way need not be
+        straight. At its fastest seen speed it could have been within a star's reach of a crown (star
+        radius, half a crown card and 1 cm) in frame k when it can fly from where it was last seen to
+        there in the frames until k, and from there to where it is seen again in the frames after; a
+        crown not found in such frames may have been touched there unseen (its swing dies down before
+        it is seen again): it keeps the most such frames of one stretch."""
+        if not before or not after:
+            return
+        a, b = nearest_pair(before, after)
+        speed = self._top_speed()
+        reach = (STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0) * self.calibration.px_per_cm
+        for t in self.tracks.values():
+            if t.crown is None or t.seat == self.thrower:
+                continue
+            c = np.asarray(t.crown.center, np.float64)
+            there = float(np.linalg.norm(c - a)) - reach
+            back = float(np.linalg.norm(c - b)) - reach
+            frames = sum(1 for k in t.lost_frames
+                         if since < k < self._frames and speed * (k - since) >= there and speed * (self._frames - k) >= back)
+            t.reach_unseen = max(t.reach_unseen, frames)
 
     def _thrower_at(self) -> list[np.ndarray]:
         """Where the star leaves from: the thrower's crown (else its base card), image px."""
