@@ -12,7 +12,8 @@ card's place changed, in the latest frame or in that median, asking when only th
 does not count as resting on it), else up and covered (the star at rest on it) or only not decoded;
 up, asking, when what is left of that change without the table in shadow (darker, its colour kept; no more of
 it than a star's shadow) is less than a fall, the star having met it and maybe lying on its crown (raised
-there, it casts its shadow on the table beside the standee, whether the standee moved or not);
+there, it casts its shadow on the table beside the standee, whether the standee moved or not; not when its crown
+was last seen farther than a swing goes: falling);
 a crown lost under a hand and never seen moving asks while a hand or arm is still traced across the image border
 where that one came in (a hand may rest there, its arm too faint to trace all the way); none there, the hand has gone
 and the standee is read as it lies. Up is
@@ -154,12 +155,14 @@ class SettledSeats:
                                    f"cm² changed along its fall line, and a hand or arm still crosses the image border "
                                    f"where that one came in: covered or fallen under it, unsure")
         shade = 0.0
-        if area >= fallen_area and place_changed and t.contact and elsewhere is None:
+        if area >= fallen_area and place_changed and t.contact and elsewhere is None and not self._seen_falling(t):
             # the star met it and may lie on its crown: raised there, nearer the lamp, it casts its shadow on the table
             # beside the standee, within its strip, whether the standee moved or not; a shadow darkens the table with
             # its colour kept, a standee lying there shows its own. A star's shadow is a star and a half at most (what
             # a star at rest changes, its shadow with it, is at most STAR_WITH_SHADOW stars): more of the table
-            # darkened is something else's (a fallen standee of nearly the table's colour, a darker print)
+            # darkened is something else's (a fallen standee of nearly the table's colour, a darker print). Its crown
+            # last seen farther than a swing goes (``_seen_falling``), it was falling: no crown stands for a star to
+            # lie on
             shadow = self.motion.shadowed(at_rest=settled > latest)
             changed_in = at_rest if settled > latest else changed
             if shadow is not None and changed_in is not None and strip is not None:
@@ -483,11 +486,32 @@ class SettledSeats:
 
     def _went_first(self, t: SeatTrack) -> bool:
         """The crown was seen moving away from its place before any hand or arm reached its card (or
-        in the same frame, tipping out of the view: ``tipped_out_of_view``), and was still away from it
-        the last time it was seen."""
-        return (t.first_move is not None and (t.arm_first is None or t.first_move < t.arm_first
-                                              or self.tipped_out_of_view(t))
-                and t.last_seen_shift is not None and t.last_seen_shift >= self.config.moved_cm)
+        in the same frame, tipping out of the view: ``tipped_out_of_view``; or seen falling from its place
+        from that frame or before: ``_fall_began``), and was still away from it the last time it was seen."""
+        if t.first_move is None or t.last_seen_shift is None or t.last_seen_shift < self.config.moved_cm:
+            return False
+        if t.arm_first is None or t.first_move < t.arm_first:
+            return True
+        began = self._fall_began(t)
+        return (began is not None and began <= t.arm_first) or self.tipped_out_of_view(t)
+
+    def _fall_began(self, t: SeatTrack) -> int | None:
+        """The frame a fall seen from its start began: from its last reading at its place (within a still crown's
+        jitter) on, each reading of the crown farther from its place than the one before, the last farther than a
+        swing goes (``fallen_cm``); the frame after that last reading at its place. A standee tips slowly at first:
+        its crown may be seen leaving its place in the frame its own change first reaches the image border, before
+        it has gone a touch's worth (``SeatTrack.first_move``). None when the readings do not show such a fall."""
+        jitter = 0.5 * self.config.moved_cm
+        away = [(f, math.hypot(x, y)) for f, x, y in t.readings]
+        at_place = [i for i, (_, d) in enumerate(away) if d < jitter]
+        if not at_place:
+            return None
+        run = away[at_place[-1]:]
+        if len(run) < 3 or run[-1][1] < self.config.fallen_cm:
+            return None
+        if any(b <= a for (_, a), (_, b) in zip(run, run[1:])):
+            return None
+        return run[0][0] + 1
 
     def tipped_out_of_view(self, t: SeatTrack) -> bool:
         """Whether what reached the crown card from the image border, in the very frame its crown was

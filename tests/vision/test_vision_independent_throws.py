@@ -1,6 +1,6 @@
 """Throws of the independent renderer (bench/independent_clips.py, development seeds) once judged wrong, rendered
 here and judged as a user's clip would be: a star that missed and came to rest on a standee's crown, nothing moved;
-a hand gone before the standee fell."""
+a hand gone before the standee fell; standees seen falling as a trace from the border met them."""
 
 import importlib.util
 import sys
@@ -66,6 +66,25 @@ def test_a_hand_gone_before_the_standee_fell_is_not_what_covers_it_at_the_end(tm
     assert seat.outcome.value == "knocked", seat.reason
     assert not seat.arm_over_seat
     assert verdict.knocked == [2] and verdict.touched == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed, seats, knocked, touched", [(920001, 9, 6, [5]), (920046, 6, 4, [])])
+def test_a_standee_seen_falling_from_its_place_went_first_though_its_change_met_a_trace_from_the_border(
+        tmp_path, seed, seats, knocked, touched):
+    """920001 and 920046 (clean, no hand): the star knocks a standee over; its crown, at its place, is then seen
+    going steadily farther in each frame, past where a swing would take it (5.8 and 4.1 cm), while the arm trace
+    from the image border (the thrower's arm, the fallen standee's own change reaching the border) first meets its
+    card in the frame the crown starts going, or the frame before it has gone a touch's worth. The standee went
+    first: no hand covers it, knocked."""
+    scene = ic.make_scene("throw", seed, False)
+    assert scene.truth["knocked"] == [knocked] and scene.truth["touched"] == touched
+    assert "clean" in scene.truth["conditions"] and f"{seats}-seats" in scene.truth["conditions"]
+    verdict = judge_clip(ic.write_clip(scene, tmp_path / f"throw-{seed}"))
+    seat = verdict.seats[knocked]
+    assert seat.outcome.value == "knocked", seat.reason
+    assert not seat.arm_over_seat
+    assert verdict.knocked == [knocked] and verdict.touched == touched
 
 
 def test_a_shadow_darkens_every_colour_alike_and_a_thing_lying_there_does_not():
