@@ -139,8 +139,8 @@ class CrownLooks(JudgeFrame):
             elif both >= 2 * self.config.moved_cm:
                 # or against the registered frame by more than registering it can be off, when the
                 # fixed markers, the base cards or the crowns vouch for its registration
-                self._one_frame(t, both)
-        self._confirm_sharp(t, card_move, under_arm)
+                self._one_frame(t, both, card_move.px if card_move is not None else marker_px, frame)
+        self._confirm_sharp(t, card_move, under_arm, frame)
         seen = card if card is not None else shift  # the card's look is the finer measure
         if seen is None:
             self._note_doubtful(t, doubtful)
@@ -283,7 +283,7 @@ class CrownLooks(JudgeFrame):
         t.registered += card_move.registered
         self._note_seen(t, card_move.shift, sure=card_move.sharp, px=card_move.px)
         self._note_reading(t, card_move.px)
-        self._confirm_sharp(t, card_move, self._card_under_arm(t))
+        self._confirm_sharp(t, card_move, self._card_under_arm(t), frame)
         if card_move.shift >= self.config.moved_cm and t.first_move is None:
             t.first_move = self._frames
 
@@ -326,7 +326,7 @@ class CrownLooks(JudgeFrame):
         t.last_seen_px = px
         t.last_seen_sure = sure
 
-    def _confirm_sharp(self, t: SeatTrack, card_move: CardMove | None, under_arm: bool) -> None:
+    def _confirm_sharp(self, t: SeatTrack, card_move: CardMove | None, under_arm: bool, frame: np.ndarray) -> None:
         """A card found as sharply as at rest, its quarters agreeing to a pixel, is the card: its shift
         in this one frame counts (against the base card, or by more than registering the whole
         frame can be off). Not while a hand or arm covers a part of its place before the star came
@@ -338,16 +338,42 @@ class CrownLooks(JudgeFrame):
         if card_move is not None and card_move.sharp and not card_move.registered:
             t.confirmed = max(t.confirmed, card_move.shift)
         elif card_move is not None and card_move.sharp and card_move.shift >= 2 * self.config.moved_cm:
-            self._one_frame(t, card_move.shift)
+            self._one_frame(t, card_move.shift, card_move.px, frame)
 
-    def _one_frame(self, t: SeatTrack, shift: float) -> None:
+    def _one_frame(self, t: SeatTrack, shift: float, px: np.ndarray | None, frame: np.ndarray) -> None:
         """A crown seen surely moved in one frame, measured against the registered frame: a touch when
         the frame's registration is vouched for at the crown's rows, else only a doubt (the frame may be
-        off there, and every crown read in it with it)."""
-        if self._frame_sure and self._rows_sure(self._rows_doubt(t)):
+        off there, and every crown read in it with it): so too when another crown in nearly the same rows
+        seems to move alike in this frame (``_rows_moved_alike``)."""
+        if self._frame_sure and self._rows_sure(self._rows_doubt(t)) and not self._rows_moved_alike(t, px, frame):
             t.confirmed = max(t.confirmed, shift)
         else:
             t.unvouched = max(t.unvouched, shift)
+
+    def _rows_moved_alike(self, t: SeatTrack, px: np.ndarray | None, frame: np.ndarray) -> bool:
+        """Whether another standing crown whose rows lie within two of this crown's marker sides of its own, by its
+        card's look in this frame against the registered frame, seems moved at least half as far the same way (within
+        half this crown's move, image px ``px``): a vibrating camera's rolling shutter bends the frame along its rows,
+        and a bend that the fixed markers, far from those rows, do not follow moves every crown there alike; no star
+        moves two standees alike."""
+        if px is None:
+            return False
+        moved = np.asarray(px, np.float64)
+        size = float(np.linalg.norm(moved))
+        crown = _armed_crown(t)
+        offset = self._offset(frame)
+        for other in self.tracks.values():
+            if other is t or other.crown is None or other.crown_look is None:
+                continue
+            if abs(float(other.crown.center[1]) - float(crown.center[1])) > 2 * crown.side_px:
+                continue
+            found = self._displacement(other.crown_look, frame, offset)
+            if found is None:
+                continue
+            theirs = np.asarray(found[0], np.float64) - np.asarray(offset, np.float64)
+            if float(np.linalg.norm(theirs - moved)) <= 0.5 * size and float(np.linalg.norm(theirs)) >= 0.5 * size:
+                return True
+        return False
 
     def _note_best(self, t: SeatTrack, seen: float) -> None:
         """This frame's finest reading of the crown's shift (``SeatTrack.best_readings``: a touch's worth in two

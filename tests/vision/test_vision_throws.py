@@ -605,6 +605,48 @@ def test_more_table_darkened_than_a_star_s_shadow_is_a_fallen_standee_s():
     assert verdict.as_json() == {"knocked": [4], "touched": []} and not verdict.needs_godfather
 
 
+def test_a_fallen_standee_s_crown_seen_going_past_a_swing_casts_no_star_s_shadow():
+    """Clip 1000162130000 of hard:combined: the star knocks seats 0 and 1 over and seems to meet seat 0's standee; its
+    crown was last seen 4.1 cm from its place, farther than a touched standee swings, and 56 cm² of its strip
+    changed, 21 of them darker with the table's colour kept. Taken off as the shadow of a star lying on its crown,
+    the fall was lost (read still up). A crown seen going that far stands no more for a star to lie on: knocked."""
+    spec = synth.condition_set(1, "hard:combined", seed=162)[0]
+    assert dict(spec.hits) == {0: "knocked", 1: "knocked"}
+    verdict = _judge(spec, synth.render_clip(spec))
+    ev = verdict.seats[0]
+    assert ev.outcome is Outcome.KNOCKED, ev.reason
+    assert ev.last_seen_shift_cm is not None and ev.last_seen_shift_cm >= JudgeConfig().fallen_cm
+    assert verdict.as_json() == {"knocked": [0, 1], "touched": []}
+
+
+def test_a_crown_hidden_while_the_unseen_star_could_fly_to_it_and_back_asks():
+    """Clip 1000162110007 of table:felt: the star knocks seat 3 over and flies on, unseen over a hand, to touch seat
+    2, whose crown lies under that hand, and comes back into sight 17.5 cm from that crown, seen at its place again
+    once its swing had died down. The blobs of seat 3's falling standee, taken for the star, crept on near it, so the
+    star seemed to come back faster than it went: it flew unseen since it was last seen flying. At its speed it
+    could have reached seat 2's crown and come back while the crown was not found: asked, not "stayed in place"."""
+    spec = synth.condition_set(8, "table:felt", seed=162)[7]
+    assert dict(spec.hits) == {3: "knocked", 2: "touched"}
+    verdict = _judge(spec, synth.render_clip(spec))
+    ev = verdict.seats[2]
+    assert ev.confidence < JudgeConfig().ask_godfather_below, ev.reason
+    assert "could have flown to it and back" in ev.reason
+    assert verdict.knocked == [3] and verdict.needs_godfather
+
+
+def test_a_crown_moved_in_one_frame_as_its_neighbour_in_the_same_rows_is_no_touch():
+    """Clip 1000162170010 of shake:ringing: a ringing mount bends one frame's rows around seats 3 and 7 by about
+    0.6 cm, which the fixed markers, far from those rows, do not show; seat 3's crown card, sharp, seemed moved
+    0.63 cm in that frame alone, and seat 3 was read touched, sure. Seat 7's crown, in nearly the same rows, moved
+    alike: the frame's rows, not a touch. Seat 3 stayed still."""
+    spec = synth.condition_set(11, "shake:ringing", seed=162)[10]
+    assert dict(spec.hits) == {0: "knocked", 1: "touched"}
+    verdict = _judge(spec, synth.render_clip(spec))
+    ev = verdict.seats[3]
+    assert ev.outcome is Outcome.NOTHING, ev.reason
+    assert verdict.knocked == [0] and 3 not in verdict.touched
+
+
 def test_a_marker_read_a_few_pixels_across_is_no_reading_of_its_card():
     armed = 20.0
     speck = Detection(17, np.array([[107.7, 166.3], [104.9, 166.6], [104.7, 166.0], [107.7, 165.8]], np.float32))
