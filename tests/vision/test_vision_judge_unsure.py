@@ -478,16 +478,42 @@ def test_a_one_frame_move_in_a_frame_nothing_vouches_for_asks(armed):
     judge, seat = armed
     t = judge.tracks[seat]
     t.reset()
+    still = judge._recent[-1][0]
+    px = np.array([1.1 * judge.calibration.px_per_cm, 0.0])
     try:
         judge._frame_sure = False
-        judge._one_frame(t, 1.1)
+        judge._one_frame(t, 1.1, px, still)
         ev = judge._seat_evidence(t)
         assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below
         judge._frame_sure = True
-        judge._one_frame(t, 1.1)
+        judge._one_frame(t, 1.1, px, still)  # the other crowns stayed where they stood: a touch
         assert judge._seat_evidence(t).outcome is Outcome.TOUCHED
     finally:
         judge._frame_sure = True
+        t.reset()
+
+
+def test_a_one_frame_move_every_crown_in_those_rows_made_alike_asks(armed):
+    """A crown seen 1.1 cm off in one frame against a registration the fixed markers vouch for, while
+    every other crown in nearly its rows seems moved as far the same way (a vibrating camera's rows
+    bent where no fixed marker lies): no star moves two standees alike, a doubt, not a touch."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    still = judge._recent[-1][0]
+    px = np.array([1.1 * judge.calibration.px_per_cm, 0.0])
+    bent = cv2.warpAffine(still, np.float32([[1, 0, px[0]], [0, 1, 0]]), (still.shape[1], still.shape[0]),
+                          borderMode=cv2.BORDER_REPLICATE)
+    others = [tr for tr in judge.tracks.values() if tr is not t and tr.crown is not None
+              and abs(float(tr.crown.center[1]) - float(t.crown.center[1])) <= 2 * t.crown.side_px]
+    assert others, "no other crown in nearly those rows"
+    try:
+        judge._offset_frame, judge._frame_offset, judge._frame_sure = judge._frames, (0.0, 0.0), True
+        judge._one_frame(t, 1.1, px, bent)
+        ev = judge._seat_evidence(t)
+        assert ev.outcome is Outcome.NOTHING and ev.confidence < JudgeConfig().ask_godfather_below, ev.reason
+    finally:
+        judge._offset_frame, judge._frame_sure = -1, True
         t.reset()
 
 
