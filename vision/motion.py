@@ -681,8 +681,11 @@ class MotionDetector:
         reaches the rim); with ``within`` (a low-resolution mask), only those that reach into it; none before three
         frames."""
         changed = self.changed_at_rest()
-        if changed is None:
-            return []
+        return [] if changed is None else self._lying(changed, within)
+
+    def _lying(self, changed: np.ndarray, within: np.ndarray | None) -> list[float]:
+        """The full-resolution areas of the pieces of ``changed`` (a low-resolution mask) clear of the view's rim
+        (reaching into ``within``)."""
         n, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
         wanted = set(range(1, n)) - set(np.unique(labels[self._rim_of(labels.shape)]).tolist())
         if within is not None:
@@ -692,6 +695,11 @@ class MotionDetector:
     def left_at_rest(self, within: np.ndarray | None = None) -> float:
         """The full-resolution area of the largest thing ``lying_at_rest`` (within ``within``), 0 when none."""
         return max(self.lying_at_rest(within), default=0.0)
+
+    def left_now(self, within: np.ndarray | None = None) -> float:
+        """The full-resolution area of the largest piece of what differs from the reference in the latest frame
+        (``changed_now``) clear of the view's rim (reaching into ``within``), 0 when none."""
+        return max(self._lying(self.changed_now(), within), default=0.0)
 
     def reaches_rim(self, mask: np.ndarray) -> bool:
         """Whether a low-resolution mask reaches the view's border (``rim``)."""
