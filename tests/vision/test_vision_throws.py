@@ -100,6 +100,20 @@ def test_a_hand_s_fingertips_taken_for_the_star_give_no_verdict_before_the_throw
         assert "hand reached in before the throw" in ev.reason
 
 
+def test_specks_a_lamp_s_bands_leave_after_an_exposure_change_are_no_star_lying_before_the_throw():
+    """Clip 1000163040013 of jpeg:low (an exposure change by 1.25 and a rolling shutter's bands under mains light): a
+    hand reaches in and leaves before the throw, its fingertips seen moving like a star beside it. When the table
+    settles, the median of the still frames shows the table's own changes all over it in specks, one on the "star's"
+    way a third of a star large; taken for the star at rest, the throw was judged then, before the star touched seat 1:
+    "nothing", sure. The latest frame shows no such thing lying there: the judge waits for the throw."""
+    spec = synth.condition_set(14, "jpeg:low", seed=163)[13]
+    assert spec.rolling_flicker > 0 and spec.exposure_change > 1.2 and dict(spec.hits) == {1: "touched"}
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.frames > clip.scene.lead * spec.fps  # judged after the star left the thrower's hand
+    assert verdict.as_json() == clip.truth.as_json()
+
+
 def test_a_star_seen_only_beside_a_hand_that_lies_on_the_table_is_judged_when_the_table_settles():
     """A miss (a hand over the table, the exposure changing): the star is seen only while the hand is in view and no
     standee changed, as when a hand reaches in and leaves; but the star lies on the table where nothing lay. That is
