@@ -594,24 +594,19 @@ class ThrowJudge(CrownLooks):
         the star flew unseen since the last sighting it came into at least as fast."""
         track = self._star_track
         f_last, last = track[-1]
-        p, q = nearest_pair(last, now)
-        needed = float(np.linalg.norm(q - p)) / (self._frames - f_last)
+        needed = _speed((f_last, last), (self._frames, now))
         for (f0, a), (f1, b) in zip(reversed(track[:-1]), reversed(track)):
             if not a or not b:
                 break
-            p, q = nearest_pair(a, b)
-            if float(np.linalg.norm(q - p)) / (f1 - f0) >= needed:
+            if _speed((f0, a), (f1, b)) >= needed:
                 return f1, b
         return f_last, last
 
     def _top_speed(self) -> float:
         """The fastest the star was seen flying between two sightings (image px a frame, at most
         ``MAX_STAR_SPEED_CM_S``): a star slows, never speeds up, so it flies no faster after."""
-        top = 0.0
-        for (f0, a), (f1, b) in zip(self._star_track, self._star_track[1:]):
-            if a and b:
-                p, q = nearest_pair(a, b)
-                top = max(top, float(np.linalg.norm(q - p)) / (f1 - f0))
+        top = max((_speed(earlier, later) for earlier, later in zip(self._star_track, self._star_track[1:])
+                   if earlier[1] and later[1]), default=0.0)
         return min(top, MAX_STAR_SPEED_CM_S * self.calibration.px_per_cm / self.fps)
 
     def _detour_unseen(self, since: int, before: list[np.ndarray], after: list[np.ndarray]) -> None:
@@ -1010,6 +1005,12 @@ def calibrate_from_frames(reference: list[np.ndarray], it: Iterator[np.ndarray],
         assert refused is not None
         raise refused
     return calibration, it
+
+
+def _speed(earlier: tuple[int, list[np.ndarray]], later: tuple[int, list[np.ndarray]]) -> float:
+    """How fast the star flew between two sightings (frame, blob centres; the closest pair), image px a frame."""
+    p, q = nearest_pair(earlier[1], later[1])
+    return float(np.linalg.norm(q - p)) / (later[0] - earlier[0])
 
 
 def judge_frames(frames: Iterable[np.ndarray], *, seats: int, thrower: int, fps: float,
