@@ -4,6 +4,7 @@ base card or the registered frame, and when a reading counts."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple, Protocol
 
 import numpy as np
@@ -216,19 +217,25 @@ class CrownLooks(JudgeFrame):
         most of those found) agree to a touch's worth: standees do not move together, a frame's
         registration error moves every crown read against it alike (at most two standees are hit at
         once, so the median of the others is the error). None when the crowns do not agree."""
-        found: list[np.ndarray] = []
-        for t in self.tracks.values():
-            if t.crown_look is None:
-                continue
-            at = self._displacement(t.crown_look, frame, (float(registered[0]), float(registered[1])))
-            if at is not None:
-                found.append(np.asarray(at[0], np.float64) - registered)
+        found = [moved for _, moved in self._crowns_moved(frame, (float(registered[0]), float(registered[1])),
+                                                           self.tracks.values())]
         if len(found) < 3:
             return None
         points = np.array(found)
         error = np.median(points, axis=0)
         agree = int((np.linalg.norm(points - error, axis=1) <= self.config.moved_cm * self.calibration.px_per_cm).sum())
         return error if agree >= 3 and 2 * agree > len(found) else None
+
+    def _crowns_moved(self, frame: np.ndarray, offset: tuple[float, float],
+                      tracks: Iterable[SeatTrack]) -> Iterator[tuple[SeatTrack, np.ndarray]]:
+        """Of ``tracks``, each whose crown card's look is found in this frame, with how far (image px) it lies from its
+        place at rest against ``offset``, the frame's shift."""
+        for t in tracks:
+            if t.crown_look is None:
+                continue
+            at = self._displacement(t.crown_look, frame, offset)
+            if at is not None:
+                yield t, np.asarray(at[0], np.float64) - np.asarray(offset, np.float64)
 
     def _card_under_arm(self, t: SeatTrack) -> bool:
         """Whether a hand or arm come in from the image border covers a part of the crown card's place."""
@@ -361,19 +368,10 @@ class CrownLooks(JudgeFrame):
         moved = np.asarray(px, np.float64)
         size = float(np.linalg.norm(moved))
         crown = _armed_crown(t)
-        offset = self._offset(frame)
-        for other in self.tracks.values():
-            if other is t or other.crown is None or other.crown_look is None:
-                continue
-            if abs(float(other.crown.center[1]) - float(crown.center[1])) > 2 * crown.side_px:
-                continue
-            found = self._displacement(other.crown_look, frame, offset)
-            if found is None:
-                continue
-            theirs = np.asarray(found[0], np.float64) - np.asarray(offset, np.float64)
-            if float(np.linalg.norm(theirs - moved)) <= 0.5 * size and float(np.linalg.norm(theirs)) >= 0.5 * size:
-                return True
-        return False
+        rows = [other for other in self.tracks.values() if other is not t and other.crown is not None
+                and abs(float(other.crown.center[1]) - float(crown.center[1])) <= 2 * crown.side_px]
+        return any(float(np.linalg.norm(theirs - moved)) <= 0.5 * size and float(np.linalg.norm(theirs)) >= 0.5 * size
+                   for _, theirs in self._crowns_moved(frame, self._offset(frame), rows))
 
     def _note_best(self, t: SeatTrack, seen: float) -> None:
         """This frame's finest reading of the crown's shift (``SeatTrack.best_readings``: a touch's worth in two

@@ -87,6 +87,8 @@ log = logging.getLogger(__name__)
 # card turns about one axis only, so one side keeps its length; a "marker" smaller all round is a pattern a few
 # pixels across read by chance (in noise, or in the star lying on the card)
 LEAST_SIDE_SHARE = 0.5
+# a star's centre this close to a crown's may meet that crown: its radius, half a crown card and 1 cm
+STAR_REACH_CM = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
 
 
 def _card_sized(det: Detection | None, side: float) -> Detection | None:
@@ -621,7 +623,7 @@ class ThrowJudge(CrownLooks):
             return
         a, b = nearest_pair(before, after)
         speed = self._top_speed()
-        reach = (STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0) * self.calibration.px_per_cm
+        reach = STAR_REACH_CM * self.calibration.px_per_cm
         for t in self.tracks.values():
             if t.crown is None or t.seat == self.thrower:
                 continue
@@ -649,12 +651,11 @@ class ThrowJudge(CrownLooks):
             return
         a, b = nearest_pair(before, after)
         ppc = self.calibration.px_per_cm
-        reach = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
         for t in self.tracks.values():
             if t.crown is None or t.seat == self.thrower or t.last_seen_frame > since:
                 continue
             d = segment_distance(t.crown.center, a, b) / ppc
-            if d <= reach and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
+            if d <= STAR_REACH_CM and (t.passed_unseen_cm is None or d < t.passed_unseen_cm):
                 t.passed_unseen_cm = d
                 t.passed_unseen_at = self._frames
 
