@@ -26,6 +26,10 @@ STAR_SHARE_MIN = 0.35  # the least of the star's area a star-sized thing shows (
 STAR_WITH_SHADOW = 2.5  # the most of the star's area a star at rest changes, its shadow with it (a fallen standee: 3.5)
 ARM_THRESHOLD_SHARE = 0.6  # arms are traced at this share of the motion threshold
 SETTLED_FRAMES = 5  # latest frames whose per-pixel median shows the table at rest (``changed_at_rest``)
+# the median's lowered threshold is at least this many times what its difference from the reference is at three
+# pixels in four, mostly the table that did not change: the light a change of exposure leaves in it
+AT_REST_RESIDUE = 2.5
+AT_REST_RESIDUE_PERCENTILE = 75
 SHADOW_LIGHT_MAX = 0.9  # a shadow keeps at most this share of the light (``MotionDetector.shadowed``)
 SHADOW_HUE_TOLERANCE = 0.08  # every colour channel keeps the same share of its light, within this
 SHADOW_LIT_MIN = 20  # reference level (0-255) below which a channel's share says nothing
@@ -571,7 +575,16 @@ class MotionDetector:
         threshold is lowered by as much as the noise of that comparison is below the noise of two
         single frames compared (the median of n frames keeps about pi / 2n of a frame's noise
         variance, the mean of the reference 1 / its frames), so a change of little contrast (a dim
-        standee lying on a table of nearly its shade) shows whole where one frame shows its parts."""
+        standee lying on a table of nearly its shade) shows whole where one frame shows its parts.
+
+        An exposure brightening a bright table clips a colour channel over much of it: that channel
+        cannot brighten with the rest, and brought back to the reference's light with its row it reads
+        darker. The median then differs from the reference by a few grey levels over much of the table:
+        a sixth of the view shows changed at the lowered threshold, specks all over it, and beside a star
+        lying on a crown they add up to a fallen standee's area. So the threshold is never below
+        ``AT_REST_RESIDUE`` times the difference at three pixels in four (``AT_REST_RESIDUE_PERCENTILE``),
+        which is the table's own: a grey level or two at rest, far below the lowered threshold, even with
+        a hand over a seventh of the view."""
         at_rest = self._median_against_reference()
         return None if at_rest is None else at_rest.changed
 
@@ -597,7 +610,8 @@ class MotionDetector:
             reference, edges = self._referenced()
             share = math.sqrt((math.pi / (2 * len(self.latest)) + 1 / self.reference_count) / 2)
             difference = self.difference(median.astype(np.uint8), reference, edges)
-            threshold = share * self.threshold
+            residue = float(np.percentile(difference, AT_REST_RESIDUE_PERCENTILE))
+            threshold = max(share * self.threshold, AT_REST_RESIDUE * residue)
             self._at_rest = AtRest(difference, threshold, difference > threshold)
         return self._at_rest
 

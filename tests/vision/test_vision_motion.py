@@ -336,6 +336,37 @@ def test_a_change_of_little_contrast_shows_whole_in_the_median_of_still_frames()
     assert at_rest[~cv2.dilate(lying.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)].mean() < 0.002
 
 
+def _unevenly_lit_table(seed: int, uneven: float, lying: tuple[slice, slice, int] | None = None) -> np.ndarray:
+    """A grey table (sensor noise 3 grey levels) whose light changed by up to ``uneven`` grey levels, differently
+    from column to column (a second lamp dimmed as the room's exposure changed): no row's brightness evens it out.
+    ``lying``: rows, columns and how many grey levels lighter something lies there."""
+    img = np.full((480, 640), 90.0) + uneven * np.sin(np.arange(640) / 25.0)[None, :]
+    if lying is not None:
+        rows, cols, lighter = lying
+        img[rows, cols] += lighter
+    img += np.random.default_rng(seed).normal(0, 3, img.shape)
+    return np.repeat(np.clip(img, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
+
+
+def test_light_no_row_evens_out_shows_no_change_in_the_median_of_still_frames():
+    """The table's light changed by eight grey levels, more in some columns than others: at the median's lowered
+    threshold most of the view would show changed, specks that add up beside a star to a fallen standee. The
+    threshold stays above the difference most of the table shows; a standee lying there, 40 grey levels lighter,
+    still shows whole."""
+    motion = MotionDetector(px_per_cm=7.0, fps=30)
+    motion.set_reference([_unevenly_lit_table(seed, 0.0) for seed in range(3)])
+    for seed in range(3, 8):
+        motion.update(_unevenly_lit_table(seed, 8.0))
+    quiet = motion.changed_at_rest()
+    assert quiet is not None and quiet.mean() < 0.01
+    for seed in range(8, 13):
+        motion.update(_unevenly_lit_table(seed, 8.0, (slice(200, 260), slice(240, 400), 40)))
+    at_rest = motion.changed_at_rest()
+    assert at_rest is not None
+    assert at_rest[52:63, 62:98].mean() > 0.9  # the standee's inside, at a quarter of the frame's size
+    assert at_rest[:40].mean() < 0.01
+
+
 def _barrel_view(seed: int) -> np.ndarray:
     """A table (mid grey, textured, with black-bordered cards inside the picture) whose picture ends short of the
     frame's border: black beyond a rounded edge, 12 to 45 px in, as a frame with its lens's barrel drawn or undone."""

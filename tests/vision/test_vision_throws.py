@@ -114,6 +114,20 @@ def test_specks_a_lamp_s_bands_leave_after_an_exposure_change_are_no_star_lying_
     assert verdict.as_json() == clip.truth.as_json()
 
 
+def test_specks_an_exposure_change_leaves_beside_a_star_on_a_crown_are_no_fallen_standee():
+    """Clip 1000331140022 of scenario:multi-light (the exposure changing by a third mid-clip): the star touches seat 6
+    and lies on its crown. In the median of the still frames a sixth of the view showed changed,
+    the table's own light, and the specks beside the star (21 cm²) added up with it to a fallen standee's area along
+    seat 6's fall line: "knocked". Its threshold now stays above what most of the table shows: a star-sized blob, the
+    standee covered, still up."""
+    spec = synth.condition_set(23, "scenario:multi-light", seed=331)[22]
+    assert spec.exposure_change > 1.3 and dict(spec.hits) == {0: "knocked", 6: "touched"}
+    clip = synth.render_clip(spec)
+    verdict = judge_frames(clip.frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert 6 not in verdict.knocked
+    assert verdict.as_json() == clip.truth.as_json()
+
+
 def test_a_star_seen_only_beside_a_hand_that_lies_on_the_table_is_judged_when_the_table_settles():
     """A miss (a hand over the table, the exposure changing): the star is seen only while the hand is in view and no
     standee changed, as when a hand reaches in and leaves; but the star lies on the table where nothing lay. That is
