@@ -589,20 +589,6 @@ class SettledSeats:
         star = self.motion.star_area
         return any(STAR_SHARE_MIN * star <= a <= STAR_WITH_SHADOW * star for a in self.motion.lying_at_rest(where))
 
-    def _camera_moved(self, t: SeatTrack) -> str | None:
-        """Why a crown's first move a touch's worth (``SeatTrack.first_move``) was the camera's, not the star's: it came
-        in the very frame another crown's did. A vibrating camera, rung by the throw's bump, moves every crown in the
-        same frames; a star meets one standee at a time, flying from one crown to the next over more than a frame.
-        None when no other crown first moved then."""
-        if t.first_move is None:
-            return None
-        together = [seat for seat, other in sorted(self.tracks.items())
-                    if other is not t and seat != self.thrower and other.first_move == t.first_move]
-        if not together:
-            return None
-        return (f"it first moved with seat {together[0]}'s crown, in the same frame: no star moves two standees at once, "
-                f"the camera moved them")
-
     def standing(self, ev: SeatEvidence, t: SeatTrack) -> SeatEvidence:
         """A standee up at the end: touched when its crown was seen to move a touch's worth (or
         stands pushed off its place), else nothing; nothing asks the Godfather when a touch could
@@ -631,10 +617,6 @@ class SettledSeats:
             ev.outcome = Outcome.TOUCHED if moved >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
                          f"marker unseen): too little to be sure")
-            camera = self._camera_moved(t) if ev.outcome is Outcome.TOUCHED else None
-            if camera is not None:
-                ev.outcome = Outcome.NOTHING
-                ev.reason += f"; {camera}"
             ev.confidence = 0.5
             return ev
         if moved >= cfg.moved_cm:

@@ -1672,45 +1672,6 @@ def test_a_crown_moved_twice_a_touch_s_worth_with_the_star_never_near_asks():
     assert seat.confidence < JudgeConfig().ask_godfather_below and "never within" in seat.reason
 
 
-def test_crowns_that_first_move_in_the_same_frame_moved_with_the_camera():
-    """Clip 1000165170009 of shake:ringing: a miss; the throw's bump rang the camera's mount, and seats 5 and 6, their
-    base markers unseen, read 0.57 and 0.41 cm off their places against the registered frame, each first moved a
-    touch's worth in the same frame: touched, asking, both. No star meets two standees in one frame: nothing, both,
-    asking."""
-    from vision.throws import judge_frames
-
-    spec = synth.condition_set(10, "shake:ringing", seed=165)[9]
-    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
-    assert verdict.as_json() == {"knocked": [], "touched": []}
-    for seat in (5, 6):
-        ev = verdict.seats[seat]
-        assert ev.confidence < JudgeConfig().ask_godfather_below and "in the same frame" in ev.reason
-
-
-@pytest.mark.parametrize("together", [True, False])
-def test_a_loose_move_alone_in_its_frame_stays_a_touch(armed, monkeypatch, together):
-    """A crown read 0.4 cm off its place against the registered frame (its base marker unseen), the star passing 4 cm
-    from it: touched, asking. Another crown that first moved in the same frame makes it the camera's: nothing,
-    asking; one that first moved a frame later leaves it touched."""
-    judge, seat = armed
-    t = judge.tracks[seat]
-    other = judge.tracks[(seat + 2) % judge.seats]
-    t.reset()
-    other.reset()
-    t.examined = 3
-    t.first_move = 12
-    other.first_move = 12 if together else 13
-    ev = SeatEvidence(seat, max_shift_cm=0.4, shift_beyond_doubt_cm=0.4, final_shift_cm=0.1, star_nearest_cm=4.0,
-                      shift_measured_against="registered frame")
-    monkeypatch.setattr(judge, "_shuriken_seen", True)
-    ev = judge._settled_table().standing(ev, t)
-    assert ev.outcome is (Outcome.NOTHING if together else Outcome.TOUCHED)
-    assert ev.confidence < JudgeConfig().ask_godfather_below
-    assert ("in the same frame" in ev.reason) is together
-    t.reset()
-    other.reset()
-
-
 @pytest.mark.parametrize("thrower", [True, False])
 def test_the_thrower_s_own_standee_read_touched_is_not_the_star_s_doing(armed, monkeypatch, thrower):
     """A crown read 1.1 cm off its place in two frames, then back, the star never near: another seat's standee is
