@@ -115,11 +115,11 @@ def test_specks_a_lamp_s_bands_leave_after_an_exposure_change_are_no_star_lying_
 
 
 def test_specks_an_exposure_change_leaves_beside_a_star_on_a_crown_are_no_fallen_standee():
-    """Clip 1000331140022 of scenario:multi-light (the exposure changing by a third mid-clip): the star touches seat 6
-    and lies on its crown. In the median of the still frames a sixth of the view showed changed,
-    the table's own light, and the specks beside the star (21 cm²) added up with it to a fallen standee's area along
-    seat 6's fall line: "knocked". Its threshold now stays above what most of the table shows: a star-sized blob, the
-    standee covered, still up."""
+    """Clip 1000331140022 of scenario:multi-light (a bright table, the exposure brightening it by a third mid-clip: a
+    colour channel clips over most of it): the star touches seat 6 and lies on its crown. In the median of the still
+    frames a sixth of the view showed changed, the table's own light, and the specks beside the star (21 cm²) added up
+    with it to a fallen standee's area along seat 6's fall line: "knocked". Its threshold now stays above what most of
+    the table shows: a star-sized blob, the standee covered, still up."""
     spec = synth.condition_set(23, "scenario:multi-light", seed=331)[22]
     assert spec.exposure_change > 1.3 and dict(spec.hits) == {0: "knocked", 6: "touched"}
     clip = synth.render_clip(spec)
