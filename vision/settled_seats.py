@@ -65,6 +65,8 @@ from vision.throw_verdict import JudgeConfig, Outcome, SeatEvidence
 # a crown's move read as a touch is sure by itself, with the star seen near but never meeting the standee, from this
 # many times a touch's worth (``JudgeConfig.moved_cm``) on
 TOUCH_SURE_ALONE = 1.5
+# readings of a crown from which the place it lies at in most frames is taken (``SettledSeats._about_still_place``)
+STILL_PLACE_READINGS = 6
 
 
 @dataclass
@@ -589,6 +591,20 @@ class SettledSeats:
         star = self.motion.star_area
         return any(STAR_SHARE_MIN * star <= a <= STAR_WITH_SHADOW * star for a in self.motion.lying_at_rest(where))
 
+    def _about_still_place(self, t: SeatTrack) -> tuple[float, float] | None:
+        """Where the crown's readings lie in most frames (the median of them, cm off its armed place) and how far it
+        was read from there in two frames or more: None unless at least ``STILL_PLACE_READINGS`` readings were taken
+        and two in three of them lie within half a touch's worth of that place (the crown still in most frames)."""
+        if len(t.readings) < STILL_PLACE_READINGS:
+            return None
+        points = np.array([(x, y) for _, x, y in t.readings], np.float64)
+        place = np.median(points, axis=0)
+        away = np.linalg.norm(points - place, axis=1)
+        if 3 * int((away <= 0.5 * self.config.moved_cm).sum()) < 2 * len(away):
+            return None
+        ordered = sorted(float(a) for a in away)
+        return float(np.linalg.norm(place)), ordered[-2]
+
     def standing(self, ev: SeatEvidence, t: SeatTrack) -> SeatEvidence:
         """A standee up at the end: touched when its crown was seen to move a touch's worth (or
         stands pushed off its place), else nothing; nothing asks the Godfather when a touch could
@@ -611,6 +627,19 @@ class SettledSeats:
             ev.reason = (f"crown marker moved {max(moved, final):.2f} cm against the registered frame (its base "
                          f"marker unseen), but the shuriken never within {STAR_NEAR_CM:g} cm of it: not the "
                          f"shuriken's doing, unsure")
+            ev.confidence = 0.5
+            return ev
+        about = self._about_still_place(t) if loose and t.confirmed < cfg.moved_cm <= moved < 2 * cfg.moved_cm else None
+        if about is not None and about[1] < cfg.moved_cm:
+            # the rows around the crown off its armed place alike in most frames read (a camera ringing at about a
+            # multiple of the frame rate bends them the same way in every frame; the registration, through the fixed
+            # markers far from those rows, does not follow): a still crown read there lies off its place in most
+            # frames, and its readings about that place are what it moved
+            ev.outcome = Outcome.NOTHING
+            ev.reason = (f"crown marker moved {moved:.2f} cm against the registered frame (its base marker unseen), "
+                         f"but in most frames it was read {about[0]:.2f} cm off its place, and never more than "
+                         f"{about[1]:.2f} cm from there in two frames: the frames' rows there off, too little to "
+                         f"be sure")
             ev.confidence = 0.5
             return ev
         if loose and cfg.moved_cm <= max(moved, final) < 2 * cfg.moved_cm:

@@ -1700,3 +1700,43 @@ def test_a_star_dropped_onto_a_crown_without_moving_its_standee_is_no_touch():
     spec = synth.condition_set(2, "rest:crown-miss", seed=900)[1]
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert verdict.touched == [] and verdict.knocked == []
+
+
+@pytest.mark.parametrize("off", [False, True])
+def test_a_crown_read_off_its_place_in_most_frames_moved_only_what_it_moved_from_there(armed, off):
+    """A crown read against the registered frame alone, 0.35 cm off its place in two frames, the star near. Read
+    0.22 cm off its place in most frames (a camera ringing at about a multiple of the frame rate bends the rows
+    around it alike in every frame, clip 1000166170041 of shake:ringing), those two frames are 0.13 cm from where
+    it lay: nothing, asking. Read at its place in most frames, the same two are a touch's swing: touched, asking."""
+    judge, seat = armed
+    t = judge.tracks[seat]
+    t.reset()
+    place = (-0.1, -0.2) if off else (0.0, 0.0)
+    jitter = [(0.02, 0.0), (-0.02, 0.01), (0.0, -0.02), (0.01, 0.02), (-0.01, -0.01), (0.02, 0.01), (0.0, 0.0),
+              (-0.02, 0.0)]
+    swing = (-0.1, -0.33) if off else (0.0, 0.35)
+    points = [(place[0] + dx, place[1] + dy) for dx, dy in jitter] + [swing, swing]
+    t.readings[:] = [(frame, x, y) for frame, (x, y) in enumerate(points, start=10)]
+    t.best_readings[:] = [(math.hypot(x, y), math.hypot(x, y)) for x, y in points]
+    t.shifts[:] = [seen for seen, _ in t.best_readings]
+    t.registered = t.examined = len(points)
+    t.star_nearest_px = 6.0 * judge.calibration.px_per_cm
+    ev = judge._seat_evidence(t)
+    assert ev.max_shift_cm == pytest.approx(0.35, abs=0.01)
+    assert ev.outcome is (Outcome.NOTHING if off else Outcome.TOUCHED)
+    assert ev.confidence < JudgeConfig().ask_godfather_below
+    assert ("in most frames it was read 0.22 cm off its place" in ev.reason) is off
+    t.reset()
+
+
+def test_a_still_crown_a_ringing_camera_puts_off_its_place_in_every_frame_is_not_touched():
+    """Clip 1000166170041 of shake:ringing: a miss; the mount rings at 60.5 Hz, filmed at 60 frames a second, so the
+    rows around seat 0's crown are bent the same way in every frame and the crown, never touched, read about 0.2 cm
+    off its place against the registered frame in most frames, 0.30 cm in two: "touched", asking. Its readings about
+    the place it lay at in most frames are no touch's worth: nothing."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(42, "shake:ringing", seed=166)[41]
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    assert verdict.knocked == [] and verdict.touched == []
+    assert "in most frames" in verdict.seats[0].reason
