@@ -13,7 +13,8 @@ does not count as resting on it), else up and covered (the star at rest on it) o
 up, asking, when what is left of that change without the table in shadow (darker, its colour kept; no more of
 it than a star's shadow) is less than a fall, the star having met it and maybe lying on its crown (raised
 there, it casts its shadow on the table beside the standee, whether the standee moved or not; not when its crown
-was last seen farther than a swing goes: falling);
+was last seen farther than a swing goes: falling, nor when no change of a star's size lies alone over its crown's
+place: no star lies there);
 a crown lost under a hand and never seen moving asks while a hand or arm is still traced across the image border
 where that one came in (a hand may rest there, its arm too faint to trace all the way); none there, the hand has gone
 and the standee is read as it lies. Up is
@@ -157,14 +158,16 @@ class SettledSeats:
                                    f"cm² changed along its fall line, and a hand or arm still crosses the image border "
                                    f"where that one came in: covered or fallen under it, unsure")
         shade = 0.0
-        if area >= fallen_area and place_changed and t.contact and elsewhere is None and not self._seen_falling(t):
+        if area >= fallen_area and place_changed and t.contact and elsewhere is None and not self._seen_falling(t) \
+                and self._star_on_crown(t):
             # the star met it and may lie on its crown: raised there, nearer the lamp, it casts its shadow on the table
             # beside the standee, within its strip, whether the standee moved or not; a shadow darkens the table with
             # its colour kept, a standee lying there shows its own. A star's shadow is a star and a half at most (what
             # a star at rest changes, its shadow with it, is at most STAR_WITH_SHADOW stars): more of the table
             # darkened is something else's (a fallen standee of nearly the table's colour, a darker print). Its crown
             # last seen farther than a swing goes (``_seen_falling``), it was falling: no crown stands for a star to
-            # lie on
+            # lie on; and a star lying on a crown changes its place by a star's size alone (``_star_on_crown``): a
+            # fallen standee changes it in one piece with the table it lies on, and casts no star's shadow
             shadow = self.motion.shadowed(at_rest=settled > latest)
             changed_in = at_rest if settled > latest else changed
             if shadow is not None and changed_in is not None and strip is not None:

@@ -715,3 +715,17 @@ def test_a_fallen_standee_lying_under_its_crown_cards_place_in_a_dim_room_is_kno
     assert latest < 100 * JudgeConfig().covered_share <= median  # the noise hides it in one frame, not in the median
     assert ev.confidence <= 0.55
     assert verdict.as_json() == {"knocked": [5, 6], "touched": []} and verdict.needs_godfather
+
+
+def test_no_star_s_shadow_beside_a_standee_whose_crown_s_place_changed_in_one_piece_with_the_table():
+    """Clip 1000336130010 of hard:combined (blur, the light dimming by 30 %): the star knocks seats 5 and 6 over and
+    rests on the table. It met seat 5's standee, whose crown was last seen 2.8 cm from its place (less than a fall);
+    58 cm² of its strip changed, 12 of them darker with the table's colour kept, taken off as the shadow of a star
+    lying on its crown: 46 left, under a fall with a star on it, and the standee was read up. No change of a star's
+    size lies alone over its crown's place: no star lies there to cast a shadow, the standee is down."""
+    spec = synth.condition_set(11, "hard:combined", seed=336)[10]
+    assert dict(spec.hits) == {5: "knocked", 6: "knocked"}
+    verdict = _judge(spec, synth.render_clip(spec))
+    ev = verdict.seats[5]
+    assert ev.outcome is Outcome.KNOCKED and "shadow" not in ev.reason, ev.reason
+    assert verdict.as_json() == {"knocked": [5, 6], "touched": []}
