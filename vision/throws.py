@@ -84,23 +84,26 @@ log = logging.getLogger(__name__)
 
 # a card's marker, however its standee lies or turns, shows one side at least this share of its length when
 # armed: lying down puts it a standee's height (15 cm at most) farther from a camera 60 cm away or more, and a
-# card turns about one axis only, so one side keeps its length; a "marker" smaller all round is a pattern a few
-# pixels across read by chance (in noise, or in the star lying on the card)
+# card turns about one axis only, so the two sides along that axis keep their length; a "marker" smaller all round,
+# or with one long side only (a sliver, not a card seen edge on), is a pattern a few pixels across read by chance (in
+# noise, or in the star lying on the card)
 LEAST_SIDE_SHARE = 0.5
 # a star's centre this close to a crown's may meet that crown: its radius, half a crown card and 1 cm
 STAR_REACH_CM = STAR_RADIUS_CM + markers.CROWN_SIZE_CM / 2 + 1.0
 
 
 def _card_sized(det: Detection | None, side: float) -> Detection | None:
-    """``det`` if one of its sides is ``LEAST_SIDE_SHARE`` of ``side`` (the marker's armed side) long or more."""
+    """``det`` if two of its opposite sides are ``LEAST_SIDE_SHARE`` of ``side`` (the marker's armed side) long or
+    more."""
     if det is None:
         return None
     c = det.corners
-    longest = float(max(np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)))
-    if longest >= LEAST_SIDE_SHARE * side:
+    sides = [float(np.linalg.norm(c[i] - c[(i + 1) % 4])) for i in range(4)]
+    kept = max(min(sides[0], sides[2]), min(sides[1], sides[3]))
+    if kept >= LEAST_SIDE_SHARE * side:
         return det
-    log.debug("marker %d read %.1f px across where it was %.1f px: no reading of its card", det.marker_id,
-              longest, side)
+    log.debug("marker %d read %.1f px across (its sides %s) where it was %.1f px: no reading of its card",
+              det.marker_id, kept, [round(s, 1) for s in sides], side)
     return None
 
 

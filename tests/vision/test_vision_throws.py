@@ -682,6 +682,21 @@ def test_a_marker_read_a_few_pixels_across_is_no_reading_of_its_card():
     # a card seen edge-on (a fallen standee's crown, standing up at the end of it): one side keeps its length
     edge_on = Detection(17, np.array([[100, 100], [118, 101], [118, 104], [100, 103]], np.float32))
     assert _card_sized(edge_on, armed) is edge_on
+    # a sliver with one long side only, its opposite side half as long (clip 1000337120017 below): no card seen edge on
+    sliver = Detection(17, np.array([[155.9, 187.2], [168.9, 191.2], [169.4, 192.7], [159.2, 190.7]], np.float32))
+    assert _card_sized(sliver, 24.0) is None
+
+
+def test_a_sliver_read_in_the_star_lying_on_a_crown_is_no_fallen_card():
+    """Clip 1000337120017 of hand:over: the star touches seat 7's standee and comes to rest on its crown. In the
+    median of the settled frames the crown's marker was "decoded" in a sliver of the star and the card's edge, 13.6
+    px long on one side and 10.4 on the other against a 24 px card, 3.7 cm off its place and turned 96 degrees:
+    read knocked. A card turns about one axis only, and the two sides along that axis keep their length: the sliver
+    is no reading of the card, and seat 7 is not knocked."""
+    spec = synth.condition_set(18, "hand:over", seed=337)[17]
+    assert dict(spec.hits) == {7: "touched"} and spec.rest is synth.StarRest.CROWN
+    verdict = _judge(spec, synth.render_clip(spec))
+    assert verdict.knocked == [], verdict.seats[7].reason
 
 
 @pytest.mark.slow
