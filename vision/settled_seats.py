@@ -120,6 +120,11 @@ class SettledSeats:
         if ev.arm_over_seat:
             ev.outcome = Outcome.TOUCHED if ev.max_shift_cm >= cfg.moved_cm else Outcome.NOTHING
             ev.reason = "a hand or arm covers the seat at the end: the Godfather looks"
+            if self._seen_falling(t):
+                # what the camera saw last of it was a fall: the crown farther from its place than a swing goes
+                ev.outcome = Outcome.KNOCKED
+                ev.reason = (f"a hand or arm covers the seat at the end, its crown last seen {t.last_seen_shift:.1f} cm "
+                             f"from its place (falling): the Godfather looks")
             ev.confidence = 0.3
             return ev
         # a change from the border over its card that is its own, not a hand's: said whatever the outcome

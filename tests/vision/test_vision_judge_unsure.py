@@ -1740,3 +1740,18 @@ def test_a_still_crown_a_ringing_camera_puts_off_its_place_in_every_frame_is_not
     verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
     assert verdict.knocked == [] and verdict.touched == []
     assert "in most frames" in verdict.seats[0].reason
+
+
+def test_a_crown_last_seen_falling_under_a_hand_at_the_end_is_handed_knocked():
+    """Clip 1000336060010 of drift: the star knocks seat 0's standee over, its crown seen going 0.9, 1.6, 2.6, 3.0,
+    4.1 and 5.7 cm from its place; then a hand covers the seat to the end. The Godfather looks, and what the camera
+    saw last of it was a fall: handed `knocked`, not `touched`."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(11, "drift", seed=336)[10]
+    assert dict(spec.hits) == {0: "knocked"}
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    seat = verdict.seats[0]
+    assert seat.outcome is Outcome.KNOCKED and seat.confidence < JudgeConfig().ask_godfather_below
+    assert "a hand or arm covers the seat at the end" in seat.reason and "falling" in seat.reason
+    assert verdict.as_json() == {"knocked": [0], "touched": []} and verdict.needs_godfather
