@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -154,6 +155,12 @@ class SeatTrack:
         self.bent.clear()
         self.star_came = None
         self.kept.clear()
+
+
+def in_two_frames(shifts: Iterable[float]) -> float:
+    """The largest of ``shifts`` (one a frame) that two frames or more show: the second largest; 0 for fewer than two."""
+    ordered = sorted(shifts)
+    return ordered[-2] if len(ordered) >= 2 else 0.0
 
 
 def box_around(centre: np.ndarray, half: float, size: tuple[int, int]) -> tuple[int, int, int, int]:

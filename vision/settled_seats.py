@@ -55,6 +55,7 @@ from vision.seat_track import (
     band,
     base_patch_half,
     covered_half,
+    in_two_frames,
     near_sightings,
     nearest_pair,
     patch_box,
@@ -610,8 +611,7 @@ class SettledSeats:
         away = np.linalg.norm(points - place, axis=1)
         if 3 * int((away <= 0.5 * self.config.moved_cm).sum()) < 2 * len(away):
             return None
-        ordered = sorted(float(a) for a in away)
-        return float(np.linalg.norm(place)), ordered[-2]
+        return float(np.linalg.norm(place)), in_two_frames(float(a) for a in away)
 
     def standing(self, ev: SeatEvidence, t: SeatTrack) -> SeatEvidence:
         """A standee up at the end: touched when its crown was seen to move a touch's worth (or

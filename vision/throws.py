@@ -64,6 +64,7 @@ from vision.seat_track import (
     base_patch_half,
     box_around,
     covered_half,
+    in_two_frames,
     median_at_rest,
     near_sightings,
     nearest_pair,
@@ -105,12 +106,6 @@ def _card_sized(det: Detection | None, side: float) -> Detection | None:
     log.debug("marker %d read %.1f px across (its sides %s) where it was %.1f px: no reading of its card",
               det.marker_id, kept, [round(s, 1) for s in sides], side)
     return None
-
-
-def _in_two_frames(shifts: Iterable[float]) -> float:
-    """The largest of ``shifts`` (one a frame) that two frames or more show: the second largest; 0 for fewer than two."""
-    ordered = sorted(shifts)
-    return ordered[-2] if len(ordered) >= 2 else 0.0
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
@@ -859,10 +854,10 @@ class ThrowJudge(CrownLooks):
                               f"the Godfather looks")
                 ev.confidence = 0.5
             return ev
-        ev.max_marker_shift_cm = round(_in_two_frames(t.shifts), 3)
-        ev.max_card_shift_cm = round(_in_two_frames(t.card_shifts), 3)
-        ev.max_shift_cm = round(max(_in_two_frames(seen for seen, _ in t.best_readings), t.confirmed), 3)
-        ev.shift_beyond_doubt_cm = round(max(_in_two_frames(sure for _, sure in t.best_readings), t.confirmed), 3)
+        ev.max_marker_shift_cm = round(in_two_frames(t.shifts), 3)
+        ev.max_card_shift_cm = round(in_two_frames(t.card_shifts), 3)
+        ev.max_shift_cm = round(max(in_two_frames(seen for seen, _ in t.best_readings), t.confirmed), 3)
+        ev.shift_beyond_doubt_cm = round(max(in_two_frames(sure for _, sure in t.best_readings), t.confirmed), 3)
         frames = [f for f, _ in self._recent]
         offsets = [o for _, o in self._recent]
         if self._rest_end is None:
