@@ -23,7 +23,8 @@ star landing on a standee that does not move it touched nothing. Nothing asks th
 touch could have gone unseen: the crown moved more than a still crown jitters near the star (judged
 ``touched``, still asking, when those readings show a light touch's swing: along one line, there and back,
 after the star came, at least twice anything the seat's readings show off that line, and followed
-by the part of its card left in view when the star lies on it at the end), or
+by the part of its card left in view when the star lies on it at the end; or so in one frame only, just after the
+star passed within a light touch's reach), or
 beside the standee the star was last seen at (or a touch's worth in one frame), or was out of sight while a touch would not show (not found while watched
 after the star passed), or a hand covers the seat at the end. An up crown whose marker is not decoded
 at the end, the star near it (lying on it), is followed back through the frames since the star came by
@@ -747,6 +748,13 @@ class SettledSeats:
             ev.reason = (f"crown seen {best[-1]:.2f} cm from its place in one frame while the shuriken came close, "
                          f"in no other: unsure")
             ev.confidence = 0.55
+        elif star_near and (peak := self._peak_as_star_passed(t)) is not None:
+            # more than a still crown jitters in one frame, the frame the star passed within a light touch's reach
+            # or the next two: a light touch's swing at 30 frames a second may show at its peak once
+            ev.reason = (f"crown seen {peak[0]:.2f} cm from its place in one frame, more than a still crown's jitter "
+                         f"({0.5 * cfg.moved_cm:g} cm), just after the shuriken passed {peak[1]:.0f} cm from it, in no "
+                         f"other: unsure")
+            ev.confidence = 0.55
         elif t.unvouched >= cfg.moved_cm:
             ev.reason = (f"crown seen {t.unvouched:.2f} cm from its place in one frame only, a frame whose "
                          f"registration neither the fixed markers, the base cards nor the other crowns vouch for: unsure")
@@ -772,6 +780,23 @@ class SettledSeats:
             if moved > 0.5 * cfg.moved_cm:
                 ev.confidence = min(ev.confidence, 0.6 + 0.35 * (cfg.moved_cm - moved) / (0.5 * cfg.moved_cm))
         return ev
+
+    def _peak_as_star_passed(self, t: SeatTrack) -> tuple[float, float] | None:
+        """The crown's farthest reading from its place (cm) and how near the star was (cm), when that reading is more
+        than a still crown's jitter, in a frame whose rows are known to such a jitter (not ``SeatTrack.bent``), and
+        the star was seen within ``LIGHT_TOUCH_REACH_CM`` of the crown in that frame or the two before (a standee
+        rocks as the star leaves it); None otherwise."""
+        known = [r for r in t.readings if r[0] not in t.bent]
+        if t.crown is None or not known:
+            return None
+        frame, x, y = max(known, key=lambda r: math.hypot(r[1], r[2]))
+        if math.hypot(x, y) < 0.5 * self.config.moved_cm:
+            return None
+        ppc = self.calibration.px_per_cm
+        near = [float(np.linalg.norm(c - t.crown.center)) / ppc for f, centres in self.star_track
+                if frame - 2 <= f <= frame for c in centres]
+        nearest = min(near, default=math.inf)
+        return (math.hypot(x, y), nearest) if nearest < LIGHT_TOUCH_REACH_CM else None
 
     def _swing(self, t: SeatTrack, in_view: list[tuple[int, float, float]] | None = None) -> tuple[float, float] | None:
         """A light touch's swing of the crown, less than a touch's worth: (how far it swung, the

@@ -1755,3 +1755,20 @@ def test_a_crown_last_seen_falling_under_a_hand_at_the_end_is_handed_knocked():
     assert seat.outcome is Outcome.KNOCKED and seat.confidence < JudgeConfig().ask_godfather_below
     assert "a hand or arm covers the seat at the end" in seat.reason and "falling" in seat.reason
     assert verdict.as_json() == {"knocked": [0], "touched": []} and verdict.needs_godfather
+
+
+def test_a_crown_off_more_than_its_jitter_once_as_the_star_passed_close_asks():
+    """Clip 1000167140022 of scenario:multi-light (a light touch rocks a standee 2-5 degrees): the star knocks seat
+    0's standee over and touches seat 8's on its way, passing 6 cm from its crown. Filmed at 30 frames a second, the
+    crown was read 0.28 cm from its place once, in that frame, 0.13 cm in the next, then a little the other way:
+    less than a touch's worth, and no two frames past a still crown's jitter (0.15 cm). Read "stayed in place",
+    sure, it was a touch lost without a word; more than a still crown jitters, in the frame the star passed within
+    a light touch's reach, is the Godfather's to look at."""
+    from vision.throws import judge_frames
+
+    spec = synth.condition_set(23, "scenario:multi-light", seed=167)[22]
+    assert dict(spec.hits) == {0: "knocked", 8: "touched"}
+    verdict = judge_frames(synth.render_clip(spec).frames(), seats=spec.seats, thrower=spec.thrower, fps=spec.fps)
+    seat = verdict.seats[8]
+    assert seat.confidence < JudgeConfig().ask_godfather_below and "just after the shuriken passed" in seat.reason
+    assert verdict.knocked == [0] and verdict.needs_godfather
